@@ -1,0 +1,330 @@
+// The service's configuration: every environment variable is read and validated here, once, and
+// nowhere else (lint forbids `process.env` outside this file). A bad value stops the start with one
+// line naming the variable and what it accepts.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+
+export type Role = 'all' | 'api' | 'worker';
+export type MessagingDriverName = 'log' | 'twilio' | 'whatsapp-cloud';
+export type PaymentsDriverName = 'sandbox';
+export type AiDriverName = 'builtin' | 'openai';
+export type TrustProxy = boolean | number | string[];
+
+export interface Config {
+  appEnv: 'development' | 'production' | 'test';
+  appName: string;
+  appSecret: string;
+  role: Role;
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Unset: PGlite in DATA_DIR/pglite; `memory://`: throw-away PGlite; `postgres://…`: PostgreSQL. */
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  trustProxy: TrustProxy;
+  corsOrigins: string[];
+  bodyLimitBytes: number;
+  rateLimit: boolean;
+  /** Requests per IP per minute across the API (the general flood guard). */
+  rateLimitPerMinute: number;
+
+  tokenIdleTtlSeconds: number;
+  otpTtlSeconds: number;
+  otpMaxAttempts: number;
+  otpResendCooldownSeconds: number;
+  welcomeCredits: number;
+  withdrawMin: number;
+  referralCommissionPercent: number;
+
+  messagingDriver: MessagingDriverName;
+  whatsappDriver: MessagingDriverName;
+  twilio: {
+    baseUrl: string;
+    accountSid: string | undefined;
+    authToken: string | undefined;
+    smsFrom: string | undefined;
+    messagingServiceSid: string | undefined;
+    whatsappFrom: string | undefined;
+    whatsappContentSid: string | undefined;
+  };
+  whatsappCloud: {
+    baseUrl: string;
+    apiVersion: string;
+    token: string | undefined;
+    phoneNumberId: string | undefined;
+    templateName: string;
+    templateLanguage: string;
+  };
+
+  paymentsDriver: PaymentsDriverName;
+  paymentSandboxDelayMs: number;
+
+  aiDriver: AiDriverName;
+  ai: {
+    baseUrl: string | undefined;
+    apiKey: string | undefined;
+    model: string | undefined;
+    timeoutMs: number;
+  };
+  resultsBaseUrl: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+function fail(name: string, accepts: string, value: string): never {
+  throw new ConfigError(`${name}=${JSON.stringify(value)} is invalid: expected ${accepts}`);
+}
+
+function text(env: Env, name: string, fallback: string): string {
+  const value = env[name];
+  return value === undefined || value === '' ? fallback : value;
+}
+
+function optional(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function oneOf<T extends string>(env: Env, name: string, choices: readonly T[], fallback: T): T {
+  const value = text(env, name, fallback);
+  if (!(choices as readonly string[]).includes(value)) fail(name, `one of ${choices.join(', ')}`, value);
+  return value as T;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^-?\d+$/.test(raw.trim())) fail(name, `a whole number from ${min} to ${max}`, raw);
+  const value = Number(raw.trim());
+  if (value < min || value > max) fail(name, `a whole number from ${min} to ${max}`, raw);
+  return value;
+}
+
+function onOff(env: Env, name: string, fallback: boolean): boolean {
+  const raw = text(env, name, fallback ? 'on' : 'off').toLowerCase();
+  if (['on', 'true', '1', 'yes'].includes(raw)) return true;
+  if (['off', 'false', '0', 'no'].includes(raw)) return false;
+  return fail(name, 'on or off', raw);
+}
+
+function httpUrl(env: Env, name: string, fallback: string | undefined): string | undefined {
+  const raw = optional(env, name) ?? fallback;
+  if (raw === undefined) return undefined;
+  try {
+    const url = new URL(raw);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('protocol');
+  } catch {
+    fail(name, 'an http(s) URL', raw);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function parseTrustProxy(env: Env): TrustProxy {
+  const raw = text(env, 'TRUST_PROXY', 'off').trim();
+  if (['off', 'false', '0', 'no'].includes(raw.toLowerCase())) return false;
+  if (['on', 'true'].includes(raw.toLowerCase())) {
+    fail('TRUST_PROXY', 'off, a hop count (1-10) or comma-separated proxy addresses/CIDRs', raw);
+  }
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops < 1 || hops > 10) fail('TRUST_PROXY', 'off, a hop count (1-10) or proxy addresses', raw);
+    return hops;
+  }
+  const addresses = raw.split(',').map((part) => part.trim());
+  const address = /^(?:[0-9.]+|[0-9a-fA-F:]+)(?:\/\d{1,3})?$|^(?:loopback|linklocal|uniquelocal)$/;
+  if (addresses.some((part) => !address.test(part))) {
+    fail('TRUST_PROXY', 'off, a hop count (1-10) or comma-separated proxy addresses/CIDRs', raw);
+  }
+  return addresses;
+}
+
+function parseDatabaseUrl(env: Env): string | undefined {
+  const raw = optional(env, 'DATABASE_URL');
+  if (raw === undefined) return undefined;
+  if (raw === 'memory://' || /^postgres(?:ql)?:\/\/.+/.test(raw)) return raw;
+  return fail('DATABASE_URL', 'unset (embedded PGlite), memory:// or a postgres:// URL', raw);
+}
+
+function parseCorsOrigins(env: Env): string[] {
+  const raw = optional(env, 'CORS_ORIGINS');
+  if (raw === undefined) return [];
+  const origins = raw.split(',').map((part) => part.trim());
+  for (const origin of origins) {
+    if (origin === '*') continue;
+    try {
+      const url = new URL(origin);
+      if (url.origin !== origin) throw new Error('not an origin');
+    } catch {
+      fail('CORS_ORIGINS', '* or comma-separated origins such as https://app.example.com', raw);
+    }
+  }
+  return origins;
+}
+
+/** The secret that keys code and token hashes: APP_SECRET, or one generated once into DATA_DIR. */
+function resolveSecret(env: Env, appEnv: Config['appEnv'], dataDir: string): string {
+  const given = optional(env, 'APP_SECRET');
+  if (given !== undefined) {
+    if (given.length < 32) fail('APP_SECRET', 'at least 32 characters', '<hidden>');
+    return given;
+  }
+  if (appEnv === 'production') {
+    throw new ConfigError('APP_SECRET is required when APP_ENV=production (at least 32 characters)');
+  }
+  const file = join(dataDir, 'app-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('hex');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return secret;
+}
+
+export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
+  const appEnv = oneOf(env, 'APP_ENV', ['development', 'production', 'test'] as const, 'development');
+  const rawDataDir = text(env, 'DATA_DIR', './data');
+  const dataDir = isAbsolute(rawDataDir) ? rawDataDir : resolve(cwd, rawDataDir);
+  const drivers = ['log', 'twilio', 'whatsapp-cloud'] as const;
+  const messagingDriver = oneOf(env, 'MESSAGING_DRIVER', ['log', 'twilio'] as const, 'log');
+  const whatsappDriver = oneOf(env, 'WHATSAPP_DRIVER', drivers, messagingDriver);
+  const paymentsDriver = oneOf(env, 'PAYMENTS_DRIVER', ['sandbox'] as const, 'sandbox');
+  const aiDriver = oneOf(env, 'AI_DRIVER', ['builtin', 'openai'] as const, 'builtin');
+  const role = oneOf(env, 'ROLE', ['all', 'api', 'worker'] as const, 'all');
+  const databaseUrl = parseDatabaseUrl(env);
+
+  if (appEnv === 'production') {
+    if (messagingDriver === 'log' || whatsappDriver === 'log') {
+      throw new ConfigError(
+        'MESSAGING_DRIVER/WHATSAPP_DRIVER=log is for development: APP_ENV=production needs twilio or whatsapp-cloud',
+      );
+    }
+    if (paymentsDriver === 'sandbox') {
+      throw new ConfigError(
+        'PAYMENTS_DRIVER=sandbox is for development: APP_ENV=production needs a real provider',
+      );
+    }
+  }
+  if (role !== 'all' && !databaseUrl?.startsWith('postgres')) {
+    throw new ConfigError(
+      `ROLE=${role} needs DATABASE_URL=postgres://…: PGlite is one process's database, use ROLE=all`,
+    );
+  }
+
+  const config: Config = {
+    appEnv,
+    appName: text(env, 'APP_NAME', 'Pronostics'),
+    appSecret: '',
+    role,
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host: text(env, 'HOST', '127.0.0.1'),
+    dataDir,
+    databaseUrl,
+    redisUrl: (() => {
+      const raw = optional(env, 'REDIS_URL');
+      if (raw !== undefined && !/^rediss?:\/\/.+/.test(raw)) fail('REDIS_URL', 'a redis:// URL', raw);
+      return raw;
+    })(),
+    logLevel: oneOf(
+      env,
+      'LOG_LEVEL',
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
+      appEnv === 'test' ? 'silent' : 'info',
+    ),
+    trustProxy: parseTrustProxy(env),
+    corsOrigins: parseCorsOrigins(env),
+    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 50 * 1024 * 1024),
+    rateLimit: onOff(env, 'RATE_LIMIT', true),
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 300, 1, 1_000_000),
+
+    tokenIdleTtlSeconds: integer(env, 'TOKEN_IDLE_TTL_SECONDS', 600, 10, 30 * 24 * 3600),
+    otpTtlSeconds: integer(env, 'OTP_TTL_SECONDS', 600, 30, 3600),
+    otpMaxAttempts: integer(env, 'OTP_MAX_ATTEMPTS', 5, 1, 20),
+    otpResendCooldownSeconds: integer(env, 'OTP_RESEND_COOLDOWN_SECONDS', 60, 0, 3600),
+    welcomeCredits: integer(env, 'WELCOME_CREDITS', 0, 0, 1_000_000),
+    withdrawMin: integer(env, 'WITHDRAW_MIN', 5000, 1, 100_000_000),
+    referralCommissionPercent: integer(env, 'REFERRAL_COMMISSION_PERCENT', 10, 0, 100),
+
+    messagingDriver,
+    whatsappDriver,
+    twilio: {
+      baseUrl: httpUrl(env, 'TWILIO_BASE_URL', 'https://api.twilio.com') as string,
+      accountSid: optional(env, 'TWILIO_ACCOUNT_SID'),
+      authToken: optional(env, 'TWILIO_AUTH_TOKEN'),
+      smsFrom: optional(env, 'TWILIO_SMS_FROM'),
+      messagingServiceSid: optional(env, 'TWILIO_MESSAGING_SERVICE_SID'),
+      whatsappFrom: optional(env, 'TWILIO_WHATSAPP_FROM'),
+      whatsappContentSid: optional(env, 'TWILIO_WHATSAPP_CONTENT_SID'),
+    },
+    whatsappCloud: {
+      baseUrl: httpUrl(env, 'WHATSAPP_CLOUD_BASE_URL', 'https://graph.facebook.com') as string,
+      apiVersion: text(env, 'WHATSAPP_CLOUD_API_VERSION', 'v21.0'),
+      token: optional(env, 'WHATSAPP_CLOUD_TOKEN'),
+      phoneNumberId: optional(env, 'WHATSAPP_CLOUD_PHONE_NUMBER_ID'),
+      templateName: text(env, 'WHATSAPP_CLOUD_TEMPLATE', 'code_verification'),
+      templateLanguage: text(env, 'WHATSAPP_CLOUD_TEMPLATE_LANGUAGE', 'fr'),
+    },
+
+    paymentsDriver,
+    paymentSandboxDelayMs: integer(env, 'PAYMENT_SANDBOX_DELAY_MS', 2000, 0, 3_600_000),
+
+    aiDriver,
+    ai: {
+      baseUrl: httpUrl(env, 'AI_BASE_URL', undefined),
+      apiKey: optional(env, 'AI_API_KEY'),
+      model: optional(env, 'AI_MODEL'),
+      timeoutMs: integer(env, 'AI_TIMEOUT_MS', 20_000, 100, 600_000),
+    },
+    resultsBaseUrl: httpUrl(env, 'RESULTS_BASE_URL', 'https://www.football-data.co.uk/mmz4281') as string,
+  };
+
+  if (aiDriver === 'openai') {
+    for (const [name, value] of [
+      ['AI_BASE_URL', config.ai.baseUrl],
+      ['AI_API_KEY', config.ai.apiKey],
+      ['AI_MODEL', config.ai.model],
+    ] as const) {
+      if (value === undefined) throw new ConfigError(`${name} is required when AI_DRIVER=openai`);
+    }
+  }
+  requireDriverSettings(config);
+  config.appSecret = resolveSecret(env, appEnv, dataDir);
+  return Object.freeze(config);
+}
+
+/** A driver chosen without the settings it needs is a start error, not a failure at the first send. */
+function requireDriverSettings(config: Config): void {
+  const uses = new Set([config.messagingDriver, config.whatsappDriver]);
+  const need = (name: string, value: string | undefined, driver: string) => {
+    if (value === undefined) throw new ConfigError(`${name} is required when ${driver} is used`);
+  };
+  if (uses.has('twilio')) {
+    need('TWILIO_ACCOUNT_SID', config.twilio.accountSid, 'the twilio driver');
+    need('TWILIO_AUTH_TOKEN', config.twilio.authToken, 'the twilio driver');
+    if (config.messagingDriver === 'twilio' && !config.twilio.smsFrom && !config.twilio.messagingServiceSid) {
+      throw new ConfigError('TWILIO_SMS_FROM or TWILIO_MESSAGING_SERVICE_SID is required for twilio SMS');
+    }
+  }
+  if (config.whatsappDriver === 'twilio') {
+    need('TWILIO_WHATSAPP_FROM', config.twilio.whatsappFrom, 'WHATSAPP_DRIVER=twilio');
+    need('TWILIO_WHATSAPP_CONTENT_SID', config.twilio.whatsappContentSid, 'WHATSAPP_DRIVER=twilio');
+  }
+  if (config.whatsappDriver === 'whatsapp-cloud') {
+    need('WHATSAPP_CLOUD_TOKEN', config.whatsappCloud.token, 'WHATSAPP_DRIVER=whatsapp-cloud');
+    need('WHATSAPP_CLOUD_PHONE_NUMBER_ID', config.whatsappCloud.phoneNumberId, 'WHATSAPP_DRIVER=whatsapp-cloud');
+  }
+}
+
+/** Configuration for tests and tools: defaults plus overrides, no files written. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  const base = loadConfig(
+    { APP_ENV: 'test', APP_SECRET: 'test-secret-0123456789abcdef0123456789abcdef', DATABASE_URL: 'memory://' },
+    process.cwd(),
+  );
+  return Object.freeze({ ...base, ...overrides });
+}
