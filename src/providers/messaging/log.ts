@@ -1,0 +1,52 @@
+// The development driver: nothing leaves the machine. Each message goes to the log and to one JSON
+// line in DATA_DIR/outbox.jsonl, the inbox a developer (or a black-box test) reads the code from.
+import { appendFile, mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../lib/clock.js';
+import type { MessagingDriver } from './types.js';
+
+export const OUTBOX_FILE = 'outbox.jsonl';
+
+/**
+ * Appends to one file run one after the other, across every driver in the process, so lines never
+ * interleave. Each line is also a single small O_APPEND write, which keeps it whole even if another
+ * process appends to the same file.
+ */
+const appendQueues = new Map<string, Promise<void>>();
+
+function appendLine(file: string, line: string): Promise<void> {
+  const previous = appendQueues.get(file) ?? Promise.resolve();
+  const next = previous
+    .catch(() => undefined)
+    .then(async () => {
+      await mkdir(dirname(file), { recursive: true });
+      await appendFile(file, line, { encoding: 'utf8', flag: 'a' });
+    });
+  appendQueues.set(file, next);
+  // Forget the queue once it drains so the map does not grow with every file ever written.
+  void next.then(
+    () => appendQueues.get(file) === next && appendQueues.delete(file),
+    () => appendQueues.get(file) === next && appendQueues.delete(file),
+  );
+  return next;
+}
+
+export function createLogDriver(deps: {
+  dataDir: string;
+  logger: FastifyBaseLogger;
+  clock: Clock;
+}): MessagingDriver {
+  const file = join(deps.dataDir, OUTBOX_FILE);
+  return {
+    name: 'log',
+    channels: ['sms', 'whatsapp'],
+    async send(message) {
+      const { to, channel, text } = message;
+      const sentAt = deps.clock.now().toISOString();
+      await appendLine(file, `${JSON.stringify({ to, channel, text, sent_at: sentAt })}\n`);
+      // The code is logged on purpose: in development the log is the phone.
+      deps.logger.info({ to, channel, text }, 'code message (log driver, not sent)');
+    },
+  };
+}
