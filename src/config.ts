@@ -199,6 +199,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const databaseUrl = parseDatabaseUrl(env);
 
   if (appEnv === 'production') {
+    if (optional(env, 'APP_SECRET') === undefined) {
+      throw new ConfigError('APP_SECRET is required when APP_ENV=production (at least 32 characters)');
+    }
     if (messagingDriver === 'log' || whatsappDriver === 'log') {
       throw new ConfigError(
         'MESSAGING_DRIVER/WHATSAPP_DRIVER=log is for development: APP_ENV=production needs twilio or whatsapp-cloud',
@@ -316,14 +319,22 @@ function requireDriverSettings(config: Config): void {
   }
   if (config.whatsappDriver === 'whatsapp-cloud') {
     need('WHATSAPP_CLOUD_TOKEN', config.whatsappCloud.token, 'WHATSAPP_DRIVER=whatsapp-cloud');
-    need('WHATSAPP_CLOUD_PHONE_NUMBER_ID', config.whatsappCloud.phoneNumberId, 'WHATSAPP_DRIVER=whatsapp-cloud');
+    need(
+      'WHATSAPP_CLOUD_PHONE_NUMBER_ID',
+      config.whatsappCloud.phoneNumberId,
+      'WHATSAPP_DRIVER=whatsapp-cloud',
+    );
   }
 }
 
 /** Configuration for tests and tools: defaults plus overrides, no files written. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   const base = loadConfig(
-    { APP_ENV: 'test', APP_SECRET: 'test-secret-0123456789abcdef0123456789abcdef', DATABASE_URL: 'memory://' },
+    {
+      APP_ENV: 'test',
+      APP_SECRET: 'test-secret-0123456789abcdef0123456789abcdef',
+      DATABASE_URL: 'memory://',
+    },
     process.cwd(),
   );
   return Object.freeze({ ...base, ...overrides });

@@ -1,0 +1,4 @@
+// Every table of the service; Drizzle generates the SQL migrations from this module.
+export * from './pronostics.js';
+export * from './users.js';
+export * from './wallet.js';

@@ -1,0 +1,78 @@
+// Pronostic types and pronostics. A pronostic row in `processing` is also the analysis job: the worker
+// claims it with a lease, so nothing else needs to queue it.
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, timestamptz } from './columns.js';
+import { users } from './users.js';
+
+export const pronosticStatuses = ['processing', 'success', 'cancelled'] as const;
+export type PronosticStatus = (typeof pronosticStatuses)[number];
+
+export const pronosticTypes = pgTable('pronostic_types', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  slug: text('slug').notNull().unique(),
+  description: text('description').notNull(),
+  difficulty: integer('difficulty').notNull(),
+  active: boolean('active').notNull().default(true),
+  createdAt: createdAt(),
+});
+
+export const pronostics = pgTable(
+  'pronostics',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    typeId: integer('type_id')
+      .notNull()
+      .references(() => pronosticTypes.id),
+    status: text('status', { enum: pronosticStatuses }).notNull().default('processing'),
+    creditsCost: integer('credits_cost').notNull(),
+    teamsDetails: jsonb('teams_details').$type<Record<string, unknown>>().notNull(),
+    result: jsonb('result').$type<Record<string, unknown>>(),
+    aiModel: text('ai_model').notNull(),
+    /** Lower-case, accent-free text of the teams and the result, for `search` (trigram index). */
+    searchText: text('search_text').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    /** When the worker may next try it: now at creation, later after a failed try (backoff). */
+    runAfter: timestamptz('run_after').notNull(),
+    leaseUntil: timestamptz('lease_until'),
+    deadlineAt: timestamptz('deadline_at').notNull(),
+    lastError: text('last_error'),
+    finishedAt: timestamptz('finished_at'),
+    deletedAt: timestamptz('deleted_at'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('pronostics_user_list_idx')
+      .on(table.userId, table.createdAt.desc(), table.id.desc())
+      .where(sql`${table.deletedAt} IS NULL`),
+    index('pronostics_due_idx').on(table.runAfter).where(sql`${table.status} = 'processing'`),
+    index('pronostics_search_trgm_idx').using('gin', sql`${table.searchText} gin_trgm_ops`),
+  ],
+);
+
+/** The first answer to a request carrying an `Idempotency-Key`, replayed for 24 h. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    scope: text('scope').notNull(),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    /** Null while the first request is still running. */
+    statusCode: integer('status_code'),
+    responseBody: jsonb('response_body'),
+    expiresAt: timestamptz('expires_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('idempotency_keys_expires_idx').on(table.expiresAt),
+    uniqueIndex('idempotency_keys_unique').on(table.userId, table.scope, table.key),
+  ],
+);

@@ -1,0 +1,75 @@
+// Accounts, their one-time codes and their bearer tokens.
+import { sql } from 'drizzle-orm';
+import { type AnyPgColumn, check, index, integer, pgTable, serial, text } from 'drizzle-orm/pg-core';
+import { createdAt, timestamptz } from './columns.js';
+
+export const userRoles = ['user', 'admin'] as const;
+export type UserRole = (typeof userRoles)[number];
+export const userStatuses = ['active', 'blocked'] as const;
+export type UserStatus = (typeof userStatuses)[number];
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    phone: text('phone').notNull().unique(),
+    country: text('country').notNull(),
+    name: text('name'),
+    username: text('username').unique(),
+    avatarPath: text('avatar_path'),
+    affiliationCode: text('affiliation_code').notNull().unique(),
+    godfatherId: integer('godfather_id').references((): AnyPgColumn => users.id),
+    role: text('role', { enum: userRoles }).notNull().default('user'),
+    status: text('status', { enum: userStatuses }).notNull().default('active'),
+    creditsBalance: integer('credits_balance').notNull().default(0),
+    moneyBalance: integer('money_balance').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: timestamptz('updated_at').notNull().default(sql`now()`),
+  },
+  (table) => [
+    check('users_credits_balance_non_negative', sql`${table.creditsBalance} >= 0`),
+    check('users_money_balance_non_negative', sql`${table.moneyBalance} >= 0`),
+    index('users_godfather_idx').on(table.godfatherId),
+  ],
+);
+
+/** A delivered code. Only its HMAC is kept; a row exists only once the provider accepted the message. */
+export const otpCodes = pgTable(
+  'otp_codes',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    phone: text('phone').notNull(),
+    channel: text('channel', { enum: ['sms', 'whatsapp'] }).notNull(),
+    codeHash: text('code_hash').notNull(),
+    ip: text('ip').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    sentAt: timestamptz('sent_at').notNull(),
+    expiresAt: timestamptz('expires_at').notNull(),
+    /** Set when the code is used, voided by a newer one, or exhausted by wrong tries. */
+    closedAt: timestamptz('closed_at'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('otp_codes_phone_sent_idx').on(table.phone, table.sentAt),
+    index('otp_codes_ip_sent_idx').on(table.ip, table.sentAt),
+    index('otp_codes_expires_idx').on(table.expiresAt),
+  ],
+);
+
+export const accessTokens = pgTable(
+  'access_tokens',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    tokenHash: text('token_hash').notNull().unique(),
+    lastUsedAt: timestamptz('last_used_at').notNull(),
+    revokedAt: timestamptz('revoked_at'),
+    createdAt: createdAt(),
+  },
+  (table) => [index('access_tokens_last_used_idx').on(table.lastUsedAt)],
+);

@@ -1,0 +1,56 @@
+// Every French text the API shows a person, in one place. Code refers to keys, never to sentences.
+export const messages = {
+  ok: 'OK.',
+  unauthenticated: 'Non authentifié.',
+  forbidden: 'Accès refusé.',
+  adminOnly: 'Accès réservé aux administrateurs.',
+  notFound: 'Ressource introuvable.',
+  routeNotFound: 'Cette route n’existe pas.',
+  methodNotAllowed: 'Méthode non autorisée pour cette route.',
+  payloadTooLarge: 'Le corps de la requête est trop volumineux.',
+  unsupportedMediaType: 'Type de contenu non pris en charge.',
+  badRequest: 'Requête invalide.',
+  validationFailed: 'Les données envoyées sont invalides.',
+  invalidJson: 'Le corps de la requête n’est pas un JSON valide.',
+  emptyBody: 'Le corps de la requête est vide.',
+  tooManyRequests: 'Trop de requêtes. Réessayez plus tard.',
+  serverError: 'Une erreur interne est survenue. Réessayez plus tard.',
+  conflict: 'Une requête identique est déjà en cours de traitement.',
+  serviceUnavailable: 'Service momentanément indisponible.',
+  healthOk: 'Le service fonctionne.',
+  healthDegraded: 'Le service est dégradé : la base de données ne répond pas.',
+} as const;
+
+export type MessageKey = keyof typeof messages;
+
+/** French messages for schema validation, by JSON-Schema keyword. */
+export const validationMessages = {
+  required: (field: string) => `Le champ ${field} est obligatoire.`,
+  type: (field: string, type: string) =>
+    `Le champ ${field} doit être ${typeNames[type] ?? `de type ${type}`}.`,
+  minLength: (field: string, limit: number) =>
+    `Le champ ${field} doit contenir au moins ${limit} caractère${limit > 1 ? 's' : ''}.`,
+  maxLength: (field: string, limit: number) =>
+    `Le champ ${field} ne doit pas dépasser ${limit} caractère${limit > 1 ? 's' : ''}.`,
+  minimum: (field: string, limit: number) => `Le champ ${field} doit être supérieur ou égal à ${limit}.`,
+  maximum: (field: string, limit: number) => `Le champ ${field} doit être inférieur ou égal à ${limit}.`,
+  enum: (field: string, values: readonly unknown[]) =>
+    `Le champ ${field} doit valoir l’une des valeurs suivantes : ${values.map(String).join(', ')}.`,
+  format: (field: string) => `Le format du champ ${field} est invalide.`,
+  pattern: (field: string) => `Le format du champ ${field} est invalide.`,
+  additionalProperties: (field: string) => `Le champ ${field} n’est pas autorisé.`,
+  maxProperties: (field: string) => `Le champ ${field} contient trop de clés.`,
+  maxItems: (field: string, limit: number) =>
+    `Le champ ${field} ne doit pas contenir plus de ${limit} éléments.`,
+  invalid: (field: string) => `Le champ ${field} est invalide.`,
+} as const;
+
+const typeNames: Record<string, string> = {
+  integer: 'un nombre entier',
+  number: 'un nombre',
+  string: 'une chaîne de caractères',
+  boolean: 'un booléen',
+  object: 'un objet',
+  array: 'une liste',
+  null: 'nul',
+};

@@ -1,0 +1,250 @@
+// One place turns every failure into the envelope: domain errors, schema validation, the errors
+// Fastify raises before a route runs (bad JSON, size, media type, malformed URL), unknown routes
+// and wrong methods. A 5xx never shows its cause; the log keeps it with the request id.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { type ErrorBody, errorEnvelope as envelope } from '../../lib/envelope.js';
+import {
+  Conflict,
+  DomainError,
+  type FieldErrors,
+  Forbidden,
+  InsufficientFunds,
+  NotFound,
+  RateLimited,
+  Unauthenticated,
+  UpstreamFailed,
+  ValidationFailed,
+} from '../../lib/errors.js';
+import { messages, validationMessages } from '../../lib/messages.js';
+
+interface ErrorAnswer {
+  status: number;
+  body: ErrorBody;
+  headers?: Record<string, string>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route registered, as method and path: the 405 check and the OpenAPI test read it. */
+    routeCatalog: readonly { method: string; url: string; hidden: boolean }[];
+  }
+  interface FastifyContextConfig {
+    /** The OTP endpoints omit `errors` on answers other than 422, as the spec shows. */
+    omitErrors?: boolean;
+  }
+}
+
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+}
+
+/** `/teams_details/home` + keyword → `teams_details.home`; the root is named after the request part. */
+function fieldOf(error: AjvError, part: string): string {
+  const path = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (error.keyword === 'required' && typeof error.params.missingProperty === 'string') {
+    path.push(error.params.missingProperty);
+  }
+  if (error.keyword === 'additionalProperties' && typeof error.params.additionalProperty === 'string') {
+    path.push(error.params.additionalProperty);
+  }
+  return path.length > 0 ? path.join('.') : part;
+}
+
+function messageFor(error: AjvError, field: string): string {
+  const limit = Number(error.params.limit);
+  switch (error.keyword) {
+    case 'required':
+      return validationMessages.required(field);
+    case 'type':
+      return validationMessages.type(field, String(error.params.type).split(',')[0] ?? 'string');
+    case 'minLength':
+      return validationMessages.minLength(field, limit);
+    case 'maxLength':
+      return validationMessages.maxLength(field, limit);
+    case 'minimum':
+      return validationMessages.minimum(field, limit);
+    case 'maximum':
+      return validationMessages.maximum(field, limit);
+    case 'enum':
+      return validationMessages.enum(field, (error.params.allowedValues as unknown[]) ?? []);
+    case 'const':
+      return validationMessages.enum(field, [error.params.allowedValue]);
+    case 'format':
+      return validationMessages.format(field);
+    case 'pattern':
+      return validationMessages.pattern(field);
+    case 'additionalProperties':
+      return validationMessages.additionalProperties(field);
+    case 'maxProperties':
+      return validationMessages.maxProperties(field);
+    case 'maxItems':
+      return validationMessages.maxItems(field, limit);
+    default:
+      return validationMessages.invalid(field);
+  }
+}
+
+export function validationErrors(errors: readonly AjvError[], part: string): FieldErrors {
+  const fields: FieldErrors = {};
+  for (const error of errors) {
+    // An anyOf reports each branch's failure too; the branches' own messages say it better.
+    if (error.keyword === 'anyOf' || error.keyword === 'oneOf') continue;
+    const field = fieldOf(error, part);
+    const message = messageFor(error, field);
+    const list = fields[field] ?? [];
+    if (!list.includes(message)) list.push(message);
+    fields[field] = list;
+  }
+  if (Object.keys(fields).length === 0) fields[part] = [validationMessages.invalid(part)];
+  return fields;
+}
+
+function fromDomainError(error: DomainError): ErrorAnswer {
+  if (error instanceof ValidationFailed) {
+    return { status: 422, body: envelope({ message: error.message, errors: error.errors }) };
+  }
+  if (error instanceof RateLimited) {
+    return {
+      status: 429,
+      body: envelope({ message: error.message, data: error.data }),
+      headers: { 'retry-after': String(error.data.retry_after) },
+    };
+  }
+  if (error instanceof InsufficientFunds) {
+    return {
+      status: 402,
+      body: envelope({ user: error.user ?? null, message: error.message, data: error.data }),
+    };
+  }
+  const status =
+    error instanceof Unauthenticated
+      ? 401
+      : error instanceof Forbidden
+        ? 403
+        : error instanceof NotFound
+          ? 404
+          : error instanceof Conflict
+            ? 409
+            : error instanceof UpstreamFailed
+              ? 500
+              : 500;
+  return { status, body: envelope({ message: error.message, data: error.data }) };
+}
+
+const frameworkStatusMessages: Record<number, string> = {
+  400: messages.badRequest,
+  401: messages.unauthenticated,
+  403: messages.forbidden,
+  404: messages.routeNotFound,
+  405: messages.methodNotAllowed,
+  413: messages.payloadTooLarge,
+  415: messages.unsupportedMediaType,
+  429: messages.tooManyRequests,
+};
+
+export function toErrorAnswer(error: FastifyError | DomainError | Error): ErrorAnswer {
+  if (error instanceof DomainError) return fromDomainError(error);
+  const fastifyError = error as FastifyError & { validation?: AjvError[]; validationContext?: string };
+  if (fastifyError.validation) {
+    const part = fastifyError.validationContext ?? 'body';
+    // A path id that is not a positive integer names no resource.
+    if (part === 'params') return { status: 404, body: envelope({ message: messages.notFound }) };
+    const errors = validationErrors(fastifyError.validation, part);
+    return {
+      status: 422,
+      body: envelope({ message: Object.values(errors)[0]?.[0] ?? messages.validationFailed, errors }),
+    };
+  }
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return {
+        status: 422,
+        body: envelope({ message: messages.emptyBody, errors: { body: [messages.emptyBody] } }),
+      };
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return {
+        status: 422,
+        body: envelope({ message: messages.invalidJson, errors: { body: [messages.invalidJson] } }),
+      };
+  }
+  if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
+    return {
+      status: 422,
+      body: envelope({ message: messages.invalidJson, errors: { body: [messages.invalidJson] } }),
+    };
+  }
+  const status = fastifyError.statusCode;
+  if (status !== undefined && status >= 400 && status < 500) {
+    return { status, body: envelope({ message: frameworkStatusMessages[status] ?? messages.badRequest }) };
+  }
+  return { status: 500, body: envelope({ message: messages.serverError }) };
+}
+
+export function sendError(reply: FastifyReply, answer: ErrorAnswer, omitErrors = false): FastifyReply {
+  if (omitErrors && answer.status !== 422) delete answer.body.errors;
+  if (answer.headers) reply.headers(answer.headers);
+  return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.body);
+}
+
+/** Fastify's `frameworkErrors`: failures before routing (a malformed URL) get the envelope too. */
+export function frameworkErrorHandler(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  reply.header('x-request-id', request.id);
+  sendError(reply, toErrorAnswer(error));
+}
+
+const ROUTABLE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+async function errorsPlugin(app: FastifyInstance): Promise<void> {
+  // Every route's path per method, to tell "no such route" (404) from "not with this method" (405).
+  const routes = FindMyWay();
+  const catalog: { method: string; url: string; hidden: boolean }[] = [];
+  app.decorate('routeCatalog', catalog);
+  const handler = () => {};
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const hidden = (route.schema as { hide?: boolean } | undefined)?.hide === true;
+    for (const method of methods) {
+      catalog.push({ method: String(method), url: route.url, hidden });
+      try {
+        routes.on(method as HTTPMethod, route.url, handler);
+      } catch {
+        // Already known: HEAD is registered beside GET.
+      }
+    }
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const answer = toErrorAnswer(error as Error);
+    if (answer.status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+    } else if (error instanceof UpstreamFailed) {
+      request.log.warn({ detail: error.detail }, error.message);
+    }
+    return sendError(reply, answer, request.routeOptions.config?.omitErrors === true);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = ROUTABLE_METHODS.filter(
+      (method) => method !== request.method && routes.find(method as HTTPMethod, path) !== null,
+    );
+    if (allowed.length > 0) {
+      reply.header('allow', allowed.join(', '));
+      return sendError(reply, { status: 405, body: envelope({ message: messages.methodNotAllowed }) });
+    }
+    return sendError(reply, { status: 404, body: envelope({ message: messages.routeNotFound }) });
+  });
+}
+
+export default fp(errorsPlugin, { name: 'errors' });

@@ -1,0 +1,34 @@
+// Security headers and CORS for the web client's origins (none by default: same-origin only).
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+async function securityPlugin(app: FastifyInstance): Promise<void> {
+  await app.register(helmet, {
+    // The interactive docs page (swagger-ui) needs inline styles; scripts stay same-origin only.
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    crossOriginResourcePolicy: { policy: 'same-site' },
+  });
+  const origins = app.config.corsOrigins;
+  if (origins.length > 0) {
+    await app.register(cors, {
+      origin: origins.includes('*') ? true : origins,
+      methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
+      exposedHeaders: ['X-Request-Id', 'Retry-After'],
+      maxAge: 600,
+    });
+  }
+}
+
+export default fp(securityPlugin, { name: 'security', dependencies: ['context'] });

@@ -1,0 +1,98 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+const secret = 'x'.repeat(40);
+const load = (env: Record<string, string>) => loadConfig({ APP_SECRET: secret, ...env }, '/srv/app');
+
+describe('configuration', () => {
+  it('has the documented defaults', () => {
+    const config = load({});
+    expect(config).toMatchObject({
+      appEnv: 'development',
+      port: 3000,
+      host: '127.0.0.1',
+      dataDir: '/srv/app/data',
+      databaseUrl: undefined,
+      tokenIdleTtlSeconds: 600,
+      otpTtlSeconds: 600,
+      otpMaxAttempts: 5,
+      otpResendCooldownSeconds: 60,
+      welcomeCredits: 0,
+      withdrawMin: 5000,
+      referralCommissionPercent: 10,
+      paymentSandboxDelayMs: 2000,
+      messagingDriver: 'log',
+      whatsappDriver: 'log',
+      paymentsDriver: 'sandbox',
+      aiDriver: 'builtin',
+      rateLimit: true,
+      trustProxy: false,
+      role: 'all',
+      appName: 'Pronostics',
+    });
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, /^PORT="abc" is invalid: expected a whole number from 0 to 65535$/],
+    [{ PORT: '70000' }, /^PORT=/],
+    [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL=.*postgres/],
+    [{ MESSAGING_DRIVER: 'pigeon' }, /^MESSAGING_DRIVER="pigeon" is invalid: expected one of log, twilio$/],
+    [{ WHATSAPP_DRIVER: 'fax' }, /^WHATSAPP_DRIVER=/],
+    [{ RATE_LIMIT: 'maybe' }, /^RATE_LIMIT="maybe" is invalid: expected on or off$/],
+    [{ TRUST_PROXY: 'yes please' }, /^TRUST_PROXY=/],
+    [{ OTP_TTL_SECONDS: '5' }, /^OTP_TTL_SECONDS=/],
+    [{ APP_ENV: 'staging' }, /^APP_ENV=/],
+    [{ AI_DRIVER: 'openai' }, /AI_BASE_URL is required when AI_DRIVER=openai/],
+    [{ CORS_ORIGINS: 'not an origin' }, /^CORS_ORIGINS=/],
+    [{ ROLE: 'worker' }, /ROLE=worker needs DATABASE_URL=postgres/],
+    [{ MESSAGING_DRIVER: 'twilio' }, /TWILIO_ACCOUNT_SID is required/],
+    [{ WHATSAPP_DRIVER: 'whatsapp-cloud' }, /WHATSAPP_CLOUD_TOKEN is required/],
+  ])('%o stops the start with one line naming the variable', (env, expected) => {
+    expect(() => load(env)).toThrow(ConfigError);
+    try {
+      load(env);
+    } catch (error) {
+      expect((error as Error).message).toMatch(expected);
+      expect((error as Error).message).not.toContain('\n');
+    }
+  });
+
+  it('production refuses the development drivers and a missing APP_SECRET', () => {
+    expect(() => loadConfig({ APP_ENV: 'production', APP_SECRET: secret }, '/srv')).toThrow(/MESSAGING_DRIVER/);
+    expect(() =>
+      loadConfig(
+        {
+          APP_ENV: 'production',
+          APP_SECRET: secret,
+          MESSAGING_DRIVER: 'twilio',
+          TWILIO_ACCOUNT_SID: 'AC1',
+          TWILIO_AUTH_TOKEN: 't',
+          TWILIO_SMS_FROM: 'PRONOS',
+          TWILIO_WHATSAPP_FROM: '+15550001',
+          TWILIO_WHATSAPP_CONTENT_SID: 'HX1',
+        },
+        '/srv',
+      ),
+    ).toThrow(/PAYMENTS_DRIVER=sandbox/);
+    const dataDir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    expect(() => loadConfig({ APP_ENV: 'production', DATA_DIR: dataDir }, '/srv')).toThrow(/APP_SECRET/);
+  });
+
+  it('generates the secret once into DATA_DIR and keeps it', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    const first = loadConfig({ DATA_DIR: dataDir }, '/srv');
+    const second = loadConfig({ DATA_DIR: dataDir }, '/srv');
+    expect(first.appSecret).toMatch(/^[0-9a-f]{64}$/);
+    expect(second.appSecret).toBe(first.appSecret);
+    expect(readFileSync(join(dataDir, 'app-secret'), 'utf8').trim()).toBe(first.appSecret);
+  });
+
+  it('reads TRUST_PROXY as off, a hop count or addresses', () => {
+    expect(load({ TRUST_PROXY: 'off' }).trustProxy).toBe(false);
+    expect(load({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(load({ TRUST_PROXY: '10.0.0.1, 10.0.0.0/8' }).trustProxy).toEqual(['10.0.0.1', '10.0.0.0/8']);
+  });
+});

@@ -1,0 +1,81 @@
+// Test harness: a fresh migrated database per test file (a copy of the run's template), and the
+// app built by the same buildApp() as production, with a manual clock.
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { type App, type AppOptions, buildApp } from '../src/app.js';
+import { type Config, testConfig } from '../src/config.js';
+import { type DatabaseHandle, openDatabase } from '../src/db/client.js';
+import { ManualClock } from '../src/lib/clock.js';
+
+export interface TestDatabase {
+  handle: DatabaseHandle;
+  /** Closes the connection and drops the copy. */
+  drop(): Promise<void>;
+}
+
+export function usingPostgres(): boolean {
+  return inject('postgresTemplate') !== '';
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const template = inject('postgresTemplate');
+  if (template) {
+    const base = process.env.TEST_DATABASE_URL as string;
+    const name = `pronostics_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+    const url = new URL(base);
+    url.pathname = `/${name}`;
+    const handle = await openDatabase({ url: url.toString(), poolSize: 20 });
+    return {
+      handle,
+      async drop() {
+        await handle.close();
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await admin.end();
+      },
+    };
+  }
+  const dump = readFileSync(inject('pgliteTemplate'));
+  const handle = await openDatabase({ url: 'memory://', loadDataDir: new Blob([dump]) });
+  return { handle, drop: () => handle.close() };
+}
+
+export interface TestApp {
+  app: App;
+  clock: ManualClock;
+  config: Config;
+  database: DatabaseHandle;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(
+  options: {
+    config?: Partial<Config>;
+    clock?: ManualClock;
+    database?: TestDatabase;
+    /** Adds routes or hooks before the app is ready, e.g. a probe route that throws a domain error. */
+    beforeReady?: (app: App) => void | Promise<void>;
+  } & Partial<Omit<AppOptions, 'config' | 'database' | 'clock'>> = {},
+): Promise<TestApp> {
+  const testDatabase = options.database ?? (await createTestDatabase());
+  const clock = options.clock ?? new ManualClock();
+  const config = testConfig(options.config);
+  const { config: _c, clock: _k, database: _d, beforeReady, ...rest } = options;
+  const app = await buildApp({ logger: false, ...rest, config, clock, database: testDatabase.handle });
+  await beforeReady?.(app);
+  await app.ready();
+  return {
+    app,
+    clock,
+    config,
+    database: testDatabase.handle,
+    async close() {
+      await app.close();
+      if (!options.database) await testDatabase.drop();
+    },
+  };
+}
