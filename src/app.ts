@@ -12,7 +12,9 @@ import Fastify, {
 import type { Config } from './config.js';
 import { type DatabaseHandle, databaseUrlOf, openDatabase } from './db/client.js';
 import { type Clock, systemClock } from './lib/clock.js';
+import authRoutes from './modules/auth/routes.js';
 import healthRoutes from './modules/health/routes.js';
+import auth from './plugins/app/auth.js';
 import coercion from './plugins/app/coercion.js';
 import context from './plugins/app/context.js';
 import errors, { frameworkErrorHandler } from './plugins/app/errors.js';
@@ -20,12 +22,15 @@ import requestId, { requestIdOf } from './plugins/app/request-id.js';
 import openapi from './plugins/external/openapi.js';
 import rateLimit from './plugins/external/rate-limit.js';
 import security from './plugins/external/security.js';
+import { createMessenger, type Messenger } from './providers/messaging/index.js';
 
 export interface AppOptions {
   config: Config;
   /** An open, migrated database owned by the caller; by default the app opens the configured one. */
   database?: DatabaseHandle;
   clock?: Clock;
+  /** Sends sign-in codes; by default the drivers the configuration names. */
+  messenger?: Messenger;
   /** Pino options, or false; by default JSON logs at LOG_LEVEL. */
   logger?: FastifyServerOptions['logger'];
 }
@@ -71,20 +76,25 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // JSON only: anything else is a 415 rather than a string that fails validation later.
   app.removeContentTypeParser('text/plain');
 
+  const clock = options.clock ?? systemClock;
   await app.register(context, {
     config,
     database,
-    clock: options.clock ?? systemClock,
+    clock,
+    messenger: options.messenger ?? createMessenger({ config, logger: app.log, clock }),
     closeDatabase: ownsDatabase,
   });
   await app.register(requestId);
   await app.register(errors);
-  await app.register(coercion);
   await app.register(security);
+  // Before auth: a flood of guessed tokens is turned away without a database lookup.
   await app.register(rateLimit);
+  await app.register(coercion);
+  await app.register(auth);
   await app.register(openapi);
 
   await app.register(healthRoutes);
+  await app.register(authRoutes);
 
   return app;
 }

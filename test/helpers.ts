@@ -7,7 +7,12 @@ import { inject } from 'vitest';
 import { type App, type AppOptions, buildApp } from '../src/app.js';
 import { type Config, testConfig } from '../src/config.js';
 import { type DatabaseHandle, openDatabase } from '../src/db/client.js';
+import type { UserRole } from '../src/db/schema/index.js';
 import { ManualClock } from '../src/lib/clock.js';
+import { issueToken } from '../src/modules/auth/tokens.js';
+import { setUserRole } from '../src/modules/users/repository.js';
+import { findOrCreateUser } from '../src/modules/users/service.js';
+import { postOperation } from '../src/modules/wallet/ledger.js';
 
 export interface TestDatabase {
   handle: DatabaseHandle;
@@ -78,4 +83,40 @@ export async function createTestApp(
       if (!options.database) await testDatabase.drop();
     },
   };
+}
+
+let phoneCounter = 0;
+
+/** A fresh Cameroonian mobile number per call (valid for libphonenumber). */
+export function nextPhone(): string {
+  phoneCounter += 1;
+  return `+2376${String(90_000_000 + process.pid * 1000 + phoneCounter).slice(-8)}`;
+}
+
+export interface SignedIn {
+  id: number;
+  phone: string;
+  token: string;
+  headers: { authorization: string };
+}
+
+/** An account with a token, created straight through the services (tests of sign-in itself use the API). */
+export async function signIn(
+  t: TestApp,
+  options: { phone?: string; credits?: number; role?: UserRole } = {},
+): Promise<SignedIn> {
+  const phone = options.phone ?? nextPhone();
+  const { user } = await findOrCreateUser(t.app.db, t.config, phone, 'CM');
+  if (options.credits) {
+    await postOperation(t.app.db, {
+      userId: user.id,
+      type: 'admin_adjustment',
+      currency: 'credits',
+      amount: options.credits,
+      description: 'Crédits de test',
+    });
+  }
+  if (options.role) await setUserRole(t.app.db, user.id, options.role);
+  const token = await issueToken(t.app.db, t.config, user.id, t.clock.now());
+  return { id: user.id, phone, token, headers: { authorization: `Bearer ${token}` } };
 }

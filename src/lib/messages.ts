@@ -19,6 +19,7 @@ export const messages = {
   serviceUnavailable: 'Service momentanément indisponible.',
   healthOk: 'Le service fonctionne.',
   healthDegraded: 'Le service est dégradé : la base de données ne répond pas.',
+  loggedOut: 'Vous êtes déconnecté.',
 } as const;
 
 export type MessageKey = keyof typeof messages;

@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../../config.js';
 import type { Database, DatabaseHandle } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
+import type { Messenger } from '../../providers/messaging/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -12,6 +13,7 @@ declare module 'fastify' {
     database: DatabaseHandle;
     db: Database;
     clock: Clock;
+    messenger: Messenger;
   }
 }
 
@@ -19,6 +21,7 @@ export interface ContextOptions {
   config: Config;
   database: DatabaseHandle;
   clock: Clock;
+  messenger: Messenger;
   /** Close the database with the app (false when the caller owns it, as tests do). */
   closeDatabase: boolean;
 }
@@ -28,6 +31,7 @@ async function contextPlugin(app: FastifyInstance, options: ContextOptions): Pro
   app.decorate('database', options.database);
   app.decorate('db', options.database.db);
   app.decorate('clock', options.clock);
+  app.decorate('messenger', options.messenger);
   if (options.closeDatabase) {
     app.addHook('onClose', async () => {
       await options.database.close();

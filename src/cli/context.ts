@@ -1,0 +1,51 @@
+// What every CLI command gets: the configuration, the clock, a logger on stderr, and the database,
+// opened and migrated on first use so `help` never touches it.
+import type { FastifyBaseLogger } from 'fastify';
+import pino from 'pino';
+import type { Config } from '../config.js';
+import { type Database, type DatabaseHandle, databaseUrlOf, openDatabase } from '../db/client.js';
+import { type Clock, systemClock } from '../lib/clock.js';
+
+export interface CliContext {
+  config: Config;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+  /** The migrated database handle (opened on first call). */
+  database(): Promise<DatabaseHandle>;
+  db(): Promise<Database>;
+  /** Where commands print their results (stdout); tests capture it. */
+  out: (line: string) => void;
+  close(): Promise<void>;
+}
+
+export function createCliContext(
+  config: Config,
+  options: { database?: DatabaseHandle; clock?: Clock; out?: (line: string) => void } = {},
+): CliContext {
+  let opened: Promise<DatabaseHandle> | undefined = options.database
+    ? Promise.resolve(options.database)
+    : undefined;
+  const ownsDatabase = options.database === undefined;
+  const logger = pino({ level: config.logLevel }, pino.destination(2)) as unknown as FastifyBaseLogger;
+  const context: CliContext = {
+    config,
+    clock: options.clock ?? systemClock,
+    logger,
+    out: options.out ?? ((line) => process.stdout.write(`${line}\n`)),
+    database() {
+      opened ??= (async () => {
+        const handle = await openDatabase({ url: databaseUrlOf(config), poolSize: 4 });
+        await handle.migrate();
+        return handle;
+      })();
+      return opened;
+    },
+    async db() {
+      return (await context.database()).db;
+    },
+    async close() {
+      if (opened && ownsDatabase) await (await opened).close();
+    },
+  };
+  return context;
+}

@@ -1,0 +1,60 @@
+// Bearer tokens: opaque, random, stored as a keyed hash; valid while used at least once per
+// TOKEN_IDLE_TTL_SECONDS. Each use slides the window, but the row is rewritten only when its
+// last_used_at is older than min(15 s, a tenth of the window): a read rarely costs a write, and a
+// token may expire up to that much early, never late.
+import type { Config } from '../../config.js';
+import type { Executor } from '../../db/client.js';
+import type { UserRole, UserStatus } from '../../db/schema/index.js';
+import { keyedHash, newToken } from '../../lib/crypto.js';
+import { Unauthenticated } from '../../lib/errors.js';
+import { findActiveToken, insertToken, revokeToken, touchToken } from './token-repository.js';
+
+export interface AuthUser {
+  id: number;
+  phone: string;
+  country: string;
+  role: UserRole;
+  tokenId: number;
+}
+
+const BEARER = /^Bearer ([A-Za-z0-9_-]{20,128})$/;
+
+export function touchIntervalMs(config: Pick<Config, 'tokenIdleTtlSeconds'>): number {
+  return Math.min(15_000, (config.tokenIdleTtlSeconds * 1000) / 10);
+}
+
+export async function issueToken(db: Executor, config: Config, userId: number, now: Date): Promise<string> {
+  const token = newToken();
+  await insertToken(db, userId, keyedHash(config.appSecret, 'token', token), now);
+  return token;
+}
+
+/** The user behind an `Authorization` header, or Unauthenticated. */
+export async function authenticate(
+  db: Executor,
+  config: Config,
+  header: string | undefined,
+  now: Date,
+): Promise<AuthUser> {
+  const match = header ? BEARER.exec(header.trim()) : null;
+  if (!match?.[1]) throw new Unauthenticated();
+  const found = await findActiveToken(db, keyedHash(config.appSecret, 'token', match[1]));
+  if (!found) throw new Unauthenticated();
+  const status: UserStatus = found.user.status;
+  if (status !== 'active') throw new Unauthenticated();
+  const idleMs = now.getTime() - new Date(found.lastUsedAt).getTime();
+  // Expire early rather than late: the stored time may lag the real last use by one touch interval.
+  if (idleMs >= config.tokenIdleTtlSeconds * 1000 - touchIntervalMs(config)) throw new Unauthenticated();
+  if (idleMs >= touchIntervalMs(config)) await touchToken(db, found.tokenId, now);
+  return {
+    id: found.user.id,
+    phone: found.user.phone,
+    country: found.user.country,
+    role: found.user.role,
+    tokenId: found.tokenId,
+  };
+}
+
+export async function logout(db: Executor, user: AuthUser, now: Date): Promise<void> {
+  await revokeToken(db, user.tokenId, now);
+}

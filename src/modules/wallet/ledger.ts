@@ -1,0 +1,65 @@
+// The ledger rule: a balance changes only together with its `wallet_operations` row, in the caller's
+// transaction, and never goes below zero. The conditional UPDATE is atomic, so concurrent debits
+// cannot overspend on either database (PostgreSQL re-checks the condition after a row lock wait).
+import { and, eq, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { type Currency, type OperationType, users, walletOperations } from '../../db/schema/index.js';
+
+export interface OperationInput {
+  userId: number;
+  type: OperationType;
+  currency: Currency;
+  /** Signed: positive credits the user, negative debits. */
+  amount: number;
+  description: string;
+  reference?: string | null;
+}
+
+export interface PostedOperation {
+  id: number;
+  balanceAfter: number;
+}
+
+/** Applies the operation, or returns null (and changes nothing) when the balance would go negative. */
+export async function postOperation(
+  db: Executor,
+  operation: OperationInput,
+): Promise<PostedOperation | null> {
+  if (!Number.isSafeInteger(operation.amount))
+    throw new Error(`amount must be an integer: ${operation.amount}`);
+  const balance = operation.currency === 'credits' ? users.creditsBalance : users.moneyBalance;
+  const column = operation.currency === 'credits' ? 'creditsBalance' : 'moneyBalance';
+  const [updated] = await db
+    .update(users)
+    .set({ [column]: sql`${balance} + ${operation.amount}`, updatedAt: sql`now()` })
+    .where(and(eq(users.id, operation.userId), sql`${balance} + ${operation.amount} >= 0`))
+    .returning({ balance });
+  if (!updated) return null;
+  const [inserted] = await db
+    .insert(walletOperations)
+    .values({
+      userId: operation.userId,
+      type: operation.type,
+      currency: operation.currency,
+      amount: operation.amount,
+      balanceAfter: updated.balance,
+      description: operation.description,
+      reference: operation.reference ?? null,
+    })
+    .returning({ id: walletOperations.id });
+  return { id: inserted!.id, balanceAfter: updated.balance };
+}
+
+/** The balances the ledger says a user has; they must equal the user's row (tests check it). */
+export async function ledgerSums(db: Executor, userId: number): Promise<{ credits: number; money: number }> {
+  const rows = await db
+    .select({
+      currency: walletOperations.currency,
+      total: sql<string>`coalesce(sum(${walletOperations.amount}), 0)`,
+    })
+    .from(walletOperations)
+    .where(eq(walletOperations.userId, userId))
+    .groupBy(walletOperations.currency);
+  const sum = (currency: Currency) => Number(rows.find((row) => row.currency === currency)?.total ?? 0);
+  return { credits: sum('credits'), money: sum('XAF') };
+}

@@ -1,0 +1,34 @@
+// Guards /api/user/* and /api/admin/* by path, so no route there can forget its check: a valid
+// bearer token is required, and the admin area also needs the admin role.
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { Forbidden } from '../../lib/errors.js';
+import { messages } from '../../lib/messages.js';
+import { type AuthUser, authenticate } from '../../modules/auth/tokens.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set on /api/user/* and /api/admin/* once the token checks out. */
+    user: AuthUser | null;
+  }
+}
+
+/** The signed-in user of a guarded route (the plugin ran before the handler). */
+export function currentUser(request: { user: AuthUser | null }): AuthUser {
+  if (!request.user) throw new Error('currentUser() called outside a guarded route');
+  return request.user;
+}
+
+async function authPlugin(app: FastifyInstance): Promise<void> {
+  app.decorateRequest('user', null);
+  app.addHook('onRequest', async (request) => {
+    // The matched route's pattern, not the raw URL: `/api/%75ser/…` routes to a user path too.
+    const path = request.routeOptions.url ?? request.url.split('?')[0] ?? '';
+    const admin = path.startsWith('/api/admin/') || path === '/api/admin';
+    if (!admin && !path.startsWith('/api/user/') && path !== '/api/user') return;
+    request.user = await authenticate(app.db, app.config, request.headers.authorization, app.clock.now());
+    if (admin && request.user.role !== 'admin') throw new Forbidden(messages.adminOnly);
+  });
+}
+
+export default fp(authPlugin, { name: 'auth', dependencies: ['context'] });
