@@ -1,0 +1,45 @@
+// The engine's model as one object: fit on past matches as of a date, then predict fixtures.
+// Its name and version go into `ai_model`; change MODEL_NAME when the settings change the figures.
+import { DAY_MS, DEFAULT_FIT, type FitOptions, fitDixonColes } from './dixon-coles.js';
+import { globalRatings, type Prediction, predictFixture } from './predict.js';
+import type { PlayedMatch, Ratings } from './types.js';
+
+export const MODEL_NAME = 'dixon-coles-1';
+
+export type ModelSettings = Omit<FitOptions, 'asOf' | 'warmStart'>;
+
+export const DEFAULT_SETTINGS: ModelSettings = DEFAULT_FIT;
+
+export interface FittedModel {
+  readonly ratings: Ratings;
+  predict(home: string, away: string): Prediction;
+}
+
+function wrap(ratings: Ratings): FittedModel {
+  return { ratings, predict: (home, away) => predictFixture(ratings, home, away) };
+}
+
+/**
+ * Fits the model on the matches played before `asOf` (epoch ms). `previous`, a fit of nearly the
+ * same data, only speeds convergence: the optimum reached is the same.
+ */
+export function fitModel(
+  matches: readonly PlayedMatch[],
+  asOf: number,
+  settings: ModelSettings = DEFAULT_SETTINGS,
+  previous?: FittedModel,
+): FittedModel {
+  const when = Number.isFinite(asOf) ? asOf : Date.now();
+  const ratings = fitDixonColes(matches, { ...settings, asOf: when, warmStart: previous?.ratings });
+  return wrap(ratings.matches > 0 ? ratings : globalRatings(when));
+}
+
+/** The model for a league with no data at all: global priors, home advantage included. */
+export function globalModel(asOf: number): FittedModel {
+  return wrap(globalRatings(asOf));
+}
+
+/** Start of the UTC day of an instant: fits are shared by every request of one day. */
+export function dayOf(instant: number): number {
+  return Math.floor(instant / DAY_MS) * DAY_MS;
+}

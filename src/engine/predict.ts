@@ -1,0 +1,54 @@
+// From fitted ratings to a prediction for one fixture: expected goals, the score matrix, the
+// markets. A team the ratings do not know plays with the newcomer rating (the league's typical
+// promoted side, or an average side under the global priors).
+import { DEFAULT_FIT } from './dixon-coles.js';
+import { type Markets, marketsFrom } from './markets.js';
+import { type ScoreMatrix, scoreMatrix } from './score-matrix.js';
+import type { Ratings, TeamRating } from './types.js';
+
+export interface Prediction {
+  matrix: ScoreMatrix;
+  markets: Markets;
+  known: { home: boolean; away: boolean };
+  ratings: { home: TeamRating; away: TeamRating };
+}
+
+/** Ratings for a league the data does not know: average sides, with a usual home advantage. */
+export function globalRatings(asOf: number): Ratings {
+  return {
+    teams: new Map(),
+    intercept: DEFAULT_FIT.baseline.intercept,
+    homeAdvantage: DEFAULT_FIT.baseline.homeAdvantage,
+    rho: DEFAULT_FIT.baseline.rho,
+    newcomer: { attack: 0, defence: 0 },
+    asOf,
+    matches: 0,
+  };
+}
+
+export function teamRating(ratings: Ratings, team: string): TeamRating | undefined {
+  return ratings.teams.get(team);
+}
+
+export function rates(ratings: Ratings, home: TeamRating, away: TeamRating): { lambda: number; mu: number } {
+  return {
+    lambda: Math.exp(ratings.intercept + ratings.homeAdvantage + home.attack - away.defence),
+    mu: Math.exp(ratings.intercept + away.attack - home.defence),
+  };
+}
+
+export function predictFixture(ratings: Ratings, home: string, away: string): Prediction {
+  const newcomer: TeamRating = { ...ratings.newcomer, matches: 0 };
+  const homeRating = ratings.teams.get(home);
+  const awayRating = ratings.teams.get(away);
+  const homeUsed = homeRating ?? newcomer;
+  const awayUsed = awayRating ?? newcomer;
+  const { lambda, mu } = rates(ratings, homeUsed, awayUsed);
+  const matrix = scoreMatrix(lambda, mu, ratings.rho);
+  return {
+    matrix,
+    markets: marketsFrom(matrix),
+    known: { home: homeRating !== undefined, away: awayRating !== undefined },
+    ratings: { home: homeUsed, away: awayUsed },
+  };
+}

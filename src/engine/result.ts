@@ -1,0 +1,249 @@
+// The `result` object of DESIGN.md for each pronostic type, built from one prediction: the
+// market's pick and probabilities (rounded so each market still sums exactly), the expected
+// goals, the five likeliest scores, the data quality, and the French analysis text.
+import { type AnalysisFacts, writeAnalysis } from './analysis-text.js';
+import type { Form } from './form.js';
+import type { Markets } from './markets.js';
+import type { Prediction } from './predict.js';
+
+export type PronosticTypeSlug =
+  | '1x2'
+  | 'double-chance'
+  | 'btts'
+  | 'over-under-2-5'
+  | 'exact-score'
+  | 'full-analysis';
+
+export const PRONOSTIC_TYPE_SLUGS: readonly PronosticTypeSlug[] = [
+  '1x2',
+  'double-chance',
+  'btts',
+  'over-under-2-5',
+  'exact-score',
+  'full-analysis',
+];
+
+export type MarketName =
+  | '1x2'
+  | 'double_chance'
+  | 'btts'
+  | 'over_under_2_5'
+  | 'exact_score'
+  | 'full_analysis';
+
+export const MARKET_OF: Record<PronosticTypeSlug, MarketName> = {
+  '1x2': '1x2',
+  'double-chance': 'double_chance',
+  btts: 'btts',
+  'over-under-2-5': 'over_under_2_5',
+  'exact-score': 'exact_score',
+  'full-analysis': 'full_analysis',
+};
+
+export interface TeamContext {
+  name: string;
+  /** Whether the data knows this team (else it plays with the newcomer rating). */
+  known: boolean;
+  /** Its matches in the data the model was fitted on. */
+  matches: number;
+  form: Form | null;
+}
+
+export interface MatchContext {
+  home: TeamContext;
+  away: TeamContext;
+  league: { name: string | null; known: boolean };
+}
+
+export type DataQualityLevel = 'low' | 'medium' | 'high';
+
+export interface DataQuality {
+  home_matches: number;
+  away_matches: number;
+  level: DataQualityLevel;
+}
+
+export interface MarketSummary {
+  pick: string;
+  confidence: number;
+  probabilities: Record<string, number>;
+}
+
+export interface PronosticResult {
+  market: MarketName;
+  pick: string;
+  pick_label: string;
+  confidence: number;
+  probabilities: Record<string, unknown>;
+  expected_goals: { home: number; away: number };
+  scores: Array<{ score: string; probability: number }>;
+  data_quality: DataQuality;
+  analysis: string;
+}
+
+const DECIMALS = 4;
+
+function round(value: number, decimals = DECIMALS): number {
+  const factor = 10 ** decimals;
+  return Math.round(value * factor) / factor;
+}
+
+/** Rounds a distribution and puts the rounding residue on its largest entry, so it sums to 1. */
+function roundDistribution<K extends string>(values: Record<K, number>): Record<K, number> {
+  const keys = Object.keys(values) as K[];
+  const rounded = {} as Record<K, number>;
+  let total = 0;
+  let largest = keys[0]!;
+  for (const key of keys) {
+    rounded[key] = round(values[key]);
+    total += rounded[key];
+    if (values[key] > values[largest]) largest = key;
+  }
+  rounded[largest] = round(rounded[largest] + 1 - total);
+  return rounded;
+}
+
+/** The pick is the likeliest entry; ties go to the first key, so the choice is stable. */
+function argmax(values: Record<string, number>): string {
+  let best = '';
+  let bestValue = Number.NEGATIVE_INFINITY;
+  for (const [key, value] of Object.entries(values)) {
+    if (value > bestValue) {
+      best = key;
+      bestValue = value;
+    }
+  }
+  return best;
+}
+
+export function dataQuality(context: MatchContext): DataQuality {
+  const home = context.home.known ? context.home.matches : 0;
+  const away = context.away.known ? context.away.matches : 0;
+  const fewest = Math.min(home, away);
+  // Half a season of both sides makes the ratings settle; a full one more so.
+  const level: DataQualityLevel =
+    !context.league.known || fewest < 10 ? 'low' : fewest < 30 ? 'medium' : 'high';
+  return { home_matches: home, away_matches: away, level };
+}
+
+/** Every market's pick, confidence and (rounded) probabilities. */
+export function marketSummaries(
+  markets: Markets,
+): Record<Exclude<MarketName, 'full_analysis'>, MarketSummary> {
+  const oneXTwo = roundDistribution(markets.oneXTwo);
+  const doubleChance = {
+    home_draw: round(oneXTwo.home + oneXTwo.draw),
+    home_away: round(oneXTwo.home + oneXTwo.away),
+    draw_away: round(oneXTwo.draw + oneXTwo.away),
+  };
+  const btts = roundDistribution(markets.btts);
+  const overUnder = roundDistribution(markets.overUnder25);
+  const scoreShares: Record<string, number> = {};
+  let listed = 0;
+  for (const { score, probability } of markets.topScores) {
+    scoreShares[score] = probability;
+    listed += probability;
+  }
+  scoreShares.other = Math.max(0, 1 - listed);
+  const exact = roundDistribution(scoreShares);
+  const summary = (probabilities: Record<string, number>, pick?: string): MarketSummary => {
+    const chosen = pick ?? argmax(probabilities);
+    return { pick: chosen, confidence: probabilities[chosen] ?? 0, probabilities };
+  };
+  return {
+    '1x2': summary(oneXTwo),
+    double_chance: summary(doubleChance),
+    btts: summary(btts),
+    over_under_2_5: summary(overUnder),
+    // The pick is the likeliest scoreline, never `other`.
+    exact_score: summary(exact, markets.topScores[0]?.score ?? '1-1'),
+  };
+}
+
+export function pickLabel(market: MarketName, pick: string, context: MatchContext): string {
+  const home = context.home.name;
+  const away = context.away.name;
+  switch (market) {
+    case '1x2':
+    case 'full_analysis':
+      return pick === 'home' ? `${home} gagne` : pick === 'away' ? `${away} gagne` : 'Match nul';
+    case 'double_chance':
+      return pick === 'home_draw'
+        ? `${home} ou match nul`
+        : pick === 'draw_away'
+          ? `Match nul ou ${away}`
+          : `${home} ou ${away} (pas de match nul)`;
+    case 'btts':
+      return pick === 'yes' ? 'Les deux équipes marquent' : 'Au moins une équipe ne marque pas';
+    case 'over_under_2_5':
+      return pick === 'over' ? 'Plus de 2,5 buts' : 'Moins de 2,5 buts';
+    case 'exact_score':
+      return `Score exact : ${home} ${pick.replace('-', ' - ')} ${away}`;
+  }
+}
+
+export interface BuiltResult {
+  result: PronosticResult;
+  /** The numbers the text was written from: what an LLM narrative may rephrase, never change. */
+  facts: AnalysisFacts;
+}
+
+export function buildResult(
+  type: PronosticTypeSlug,
+  prediction: Prediction,
+  context: MatchContext,
+): BuiltResult {
+  const market = MARKET_OF[type] ?? 'full_analysis';
+  const summaries = marketSummaries(prediction.markets);
+  const main = market === 'full_analysis' ? summaries['1x2'] : summaries[market];
+  const quality = dataQuality(context);
+  const expectedGoals = {
+    home: round(prediction.markets.expectedGoals.home, 2),
+    away: round(prediction.markets.expectedGoals.away, 2),
+  };
+  const scores = prediction.markets.topScores.map(({ score, probability }) => ({
+    score,
+    probability: round(probability),
+  }));
+  const probabilities: Record<string, unknown> =
+    market === 'full_analysis' ? { ...main.probabilities, markets: summaries } : main.probabilities;
+  const label = pickLabel(market, main.pick, context);
+
+  const facts: AnalysisFacts = {
+    market,
+    pick: main.pick,
+    pickLabel: label,
+    confidence: main.confidence,
+    home: {
+      ...context.home,
+      attack: prediction.ratings.home.attack,
+      defence: prediction.ratings.home.defence,
+    },
+    away: {
+      ...context.away,
+      attack: prediction.ratings.away.attack,
+      defence: prediction.ratings.away.defence,
+    },
+    league: context.league,
+    oneXTwo: summaries['1x2'].probabilities as AnalysisFacts['oneXTwo'],
+    bttsYes: summaries.btts.probabilities.yes ?? 0,
+    over25: summaries.over_under_2_5.probabilities.over ?? 0,
+    scores,
+    expectedGoals,
+    dataQuality: quality,
+  };
+  return {
+    result: {
+      market,
+      pick: main.pick,
+      pick_label: label,
+      confidence: main.confidence,
+      probabilities,
+      expected_goals: expectedGoals,
+      scores,
+      data_quality: quality,
+      analysis: writeAnalysis(facts),
+    },
+    facts,
+  };
+}

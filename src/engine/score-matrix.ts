@@ -1,0 +1,67 @@
+// The score matrix: the probability of every scoreline up to MAX_GOALS each, from the two
+// expected-goal rates and the Dixon–Coles correction. Every market is read off this one matrix.
+import { tau } from './dixon-coles.js';
+
+export const MAX_GOALS = 10;
+const SIZE = MAX_GOALS + 1;
+
+export interface ScoreMatrix {
+  /** p[home * SIZE + away], normalised to sum to 1. */
+  readonly p: Float64Array;
+  readonly size: number;
+  readonly lambda: number;
+  readonly mu: number;
+}
+
+function poissonRow(rate: number): Float64Array {
+  const row = new Float64Array(SIZE);
+  let term = Math.exp(-rate);
+  for (let k = 0; k < SIZE; k++) {
+    row[k] = term;
+    term *= rate / (k + 1);
+  }
+  return row;
+}
+
+/** Rates are clamped to a plausible range so odd ratings still give a well-formed matrix. */
+export function scoreMatrix(lambdaIn: number, muIn: number, rho: number): ScoreMatrix {
+  const lambda = clampRate(lambdaIn);
+  const mu = clampRate(muIn);
+  const safeRho = Number.isFinite(rho) ? rho : 0;
+  const home = poissonRow(lambda);
+  const away = poissonRow(mu);
+  const p = new Float64Array(SIZE * SIZE);
+  let total = 0;
+  for (let x = 0; x < SIZE; x++) {
+    for (let y = 0; y < SIZE; y++) {
+      const value = home[x]! * away[y]! * Math.max(tau(x, y, lambda, mu, safeRho), 0);
+      p[x * SIZE + y] = value;
+      total += value;
+    }
+  }
+  for (let i = 0; i < p.length; i++) p[i] = p[i]! / total;
+  return { p, size: SIZE, lambda, mu };
+}
+
+function clampRate(rate: number): number {
+  if (!Number.isFinite(rate)) return 1.3;
+  return Math.min(Math.max(rate, 0.05), 6);
+}
+
+/** Mixes matrices with weights (an ensemble of models); weights need not sum to 1. */
+export function blendMatrices(parts: ReadonlyArray<{ matrix: ScoreMatrix; weight: number }>): ScoreMatrix {
+  const p = new Float64Array(SIZE * SIZE);
+  let lambda = 0;
+  let mu = 0;
+  let total = 0;
+  for (const { matrix, weight } of parts) {
+    if (!(weight > 0)) continue;
+    total += weight;
+    lambda += weight * matrix.lambda;
+    mu += weight * matrix.mu;
+    for (let i = 0; i < p.length; i++) p[i]! += weight * matrix.p[i]!;
+  }
+  if (total === 0) return parts[0]?.matrix ?? scoreMatrix(1.3, 1.1, 0);
+  for (let i = 0; i < p.length; i++) p[i] = p[i]! / total;
+  return { p, size: SIZE, lambda: lambda / total, mu: mu / total };
+}

@@ -1,0 +1,39 @@
+// The shapes the engine works on: played matches in, fitted ratings and predictions out.
+// Teams are plain string keys (a name or an id): the engine never looks anything up.
+
+/** One played match. `date` is epoch milliseconds (UTC midnight of the match day is enough). */
+export interface PlayedMatch {
+  date: number;
+  home: string;
+  away: string;
+  homeGoals: number;
+  awayGoals: number;
+  /** Shots on target, when the source has them; they sharpen the strength estimate. */
+  homeShotsOnTarget?: number | null;
+  awayShotsOnTarget?: number | null;
+}
+
+export interface TeamRating {
+  /** Log-scale scoring strength: higher scores more. */
+  attack: number;
+  /** Log-scale defensive strength: higher concedes less. */
+  defence: number;
+  /** Matches of this team in the fitted window (with any weight). */
+  matches: number;
+}
+
+export interface Ratings {
+  teams: Map<string, TeamRating>;
+  /** Log of the goals an average side scores away from home. */
+  intercept: number;
+  /** Log-scale home advantage. */
+  homeAdvantage: number;
+  /** Dixon–Coles low-score dependence. */
+  rho: number;
+  /** Rating given to a side the data does not know: the league's typical promoted team. */
+  newcomer: { attack: number; defence: number };
+  /** The "as of" instant the time-decay weights were computed from. */
+  asOf: number;
+  /** Matches that carried weight in the fit. */
+  matches: number;
+}

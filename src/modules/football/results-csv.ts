@@ -1,0 +1,226 @@
+// Reads football-data.co.uk result files into typed rows, and says which rows it skipped and why.
+// The quirks it absorbs: dates as dd/mm/yy or dd/mm/yyyy, counts written as decimals (`2.0`),
+// trailing empty rows, and over/under columns spelled `PC>2.5` or `PC_2_5` (`PC<2.5` or `PC_2_5_1`).
+import { parseCsv } from './csv.js';
+
+export interface ResultRow {
+  /** Line in the file, for reports. */
+  line: number;
+  league: string;
+  season: string;
+  /** Match day, `yyyy-mm-dd`. */
+  date: string;
+  /** Epoch milliseconds of the match day at 00:00 UTC. */
+  timestamp: number;
+  kickoff: string | null;
+  homeTeam: string;
+  awayTeam: string;
+  homeGoals: number;
+  awayGoals: number;
+  halfTimeHomeGoals: number | null;
+  halfTimeAwayGoals: number | null;
+  homeShots: number | null;
+  awayShots: number | null;
+  homeShotsOnTarget: number | null;
+  awayShotsOnTarget: number | null;
+  odds: RowOdds;
+}
+
+/** Bookmaker odds, kept for the evaluation only: the model never sees them. */
+export interface RowOdds {
+  pinnacleClosing: Triple | null;
+  average: Triple | null;
+  overUnderPinnacleClosing: Pair | null;
+  overUnderAverage: Pair | null;
+}
+export type Triple = [number, number, number];
+export type Pair = [number, number];
+
+export interface SkippedRow {
+  line: number;
+  reason: string;
+}
+
+export interface ParsedResults {
+  rows: ResultRow[];
+  skipped: SkippedRow[];
+}
+
+/** `PC>2.5` and `PC_2_5` name the same column; so do `PC<2.5` and `PC_2_5_1`. */
+function canonicalColumn(name: string): string {
+  return name
+    .trim()
+    .replace(/>2\.5$/, '_2_5')
+    .replace(/<2\.5$/, '_2_5_1');
+}
+
+export function parseDate(text: string): { date: string; timestamp: number } | null {
+  const value = text.trim();
+  let day: number;
+  let month: number;
+  let year: number;
+  const dmy = /^(\d{1,2})\/(\d{1,2})\/(\d{2}|\d{4})$/.exec(value);
+  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (dmy) {
+    day = Number(dmy[1]);
+    month = Number(dmy[2]);
+    year = Number(dmy[3]);
+    // Two-digit years: football-data.co.uk starts in 1993, so 93-99 are the 1900s.
+    if (dmy[3]!.length === 2) year += year >= 90 ? 1900 : 2000;
+  } else if (iso) {
+    year = Number(iso[1]);
+    month = Number(iso[2]);
+    day = Number(iso[3]);
+  } else {
+    return null;
+  }
+  const timestamp = Date.UTC(year, month - 1, day);
+  const check = new Date(timestamp);
+  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) {
+    return null;
+  }
+  return { date: check.toISOString().slice(0, 10), timestamp };
+}
+
+/** The season a date falls in, leagues starting in July or later: 2014-08-16 → `2014-15`. */
+export function seasonOf(date: string): string {
+  const year = Number(date.slice(0, 4));
+  const month = Number(date.slice(5, 7));
+  const start = month >= 7 ? year : year - 1;
+  return `${start}-${String((start + 1) % 100).padStart(2, '0')}`;
+}
+
+/** Turns `2025-26` (or `2025/26`, `2526`) into football-data.co.uk's folder `2526`; null if not a season. */
+export function seasonFolder(season: string): string | null {
+  const long = /^(\d{4})[-/](\d{2}|\d{4})$/.exec(season.trim());
+  if (long) {
+    const start = Number(long[1]);
+    const end = Number(long[2]!.slice(-2));
+    if ((start + 1) % 100 !== end) return null;
+    return `${String(start % 100).padStart(2, '0')}${String(end).padStart(2, '0')}`;
+  }
+  const short = /^(\d{2})(\d{2})$/.exec(season.trim());
+  if (short && (Number(short[1]) + 1) % 100 === Number(short[2])) return season.trim();
+  return null;
+}
+
+function count(text: string | undefined): number | null {
+  if (text === undefined) return null;
+  const value = text.trim();
+  if (value === '') return null;
+  const number = Number(value);
+  return Number.isFinite(number) && number >= 0 && Number.isInteger(number) ? number : null;
+}
+
+function odd(text: string | undefined): number | null {
+  if (text === undefined || text.trim() === '') return null;
+  const number = Number(text.trim());
+  return Number.isFinite(number) && number > 1 ? number : null;
+}
+
+export function parseResultsCsv(text: string, options: { league?: string } = {}): ParsedResults {
+  const records = parseCsv(text);
+  const header = records[0];
+  const rows: ResultRow[] = [];
+  const skipped: SkippedRow[] = [];
+  if (!header) return { rows, skipped: [{ line: 1, reason: 'fichier vide' }] };
+
+  const columns = new Map<string, number>();
+  header.fields.forEach((name, i) => {
+    const key = canonicalColumn(name);
+    if (!columns.has(key)) columns.set(key, i);
+  });
+  const required = ['Date', 'HomeTeam', 'AwayTeam', 'FTHG', 'FTAG'];
+  const missing = required.filter((name) => !columns.has(name));
+  // Older files name the teams HT/AT.
+  if (missing.includes('HomeTeam') && columns.has('HT')) columns.set('HomeTeam', columns.get('HT')!);
+  if (missing.includes('AwayTeam') && columns.has('AT')) columns.set('AwayTeam', columns.get('AT')!);
+  const stillMissing = required.filter((name) => !columns.has(name));
+  if (stillMissing.length > 0) {
+    return {
+      rows,
+      skipped: [{ line: header.line, reason: `colonnes manquantes : ${stillMissing.join(', ')}` }],
+    };
+  }
+
+  let fileSeason: string | null = null;
+  for (const record of records.slice(1)) {
+    const get = (name: string): string | undefined => {
+      const i = columns.get(name);
+      return i === undefined ? undefined : record.fields[i];
+    };
+    if (record.fields.every((field) => field.trim() === '')) continue;
+
+    const reason = (why: string) => skipped.push({ line: record.line, reason: why });
+    if ((get('FTHG') ?? '').trim() === '') {
+      reason('score absent (match non joué)');
+      continue;
+    }
+    const homeGoals = count(get('FTHG'));
+    const awayGoals = count(get('FTAG'));
+    if (homeGoals === null || awayGoals === null) {
+      reason(`score illisible « ${get('FTHG') ?? ''}-${get('FTAG') ?? ''} »`);
+      continue;
+    }
+    const parsedDate = parseDate(get('Date') ?? '');
+    if (!parsedDate) {
+      reason(`date illisible « ${get('Date') ?? ''} »`);
+      continue;
+    }
+    const homeTeam = (get('HomeTeam') ?? '').trim();
+    const awayTeam = (get('AwayTeam') ?? '').trim();
+    if (homeTeam === '' || awayTeam === '') {
+      reason('équipe absente');
+      continue;
+    }
+    if (homeTeam.toLowerCase() === awayTeam.toLowerCase()) {
+      reason(`la même équipe des deux côtés (« ${homeTeam} »)`);
+      continue;
+    }
+    const league = (get('Div') ?? '').trim() || options.league || '';
+    if (league === '') {
+      reason('championnat absent (colonne Div)');
+      continue;
+    }
+    const seasonColumn = (get('Season') ?? '').trim();
+    fileSeason ??= seasonOf(parsedDate.date);
+    const triple = (h: string, d: string, a: string): Triple | null => {
+      const values = [odd(get(h)), odd(get(d)), odd(get(a))];
+      return values.every((value) => value !== null) ? (values as Triple) : null;
+    };
+    const pair = (over: string, under: string): Pair | null => {
+      const values = [odd(get(over)), odd(get(under))];
+      return values.every((value) => value !== null) ? (values as Pair) : null;
+    };
+    const kickoff = (get('Time') ?? '').trim();
+    rows.push({
+      line: record.line,
+      league,
+      season: /^\d{4}-\d{2}$/.test(seasonColumn) ? seasonColumn : fileSeason,
+      date: parsedDate.date,
+      timestamp: parsedDate.timestamp,
+      kickoff: /^\d{1,2}:\d{2}$/.test(kickoff) ? kickoff : null,
+      homeTeam,
+      awayTeam,
+      homeGoals,
+      awayGoals,
+      halfTimeHomeGoals: count(get('HTHG')),
+      halfTimeAwayGoals: count(get('HTAG')),
+      homeShots: count(get('HS')),
+      awayShots: count(get('AS')),
+      homeShotsOnTarget: count(get('HST')),
+      awayShotsOnTarget: count(get('AST')),
+      odds: {
+        pinnacleClosing: triple('PSCH', 'PSCD', 'PSCA'),
+        average:
+          triple('AvgCH', 'AvgCD', 'AvgCA') ??
+          triple('AvgH', 'AvgD', 'AvgA') ??
+          triple('BbAvH', 'BbAvD', 'BbAvA'),
+        overUnderPinnacleClosing: pair('PC_2_5', 'PC_2_5_1'),
+        overUnderAverage:
+          pair('AvgC_2_5', 'AvgC_2_5_1') ?? pair('Avg_2_5', 'Avg_2_5_1') ?? pair('BbAv_2_5', 'BbAv_2_5_1'),
+      },
+    });
+  }
+  return { rows, skipped };
+}

@@ -1,0 +1,84 @@
+// Synthetic leagues for the engine tests: seasons simulated from known team strengths with a
+// seeded random generator, so every run sees the same matches.
+import type { PlayedMatch } from '../../src/engine/types.js';
+
+/** mulberry32: small, fast, seeded. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function poisson(rate: number, random: () => number): number {
+  const limit = Math.exp(-rate);
+  let k = 0;
+  let product = random();
+  while (product > limit) {
+    k++;
+    product *= random();
+  }
+  return k;
+}
+
+export interface SimulatedTeam {
+  name: string;
+  attack: number;
+  defence: number;
+}
+
+export interface SimulationOptions {
+  teams: number;
+  seasons: number;
+  seed?: number;
+  homeAdvantage?: number;
+  intercept?: number;
+  /** First match day, epoch ms. */
+  start?: number;
+}
+
+export const SIMULATION_START = Date.UTC(2015, 7, 8);
+const DAY = 86_400_000;
+
+export function simulateLeague(options: SimulationOptions): {
+  teams: SimulatedTeam[];
+  matches: PlayedMatch[];
+} {
+  const random = seededRandom(options.seed ?? 42);
+  const homeAdvantage = options.homeAdvantage ?? 0.3;
+  const intercept = options.intercept ?? Math.log(1.2);
+  const teams: SimulatedTeam[] = Array.from({ length: options.teams }, (_, i) => {
+    // Evenly spread strengths, strongest first: team 0 is the best at both ends.
+    const strength = 0.5 - i / Math.max(options.teams - 1, 1);
+    return { name: `Team ${String(i).padStart(2, '0')}`, attack: strength * 0.9, defence: strength * 0.7 };
+  });
+  const matches: PlayedMatch[] = [];
+  const start = options.start ?? SIMULATION_START;
+  for (let season = 0; season < options.seasons; season++) {
+    let day = start + season * 365 * DAY;
+    const fixtures: [SimulatedTeam, SimulatedTeam][] = [];
+    for (const home of teams) for (const away of teams) if (home !== away) fixtures.push([home, away]);
+    // Ten matches a match day, three or four days apart: a season of about nine months.
+    fixtures.forEach(([home, away], i) => {
+      if (i > 0 && i % Math.max(Math.floor(options.teams / 2), 1) === 0) day += 3.5 * DAY;
+      const lambda = Math.exp(intercept + homeAdvantage + home.attack - away.defence);
+      const mu = Math.exp(intercept + away.attack - home.defence);
+      const homeGoals = poisson(lambda, random);
+      const awayGoals = poisson(mu, random);
+      matches.push({
+        date: Math.floor(day / DAY) * DAY,
+        home: home.name,
+        away: away.name,
+        homeGoals,
+        awayGoals,
+        homeShotsOnTarget: homeGoals + poisson(lambda * 2, random),
+        awayShotsOnTarget: awayGoals + poisson(mu * 2, random),
+      });
+    });
+  }
+  return { teams, matches };
+}
