@@ -1,4 +1,5 @@
 // Every table of the service; Drizzle generates the SQL migrations from this module.
+export * from './football.js';
 export * from './pronostics.js';
 export * from './users.js';
 export * from './wallet.js';

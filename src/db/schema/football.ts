@@ -1,0 +1,88 @@
+// Football results the engine learns from: leagues and teams with their aliases, and played
+// matches. Names are also stored normalised (lower-case, accents and punctuation stripped) so a
+// client's "Atlético Madrid" or "premier league" finds its row; unique keys make re-imports no-ops.
+import { date, index, integer, pgTable, serial, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt } from './columns.js';
+
+export const footballLeagues = pgTable('football_leagues', {
+  id: serial('id').primaryKey(),
+  /** football-data.co.uk division code, e.g. `E0`, `SP1`. */
+  code: text('code').notNull().unique(),
+  name: text('name').notNull(),
+  createdAt: createdAt(),
+});
+
+export const footballLeagueAliases = pgTable(
+  'football_league_aliases',
+  {
+    id: serial('id').primaryKey(),
+    leagueId: integer('league_id')
+      .notNull()
+      .references(() => footballLeagues.id, { onDelete: 'cascade' }),
+    alias: text('alias').notNull(),
+    aliasNormalized: text('alias_normalized').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex('football_league_aliases_normalized_unique').on(table.aliasNormalized)],
+);
+
+export const footballTeams = pgTable('football_teams', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  nameNormalized: text('name_normalized').notNull().unique(),
+  createdAt: createdAt(),
+});
+
+export const footballTeamAliases = pgTable(
+  'football_team_aliases',
+  {
+    id: serial('id').primaryKey(),
+    teamId: integer('team_id')
+      .notNull()
+      .references(() => footballTeams.id, { onDelete: 'cascade' }),
+    alias: text('alias').notNull(),
+    aliasNormalized: text('alias_normalized').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex('football_team_aliases_normalized_unique').on(table.aliasNormalized)],
+);
+
+export const footballMatches = pgTable(
+  'football_matches',
+  {
+    id: serial('id').primaryKey(),
+    leagueId: integer('league_id')
+      .notNull()
+      .references(() => footballLeagues.id),
+    /** `2014-15`. */
+    season: text('season').notNull(),
+    /** Match day, `yyyy-mm-dd`. */
+    playedOn: date('played_on', { mode: 'string' }).notNull(),
+    kickoff: text('kickoff'),
+    homeTeamId: integer('home_team_id')
+      .notNull()
+      .references(() => footballTeams.id),
+    awayTeamId: integer('away_team_id')
+      .notNull()
+      .references(() => footballTeams.id),
+    homeGoals: smallint('home_goals').notNull(),
+    awayGoals: smallint('away_goals').notNull(),
+    halfTimeHomeGoals: smallint('half_time_home_goals'),
+    halfTimeAwayGoals: smallint('half_time_away_goals'),
+    homeShots: smallint('home_shots'),
+    awayShots: smallint('away_shots'),
+    homeShotsOnTarget: smallint('home_shots_on_target'),
+    awayShotsOnTarget: smallint('away_shots_on_target'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    // A side plays at most once a day: the same fixture on the same day is the same match.
+    uniqueIndex('football_matches_fixture_unique').on(table.homeTeamId, table.awayTeamId, table.playedOn),
+    index('football_matches_league_date_idx').on(table.leagueId, table.playedOn),
+  ],
+);
+
+export type FootballLeague = typeof footballLeagues.$inferSelect;
+export type FootballTeam = typeof footballTeams.$inferSelect;
+export type FootballMatch = typeof footballMatches.$inferSelect;
+export type NewFootballMatch = typeof footballMatches.$inferInsert;
