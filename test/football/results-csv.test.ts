@@ -69,19 +69,19 @@ describe('football-data.co.uk CSV reader', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ line: 8, homeGoals: 3, awayGoals: 2 });
     expect(skipped.map((row) => row.line)).toEqual([2, 3, 4, 5, 6, 7]);
-    expect(skipped[0]!.reason).toMatch(/date illisible/);
-    expect(skipped[1]!.reason).toMatch(/équipe absente/);
-    expect(skipped[2]!.reason).toMatch(/score illisible/);
-    expect(skipped[3]!.reason).toMatch(/score absent/);
-    expect(skipped[4]!.reason).toMatch(/même équipe/);
+    expect(skipped[0]!.reason).toMatch(/unreadable date/);
+    expect(skipped[1]!.reason).toMatch(/missing team/);
+    expect(skipped[2]!.reason).toMatch(/unreadable score/);
+    expect(skipped[3]!.reason).toMatch(/no score/);
+    expect(skipped[4]!.reason).toMatch(/same team/);
   });
 
   it('refuses a file without the needed columns, with one clear reason', () => {
     expect(parseResultsCsv('a,b,c\n1,2,3\n')).toEqual({
       rows: [],
-      skipped: [{ line: 1, reason: 'colonnes manquantes : Date, HomeTeam, AwayTeam, FTHG, FTAG' }],
+      skipped: [{ line: 1, reason: 'missing columns: Date, HomeTeam, AwayTeam, FTHG, FTAG' }],
     });
-    expect(parseResultsCsv('').skipped[0]!.reason).toBe('fichier vide');
+    expect(parseResultsCsv('').skipped[0]!.reason).toBe('empty file');
   });
 
   it('parses quoted fields with commas, doubled quotes and line breaks', () => {

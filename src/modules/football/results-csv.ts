@@ -123,7 +123,7 @@ export function parseResultsCsv(text: string, options: { league?: string } = {})
   const header = records[0];
   const rows: ResultRow[] = [];
   const skipped: SkippedRow[] = [];
-  if (!header) return { rows, skipped: [{ line: 1, reason: 'fichier vide' }] };
+  if (!header) return { rows, skipped: [{ line: 1, reason: 'empty file' }] };
 
   const columns = new Map<string, number>();
   header.fields.forEach((name, i) => {
@@ -139,7 +139,7 @@ export function parseResultsCsv(text: string, options: { league?: string } = {})
   if (stillMissing.length > 0) {
     return {
       rows,
-      skipped: [{ line: header.line, reason: `colonnes manquantes : ${stillMissing.join(', ')}` }],
+      skipped: [{ line: header.line, reason: `missing columns: ${stillMissing.join(', ')}` }],
     };
   }
 
@@ -153,33 +153,33 @@ export function parseResultsCsv(text: string, options: { league?: string } = {})
 
     const reason = (why: string) => skipped.push({ line: record.line, reason: why });
     if ((get('FTHG') ?? '').trim() === '') {
-      reason('score absent (match non joué)');
+      reason('no score (match not played)');
       continue;
     }
     const homeGoals = count(get('FTHG'));
     const awayGoals = count(get('FTAG'));
     if (homeGoals === null || awayGoals === null) {
-      reason(`score illisible « ${get('FTHG') ?? ''}-${get('FTAG') ?? ''} »`);
+      reason(`unreadable score "${get('FTHG') ?? ''}-${get('FTAG') ?? ''}"`);
       continue;
     }
     const parsedDate = parseDate(get('Date') ?? '');
     if (!parsedDate) {
-      reason(`date illisible « ${get('Date') ?? ''} »`);
+      reason(`unreadable date "${get('Date') ?? ''}"`);
       continue;
     }
     const homeTeam = (get('HomeTeam') ?? '').trim();
     const awayTeam = (get('AwayTeam') ?? '').trim();
     if (homeTeam === '' || awayTeam === '') {
-      reason('équipe absente');
+      reason('missing team name');
       continue;
     }
     if (homeTeam.toLowerCase() === awayTeam.toLowerCase()) {
-      reason(`la même équipe des deux côtés (« ${homeTeam} »)`);
+      reason(`same team on both sides ("${homeTeam}")`);
       continue;
     }
     const league = (get('Div') ?? '').trim() || options.league || '';
     if (league === '') {
-      reason('championnat absent (colonne Div)');
+      reason('no league code (Div column)');
       continue;
     }
     const seasonColumn = (get('Season') ?? '').trim();

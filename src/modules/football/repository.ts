@@ -1,0 +1,187 @@
+// Queries for football results: leagues, teams, their aliases and matches. Names arrive here
+// already normalised (see normalize.ts); the rules live in the service.
+import { and, count, countDistinct, desc, eq, gte, inArray, lt, max, or, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import {
+  type FootballLeague,
+  type FootballTeam,
+  footballLeagueAliases,
+  footballLeagues,
+  footballMatches,
+  footballTeamAliases,
+  footballTeams,
+  type NewFootballMatch,
+} from '../../db/schema/index.js';
+
+/** A league by its code (any case) or one of its aliases. */
+export async function findLeague(db: Executor, normalized: string): Promise<FootballLeague | undefined> {
+  const [row] = await db
+    .select({ league: footballLeagues })
+    .from(footballLeagues)
+    .leftJoin(footballLeagueAliases, eq(footballLeagueAliases.leagueId, footballLeagues.id))
+    .where(
+      or(
+        sql`lower(${footballLeagues.code}) = ${normalized.replace(/ /g, '')}`,
+        eq(footballLeagueAliases.aliasNormalized, normalized),
+      ),
+    )
+    .limit(1);
+  return row?.league;
+}
+
+export async function findLeagueByCode(db: Executor, code: string): Promise<FootballLeague | undefined> {
+  const [row] = await db.select().from(footballLeagues).where(eq(footballLeagues.code, code)).limit(1);
+  return row;
+}
+
+export async function insertLeague(db: Executor, code: string, name: string): Promise<void> {
+  await db.insert(footballLeagues).values({ code, name }).onConflictDoNothing();
+}
+
+export async function insertLeagueAlias(
+  db: Executor,
+  leagueId: number,
+  alias: string,
+  aliasNormalized: string,
+): Promise<boolean> {
+  const inserted = await db
+    .insert(footballLeagueAliases)
+    .values({ leagueId, alias, aliasNormalized })
+    .onConflictDoNothing()
+    .returning({ id: footballLeagueAliases.id });
+  return inserted.length > 0;
+}
+
+/** Teams by normalised name or alias; a name that is both goes to the team of that name. */
+export async function findTeams(
+  db: Executor,
+  normalized: readonly string[],
+): Promise<Map<string, FootballTeam>> {
+  const found = new Map<string, FootballTeam>();
+  if (normalized.length === 0) return found;
+  const list = [...new Set(normalized)];
+  const aliased = await db
+    .select({ alias: footballTeamAliases.aliasNormalized, team: footballTeams })
+    .from(footballTeamAliases)
+    .innerJoin(footballTeams, eq(footballTeams.id, footballTeamAliases.teamId))
+    .where(inArray(footballTeamAliases.aliasNormalized, list));
+  for (const row of aliased) found.set(row.alias, row.team);
+  const named = await db.select().from(footballTeams).where(inArray(footballTeams.nameNormalized, list));
+  for (const team of named) found.set(team.nameNormalized, team);
+  return found;
+}
+
+export async function insertTeams(
+  db: Executor,
+  teams: ReadonlyArray<{ name: string; nameNormalized: string }>,
+): Promise<void> {
+  if (teams.length === 0) return;
+  await db
+    .insert(footballTeams)
+    .values([...teams])
+    .onConflictDoNothing();
+}
+
+export async function insertTeamAlias(
+  db: Executor,
+  teamId: number,
+  alias: string,
+  aliasNormalized: string,
+): Promise<boolean> {
+  const inserted = await db
+    .insert(footballTeamAliases)
+    .values({ teamId, alias, aliasNormalized })
+    .onConflictDoNothing()
+    .returning({ id: footballTeamAliases.id });
+  return inserted.length > 0;
+}
+
+/** Inserts matches; a fixture already stored is left as it is. Returns how many were new. */
+export async function insertMatches(db: Executor, rows: readonly NewFootballMatch[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const inserted = await db
+    .insert(footballMatches)
+    .values([...rows])
+    .onConflictDoNothing()
+    .returning({ id: footballMatches.id });
+  return inserted.length;
+}
+
+export interface StoredMatch {
+  playedOn: string;
+  homeTeamId: number;
+  awayTeamId: number;
+  homeGoals: number;
+  awayGoals: number;
+  homeShotsOnTarget: number | null;
+  awayShotsOnTarget: number | null;
+}
+
+/** A league's matches played on days in [from, before), oldest first. */
+export async function leagueMatches(
+  db: Executor,
+  leagueId: number,
+  from: string,
+  before: string,
+): Promise<StoredMatch[]> {
+  return db
+    .select({
+      playedOn: footballMatches.playedOn,
+      homeTeamId: footballMatches.homeTeamId,
+      awayTeamId: footballMatches.awayTeamId,
+      homeGoals: footballMatches.homeGoals,
+      awayGoals: footballMatches.awayGoals,
+      homeShotsOnTarget: footballMatches.homeShotsOnTarget,
+      awayShotsOnTarget: footballMatches.awayShotsOnTarget,
+    })
+    .from(footballMatches)
+    .where(
+      and(
+        eq(footballMatches.leagueId, leagueId),
+        gte(footballMatches.playedOn, from),
+        lt(footballMatches.playedOn, before),
+      ),
+    )
+    .orderBy(footballMatches.playedOn, footballMatches.id);
+}
+
+/** The league a team played its latest match in, before a day. */
+export async function latestLeagueOfTeam(
+  db: Executor,
+  teamId: number,
+  before: string,
+): Promise<number | undefined> {
+  const [row] = await db
+    .select({ leagueId: footballMatches.leagueId })
+    .from(footballMatches)
+    .where(
+      and(
+        or(eq(footballMatches.homeTeamId, teamId), eq(footballMatches.awayTeamId, teamId)),
+        lt(footballMatches.playedOn, before),
+      ),
+    )
+    .orderBy(desc(footballMatches.playedOn))
+    .limit(1);
+  return row?.leagueId;
+}
+
+export async function findLeagueById(db: Executor, id: number): Promise<FootballLeague | undefined> {
+  const [row] = await db.select().from(footballLeagues).where(eq(footballLeagues.id, id)).limit(1);
+  return row;
+}
+
+/** Cheap facts that change whenever results are added: the cache key of fitted ratings. */
+export async function matchStats(db: Executor): Promise<{ matches: number; leagues: number; maxId: number }> {
+  const [row] = await db
+    .select({
+      matches: count(),
+      leagues: countDistinct(footballMatches.leagueId),
+      maxId: max(footballMatches.id),
+    })
+    .from(footballMatches);
+  return {
+    matches: Number(row?.matches ?? 0),
+    leagues: Number(row?.leagues ?? 0),
+    maxId: Number(row?.maxId ?? 0),
+  };
+}

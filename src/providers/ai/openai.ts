@@ -1,0 +1,190 @@
+// The `openai` narrator: one chat-completions call to any OpenAI-compatible endpoint, with a
+// strict JSON-schema answer `{analysis}`. Each attempt has its own timeout; outages (network,
+// timeout, 429, 5xx) are retried with doubling pauses, anything else fails at once. The answer
+// is checked before use: a text that is empty, huge, or talks of betting is refused.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { AnalysisFacts } from '../../engine/analysis-text.js';
+import { NarrativeError, type NarrativeRequest, type Narrator, type NarratorDeps } from './index.js';
+
+export interface OpenAiSettings {
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+  /** Per attempt, reading the answer included. */
+  timeoutMs: number;
+}
+
+const ATTEMPTS = 3;
+const DEFAULT_RETRY_DELAY_MS = 500;
+const MAX_RETRY_AFTER_MS = 5_000;
+const MIN_LENGTH = 40;
+const MAX_LENGTH = 2_000;
+/** Words an operator's filter (and our own rule) keeps out of the text. */
+const FORBIDDEN =
+  /\b(pari|paris|parier|pariez|mise|miser|misez|cotes?|bookmakers?|garanti|garantie|jackpot)\b/i;
+
+const SYSTEM_PROMPT = [
+  'Tu es analyste football pour une application de pronostics.',
+  'Réécris en français l’analyse du match à partir des chiffres fournis, en 3 à 6 phrases claires.',
+  'N’invente aucun chiffre, aucun joueur, aucune blessure : n’utilise que les données reçues.',
+  'Ne change ni le choix du modèle ni ses probabilités. Ne promets jamais de résultat,',
+  'n’emploie aucun vocabulaire de pari ou de mise, et rappelle que l’issue reste incertaine.',
+  'Si les données sont minces (data_quality low, équipe inconnue), dis-le simplement.',
+].join(' ');
+
+const RESPONSE_FORMAT = {
+  type: 'json_schema',
+  json_schema: {
+    name: 'match_analysis',
+    strict: true,
+    schema: {
+      type: 'object',
+      properties: { analysis: { type: 'string', description: 'L’analyse en français, texte brut.' } },
+      required: ['analysis'],
+      additionalProperties: false,
+    },
+  },
+} as const;
+
+/** What the LLM is shown: the model's numbers in plain percentages, and the statistical draft. */
+export function promptPayload(request: NarrativeRequest): Record<string, unknown> {
+  const facts: AnalysisFacts = request.facts;
+  const pct = (value: number) => Math.round(value * 1000) / 10;
+  const team = (side: AnalysisFacts['home']) => ({
+    name: side.name,
+    known_to_model: side.known,
+    matches_in_data: side.matches,
+    last_results: side.form?.results.join('') ?? null,
+    goals_for_last5: side.form?.goalsFor ?? null,
+    goals_against_last5: side.form?.goalsAgainst ?? null,
+  });
+  return {
+    league: facts.league.name,
+    league_known: facts.league.known,
+    home: team(facts.home),
+    away: team(facts.away),
+    market: facts.market,
+    pick: facts.pickLabel,
+    confidence_percent: pct(facts.confidence),
+    result_percent: {
+      home: pct(facts.oneXTwo.home),
+      draw: pct(facts.oneXTwo.draw),
+      away: pct(facts.oneXTwo.away),
+    },
+    both_teams_score_percent: pct(facts.bttsYes),
+    over_2_5_goals_percent: pct(facts.over25),
+    expected_goals: facts.expectedGoals,
+    likeliest_scores: facts.scores.map((entry) => ({ score: entry.score, percent: pct(entry.probability) })),
+    data_quality: facts.dataQuality.level,
+    statistical_draft: request.draft,
+  };
+}
+
+/** The analysis text of a chat-completions answer, or a NarrativeError saying what was wrong. */
+export function readAnswer(body: unknown): string {
+  const message = (body as { choices?: Array<{ message?: { content?: unknown; refusal?: unknown } }> })
+    ?.choices?.[0]?.message;
+  if (!message) throw new NarrativeError('answer without choices[0].message', 'malformed');
+  if (typeof message.refusal === 'string' && message.refusal !== '') {
+    throw new NarrativeError('the model refused to answer', 'rejected');
+  }
+  if (typeof message.content !== 'string')
+    throw new NarrativeError('answer without text content', 'malformed');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(message.content);
+  } catch (error) {
+    throw new NarrativeError('answer content is not JSON', 'malformed', { cause: error });
+  }
+  const analysis = (parsed as { analysis?: unknown })?.analysis;
+  if (typeof analysis !== 'string') throw new NarrativeError('answer has no "analysis" string', 'malformed');
+  const text = analysis.replace(/\s+/g, ' ').trim();
+  if (text.length < MIN_LENGTH || text.length > MAX_LENGTH) {
+    throw new NarrativeError(`analysis of ${text.length} characters is out of bounds`, 'malformed');
+  }
+  if (FORBIDDEN.test(text)) throw new NarrativeError('analysis uses betting vocabulary', 'rejected');
+  return text;
+}
+
+export function createOpenAiNarrator(settings: OpenAiSettings, deps: NarratorDeps): Narrator {
+  const doFetch = deps.fetch ?? globalThis.fetch;
+  const retryDelayMs = deps.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
+  const url = `${settings.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+
+  async function attempt(body: string, signal: AbortSignal | undefined): Promise<string> {
+    const timeout = AbortSignal.timeout(settings.timeoutMs);
+    let response: Response;
+    let text: string;
+    try {
+      response = await doFetch(url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${settings.apiKey}`, 'content-type': 'application/json' },
+        body,
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      });
+      text = await response.text();
+    } catch (error) {
+      if (signal?.aborted) throw new NarrativeError('analysis aborted', 'aborted', { cause: error });
+      if (timeout.aborted) {
+        throw new NarrativeError(`no answer within ${settings.timeoutMs} ms`, 'timeout', { cause: error });
+      }
+      throw new NarrativeError(`endpoint unreachable (${(error as Error).message})`, 'unavailable', {
+        cause: error,
+      });
+    }
+    if (response.status === 429 || response.status >= 500) {
+      throw new NarrativeError(`endpoint answered ${response.status}`, 'unavailable', {
+        retryAfterMs: retryAfter(response.headers.get('retry-after')),
+      });
+    }
+    if (!response.ok) throw new NarrativeError(`endpoint answered ${response.status}`, 'rejected');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      throw new NarrativeError('answer body is not JSON', 'malformed', { cause: error });
+    }
+    return readAnswer(parsed);
+  }
+
+  return {
+    model: settings.model,
+    async rewrite(request, signal) {
+      const body = JSON.stringify({
+        model: settings.model,
+        messages: [
+          { role: 'system', content: SYSTEM_PROMPT },
+          { role: 'user', content: JSON.stringify(promptPayload(request)) },
+        ],
+        response_format: RESPONSE_FORMAT,
+        temperature: 0.4,
+      });
+      for (let tries = 1; ; tries++) {
+        try {
+          return await attempt(body, signal);
+        } catch (error) {
+          const failure =
+            error instanceof NarrativeError ? error : new NarrativeError(String(error), 'unavailable');
+          const retryable = failure.reason === 'timeout' || failure.reason === 'unavailable';
+          if (!retryable || tries >= ATTEMPTS) throw failure;
+          const pause = Math.min(failure.retryAfterMs ?? retryDelayMs * 2 ** (tries - 1), MAX_RETRY_AFTER_MS);
+          deps.logger.warn(
+            { reason: failure.reason, tries, error: failure.message },
+            'LLM narrative failed, retrying',
+          );
+          try {
+            if (pause > 0) await sleep(pause, undefined, { signal });
+          } catch (abort) {
+            throw new NarrativeError('analysis aborted', 'aborted', { cause: abort });
+          }
+        }
+      }
+    },
+  };
+}
+
+function retryAfter(header: string | null): number | undefined {
+  if (header === null) return undefined;
+  const seconds = Number(header);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
+}
