@@ -13,7 +13,9 @@ import type { Config } from './config.js';
 import { type DatabaseHandle, databaseUrlOf, openDatabase } from './db/client.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import authRoutes from './modules/auth/routes.js';
+import { createAnalyst } from './modules/football/analyst.js';
 import healthRoutes from './modules/health/routes.js';
+import pronosticRoutes from './modules/pronostics/routes.js';
 import auth from './plugins/app/auth.js';
 import coercion from './plugins/app/coercion.js';
 import context from './plugins/app/context.js';
@@ -24,6 +26,8 @@ import openapi from './plugins/external/openapi.js';
 import rateLimit from './plugins/external/rate-limit.js';
 import security from './plugins/external/security.js';
 import { createMessenger, type Messenger } from './providers/messaging/index.js';
+import type { AnalysisEngine } from './worker/analysis-engine.js';
+import { AnalysisWorker, CREATED_CHANNEL, type WorkerOptions } from './worker/worker.js';
 
 export interface AppOptions {
   config: Config;
@@ -32,8 +36,20 @@ export interface AppOptions {
   clock?: Clock;
   /** Sends sign-in codes; by default the drivers the configuration names. */
   messenger?: Messenger;
+  /** Runs the analyses; by default the football analyst (statistical model, optional LLM text). */
+  engine?: AnalysisEngine;
+  /** Run the analysis worker in this process: by default when ROLE=all. Tests drive `app.worker` themselves. */
+  worker?: boolean;
+  /** Worker tuning (backoff, lease, poll); the defaults suit production. */
+  workerOptions?: Partial<WorkerOptions>;
   /** Pino options, or false; by default JSON logs at LOG_LEVEL. */
   logger?: FastifyServerOptions['logger'];
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    worker: AnalysisWorker;
+  }
 }
 
 export type App = FastifyInstance<
@@ -95,8 +111,38 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(housekeeping);
   await app.register(openapi);
 
+  const engine = options.engine ?? createAnalyst({ db: database.db, config, logger: app.log, clock });
+  const runWorker = options.worker ?? config.role === 'all';
+  const worker = new AnalysisWorker({
+    database,
+    engine,
+    clock,
+    logger: app.log.child({ component: 'worker' }),
+    options: options.workerOptions ?? {},
+  });
+  app.decorate('worker', worker);
+  if (runWorker) {
+    app.addHook('onReady', () => worker.start());
+    // Finish or release the current analysis before the database closes.
+    app.addHook('preClose', () => worker.stop());
+  }
+
   await app.register(healthRoutes);
   await app.register(authRoutes);
+  const db = database;
+  await app.register(pronosticRoutes, {
+    deps: () => ({
+      db: db.db,
+      config,
+      modelName: engine.modelName,
+      notifyCreated: (id) => {
+        db.notify(CREATED_CHANNEL, String(id)).catch((error: unknown) => {
+          // The poll will find the row anyway; a lost wake-up only delays it.
+          app.log.warn({ err: error, pronostic_id: id }, 'could not notify the workers');
+        });
+      },
+    }),
+  });
 
   return app;
 }

@@ -7,12 +7,12 @@ import { inject } from 'vitest';
 import { type App, type AppOptions, buildApp } from '../src/app.js';
 import { type Config, testConfig } from '../src/config.js';
 import { type DatabaseHandle, openDatabase } from '../src/db/client.js';
-import type { UserRole } from '../src/db/schema/index.js';
+import { type UserRole, users } from '../src/db/schema/index.js';
 import { ManualClock } from '../src/lib/clock.js';
 import { issueToken } from '../src/modules/auth/tokens.js';
 import { setUserRole } from '../src/modules/users/repository.js';
 import { findOrCreateUser } from '../src/modules/users/service.js';
-import { postOperation } from '../src/modules/wallet/ledger.js';
+import { ledgerSums, postOperation } from '../src/modules/wallet/ledger.js';
 
 export interface TestDatabase {
   handle: DatabaseHandle;
@@ -70,7 +70,14 @@ export async function createTestApp(
   const clock = options.clock ?? new ManualClock();
   const config = testConfig(options.config);
   const { config: _c, clock: _k, database: _d, beforeReady, ...rest } = options;
-  const app = await buildApp({ logger: false, ...rest, config, clock, database: testDatabase.handle });
+  const app = await buildApp({
+    logger: false,
+    worker: false,
+    ...rest,
+    config,
+    clock,
+    database: testDatabase.handle,
+  });
   await beforeReady?.(app);
   await app.ready();
   return {
@@ -119,4 +126,19 @@ export async function signIn(
   if (options.role) await setUserRole(t.app.db, user.id, options.role);
   const token = await issueToken(t.app.db, t.config, user.id, t.clock.now());
   return { id: user.id, phone, token, headers: { authorization: `Bearer ${token}` } };
+}
+
+/** After each test: every user's balances equal the sums of their ledger rows. */
+export async function expectLedgerConsistent(t: TestApp): Promise<void> {
+  const rows = await t.app.db
+    .select({ id: users.id, credits: users.creditsBalance, money: users.moneyBalance })
+    .from(users);
+  for (const row of rows) {
+    const sums = await ledgerSums(t.app.db, row.id);
+    if (sums.credits !== row.credits || sums.money !== row.money) {
+      throw new Error(
+        `user ${row.id}: balances ${row.credits}/${row.money} but ledger ${sums.credits}/${sums.money}`,
+      );
+    }
+  }
 }

@@ -1,0 +1,65 @@
+// Request and response schemas of the pronostic endpoints (the spec's field names, exactly).
+import { Type } from 'typebox';
+import { pronosticStatuses } from '../../db/schema/index.js';
+import { PageMetaSchema, PageQuery, Timestamp } from '../../schemas/common.js';
+
+export const PronosticTypeSchema = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  slug: Type.String(),
+  description: Type.String(),
+  difficulty: Type.Integer({ description: 'Crédits nécessaires' }),
+  active: Type.Boolean(),
+});
+
+export const TeamsDetails = Type.Object(
+  {
+    home: Type.String({ minLength: 1, maxLength: 100 }),
+    away: Type.String({ minLength: 1, maxLength: 100 }),
+    league: Type.Optional(Type.String({ maxLength: 100 })),
+    date: Type.Optional(Type.String({ maxLength: 40, description: 'ISO 8601 date or date-time' })),
+  },
+  { additionalProperties: true, maxProperties: 30, description: 'Match data; other keys are kept as sent' },
+);
+
+export const PronosticResult = Type.Union([Type.Null(), Type.Record(Type.String(), Type.Unknown())], {
+  description: 'Null while processing; the analysis on success; {reason, message} when cancelled',
+});
+
+const Status = Type.Enum(pronosticStatuses);
+
+const pronosticFields = {
+  id: Type.Integer(),
+  type_id: Type.Integer(),
+  status: Status,
+  credits_cost: Type.Integer(),
+  teams_details: TeamsDetails,
+  result: PronosticResult,
+  created_at: Timestamp,
+};
+
+export const CreatedPronostic = Type.Object(pronosticFields);
+export const ListedPronostic = Type.Object({ ...pronosticFields, ai_model: Type.String() });
+export const DetailedPronostic = Type.Object({
+  ...pronosticFields,
+  type: Type.Object({
+    id: Type.Integer(),
+    name: Type.String(),
+    slug: Type.String(),
+    difficulty: Type.Integer(),
+  }),
+  ai_model: Type.String(),
+});
+
+export const CreateBody = Type.Object({
+  type_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
+  teams_details: TeamsDetails,
+});
+
+export const ListQuery = Type.Object({
+  status: Type.Optional(Status),
+  search: Type.Optional(Type.String({ maxLength: 100 })),
+  ...PageQuery,
+});
+
+export const ListData = Type.Object({ pronostics: Type.Array(ListedPronostic), meta: PageMetaSchema });

@@ -1,0 +1,53 @@
+// Test engines for the worker's mechanics (claims, retries, cancellation); the real analyst has its
+// own tests and runs in the end-to-end ones.
+import type { AnalysisEngine } from '../../src/worker/analysis-engine.js';
+
+/** Answers at once with a small, well-formed 1X2 result. */
+export function fixedEngine(modelName = 'test-model-1'): AnalysisEngine & { calls: number } {
+  const engine = {
+    modelName,
+    calls: 0,
+    async analyse(details: Record<string, unknown>) {
+      engine.calls += 1;
+      return {
+        aiModel: modelName,
+        result: {
+          market: '1x2',
+          pick: 'home',
+          pick_label: `Victoire de ${String(details.home)}`,
+          confidence: 0.5,
+          probabilities: { home: 0.5, draw: 0.3, away: 0.2 },
+          analysis: `Analyse de test : ${String(details.home)} reçoit ${String(details.away)}.`,
+        },
+      };
+    },
+  };
+  return engine;
+}
+
+export function failingEngine(): AnalysisEngine & { calls: number } {
+  const engine = {
+    modelName: 'failing-model',
+    calls: 0,
+    async analyse(): Promise<never> {
+      engine.calls += 1;
+      throw new Error('model exploded');
+    },
+  };
+  return engine;
+}
+
+/** Never answers, but honours the abort signal like a well-behaved engine. */
+export function hangingEngine(): AnalysisEngine & { started: number } {
+  const engine = {
+    modelName: 'hanging-model',
+    started: 0,
+    analyse(_details: Record<string, unknown>, _type: string, signal?: AbortSignal) {
+      engine.started += 1;
+      return new Promise<never>((_, reject) => {
+        signal?.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+      });
+    },
+  };
+  return engine;
+}

@@ -1,0 +1,232 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/client.js';
+import { pronostics, walletOperations } from '../../src/db/schema/index.js';
+import { findUserById } from '../../src/modules/users/repository.js';
+import { claimNextJob, markSucceeded } from '../../src/worker/repository.js';
+import { AnalysisWorker } from '../../src/worker/worker.js';
+import { failingEngine, fixedEngine, hangingEngine } from '../fakes/engines.js';
+import {
+  createTestApp,
+  createTestDatabase,
+  expectLedgerConsistent,
+  type SignedIn,
+  signIn,
+  type TestApp,
+  usingPostgres,
+} from '../helpers.js';
+
+const match = { home: 'Arsenal', away: 'Chelsea', league: 'E0' };
+const open: TestApp[] = [];
+
+async function app(options: Parameters<typeof createTestApp>[0] = {}): Promise<TestApp> {
+  const t = await createTestApp(options);
+  open.push(t);
+  return t;
+}
+
+afterEach(async () => {
+  for (const t of open.splice(0)) {
+    await expectLedgerConsistent(t);
+    await t.close();
+  }
+});
+
+async function create(t: TestApp, user: SignedIn, typeId = 1): Promise<number> {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/user/pronostic/create',
+    headers: user.headers,
+    payload: { type_id: typeId, teams_details: match },
+  });
+  expect(response.statusCode).toBe(201);
+  return response.json().data.pronostic.id;
+}
+
+async function detail(t: TestApp, user: SignedIn, id: number) {
+  return (
+    await t.app.inject({ method: 'GET', url: `/api/user/pronostic/${id}`, headers: user.headers })
+  ).json().data.pronostic;
+}
+
+async function rowOf(t: TestApp, id: number) {
+  const [row] = await t.app.db.select().from(pronostics).where(eq(pronostics.id, id));
+  return row!;
+}
+
+describe('analysis worker', () => {
+  it('analyses a new row to success and rewrites ai_model with the model that ran', async () => {
+    const engine = fixedEngine('stat-model-1');
+    const t = await app({ engine });
+    const user = await signIn(t, { credits: 3 });
+    const id = await create(t, user);
+    expect((await detail(t, user, id)).ai_model).toBe('stat-model-1');
+    Object.assign(engine, { modelName: 'stat-model-1' });
+    expect(await t.app.worker.runOnce()).toBe('success');
+    const pronostic = await detail(t, user, id);
+    expect(pronostic.status).toBe('success');
+    expect(pronostic.result).toMatchObject({ market: '1x2', pick: 'home' });
+    expect(pronostic.ai_model).toBe('stat-model-1');
+    expect(await t.app.worker.runOnce()).toBeUndefined();
+  });
+
+  it('wakes at once on a new row when running (no poll needed)', async () => {
+    const t = await app({ engine: fixedEngine(), workerOptions: { pollMs: 3_600_000 } });
+    await t.app.worker.start();
+    const user = await signIn(t, { credits: 1 });
+    const id = await create(t, user);
+    for (let i = 0; i < 100 && (await rowOf(t, id)).status === 'processing'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect((await rowOf(t, id)).status).toBe('success');
+    await t.app.worker.stop();
+  });
+
+  it('retries with backoff, then cancels and refunds in one go after the last try', async () => {
+    const engine = failingEngine();
+    const t = await app({ engine });
+    const user = await signIn(t, { credits: 5 });
+    const id = await create(t, user, 3);
+    expect(await t.app.worker.runOnce()).toBe('retry');
+    // Not due again until the backoff has passed.
+    expect(await t.app.worker.runOnce()).toBeUndefined();
+    t.clock.advanceSeconds(2);
+    expect(await t.app.worker.runOnce()).toBe('retry');
+    t.clock.advanceSeconds(9);
+    expect(await t.app.worker.runOnce()).toBeUndefined();
+    t.clock.advanceSeconds(1);
+    expect(await t.app.worker.runOnce()).toBe('cancelled');
+    expect(engine.calls).toBe(3);
+    const pronostic = await detail(t, user, id);
+    expect(pronostic.status).toBe('cancelled');
+    expect(pronostic.result).toEqual({ reason: 'analysis_failed', message: expect.any(String) });
+    const operations = await t.app.db
+      .select()
+      .from(walletOperations)
+      .where(eq(walletOperations.userId, user.id));
+    expect(operations.map((operation) => [operation.type, operation.amount])).toEqual([
+      ['admin_adjustment', 5],
+      ['pronostic_debit', -2],
+      ['pronostic_refund', 2],
+    ]);
+    const list = await t.app.inject({ method: 'GET', url: '/api/user/pronostics', headers: user.headers });
+    expect(list.json().data.pronostics[0].status).toBe('cancelled');
+  });
+
+  it('cancels and refunds a row still processing past its 15-minute deadline', async () => {
+    const engine = failingEngine();
+    const t = await app({ engine, workerOptions: { backoffSeconds: [3600] } });
+    const user = await signIn(t, { credits: 1 });
+    const id = await create(t, user);
+    expect(await t.app.worker.runOnce()).toBe('retry');
+    t.clock.advanceSeconds(15 * 60);
+    expect(await t.app.worker.runOnce()).toBe('cancelled');
+    // Fifteen idle minutes also expired the token: read the row itself.
+    expect((await rowOf(t, id)).result).toMatchObject({ reason: 'timeout' });
+    expect(engine.calls).toBe(1);
+  });
+
+  it('finishes a soft-deleted row as it would have, refund included', async () => {
+    const t = await app({ engine: failingEngine(), workerOptions: { maxAttempts: 1 } });
+    const user = await signIn(t, { credits: 1 });
+    const id = await create(t, user);
+    await t.app.inject({ method: 'DELETE', url: `/api/user/pronostic/${id}`, headers: user.headers });
+    expect(await t.app.worker.runOnce()).toBe('cancelled');
+    expect((await rowOf(t, id)).status).toBe('cancelled');
+    const after = await t.app.inject({
+      method: 'GET',
+      url: `/api/user/pronostic/${id}`,
+      headers: user.headers,
+    });
+    expect(after.statusCode).toBe(404);
+    expect((await findUserById(t.app.db, user.id))?.creditsBalance).toBe(1);
+  });
+
+  it('a worker that dies mid-job leaves the row to another once the lease runs out', async () => {
+    const t = await app({ engine: fixedEngine() });
+    const user = await signIn(t, { credits: 1 });
+    const id = await create(t, user);
+    const now = t.clock.now();
+    // A worker claims the row and is never heard of again.
+    const dead = await claimNextJob(t.app.db, now, new Date(now.getTime() + 60_000));
+    expect(dead?.id).toBe(id);
+    expect(await t.app.worker.runOnce()).toBeUndefined();
+    t.clock.advanceSeconds(61);
+    expect(await t.app.worker.runOnce()).toBe('success');
+    expect((await rowOf(t, id)).attempts).toBe(2);
+    // Its late write, fenced by the attempt it claimed, changes nothing.
+    expect(
+      await markSucceeded(t.app.db, dead!, { result: { late: true }, aiModel: 'x', searchText: '' }, now),
+    ).toBe(false);
+    expect((await rowOf(t, id)).result).toMatchObject({ market: '1x2' });
+  });
+
+  it('on shutdown releases the row it is analysing, untried', async () => {
+    const engine = hangingEngine();
+    const t = await app({ engine, workerOptions: { stopGraceMs: 50, pollMs: 3_600_000 } });
+    const user = await signIn(t, { credits: 1 });
+    const id = await create(t, user);
+    await t.app.worker.start();
+    for (let i = 0; i < 100 && engine.started === 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(engine.started).toBe(1);
+    await t.app.worker.stop();
+    const row = await rowOf(t, id);
+    expect(row.status).toBe('processing');
+    expect(row.leaseUntil).toBeNull();
+    expect(row.attempts).toBe(0);
+  });
+
+  it('two workers on one database never analyse the same row twice', async () => {
+    const database = await createTestDatabase();
+    const t = await app({ database, engine: fixedEngine() });
+    const user = await signIn(t, { credits: 40 });
+    const ids: number[] = [];
+    for (let i = 0; i < 40; i++) ids.push(await create(t, user));
+    // Two independent workers, each with its own connection pool on PostgreSQL.
+    const url = usingPostgres() ? await databaseUrl(t) : undefined;
+    const second = url ? await openDatabase({ url, poolSize: 4 }) : database.handle;
+    const seen = new Map<number, number>();
+    const counting = (name: string) => ({
+      modelName: name,
+      async analyse(details: Record<string, unknown>) {
+        const key = Number(details.n ?? 0);
+        seen.set(key, (seen.get(key) ?? 0) + 1);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        return { result: { market: '1x2' }, aiModel: name };
+      },
+    });
+    await t.app.db.execute(
+      sql`UPDATE pronostics SET teams_details = teams_details || jsonb_build_object('n', id)`,
+    );
+    const workers = [
+      new AnalysisWorker({
+        database: database.handle,
+        engine: counting('a'),
+        clock: t.clock,
+        logger: t.app.log,
+      }),
+      new AnalysisWorker({ database: second, engine: counting('b'), clock: t.clock, logger: t.app.log }),
+    ];
+    const processed = await Promise.all(workers.map((worker) => worker.drain()));
+    expect(processed[0]! + processed[1]!).toBe(40);
+    expect([...seen.values()].every((count) => count === 1)).toBe(true);
+    expect(seen.size).toBe(40);
+    const statuses = await t.app.db.select({ status: pronostics.status }).from(pronostics);
+    expect(statuses.every((row) => row.status === 'success')).toBe(true);
+    if (second !== database.handle) await second.close();
+    open.splice(open.indexOf(t), 1);
+    await expectLedgerConsistent(t);
+    await t.close();
+    await database.drop();
+  });
+});
+
+/** The URL of the test's own PostgreSQL database (a second pool for a second worker). */
+async function databaseUrl(t: TestApp): Promise<string> {
+  const result = await t.app.db.execute(sql`SELECT current_database() AS name`);
+  const name = (result as unknown as { rows: { name: string }[] }).rows[0]!.name;
+  const url = new URL(process.env.TEST_DATABASE_URL as string);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
