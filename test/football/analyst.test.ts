@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testConfig } from '../../src/config.js';
+import { MARKET_OF, PRONOSTIC_TYPE_SLUGS } from '../../src/engine/result.js';
+import { ManualClock } from '../../src/lib/clock.js';
+import { createAnalyst } from '../../src/modules/football/analyst.js';
+import type { ResultRow } from '../../src/modules/football/results-csv.js';
+import { addTeamAlias, importResultRows } from '../../src/modules/football/service.js';
+import { simulateLeague } from '../engine/simulate.js';
+import { type FakeOpenAi, OPENAI_API_KEY, OPENAI_MODEL, startFakeOpenAi } from '../fakes/openai.js';
+import { createTestDatabase, type TestDatabase } from '../helpers.js';
+
+const silent = { warn() {}, info() {}, error() {}, debug() {}, child: () => silent } as never;
+// Accented names for the test of case- and accent-insensitive lookup.
+const NAMES: Record<string, string> = { 'Team 00': 'Atlético Norte', 'Team 11': 'Real Sur' };
+
+function rowsFor(league: string, seed: number, start: number): ResultRow[] {
+  const { matches } = simulateLeague({ teams: 12, seasons: 2, seed, start });
+  return matches.map((match, i) => {
+    const date = new Date(match.date).toISOString().slice(0, 10);
+    return {
+      line: i + 2,
+      league,
+      season: '2023-24',
+      date,
+      timestamp: match.date,
+      kickoff: null,
+      homeTeam: `${league === 'E0' ? '' : `${league} `}${NAMES[match.home] ?? match.home}`,
+      awayTeam: `${league === 'E0' ? '' : `${league} `}${NAMES[match.away] ?? match.away}`,
+      homeGoals: match.homeGoals,
+      awayGoals: match.awayGoals,
+      halfTimeHomeGoals: null,
+      halfTimeAwayGoals: null,
+      homeShots: null,
+      awayShots: null,
+      homeShotsOnTarget: match.homeShotsOnTarget ?? null,
+      awayShotsOnTarget: match.awayShotsOnTarget ?? null,
+      odds: { pinnacleClosing: null, average: null, overUnderPinnacleClosing: null, overUnderAverage: null },
+    };
+  });
+}
+
+const START = Date.UTC(2023, 7, 12);
+const clock = new ManualClock('2025-06-01T12:00:00Z');
+let database: TestDatabase;
+let fake: FakeOpenAi;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  fake = await startFakeOpenAi();
+});
+afterAll(async () => {
+  await fake.close();
+  await database.drop();
+});
+
+describe('analyst on an empty database', () => {
+  it('still answers from global priors, marked low, and describes no results', async () => {
+    const analyst = createAnalyst({ db: database.handle.db, config: testConfig(), logger: silent, clock });
+    expect(analyst.modelName).toBe('dixon-coles-1');
+    expect(await analyst.describe()).toEqual({ matches: 0, leagues: 0 });
+    const { result, aiModel } = await analyst.analyse({ home: 'Alpha', away: 'Beta' }, '1x2');
+    expect(aiModel).toBe('dixon-coles-1');
+    expect(result.data_quality).toEqual({ home_matches: 0, away_matches: 0, level: 'low' });
+    const probabilities = result.probabilities as { home: number; away: number };
+    expect(probabilities.home).toBeGreaterThan(probabilities.away);
+  });
+});
+
+describe('analyst with results', () => {
+  beforeAll(async () => {
+    await importResultRows(database.handle.db, rowsFor('E0', 11, START));
+    await importResultRows(database.handle.db, rowsFor('SP1', 12, START));
+  });
+
+  it('finds league and teams whatever the case and accents, and answers every type', async () => {
+    const analyst = createAnalyst({ db: database.handle.db, config: testConfig(), logger: silent, clock });
+    expect(await analyst.describe()).toEqual({ matches: 528, leagues: 2 });
+    for (const type of PRONOSTIC_TYPE_SLUGS) {
+      const { result, aiModel } = await analyst.analyse(
+        { home: 'ATLETICO norte', away: 'real sur', league: 'premier league' },
+        type,
+      );
+      expect(aiModel).toBe('dixon-coles-1');
+      expect(result.data_quality).toMatchObject({ level: 'high' });
+      expect(result.analysis).toContain('ATLETICO norte');
+      expect(result.market).toBe(MARKET_OF[type]);
+    }
+    const { result } = await analyst.analyse({ home: 'Atlético Norte', away: 'Real Sur' }, '1x2');
+    // The strongest simulated side at home to the weakest.
+    expect((result.probabilities as { home: number }).home).toBeGreaterThan(0.6);
+  });
+
+  it('infers the league from the teams and uses aliases', async () => {
+    await addTeamAlias(database.handle.db, 'SP1 Team 03', 'Club Trois');
+    const analyst = createAnalyst({ db: database.handle.db, config: testConfig(), logger: silent, clock });
+    const { result } = await analyst.analyse({ home: 'club trois', away: 'SP1 Team 04' }, 'btts');
+    expect(result.data_quality).toMatchObject({ level: 'high' });
+  });
+
+  it('plays an unknown team as a newcomer and says so', async () => {
+    const analyst = createAnalyst({ db: database.handle.db, config: testConfig(), logger: silent, clock });
+    const { result } = await analyst.analyse({ home: 'Inconnu FC', away: 'Team 05', league: 'E0' }, '1x2');
+    expect(result.data_quality).toMatchObject({ home_matches: 0, level: 'low' });
+    expect(result.analysis).toContain('Inconnu FC ne figure pas dans nos données');
+  });
+
+  it('uses a past date as "as of": only earlier matches count', async () => {
+    const analyst = createAnalyst({ db: database.handle.db, config: testConfig(), logger: silent, clock });
+    const early = await analyst.analyse(
+      { home: 'Team 05', away: 'Team 06', league: 'E0', date: '2023-10-01' },
+      '1x2',
+    );
+    const late = await analyst.analyse(
+      { home: 'Team 05', away: 'Team 06', league: 'E0', date: '2030-01-01' },
+      '1x2',
+    );
+    const earlyMatches = (early.result.data_quality as { home_matches: number }).home_matches;
+    const lateMatches = (late.result.data_quality as { home_matches: number }).home_matches;
+    expect(earlyMatches).toBeGreaterThan(0);
+    expect(earlyMatches).toBeLessThan(lateMatches);
+    expect(lateMatches).toBe(44);
+  });
+
+  it('is deterministic and never throws on strange input', async () => {
+    const analyst = createAnalyst({ db: database.handle.db, config: testConfig(), logger: silent, clock });
+    const first = await analyst.analyse({ home: 'Team 01', away: 'Team 02', league: 'E0' }, 'full-analysis');
+    const second = await analyst.analyse({ home: 'Team 01', away: 'Team 02', league: 'E0' }, 'full-analysis');
+    expect(second).toEqual(first);
+    const odd = [
+      { home: 42, away: null, league: 7, date: 'not a date' },
+      { home: '', away: '   ', date: '1800-01-01' },
+      { home: 'Team 01', away: 'team 01', league: 'Ligue des nations' },
+    ] as never[];
+    for (const details of odd) {
+      const { result } = await analyst.analyse(details, 'weird-type' as never);
+      expect(typeof result.analysis).toBe('string');
+    }
+  });
+
+  it('refits when new results arrive', async () => {
+    const analyst = createAnalyst({ db: database.handle.db, config: testConfig(), logger: silent, clock });
+    const before = await analyst.analyse({ home: 'Team 07', away: 'Team 08', league: 'E0' }, '1x2');
+    const extra = rowsFor('E0', 99, Date.UTC(2025, 4, 1)).slice(0, 30);
+    await importResultRows(database.handle.db, extra);
+    clock.advanceSeconds(10);
+    const after = await analyst.analyse({ home: 'Team 07', away: 'Team 08', league: 'E0' }, '1x2');
+    expect(after.result.data_quality).not.toEqual(before.result.data_quality);
+  });
+
+  it('lets the LLM rewrite the text only, and falls back to the statistical text when it fails', async () => {
+    const config = testConfig({
+      aiDriver: 'openai',
+      ai: { baseUrl: fake.baseUrl, apiKey: OPENAI_API_KEY, model: OPENAI_MODEL, timeoutMs: 300 },
+    });
+    const plain = createAnalyst({ db: database.handle.db, config: testConfig(), logger: silent, clock });
+    const withLlm = createAnalyst({ db: database.handle.db, config, logger: silent, clock });
+    expect(withLlm.modelName).toBe(`dixon-coles-1+${OPENAI_MODEL}`);
+    const details = { home: 'Team 03', away: 'Team 09', league: 'E0' };
+    const statistical = await plain.analyse(details, 'over-under-2-5');
+
+    fake.modes = ['ok'];
+    const rewritten = await withLlm.analyse(details, 'over-under-2-5');
+    expect(rewritten.aiModel).toBe(`dixon-coles-1+${OPENAI_MODEL}`);
+    expect(rewritten.result.analysis).toBe(fake.analysis);
+    expect({ ...rewritten.result, analysis: '' }).toEqual({ ...statistical.result, analysis: '' });
+
+    fake.modes = ['malformed'];
+    const fallback = await withLlm.analyse(details, 'over-under-2-5');
+    expect(fallback).toEqual(statistical);
+  });
+});

@@ -1,0 +1,147 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCliContext } from '../../src/cli/context.js';
+import { runCli } from '../../src/cli/index.js';
+import { testConfig } from '../../src/config.js';
+import { ManualClock } from '../../src/lib/clock.js';
+import { matchStats } from '../../src/modules/football/repository.js';
+import { resolveLeague, resolveTeam } from '../../src/modules/football/service.js';
+import { createTestDatabase, type TestDatabase } from '../helpers.js';
+
+const SHORT_DATES = [
+  'Div,Date,HomeTeam,AwayTeam,FTHG,FTAG,FTR,HTHG,HTAG,HTR,HS,AS,HST,AST,BbAv_2_5,BbAv_2_5_1',
+  'E0,16/08/14,Arsenal,Crystal Palace,2.0,1.0,H,1.0,1.0,D,14.0,4.0,6.0,2.0,1.72,2.1',
+  'E0,16/08/14,Leicester,Everton,2.0,2.0,D,1.0,2.0,A,11.0,13.0,3.0,3.0,2.0,1.8',
+  'E0,17/08/14,Everton,,1.0,1.0,D,,,,,,,,,',
+  ',,,,,,,,,,,,,,,',
+].join('\n');
+
+const LONG_DATES = [
+  'Div,Date,Time,HomeTeam,AwayTeam,FTHG,FTAG,FTR,HTHG,HTAG,HS,AS,HST,AST,PC>2.5,PC<2.5',
+  'SP1,16/08/2019,20:00,Ath Bilbao,Barcelona,1,0,H,0,0,10,12,3,4,1.9,1.95',
+  'SP1,17/08/2019,18:00,Celta,Real Madrid,1,3,A,0,2,9,14,2,8,1.7,2.2',
+  'SP1,32/08/2019,18:00,Celta,Real Madrid,1,3,A,0,2,9,14,2,8,1.7,2.2',
+].join('\n');
+
+let database: TestDatabase;
+let dir: string;
+const lines: string[] = [];
+
+async function cli(args: string[], config = testConfig()): Promise<number> {
+  lines.length = 0;
+  const ctx = createCliContext(config, {
+    database: database.handle,
+    clock: new ManualClock('2025-10-01T12:00:00Z'),
+    out: (line) => lines.push(line),
+  });
+  return runCli(args, ctx);
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  dir = mkdtempSync(join(tmpdir(), 'results-import-'));
+  writeFileSync(join(dir, 'E0-2014-15.csv'), SHORT_DATES);
+  writeFileSync(join(dir, 'SP1-2019-20.csv'), LONG_DATES);
+});
+
+afterAll(async () => {
+  await database.drop();
+});
+
+describe('results:import', () => {
+  it('imports both date formats and both over/under spellings, and reports skipped rows', async () => {
+    const code = await cli(['results:import', join(dir, 'E0-2014-15.csv'), join(dir, 'SP1-2019-20.csv')]);
+    expect(code).toBe(0);
+    expect(lines).toContain('E0-2014-15.csv: 2 rows read, 2 new, 0 already stored, 1 skipped');
+    expect(lines).toContain('  line 4: missing team name');
+    expect(lines).toContain('SP1-2019-20.csv: 2 rows read, 2 new, 0 already stored, 1 skipped');
+    expect(lines).toContain('  line 4: unreadable date "32/08/2019"');
+    expect(lines.at(-1)).toBe('Done: 4 new matches.');
+    expect(await matchStats(database.handle.db)).toMatchObject({ matches: 4, leagues: 2 });
+  });
+
+  it('adds nothing when the same files are imported again', async () => {
+    await cli(['results:import', join(dir, 'E0-2014-15.csv'), join(dir, 'SP1-2019-20.csv')]);
+    expect(lines).toContain('E0-2014-15.csv: 2 rows read, 0 new, 2 already stored, 1 skipped');
+    expect(lines.at(-1)).toBe('Done: 0 new matches.');
+    expect((await matchStats(database.handle.db)).matches).toBe(4);
+  });
+
+  it('fails with a clear message for a missing file', async () => {
+    const code = await cli(['results:import', join(dir, 'nope.csv')]);
+    expect(code).toBe(1);
+  });
+});
+
+describe('names: case, accents and aliases', () => {
+  it('finds leagues by code, seeded names and added aliases, and teams by name or alias', async () => {
+    const db = database.handle.db;
+    expect((await resolveLeague(db, 'e0'))?.code).toBe('E0');
+    expect((await resolveLeague(db, 'PREMIER LEAGUE'))?.code).toBe('E0');
+    expect((await resolveLeague(db, 'Liga'))?.code).toBe('SP1');
+    expect((await resolveLeague(db, 'Primera Division'))?.code).toBe('SP1');
+    expect(await resolveLeague(db, 'Ligue des nations')).toBeUndefined();
+
+    expect((await resolveTeam(db, 'ATH  BILBAO'))?.name).toBe('Ath Bilbao');
+    expect(await resolveTeam(db, 'Athletic Club')).toBeUndefined();
+    expect(await cli(['team:alias', 'Athlétic Club', 'Ath Bilbao'])).toBe(0);
+    expect(lines).toEqual(['"Athlétic Club" now names team "Ath Bilbao".']);
+    expect((await resolveTeam(db, 'athletic club'))?.name).toBe('Ath Bilbao');
+
+    expect(await cli(['league:alias', 'E0', 'La Premier'])).toBe(0);
+    expect((await resolveLeague(db, 'la premier'))?.code).toBe('E0');
+    expect(await cli(['team:alias', 'Arsenal', 'Everton'])).toBe(1);
+    expect(await cli(['team:alias', 'Nobody', 'Else'])).toBe(1);
+  });
+});
+
+describe('results:sync against a local server', () => {
+  let server: Server;
+  let baseUrl: string;
+  const requests: string[] = [];
+
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      requests.push(request.url ?? '');
+      if (request.url === '/mmz4281/2526/E0.csv') {
+        response.writeHead(200, { 'content-type': 'text/csv' });
+        response.end(
+          [
+            'Div,Date,Time,HomeTeam,AwayTeam,FTHG,FTAG,FTR',
+            'E0,15/08/2025,20:00,Liverpool,Bournemouth,4,2,H',
+            'E0,16/08/2025,12:30,Aston Villa,Newcastle,0,0,D',
+          ].join('\r\n'),
+        );
+        return;
+      }
+      response.writeHead(404).end('not found');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mmz4281`;
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('downloads the season file, imports it, and is idempotent', async () => {
+    const config = testConfig({ resultsBaseUrl: baseUrl });
+    expect(await cli(['results:sync', 'E0', '--season', '2025-26'], config)).toBe(0);
+    expect(requests).toEqual(['/mmz4281/2526/E0.csv']);
+    expect(lines).toContain('E0 2025-26: 2 rows read, 2 new, 0 already stored, 0 skipped');
+    // Without --season: the season under way by the clock (2025-10-01 → 2025-26).
+    expect(await cli(['results:sync', 'E0'], config)).toBe(0);
+    expect(lines).toContain('E0 2025-26: 2 rows read, 0 new, 2 already stored, 0 skipped');
+  });
+
+  it('reports a league whose file is missing and exits non-zero', async () => {
+    const config = testConfig({ resultsBaseUrl: baseUrl });
+    expect(await cli(['results:sync', 'XX9', '--season', '2025-26'], config)).toBe(1);
+    expect(lines.join('\n')).toContain('XX9 2025-26: failed');
+    expect(await cli(['results:sync', 'E0', '--season', '2025-2027'], config)).toBe(1);
+  });
+});
