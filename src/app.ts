@@ -21,6 +21,7 @@ import coercion from './plugins/app/coercion.js';
 import context from './plugins/app/context.js';
 import errors, { frameworkErrorHandler } from './plugins/app/errors.js';
 import housekeeping from './plugins/app/housekeeping.js';
+import housekeeping from './plugins/app/housekeeping.js';
 import requestId, { requestIdOf } from './plugins/app/request-id.js';
 import openapi from './plugins/external/openapi.js';
 import rateLimit from './plugins/external/rate-limit.js';
@@ -108,6 +109,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(rateLimit);
   await app.register(coercion);
   await app.register(auth);
+  await app.register(housekeeping);
   await app.register(housekeeping);
   await app.register(openapi);
 

@@ -2,12 +2,18 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import * as aliases from './aliases.js';
+import * as credits from './credits.js';
 import * as evaluate from './evaluate.js';
 import * as migrate from './migrate.js';
+import * as purge from './purge.js';
 import * as results from './results.js';
+import * as users from './users.js';
 
 export const commandModules: { register(program: Command, ctx: CliContext): void }[] = [
   migrate,
+  purge,
+  users,
+  credits,
   results,
   aliases,
   evaluate,

@@ -1,13 +1,112 @@
 // Sign-in: one-time codes by SMS or WhatsApp exchanged for a bearer token, and logout.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { envelope } from '../../lib/envelope.js';
+import { envelope, envelopeWithoutErrors } from '../../lib/envelope.js';
 import { messages } from '../../lib/messages.js';
 import { currentUser } from '../../plugins/app/auth.js';
-import { authErrors, EmptyArray, Envelope } from '../../schemas/common.js';
+import {
+  authErrors,
+  EmptyArray,
+  Envelope,
+  EnvelopeWithoutErrors,
+  ErrorEnvelope,
+} from '../../schemas/common.js';
+import { createOtpService, InvalidCode } from './otp-service.js';
 import { logout } from './tokens.js';
 
+const GenerateBody = Type.Object({
+  phone: Type.String({
+    maxLength: 32,
+    description: 'E.164, e.g. +237690000000',
+    examples: ['+237690000000'],
+  }),
+  country: Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166 alpha-2', examples: ['CM'] }),
+  method: Type.Enum(['sms', 'whatsapp']),
+});
+
+const VerifyBody = Type.Object({
+  phone: Type.String({ maxLength: 32, description: 'E.164', examples: ['+237690000000'] }),
+  code: Type.String({ maxLength: 32, description: 'The 6 digits received', examples: ['123456'] }),
+});
+
+const SignedInUser = Type.Object({
+  id: Type.Integer(),
+  phone: Type.String(),
+  country: Type.String(),
+  affiliation_code: Type.String(),
+});
+
+/** Answers other than 422 on these routes have no `errors` key (spec); the error handler drops it. */
+const otpErrors = { 413: ErrorEnvelope, 415: ErrorEnvelope, 422: ErrorEnvelope, 429: ErrorEnvelope } as const;
+
 const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const otp = createOtpService({
+    db: app.db,
+    config: app.config,
+    clock: app.clock,
+    messenger: app.messenger,
+  });
+
+  app.post(
+    '/api/otp/generate',
+    {
+      config: { omitErrors: true },
+      schema: {
+        tags: ['auth'],
+        summary: 'Envoyer un code de connexion par SMS ou WhatsApp',
+        description:
+          'Crée le compte au premier appel pour ce numéro. La réponse est la même pour un numéro connu ou nouveau.',
+        body: GenerateBody,
+        response: {
+          200: EnvelopeWithoutErrors(Type.Object({ phone: Type.String() }), Type.Null()),
+          ...otpErrors,
+          500: ErrorEnvelope,
+        },
+      },
+    },
+    async (request) => {
+      const { phone } = await otp.generate(request.body, { ip: request.ip, log: request.log });
+      return envelopeWithoutErrors({ message: messages.otpSent, data: { phone } });
+    },
+  );
+
+  app.post(
+    '/api/otp/verify',
+    {
+      config: {
+        omitErrors: true,
+        // Per client IP, in @fastify/rate-limit's store (Redis when REDIS_URL, so shared by every API
+        // process) rather than the database: tries on phones that have no code leave no row to count,
+        // and a write per guess would let a guesser decide our write load. Lifted by RATE_LIMIT=off,
+        // as the plugin is then not registered; the per-code attempt limit is in the service.
+        rateLimit: { max: 30, timeWindow: 600_000 },
+      },
+      schema: {
+        tags: ['auth'],
+        summary: 'Échanger le code reçu contre un jeton',
+        body: VerifyBody,
+        response: {
+          200: EnvelopeWithoutErrors(Type.Object({ token: Type.String() }), SignedInUser),
+          400: ErrorEnvelope,
+          ...otpErrors,
+          500: ErrorEnvelope,
+        },
+      },
+    },
+    async (request, reply) => {
+      try {
+        const { user, token } = await otp.verify(request.body);
+        return { user, message: messages.otpVerified, data: { token } };
+      } catch (error) {
+        // The shared error mapping has no 400 yet; this is the one place that answers it.
+        if (error instanceof InvalidCode) {
+          return reply.code(400).send(envelopeWithoutErrors({ message: error.message }));
+        }
+        throw error;
+      }
+    },
+  );
+
   app.post(
     '/api/user/logout',
     {

@@ -1,0 +1,281 @@
+// Sign-in by one-time code: the rules. A code is 6 CSPRNG digits, kept only as an HMAC bound to its
+// phone, valid OTP_TTL_SECONDS, single use, voided by OTP_MAX_ATTEMPTS wrong tries or by a newer
+// delivered code. Sending is throttled per phone (cooldown, hourly cap) and per client network
+// (hourly cap), counted from delivered codes in the database so every API process sees the same
+// numbers and a failed send costs the person nothing.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/client.js';
+import type { Clock } from '../../lib/clock.js';
+import { keyedHash, newOtpCode, sameDigest } from '../../lib/crypto.js';
+import { DomainError, RateLimited, UpstreamFailed, ValidationFailed } from '../../lib/errors.js';
+import { messages, otpTexts } from '../../lib/messages.js';
+import { addSeconds } from '../../lib/time.js';
+import { MessagingError, type Messenger } from '../../providers/messaging/index.js';
+import { findUserById } from '../users/repository.js';
+import { findOrCreateUser } from '../users/service.js';
+import {
+  type Channel,
+  closeCode,
+  closeOpenCodes,
+  countSentSince,
+  deleteCodesSentBefore,
+  insertCode,
+  lastSentAt,
+  lockOpenCode,
+  recordWrongAttempt,
+  type SenderKey,
+  sentAtByAge,
+} from './otp-repository.js';
+import { normalizePhone, phoneForCountry } from './phone.js';
+import { deleteDeadTokens } from './token-repository.js';
+import { issueToken } from './tokens.js';
+
+/** DESIGN.md, Sign-in: codes delivered per phone and per client network in a rolling hour. */
+export const CODES_PER_PHONE_PER_HOUR = 5;
+export const CODES_PER_IP_PER_HOUR = 20;
+const HOUR_MS = 3_600_000;
+const CODE_FORMAT = /^\d{6}$/;
+/** Codes are kept this long after delivery: long past expiry, and well past the hourly counts. */
+export const CODE_RETENTION_MS = 24 * HOUR_MS;
+
+/**
+ * The code was wrong, expired, used, voided or exhausted, or the phone never asked for one: a 400.
+ * One error for all of them, so an answer never tells whether a phone has an account.
+ */
+export class InvalidCode extends DomainError {
+  constructor() {
+    super(messages.otpInvalid);
+  }
+}
+
+export interface GenerateInput {
+  phone: string;
+  country: string;
+  method: Channel;
+}
+
+export interface VerifyInput {
+  phone: string;
+  code: string;
+}
+
+export interface SignedInUser {
+  id: number;
+  phone: string;
+  country: string;
+  affiliation_code: string;
+}
+
+export interface OtpServiceDeps {
+  db: Database;
+  config: Config;
+  clock: Clock;
+  messenger: Messenger;
+}
+
+/** The client as the limits see it: its address (already resolved through TRUST_PROXY) and a logger. */
+export interface Client {
+  ip: string;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * The limits key on the client's network: an IPv4 address as is, an IPv6 one by its /64, which is
+ * what one subscriber usually holds (counting single IPv6 addresses would let one line rotate past
+ * the cap). IPv4-mapped IPv6 addresses are their IPv4 address.
+ */
+export function clientNetwork(ip: string): string {
+  const address = (ip.split('%')[0] ?? ip).toLowerCase();
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(address);
+  if (mapped?.[1]) return mapped[1];
+  if (!address.includes(':')) return address;
+  // Expand `::` to the missing zero groups; an embedded IPv4 tail only touches the last two groups.
+  const [head = '', tail] = address.split('::');
+  const groupsOf = (part: string | undefined) =>
+    part ? part.split(':').flatMap((group) => (group.includes('.') ? ['0', '0'] : [group])) : [];
+  const left = groupsOf(head);
+  const right = groupsOf(tail);
+  const zeros =
+    tail === undefined ? [] : Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0');
+  const groups = [...left, ...zeros, ...right].slice(0, 4);
+  return `${groups.map((group) => Number.parseInt(group || '0', 16).toString(16)).join(':')}::/64`;
+}
+
+export function codeHash(config: Pick<Config, 'appSecret'>, phone: string, code: string): string {
+  // Bound to the phone: a code's hash is useless for any other number.
+  return keyedHash(config.appSecret, 'otp', `${phone}:${code}`);
+}
+
+export function createOtpService(deps: OtpServiceDeps) {
+  const { db, config, clock, messenger } = deps;
+  /** Sends in flight per phone (a chain) and per network (a count), for what the database cannot see yet. */
+  const phoneQueues = new Map<string, Promise<unknown>>();
+  const networkInFlight = new Map<string, number>();
+
+  /**
+   * Runs one send at a time per phone, in this process: two simultaneous requests for one phone
+   * would otherwise both pass the cooldown and both pay for an SMS. The second one runs after the
+   * first and then meets the cooldown like any later request.
+   */
+  function oneAtATime<T>(phone: string, task: () => Promise<T>): Promise<T> {
+    const previous = phoneQueues.get(phone) ?? Promise.resolve();
+    const run = previous.then(task, task);
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    phoneQueues.set(phone, settled);
+    void settled.then(() => {
+      if (phoneQueues.get(phone) === settled) phoneQueues.delete(phone);
+    });
+    return run;
+  }
+
+  /** Throws RateLimited when the key already had `max` codes (plus `inFlight` sends) in the last hour. */
+  async function checkHourlyCap(key: SenderKey, max: number, inFlight: number, now: Date): Promise<void> {
+    const since = new Date(now.getTime() - HOUR_MS);
+    const delivered = await countSentSince(db, key, since);
+    const excess = delivered + inFlight - max;
+    if (excess < 0) return;
+    // A slot frees when the (excess)-th oldest code of the window leaves it; sends still in flight
+    // will be stamped about now, so if the slot depends on them it frees in a full hour.
+    const freedBy = excess < delivered ? await sentAtByAge(db, key, since, excess) : undefined;
+    const freesAt = freedBy ? new Date(freedBy).getTime() + HOUR_MS : now.getTime() + HOUR_MS;
+    throw new RateLimited((freesAt - now.getTime()) / 1000, messages.otpTooManyCodes);
+  }
+
+  async function checkLimits(phone: string, network: string, now: Date): Promise<void> {
+    const last = await lastSentAt(db, phone);
+    if (last && config.otpResendCooldownSeconds > 0) {
+      const waitMs = new Date(last).getTime() + config.otpResendCooldownSeconds * 1000 - now.getTime();
+      if (waitMs > 0) throw new RateLimited(waitMs / 1000, messages.otpResendCooldown);
+    }
+    await checkHourlyCap({ phone }, CODES_PER_PHONE_PER_HOUR, 0, now);
+    // Minus one: this request's own in-flight mark is already counted.
+    await checkHourlyCap(
+      { ip: network },
+      CODES_PER_IP_PER_HOUR,
+      (networkInFlight.get(network) ?? 1) - 1,
+      now,
+    );
+  }
+
+  async function deliver(input: { phone: string; country: string; method: Channel }, client: Client) {
+    const { phone, country, method } = input;
+    const network = clientNetwork(client.ip);
+    networkInFlight.set(network, (networkInFlight.get(network) ?? 0) + 1);
+    try {
+      // After validation, on the normalized phone: "+237 6…" and "+2376…" share one budget, and a
+      // request that cannot be sent never spends anyone's.
+      if (config.rateLimit) await checkLimits(phone, network, clock.now());
+      // The account exists from the first request, even if this send fails (the person retries).
+      const { user } = await findOrCreateUser(db, config, phone, country);
+      const code = newOtpCode();
+      try {
+        await messenger.send({
+          to: phone,
+          channel: method,
+          code,
+          text: otpTexts.code(code, config.otpTtlSeconds),
+          ttlSeconds: config.otpTtlSeconds,
+        });
+      } catch (error) {
+        if (!(error instanceof MessagingError)) throw error;
+        // Nothing is stored: an older code stays valid and no cooldown starts.
+        const { provider, reason, providerCode, status, retryable } = error;
+        client.log.warn(
+          { provider, reason, providerCode, status, retryable, err: error.message },
+          'sign-in code could not be sent',
+        );
+        throw new UpstreamFailed(messages.otpSendFailed, { provider, reason, providerCode, status });
+      }
+      const sentAt = clock.now();
+      await db.transaction(async (tx) => {
+        await closeOpenCodes(tx, phone, sentAt);
+        await insertCode(tx, {
+          userId: user.id,
+          phone,
+          channel: method,
+          codeHash: codeHash(config, phone, code),
+          ip: network,
+          sentAt,
+          expiresAt: addSeconds(sentAt, config.otpTtlSeconds),
+        });
+      });
+    } finally {
+      const left = (networkInFlight.get(network) ?? 1) - 1;
+      if (left > 0) networkInFlight.set(network, left);
+      else networkInFlight.delete(network);
+    }
+  }
+
+  return {
+    /** Sends a new code; returns the normalized phone. The answer is the same for new and known phones. */
+    async generate(input: GenerateInput, client: Client): Promise<{ phone: string }> {
+      const country = input.country.toUpperCase();
+      const checked = phoneForCountry(input.phone, country);
+      if ('invalid' in checked) {
+        throw checked.invalid === 'country'
+          ? ValidationFailed.field('country', messages.countryInvalid)
+          : ValidationFailed.field('phone', messages.phoneNotForCountry);
+      }
+      const { phone } = checked;
+      await oneAtATime(phone, () => deliver({ phone, country, method: input.method }, client));
+      return { phone };
+    },
+
+    /** Exchanges a delivered code for a bearer token. Every kind of failure is the same InvalidCode. */
+    async verify(input: VerifyInput): Promise<{ user: SignedInUser; token: string }> {
+      const phone = normalizePhone(input.phone);
+      // A code of another form is a malformed request (422), not a wrong try: it costs no attempt.
+      const codeWellFormed = CODE_FORMAT.test(input.code);
+      if (!phone || !codeWellFormed) {
+        throw new ValidationFailed({
+          ...(phone ? {} : { phone: [messages.phoneInvalid] }),
+          ...(codeWellFormed ? {} : { code: [messages.otpCodeFormat] }),
+        });
+      }
+      const now = clock.now();
+      // Decided inside the transaction, thrown after it: a wrong try must be committed, not rolled back.
+      const outcome = await db.transaction(async (tx) => {
+        const row = await lockOpenCode(tx, phone);
+        if (!row || new Date(row.expiresAt).getTime() <= now.getTime()) return undefined;
+        // Constant time: the comparison must not tell how many leading characters matched.
+        if (!sameDigest(codeHash(config, phone, input.code), row.codeHash)) {
+          await recordWrongAttempt(tx, row.id, config.otpMaxAttempts, now);
+          return undefined;
+        }
+        await closeCode(tx, row.id, now);
+        const user = await findUserById(tx, row.userId);
+        if (!user) return undefined;
+        const token = await issueToken(tx, config, user.id, now);
+        return { user, token };
+      });
+      if (!outcome) throw new InvalidCode();
+      const { user, token } = outcome;
+      return {
+        user: {
+          id: user.id,
+          phone: user.phone,
+          country: user.country,
+          affiliation_code: user.affiliationCode,
+        },
+        token,
+      };
+    },
+  };
+}
+
+export type OtpService = ReturnType<typeof createOtpService>;
+
+/** Deletes codes past retention and tokens no longer usable; returns how many of each. */
+export async function purgeSignInData(
+  db: Database,
+  config: Pick<Config, 'tokenIdleTtlSeconds'>,
+  now: Date,
+): Promise<{ codes: number; tokens: number }> {
+  const codes = await deleteCodesSentBefore(db, new Date(now.getTime() - CODE_RETENTION_MS));
+  const tokens = await deleteDeadTokens(db, addSeconds(now, -config.tokenIdleTtlSeconds));
+  return { codes, tokens };
+}

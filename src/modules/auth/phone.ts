@@ -1,0 +1,30 @@
+// Phone numbers as sign-in keys: E.164, checked with libphonenumber's full metadata (the default
+// "min" metadata only checks lengths, so it would let unallocated ranges through to a paid SMS).
+import { isSupportedCountry, parsePhoneNumberFromString } from 'libphonenumber-js/max';
+
+/** Separators people type inside a number; anything else that is not `+` or a digit is refused. */
+const SEPARATORS = /[\s().-]/g;
+const INTERNATIONAL = /^\+[1-9]\d{5,16}$/;
+
+/** The E.164 form of an international number, or undefined when it is not a valid one. */
+export function normalizePhone(raw: string): string | undefined {
+  const compact = raw.replace(SEPARATORS, '');
+  if (!INTERNATIONAL.test(compact)) return undefined;
+  const parsed = parsePhoneNumberFromString(compact);
+  return parsed?.isValid() ? parsed.number : undefined;
+}
+
+export type PhoneCheck = { phone: string } | { invalid: 'phone' | 'country' };
+
+/**
+ * The E.164 form of a number that is valid and belongs to `country` (upper-case ISO 3166 alpha-2).
+ * A number of another country sharing the calling code (+1 US for CA) is not valid for it.
+ */
+export function phoneForCountry(raw: string, country: string): PhoneCheck {
+  if (!isSupportedCountry(country)) return { invalid: 'country' };
+  const compact = raw.replace(SEPARATORS, '');
+  if (!INTERNATIONAL.test(compact)) return { invalid: 'phone' };
+  const parsed = parsePhoneNumberFromString(compact);
+  if (!parsed?.isValid() || parsed.country !== country) return { invalid: 'phone' };
+  return { phone: parsed.number };
+}
