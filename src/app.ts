@@ -21,13 +21,13 @@ import coercion from './plugins/app/coercion.js';
 import context from './plugins/app/context.js';
 import errors, { frameworkErrorHandler } from './plugins/app/errors.js';
 import housekeeping from './plugins/app/housekeeping.js';
-import housekeeping from './plugins/app/housekeeping.js';
 import requestId, { requestIdOf } from './plugins/app/request-id.js';
 import openapi from './plugins/external/openapi.js';
 import rateLimit from './plugins/external/rate-limit.js';
 import security from './plugins/external/security.js';
 import { createMessenger, type Messenger } from './providers/messaging/index.js';
 import type { AnalysisEngine } from './worker/analysis-engine.js';
+import { warnWithoutResults } from './worker/process.js';
 import { AnalysisWorker, CREATED_CHANNEL, type WorkerOptions } from './worker/worker.js';
 
 export interface AppOptions {
@@ -110,14 +110,19 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(coercion);
   await app.register(auth);
   await app.register(housekeeping);
-  await app.register(housekeeping);
   await app.register(openapi);
 
-  const engine = options.engine ?? createAnalyst({ db: database.db, config, logger: app.log, clock });
+  let engine = options.engine;
+  if (!engine) {
+    const analyst = createAnalyst({ db: database.db, config, logger: app.log, clock });
+    engine = analyst;
+    app.addHook('onReady', () => warnWithoutResults(analyst, app.log));
+  }
+  const analysisEngine = engine;
   const runWorker = options.worker ?? config.role === 'all';
   const worker = new AnalysisWorker({
     database,
-    engine,
+    engine: analysisEngine,
     clock,
     logger: app.log.child({ component: 'worker' }),
     options: options.workerOptions ?? {},
@@ -136,7 +141,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     deps: () => ({
       db: db.db,
       config,
-      modelName: engine.modelName,
+      modelName: analysisEngine.modelName,
       notifyCreated: (id) => {
         db.notify(CREATED_CHANNEL, String(id)).catch((error: unknown) => {
           // The poll will find the row anyway; a lost wake-up only delays it.

@@ -3,6 +3,7 @@
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { startWorkerProcess } from './worker/process.js';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -16,10 +17,22 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const app = await buildApp({ config });
-  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+  if (config.role === 'worker') {
+    const worker = await startWorkerProcess(config);
+    closeWithGrace({ delay: 15_000 }, async ({ signal, err }) => {
+      if (err) worker.logger.error({ err }, 'closing after an unexpected error');
+      else worker.logger.info({ signal }, 'closing');
+      await worker.stop();
+    });
+    return;
+  }
+
+  // ROLE=all runs the worker in this process too; ROLE=api leaves it to worker processes.
+  const app = await buildApp({ config, worker: config.role === 'all' });
+  closeWithGrace({ delay: 15_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'closing after an unexpected error');
     else app.log.info({ signal }, 'closing');
+    // Stops accepting, lets in-flight requests finish, stops the worker, closes the database.
     await app.close();
   });
   await app.listen({ port: config.port, host: config.host });

@@ -97,7 +97,8 @@ let phoneCounter = 0;
 /** A fresh Cameroonian mobile number per call (valid for libphonenumber). */
 export function nextPhone(): string {
   phoneCounter += 1;
-  return `+2376${String(90_000_000 + process.pid * 1000 + phoneCounter).slice(-8)}`;
+  // +237 67x xxx xxx is an MTN Cameroon mobile range, valid for libphonenumber's full metadata.
+  return `+23767${String((process.pid * 1000 + phoneCounter) % 10_000_000).padStart(7, '0')}`;
 }
 
 export interface SignedIn {

@@ -1,0 +1,47 @@
+// ROLE=worker: the analysis worker alone, without the HTTP server, on a shared PostgreSQL.
+import type { FastifyBaseLogger } from 'fastify';
+import pino from 'pino';
+import type { Config } from '../config.js';
+import { databaseUrlOf, openDatabase } from '../db/client.js';
+import { systemClock } from '../lib/clock.js';
+import { createAnalyst } from '../modules/football/analyst.js';
+import { AnalysisWorker } from './worker.js';
+
+export interface RunningWorker {
+  logger: FastifyBaseLogger;
+  stop(): Promise<void>;
+}
+
+export async function startWorkerProcess(config: Config): Promise<RunningWorker> {
+  const logger = pino({ level: config.logLevel }) as unknown as FastifyBaseLogger;
+  const database = await openDatabase({ url: databaseUrlOf(config), poolSize: 4 });
+  await database.migrate();
+  const analyst = createAnalyst({ db: database.db, config, logger, clock: systemClock });
+  await warnWithoutResults(analyst, logger);
+  const worker = new AnalysisWorker({ database, engine: analyst, clock: systemClock, logger });
+  await worker.start();
+  logger.info({ role: 'worker' }, 'analysis worker started');
+  return {
+    logger,
+    async stop() {
+      await worker.stop();
+      await database.close();
+    },
+  };
+}
+
+/** A fresh install has no results: it still analyses, from priors, but the operator should know. */
+export async function warnWithoutResults(
+  analyst: { describe(): Promise<{ matches: number; leagues: number }> },
+  logger: FastifyBaseLogger,
+): Promise<void> {
+  const facts = await analyst.describe();
+  if (facts.matches === 0) {
+    logger.warn(
+      'no football results are loaded: analyses use priors only (low confidence). ' +
+        'Run `npm run cli -- results:import <file.csv…>` or `npm run cli -- results:sync E0 SP1`.',
+    );
+  } else {
+    logger.info(facts, 'football results loaded');
+  }
+}
