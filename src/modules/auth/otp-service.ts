@@ -107,30 +107,40 @@ export function codeHash(config: Pick<Config, 'appSecret'>, phone: string, code:
   return keyedHash(config.appSecret, 'otp', `${phone}:${code}`);
 }
 
-export function createOtpService(deps: OtpServiceDeps) {
-  const { db, config, clock, messenger } = deps;
-  /** Sends in flight per phone (a chain) and per network (a count), for what the database cannot see yet. */
-  const phoneQueues = new Map<string, Promise<unknown>>();
-  const networkInFlight = new Map<string, number>();
+/** Runs tasks one after the other per key, in this process. */
+class KeyedMutex {
+  readonly #tails = new Map<string, Promise<unknown>>();
 
-  /**
-   * Runs one send at a time per phone, in this process: two simultaneous requests for one phone
-   * would otherwise both pass the cooldown and both pay for an SMS. The second one runs after the
-   * first and then meets the cooldown like any later request.
-   */
-  function oneAtATime<T>(phone: string, task: () => Promise<T>): Promise<T> {
-    const previous = phoneQueues.get(phone) ?? Promise.resolve();
-    const run = previous.then(task, task);
-    const settled = run.then(
+  run<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const previous = this.#tails.get(key) ?? Promise.resolve();
+    const result = previous.then(task, task);
+    const tail = result.then(
       () => undefined,
       () => undefined,
     );
-    phoneQueues.set(phone, settled);
-    void settled.then(() => {
-      if (phoneQueues.get(phone) === settled) phoneQueues.delete(phone);
+    this.#tails.set(key, tail);
+    void tail.then(() => {
+      if (this.#tails.get(key) === tail) this.#tails.delete(key);
     });
-    return run;
+    return result;
   }
+}
+
+export function createOtpService(deps: OtpServiceDeps) {
+  const { db, config, clock, messenger } = deps;
+  // Two simultaneous requests for one phone would both pass the cooldown and both pay for an SMS:
+  // sends run one at a time per phone, and the second then meets the cooldown like a later request.
+  const phones = new KeyedMutex();
+  // Per network, sends run side by side (many people share one carrier NAT), so the cap counts the
+  // sends in flight too. Checking and reserving, and storing and releasing, each hold the lock, so
+  // a count never sees one send both as a stored row and as a reservation.
+  const networks = new KeyedMutex();
+  const reserved = new Map<string, number>();
+  const release = (network: string) => {
+    const left = (reserved.get(network) ?? 1) - 1;
+    if (left > 0) reserved.set(network, left);
+    else reserved.delete(network);
+  };
 
   /** Throws RateLimited when the key already had `max` codes (plus `inFlight` sends) in the last hour. */
   async function checkHourlyCap(key: SenderKey, max: number, inFlight: number, now: Date): Promise<void> {
@@ -145,30 +155,31 @@ export function createOtpService(deps: OtpServiceDeps) {
     throw new RateLimited((freesAt - now.getTime()) / 1000, messages.otpTooManyCodes);
   }
 
-  async function checkLimits(phone: string, network: string, now: Date): Promise<void> {
+  async function checkPhoneLimits(phone: string, now: Date): Promise<void> {
     const last = await lastSentAt(db, phone);
     if (last && config.otpResendCooldownSeconds > 0) {
       const waitMs = new Date(last).getTime() + config.otpResendCooldownSeconds * 1000 - now.getTime();
       if (waitMs > 0) throw new RateLimited(waitMs / 1000, messages.otpResendCooldown);
     }
     await checkHourlyCap({ phone }, CODES_PER_PHONE_PER_HOUR, 0, now);
-    // Minus one: this request's own in-flight mark is already counted.
-    await checkHourlyCap(
-      { ip: network },
-      CODES_PER_IP_PER_HOUR,
-      (networkInFlight.get(network) ?? 1) - 1,
-      now,
-    );
   }
 
+  /** Runs under the phone's lock. */
   async function deliver(input: { phone: string; country: string; method: Channel }, client: Client) {
     const { phone, country, method } = input;
     const network = clientNetwork(client.ip);
-    networkInFlight.set(network, (networkInFlight.get(network) ?? 0) + 1);
+    // After validation, on the normalized phone: "+237 6…" and "+2376…" share one budget, and a
+    // request that cannot be sent never spends anyone's.
+    const limited = config.rateLimit;
+    if (limited) {
+      await checkPhoneLimits(phone, clock.now());
+      await networks.run(network, async () => {
+        await checkHourlyCap({ ip: network }, CODES_PER_IP_PER_HOUR, reserved.get(network) ?? 0, clock.now());
+        reserved.set(network, (reserved.get(network) ?? 0) + 1);
+      });
+    }
+    let stored = false;
     try {
-      // After validation, on the normalized phone: "+237 6…" and "+2376…" share one budget, and a
-      // request that cannot be sent never spends anyone's.
-      if (config.rateLimit) await checkLimits(phone, network, clock.now());
       // The account exists from the first request, even if this send fails (the person retries).
       const { user } = await findOrCreateUser(db, config, phone, country);
       const code = newOtpCode();
@@ -190,23 +201,27 @@ export function createOtpService(deps: OtpServiceDeps) {
         );
         throw new UpstreamFailed(messages.otpSendFailed, { provider, reason, providerCode, status });
       }
-      const sentAt = clock.now();
-      await db.transaction(async (tx) => {
-        await closeOpenCodes(tx, phone, sentAt);
-        await insertCode(tx, {
-          userId: user.id,
-          phone,
-          channel: method,
-          codeHash: codeHash(config, phone, code),
-          ip: network,
-          sentAt,
-          expiresAt: addSeconds(sentAt, config.otpTtlSeconds),
+      const store = async () => {
+        const sentAt = clock.now();
+        await db.transaction(async (tx) => {
+          await closeOpenCodes(tx, phone, sentAt);
+          await insertCode(tx, {
+            userId: user.id,
+            phone,
+            channel: method,
+            codeHash: codeHash(config, phone, code),
+            ip: network,
+            sentAt,
+            expiresAt: addSeconds(sentAt, config.otpTtlSeconds),
+          });
         });
-      });
+        stored = true;
+        if (limited) release(network);
+      };
+      await (limited ? networks.run(network, store) : store());
     } finally {
-      const left = (networkInFlight.get(network) ?? 1) - 1;
-      if (left > 0) networkInFlight.set(network, left);
-      else networkInFlight.delete(network);
+      // A failed send gives its reservation back (a count taken meanwhile was only too cautious).
+      if (limited && !stored) release(network);
     }
   }
 
@@ -221,7 +236,7 @@ export function createOtpService(deps: OtpServiceDeps) {
           : ValidationFailed.field('phone', messages.phoneNotForCountry);
       }
       const { phone } = checked;
-      await oneAtATime(phone, () => deliver({ phone, country, method: input.method }, client));
+      await phones.run(phone, () => deliver({ phone, country, method: input.method }, client));
       return { phone };
     },
 
