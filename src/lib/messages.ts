@@ -25,16 +25,6 @@ export const messages = {
   phoneNotForCountry: 'Le numéro de téléphone n’est pas valide pour ce pays.',
   countryInvalid: 'Le champ country doit être un code pays à deux lettres (ex. CM).',
   otpCodeFormat: 'Le code doit contenir 6 chiffres.',
-  otpSent: 'Un code de vérification vous a été envoyé.',
-  otpSendFailed: 'Le code n’a pas pu être envoyé. Réessayez dans quelques instants.',
-  otpInvalid: 'Code invalide ou expiré.',
-  otpVerified: 'Connexion réussie.',
-  otpResendCooldown: 'Veuillez patienter avant de demander un nouveau code.',
-  otpTooManyCodes: 'Trop de codes demandés. Réessayez plus tard.',
-  phoneInvalid: 'Le numéro de téléphone est invalide : utilisez le format international (ex. +237690000000).',
-  phoneNotForCountry: 'Le numéro de téléphone n’est pas valide pour ce pays.',
-  countryInvalid: 'Le champ country doit être un code pays à deux lettres (ex. CM).',
-  otpCodeFormat: 'Le code doit contenir 6 chiffres.',
   conflict: 'Une requête identique est déjà en cours de traitement.',
   serviceUnavailable: 'Service momentanément indisponible.',
   healthOk: 'Le service fonctionne.',
@@ -94,18 +84,6 @@ const typeNames: Record<string, string> = {
   array: 'une liste',
   null: 'nul',
 };
-
-/** The sign-in code text: neutral French, no betting words (operators filter them). */
-export const otpTexts = {
-  code: (code: string, ttlSeconds: number) =>
-    `Votre code de vérification est ${code}. Il expire dans ${duration(ttlSeconds)}.`,
-} as const;
-
-function duration(seconds: number): string {
-  if (seconds % 60 !== 0) return `${seconds} secondes`;
-  const minutes = seconds / 60;
-  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
-}
 
 /** The sign-in code text: neutral French, no betting words (operators filter them). */
 export const otpTexts = {

@@ -61,7 +61,9 @@ describe('configuration', () => {
   });
 
   it('production refuses the development drivers and a missing APP_SECRET', () => {
-    expect(() => loadConfig({ APP_ENV: 'production', APP_SECRET: secret }, '/srv')).toThrow(/MESSAGING_DRIVER/);
+    expect(() => loadConfig({ APP_ENV: 'production', APP_SECRET: secret }, '/srv')).toThrow(
+      /MESSAGING_DRIVER/,
+    );
     expect(() =>
       loadConfig(
         {

@@ -30,7 +30,11 @@ describe('pronostic analysed by the real engine', () => {
     expect(created.statusCode).toBe(201);
     const id = created.json().data.pronostic.id;
     expect(await t.app.worker.drain()).toBeGreaterThanOrEqual(1);
-    const response = await t.app.inject({ method: 'GET', url: `/api/user/pronostic/${id}`, headers: user.headers });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/api/user/pronostic/${id}`,
+      headers: user.headers,
+    });
     const pronostic = response.json().data.pronostic;
     expect(pronostic.status).toBe('success');
     expect(pronostic.ai_model).toMatch(/^dixon-coles-\d+/);
