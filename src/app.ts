@@ -61,6 +61,15 @@ export type App = FastifyInstance<
   TypeBoxTypeProvider
 >;
 
+/**
+ * Fastify's `trustProxy`. A hop count is given as a function: Fastify 5 passed a bare number on
+ * to a check that trusted no one, so `TRUST_PROXY=1` ignored X-Forwarded-For.
+ */
+function trustProxyOption(trust: Config['trustProxy']): FastifyServerOptions['trustProxy'] {
+  if (typeof trust === 'number') return (_address: string, hop: number) => hop < trust;
+  return trust;
+}
+
 export async function buildApp(options: AppOptions): Promise<App> {
   const { config } = options;
   const serverOptions: FastifyServerOptions = {
@@ -70,8 +79,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     },
     genReqId: requestIdOf,
     requestIdHeader: false,
-    // A hop count is supported by Fastify (proxy-addr) though its types only list the other forms.
-    trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: config.bodyLimitBytes,
     routerOptions: { maxParamLength: 100 },
     ajv: { customOptions: { coerceTypes: false, allErrors: true } },

@@ -27,6 +27,9 @@ export class NotFound extends DomainError {
   }
 }
 
+/** A well-formed request that cannot be honoured as asked (e.g. an invalid or expired code): 400. */
+export class BadRequest extends DomainError {}
+
 export class Conflict extends DomainError {
   constructor(message: string = messages.conflict) {
     super(message);

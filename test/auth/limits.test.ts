@@ -192,10 +192,7 @@ describe('TRUST_PROXY', () => {
   });
   afterAll(() => t.close());
 
-  // Known bug, outside this module: Fastify 5.12 trusts no one for a bare hop count (it cannot
-  // check the peer), so TRUST_PROXY=1 ignores X-Forwarded-For. app.ts should pass a hop count as
-  // `(address, hop) => hop < count`. This test fails until then; drop `.fails` with the fix.
-  it.fails('TRUST_PROXY=1 (a hop count) believes the last X-Forwarded-For address', async () => {
+  it('TRUST_PROXY=1 (a hop count) believes the last X-Forwarded-For address', async () => {
     const hops = await createOtpApp({ config: { trustProxy: 1 } });
     try {
       const phone = mobilePhone();

@@ -14,7 +14,12 @@ describe('GET /api/', () => {
     expect(response.json()).toEqual({
       user: null,
       message: expect.any(String),
-      data: { status: 'ok', version: '1.5.0', database: 'ok', time: t.clock.now().toISOString() },
+      data: {
+        status: 'ok',
+        version: '1.5.0',
+        database: 'ok',
+        time: t.clock.now().toISOString().replace('Z', '000Z'),
+      },
       errors: [],
     });
   });

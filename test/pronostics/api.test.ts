@@ -234,7 +234,7 @@ describe('POST /api/user/pronostic/create', () => {
       );
       const response = await create(user, body, { 'idempotency-key': 'k-409' });
       expect(response.statusCode).toBe(409);
-      expect(response.json()).toMatchObject({ user: null, data: [], errors: [] });
+      expect(response.json()).toMatchObject({ user: { id: user.id }, data: [], errors: [] });
       // A request that died in flight does not block the key for 24 hours.
       t.clock.advanceSeconds(121);
       expect((await create(user, body, { 'idempotency-key': 'k-409' })).statusCode).toBe(201);
@@ -404,7 +404,12 @@ describe('GET and DELETE /api/user/pronostic/{id}', () => {
         headers: stranger.headers,
       });
       expect(response.statusCode).toBe(403);
-      expect(response.json()).toEqual({ user: null, message: expect.any(String), data: [], errors: [] });
+      expect(response.json()).toEqual({
+        user: { id: stranger.id },
+        message: 'Accès refusé : ce pronostic ne vous appartient pas.',
+        data: [],
+        errors: [],
+      });
     }
     const still = await t.app.inject({
       method: 'GET',
@@ -423,7 +428,12 @@ describe('GET and DELETE /api/user/pronostic/{id}', () => {
         headers: user.headers,
       });
       expect(response.statusCode).toBe(404);
-      expect(response.json()).toEqual({ user: null, message: expect.any(String), data: [], errors: [] });
+      expect(response.json()).toEqual({
+        user: { id: user.id },
+        message: expect.any(String),
+        data: [],
+        errors: [],
+      });
     }
   });
 

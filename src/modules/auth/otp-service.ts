@@ -8,7 +8,7 @@ import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { keyedHash, newOtpCode, sameDigest } from '../../lib/crypto.js';
-import { DomainError, RateLimited, UpstreamFailed, ValidationFailed } from '../../lib/errors.js';
+import { BadRequest, RateLimited, UpstreamFailed, ValidationFailed } from '../../lib/errors.js';
 import { messages, otpTexts } from '../../lib/messages.js';
 import { addSeconds } from '../../lib/time.js';
 import { MessagingError, type Messenger } from '../../providers/messaging/index.js';
@@ -43,7 +43,7 @@ export const CODE_RETENTION_MS = 24 * HOUR_MS;
  * The code was wrong, expired, used, voided or exhausted, or the phone never asked for one: a 400.
  * One error for all of them, so an answer never tells whether a phone has an account.
  */
-export class InvalidCode extends DomainError {
+export class InvalidCode extends BadRequest {
   constructor() {
     super(messages.otpInvalid);
   }

@@ -11,7 +11,7 @@ import {
   EnvelopeWithoutErrors,
   ErrorEnvelope,
 } from '../../schemas/common.js';
-import { createOtpService, InvalidCode } from './otp-service.js';
+import { createOtpService } from './otp-service.js';
 import { logout } from './tokens.js';
 
 const GenerateBody = Type.Object({
@@ -93,17 +93,9 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
     },
-    async (request, reply) => {
-      try {
-        const { user, token } = await otp.verify(request.body);
-        return { user, message: messages.otpVerified, data: { token } };
-      } catch (error) {
-        // The shared error mapping has no 400 yet; this is the one place that answers it.
-        if (error instanceof InvalidCode) {
-          return reply.code(400).send(envelopeWithoutErrors({ message: error.message }));
-        }
-        throw error;
-      }
+    async (request) => {
+      const { user, token } = await otp.verify(request.body);
+      return { user, message: messages.otpVerified, data: { token } };
     },
   );
 

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { envelope } from '../../lib/envelope.js';
 import { messages } from '../../lib/messages.js';
+import { isoTimestamp } from '../../lib/time.js';
 import { API_VERSION } from '../../plugins/external/openapi.js';
 import { Envelope, ErrorEnvelope } from '../../schemas/common.js';
 
@@ -40,7 +41,7 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
             status: up ? 'ok' : 'degraded',
             version: API_VERSION,
             database,
-            time: app.clock.now().toISOString(),
+            time: isoTimestamp(app.clock.now()),
           },
         }),
       );

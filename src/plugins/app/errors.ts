@@ -6,6 +6,7 @@ import fp from 'fastify-plugin';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { type ErrorBody, errorEnvelope as envelope } from '../../lib/envelope.js';
 import {
+  BadRequest,
   Conflict,
   DomainError,
   type FieldErrors,
@@ -124,17 +125,19 @@ function fromDomainError(error: DomainError): ErrorAnswer {
     };
   }
   const status =
-    error instanceof Unauthenticated
-      ? 401
-      : error instanceof Forbidden
-        ? 403
-        : error instanceof NotFound
-          ? 404
-          : error instanceof Conflict
-            ? 409
-            : error instanceof UpstreamFailed
-              ? 500
-              : 500;
+    error instanceof BadRequest
+      ? 400
+      : error instanceof Unauthenticated
+        ? 401
+        : error instanceof Forbidden
+          ? 403
+          : error instanceof NotFound
+            ? 404
+            : error instanceof Conflict
+              ? 409
+              : error instanceof UpstreamFailed
+                ? 500
+                : 500;
   return { status, body: envelope({ message: error.message, data: error.data }) };
 }
 
@@ -226,10 +229,15 @@ async function errorsPlugin(app: FastifyInstance): Promise<void> {
 
   app.setErrorHandler((error, request, reply) => {
     const answer = toErrorAnswer(error as Error);
-    if (answer.status >= 500) {
+    // An upstream failure was logged, with its provider's details, where it was caught.
+    if (answer.status >= 500 && !(error instanceof UpstreamFailed)) {
       request.log.error({ err: error }, 'request failed');
-    } else if (error instanceof UpstreamFailed) {
-      request.log.warn({ detail: error.detail }, error.message);
+    }
+    // An answer to a signed-in caller names them (DESIGN: `user` holds at least {id}); a 422 keeps
+    // `user` null as the spec shows.
+    const signedIn = (request as { user?: { id: number } | null }).user;
+    if (signedIn && answer.body.user === null && answer.status !== 422 && answer.status !== 401) {
+      answer.body.user = { id: signedIn.id };
     }
     return sendError(reply, answer, request.routeOptions.config?.omitErrors === true);
   });
