@@ -32,6 +32,19 @@ describe('POST /api/otp/generate', () => {
     expect(Object.keys(response.json())).toEqual(['user', 'message', 'data']);
   });
 
+  it('a blocked account gets the same answer, but no SMS is paid for and no code stored', async () => {
+    const phone = mobilePhone();
+    await requestCode(t, phone);
+    await t.app.db.update(users).set({ status: 'blocked' }).where(eq(users.phone, phone));
+    t.clock.advanceSeconds(3601);
+    const sent = t.messenger.sent.length;
+    const response = await generate(t, { phone, country: 'CM', method: 'sms' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ user: null, message: expect.any(String), data: { phone } });
+    expect(t.messenger.sent.length).toBe(sent);
+    expect(await codeRows(t, phone)).toHaveLength(1);
+  });
+
   it('sends 6 digits in the neutral French sentence, valid OTP_TTL_SECONDS', async () => {
     const phone = mobilePhone();
     await generate(t, { phone, country: 'CM', method: 'whatsapp' });

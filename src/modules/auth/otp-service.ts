@@ -182,6 +182,11 @@ export function createOtpService(deps: OtpServiceDeps) {
     try {
       // The account exists from the first request, even if this send fails (the person retries).
       const { user } = await findOrCreateUser(db, config, phone, country);
+      // A blocked account could not use a token anyway: pay for no SMS, and answer as for anyone else.
+      if (user.status !== 'active') {
+        client.log.info({ user_id: user.id }, 'sign-in code not sent to a blocked account');
+        return;
+      }
       const code = newOtpCode();
       try {
         await messenger.send({
