@@ -20,6 +20,7 @@ import auth from './plugins/app/auth.js';
 import coercion from './plugins/app/coercion.js';
 import context from './plugins/app/context.js';
 import errors, { frameworkErrorHandler } from './plugins/app/errors.js';
+import gracefulClose from './plugins/app/graceful-close.js';
 import housekeeping from './plugins/app/housekeeping.js';
 import requestId, { requestIdOf } from './plugins/app/request-id.js';
 import openapi from './plugins/external/openapi.js';
@@ -111,6 +112,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     closeDatabase: ownsDatabase,
   });
   await app.register(requestId);
+  await app.register(gracefulClose);
   await app.register(errors);
   await app.register(security);
   // Before auth: a flood of guessed tokens is turned away without a database lookup.
