@@ -327,6 +327,19 @@ function requireDriverSettings(config: Config): void {
   }
 }
 
+/** For process entry points: the configuration, or one line on stderr and exit code 1. */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`Configuration error: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
 /** Configuration for tests and tools: defaults plus overrides, no files written. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   const base = loadConfig(

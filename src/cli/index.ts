@@ -1,6 +1,6 @@
 // `npm run cli -- <command>`: operations from the shell (migrations, users, results, evaluation).
 import { Command, CommanderError } from 'commander';
-import { ConfigError, loadConfig } from '../config.js';
+import { loadConfigOrExit } from '../config.js';
 import { commandModules } from './commands/index.js';
 import { type CliContext, createCliContext } from './context.js';
 
@@ -29,16 +29,7 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`Configuration error: ${error.message}`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit();
   const argv = process.argv.slice(2);
   process.exitCode = await runCli(argv.length === 0 ? ['help'] : argv, createCliContext(config));
 }
