@@ -3,7 +3,8 @@
 // The optimiser is block coordinate ascent with exact diagonal Newton steps: within the attack
 // block no two parameters share a Poisson rate (likewise defences), so each block's Hessian is
 // diagonal and one step per block is cheap and sure-footed.
-import type { PlayedMatch, Ratings, TeamRating } from './types.js';
+import { diagonalMass, drawFactor, tau } from './score-matrix.js';
+import type { DrawBalance, PlayedMatch, Ratings, TeamRating } from './types.js';
 
 export interface FitOptions {
   /** Instant the decay weights are measured from; matches on or after it are ignored. */
@@ -17,15 +18,20 @@ export interface FitOptions {
   /** Prior mean for a side whose current stint in the league is new: the typical promoted team. */
   newcomer: { attack: number; defence: number };
   /**
-   * Share of the goal counts replaced by shots on target times the league's conversion rate,
-   * where shots are known: shots are a steadier signal of strength than goals.
+   * Share of the goal counts replaced by shots on target times the shooting side's conversion
+   * rate, where shots are known: shots are a steadier signal of strength than goals.
    */
   shotsWeight: number;
   /**
-   * Extra weight factor per season break between a match and `asOf`: squads change over the
-   * summer more than within a season, so last season's matches count less from the first day.
+   * A side's conversion rate (goals per shot on target) is shrunk toward the league's by this
+   * many shots' worth: finishing skill is real but noisy.
    */
-  seasonCarryOver: number;
+  finishingPriorShots: number;
+  /**
+   * Fit the draw balance: Poisson goals give too few draws between equal sides and too many in
+   * lopsided matches; a draw factor exp(base + slope·|ln λ − ln μ|) corrects both (see engine.md).
+   */
+  drawBalance: boolean;
   /** Prior on the intercept and home advantage when the data is thin (global figures). */
   baseline: { intercept: number; homeAdvantage: number; rho: number };
   /** Strength of that baseline prior, in matches' worth of evidence. */
@@ -39,18 +45,17 @@ export interface FitOptions {
 export const DAY_MS = 86_400_000;
 /** A gap longer than this in a team's matches means it left the league and came back. */
 const STINT_GAP_DAYS = 200;
-/** A pause this long in a league's calendar is a break between seasons. */
-const SEASON_BREAK_DAYS = 42;
 const RHO_LIMIT = 0.35;
 
 /** The settings the evaluation in docs/engine.md chose; see that file for how. */
 export const DEFAULT_FIT: Omit<FitOptions, 'asOf'> = {
   halfLifeDays: 330,
   windowDays: 4 * 365,
-  priorSd: 0.3,
+  priorSd: 0.4,
   newcomer: { attack: -0.25, defence: -0.2 },
-  shotsWeight: 0,
-  seasonCarryOver: 1,
+  shotsWeight: 0.4,
+  finishingPriorShots: 60,
+  drawBalance: true,
   baseline: { intercept: Math.log(1.15), homeAdvantage: 0.25, rho: -0.05 },
   baselineWeight: 20,
 };
@@ -127,16 +132,6 @@ function prepare(matches: readonly PlayedMatch[], options: FitOptions): Prepared
     priorDefence: new Float64Array(0),
     matchesPerTeam: new Int32Array(0),
   };
-  // Season breaks: walking back from the newest match, each long pause in the calendar
-  // multiplies the weight of everything before it by `seasonCarryOver`.
-  const carry = Math.min(Math.max(options.seasonCarryOver, 0), 1);
-  const seasonFactor = new Float64Array(n).fill(1);
-  let factor = 1;
-  for (let m = n - 1; m >= 0; m--) {
-    const next = kept[m + 1];
-    if (next && next.date - kept[m]!.date >= SEASON_BREAK_DAYS * DAY_MS) factor *= carry;
-    seasonFactor[m] = factor;
-  }
   let goals = 0;
   let shots = 0;
   kept.forEach((match, m) => {
@@ -144,7 +139,7 @@ function prepare(matches: readonly PlayedMatch[], options: FitOptions): Prepared
     prepared.away[m] = teamIndex(match.away, match.date);
     prepared.homeGoals[m] = match.homeGoals;
     prepared.awayGoals[m] = match.awayGoals;
-    prepared.weight[m] = seasonFactor[m]! * Math.exp(-decay * (asOf - match.date));
+    prepared.weight[m] = Math.exp(-decay * (asOf - match.date));
     if (hasShots(match)) {
       goals += match.homeGoals + match.awayGoals;
       shots += (match.homeShotsOnTarget as number) + (match.awayShotsOnTarget as number);
@@ -153,12 +148,31 @@ function prepare(matches: readonly PlayedMatch[], options: FitOptions): Prepared
 
   const conversion = shots > 0 ? goals / shots : 0;
   const share = conversion > 0 ? Math.min(Math.max(options.shotsWeight, 0), 1) : 0;
+  // Each side's own conversion rate, decay-weighted like everything else and shrunk to the league's.
+  const scored = new Map<number, number>();
+  const aimed = new Map<number, number>();
+  kept.forEach((match, m) => {
+    if (!hasShots(match)) return;
+    const w = prepared.weight[m]!;
+    for (const [team, teamGoals, teamShots] of [
+      [prepared.home[m]!, match.homeGoals, match.homeShotsOnTarget as number],
+      [prepared.away[m]!, match.awayGoals, match.awayShotsOnTarget as number],
+    ] as const) {
+      scored.set(team, (scored.get(team) ?? 0) + w * teamGoals);
+      aimed.set(team, (aimed.get(team) ?? 0) + w * teamShots);
+    }
+  });
+  const prior = Math.max(options.finishingPriorShots, 1e-6);
+  const finishing = (team: number) =>
+    ((scored.get(team) ?? 0) + prior * conversion) / ((aimed.get(team) ?? 0) + prior);
   kept.forEach((match, m) => {
     const blend = hasShots(match) ? share : 0;
+    const home = prepared.home[m]!;
+    const away = prepared.away[m]!;
     prepared.homeTarget[m] =
-      (1 - blend) * match.homeGoals + blend * conversion * (match.homeShotsOnTarget ?? 0);
+      (1 - blend) * match.homeGoals + blend * finishing(home) * (match.homeShotsOnTarget ?? 0);
     prepared.awayTarget[m] =
-      (1 - blend) * match.awayGoals + blend * conversion * (match.awayShotsOnTarget ?? 0);
+      (1 - blend) * match.awayGoals + blend * finishing(away) * (match.awayShotsOnTarget ?? 0);
   });
 
   // A side whose current stint began after the data did came up from a lower division (or
@@ -191,15 +205,6 @@ function hasShots(match: PlayedMatch): boolean {
 
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** Dixon–Coles tau: the correction to independent Poisson for the four low scores. */
-export function tau(x: number, y: number, lambda: number, mu: number, rho: number): number {
-  if (x === 0 && y === 0) return 1 - lambda * mu * rho;
-  if (x === 0 && y === 1) return 1 + lambda * rho;
-  if (x === 1 && y === 0) return 1 + mu * rho;
-  if (x === 1 && y === 1) return 1 - rho;
-  return 1;
 }
 
 /** Fits ratings to the matches played before `options.asOf`. Never throws; no data gives the baseline. */
@@ -348,6 +353,9 @@ export function fitDixonColes(matches: readonly PlayedMatch[], options: FitOptio
     if (largest < tolerance) break;
   }
 
+  refresh();
+  const draw = options.drawBalance ? fitDrawBalance(data, lambda, mu, rho) : NO_DRAW_BALANCE;
+
   const ratings = new Map<string, TeamRating>();
   data.teamKeys.forEach((key, t) => {
     ratings.set(key, { attack: attack[t]!, defence: defence[t]!, matches: data.matchesPerTeam[t]! });
@@ -357,6 +365,7 @@ export function fitDixonColes(matches: readonly PlayedMatch[], options: FitOptio
     intercept: finiteOr(intercept, options.baseline.intercept),
     homeAdvantage: finiteOr(homeAdvantage, options.baseline.homeAdvantage),
     rho: finiteOr(rho, options.baseline.rho),
+    draw,
     newcomer: { ...options.newcomer },
     asOf: options.asOf,
     matches: n,
@@ -404,6 +413,58 @@ function fitRhoStep(
   }
   const next = Math.min(Math.max(rho + g / c, lower), upper);
   return Number.isFinite(next) ? next - rho : 0;
+}
+
+export const NO_DRAW_BALANCE: DrawBalance = { base: 0, slope: 0 };
+/** Prior spread of the draw-balance parameters: they stay near zero unless the data insists. */
+const DRAW_PRIOR_SD = 0.5;
+
+/**
+ * Fits the draw factor g = exp(base + slope·d), d = |ln λ − ln μ|, that multiplies the diagonal
+ * of the score matrix (then renormalised), by Newton steps on its likelihood given the fitted
+ * rates: per match, [draw]·ln g − ln(1 + D·(g − 1)), D the matrix's draw mass before the factor.
+ */
+function fitDrawBalance(data: Prepared, lambda: Float64Array, mu: Float64Array, rho: number): DrawBalance {
+  const n = data.weight.length;
+  if (n === 0) return NO_DRAW_BALANCE;
+  const spread = new Float64Array(n);
+  const mass = new Float64Array(n);
+  for (let m = 0; m < n; m++) {
+    spread[m] = Math.abs(Math.log(lambda[m]!) - Math.log(mu[m]!));
+    mass[m] = diagonalMass(lambda[m]!, mu[m]!, rho);
+  }
+  const precision = 1 / (DRAW_PRIOR_SD * DRAW_PRIOR_SD);
+  let base = 0;
+  let slope = 0;
+  for (let iteration = 0; iteration < 30; iteration++) {
+    let g0 = -base * precision;
+    let g1 = -slope * precision;
+    let h00 = precision;
+    let h01 = 0;
+    let h11 = precision;
+    for (let m = 0; m < n; m++) {
+      const w = data.weight[m]!;
+      const d = spread[m]!;
+      const g = drawFactor({ base, slope }, d);
+      const q = (mass[m]! * g) / (1 + mass[m]! * (g - 1));
+      const isDraw = data.homeGoals[m] === data.awayGoals[m] ? 1 : 0;
+      const residual = isDraw - q;
+      const curvature = q * (1 - q);
+      g0 += w * residual;
+      g1 += w * residual * d;
+      h00 += w * curvature;
+      h01 += w * curvature * d;
+      h11 += w * curvature * d * d;
+    }
+    const determinant = h00 * h11 - h01 * h01;
+    if (!(determinant > 0)) break;
+    const step0 = (h11 * g0 - h01 * g1) / determinant;
+    const step1 = (h00 * g1 - h01 * g0) / determinant;
+    base += clampStep(step0);
+    slope += clampStep(step1);
+    if (Math.abs(step0) + Math.abs(step1) < 1e-7) break;
+  }
+  return Number.isFinite(base) && Number.isFinite(slope) ? { base, slope } : NO_DRAW_BALANCE;
 }
 
 /** Newton steps on a log scale are capped so a wild start cannot overshoot into overflow. */

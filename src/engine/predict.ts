@@ -1,7 +1,7 @@
 // From fitted ratings to a prediction for one fixture: expected goals, the score matrix, the
 // markets. A team the ratings do not know plays with the newcomer rating (the league's typical
 // promoted side, or an average side under the global priors).
-import { DEFAULT_FIT } from './dixon-coles.js';
+import { DEFAULT_FIT, NO_DRAW_BALANCE } from './dixon-coles.js';
 import { type Markets, marketsFrom } from './markets.js';
 import { type ScoreMatrix, scoreMatrix } from './score-matrix.js';
 import type { Ratings, TeamRating } from './types.js';
@@ -20,6 +20,7 @@ export function globalRatings(asOf: number): Ratings {
     intercept: DEFAULT_FIT.baseline.intercept,
     homeAdvantage: DEFAULT_FIT.baseline.homeAdvantage,
     rho: DEFAULT_FIT.baseline.rho,
+    draw: NO_DRAW_BALANCE,
     newcomer: { attack: 0, defence: 0 },
     asOf,
     matches: 0,
@@ -44,7 +45,7 @@ export function predictFixture(ratings: Ratings, home: string, away: string): Pr
   const homeUsed = homeRating ?? newcomer;
   const awayUsed = awayRating ?? newcomer;
   const { lambda, mu } = rates(ratings, homeUsed, awayUsed);
-  const matrix = scoreMatrix(lambda, mu, ratings.rho);
+  const matrix = scoreMatrix(lambda, mu, ratings.rho, ratings.draw);
   return {
     matrix,
     markets: marketsFrom(matrix),

@@ -1,6 +1,6 @@
 // The score matrix: the probability of every scoreline up to MAX_GOALS each, from the two
 // expected-goal rates and the Dixon–Coles correction. Every market is read off this one matrix.
-import { tau } from './dixon-coles.js';
+import type { DrawBalance } from './types.js';
 
 export const MAX_GOALS = 10;
 const SIZE = MAX_GOALS + 1;
@@ -13,6 +13,32 @@ export interface ScoreMatrix {
   readonly mu: number;
 }
 
+/** Dixon–Coles tau: the correction to independent Poisson for the four low scores. */
+export function tau(x: number, y: number, lambda: number, mu: number, rho: number): number {
+  if (x === 0 && y === 0) return 1 - lambda * mu * rho;
+  if (x === 0 && y === 1) return 1 + lambda * rho;
+  if (x === 1 && y === 0) return 1 + mu * rho;
+  if (x === 1 && y === 1) return 1 - rho;
+  return 1;
+}
+
+export function drawFactor(draw: DrawBalance, spread: number): number {
+  return Math.exp(draw.base + draw.slope * spread);
+}
+
+/** Probability of a draw under Dixon–Coles (tau moves mass between 0-0, 1-1 and 0-1, 1-0 only). */
+export function diagonalMass(lambda: number, mu: number, rho: number): number {
+  let home = Math.exp(-lambda);
+  let away = Math.exp(-mu);
+  let total = 0;
+  for (let k = 0; k < SIZE; k++) {
+    total += home * away;
+    home *= lambda / (k + 1);
+    away *= mu / (k + 1);
+  }
+  return Math.min(Math.max(total - 2 * lambda * mu * rho * Math.exp(-lambda - mu), 1e-9), 1 - 1e-9);
+}
+
 function poissonRow(rate: number): Float64Array {
   const row = new Float64Array(SIZE);
   let term = Math.exp(-rate);
@@ -23,18 +49,26 @@ function poissonRow(rate: number): Float64Array {
   return row;
 }
 
-/** Rates are clamped to a plausible range so odd ratings still give a well-formed matrix. */
-export function scoreMatrix(lambdaIn: number, muIn: number, rho: number): ScoreMatrix {
+/**
+ * Rates are clamped to a plausible range so odd ratings still give a well-formed matrix. The
+ * draw balance, when given, scales the diagonal before the matrix is normalised.
+ */
+export function scoreMatrix(lambdaIn: number, muIn: number, rho: number, draw?: DrawBalance): ScoreMatrix {
   const lambda = clampRate(lambdaIn);
   const mu = clampRate(muIn);
   const safeRho = Number.isFinite(rho) ? rho : 0;
   const home = poissonRow(lambda);
   const away = poissonRow(mu);
+  const diagonal = draw ? drawFactor(draw, Math.abs(Math.log(lambda) - Math.log(mu))) : 1;
   const p = new Float64Array(SIZE * SIZE);
   let total = 0;
   for (let x = 0; x < SIZE; x++) {
     for (let y = 0; y < SIZE; y++) {
-      const value = home[x]! * away[y]! * Math.max(tau(x, y, lambda, mu, safeRho), 0);
+      const value =
+        home[x]! *
+        away[y]! *
+        Math.max(tau(x, y, lambda, mu, safeRho), 0) *
+        (x === y && Number.isFinite(diagonal) ? diagonal : 1);
       p[x * SIZE + y] = value;
       total += value;
     }

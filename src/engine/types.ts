@@ -22,6 +22,12 @@ export interface TeamRating {
   matches: number;
 }
 
+/** The draw factor exp(base + slope·|ln λ − ln μ|) applied to the score matrix's diagonal. */
+export interface DrawBalance {
+  base: number;
+  slope: number;
+}
+
 export interface Ratings {
   teams: Map<string, TeamRating>;
   /** Log of the goals an average side scores away from home. */
@@ -30,6 +36,7 @@ export interface Ratings {
   homeAdvantage: number;
   /** Dixon–Coles low-score dependence. */
   rho: number;
+  draw: DrawBalance;
   /** Rating given to a side the data does not know: the league's typical promoted team. */
   newcomer: { attack: number; defence: number };
   /** The "as of" instant the time-decay weights were computed from. */

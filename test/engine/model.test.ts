@@ -61,6 +61,9 @@ describe('Dixon–Coles fit on simulated seasons', () => {
     expect(Math.exp(model.ratings.intercept)).toBeGreaterThan(1.0);
     expect(Math.exp(model.ratings.intercept)).toBeLessThan(1.45);
     expect(Math.abs(model.ratings.rho)).toBeLessThan(0.2);
+    // Independent Poisson goals: no draw imbalance to correct.
+    expect(Math.abs(model.ratings.draw.base)).toBeLessThan(0.15);
+    expect(Math.abs(model.ratings.draw.slope)).toBeLessThan(0.3);
   });
 
   it('uses only matches before the as-of date', () => {
