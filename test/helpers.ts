@@ -2,6 +2,7 @@
 // app built by the same buildApp() as production, with a manual clock.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { type App, type AppOptions, buildApp } from '../src/app.js';
@@ -142,4 +143,13 @@ export async function expectLedgerConsistent(t: TestApp): Promise<void> {
       );
     }
   }
+}
+
+/** The URL of a test app's own PostgreSQL database (for a second pool or another process). */
+export async function postgresUrlOf(t: TestApp): Promise<string> {
+  const result = await t.app.db.execute(sql`SELECT current_database() AS name`);
+  const name = (result as unknown as { rows: { name: string }[] }).rows[0]!.name;
+  const url = new URL(process.env.TEST_DATABASE_URL as string);
+  url.pathname = `/${name}`;
+  return url.toString();
 }

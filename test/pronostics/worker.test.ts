@@ -10,6 +10,7 @@ import {
   createTestApp,
   createTestDatabase,
   expectLedgerConsistent,
+  postgresUrlOf,
   type SignedIn,
   signIn,
   type TestApp,
@@ -184,7 +185,7 @@ describe('analysis worker', () => {
     const ids: number[] = [];
     for (let i = 0; i < 40; i++) ids.push(await create(t, user));
     // Two independent workers, each with its own connection pool on PostgreSQL.
-    const url = usingPostgres() ? await databaseUrl(t) : undefined;
+    const url = usingPostgres() ? await postgresUrlOf(t) : undefined;
     const second = url ? await openDatabase({ url, poolSize: 4 }) : database.handle;
     const seen = new Map<number, number>();
     const counting = (name: string) => ({
@@ -221,12 +222,3 @@ describe('analysis worker', () => {
     await database.drop();
   });
 });
-
-/** The URL of the test's own PostgreSQL database (a second pool for a second worker). */
-async function databaseUrl(t: TestApp): Promise<string> {
-  const result = await t.app.db.execute(sql`SELECT current_database() AS name`);
-  const name = (result as unknown as { rows: { name: string }[] }).rows[0]!.name;
-  const url = new URL(process.env.TEST_DATABASE_URL as string);
-  url.pathname = `/${name}`;
-  return url.toString();
-}

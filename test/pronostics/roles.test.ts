@@ -1,0 +1,60 @@
+// ROLE=worker as its own process on PostgreSQL: it analyses rows that an API process creates,
+// woken across processes by LISTEN/NOTIFY. (On PGlite the start refuses ROLE=worker: config tests.)
+import { spawn } from 'node:child_process';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pronostics } from '../../src/db/schema/index.js';
+import { ManualClock } from '../../src/lib/clock.js';
+import { createTestApp, postgresUrlOf, signIn, type TestApp, usingPostgres } from '../helpers.js';
+
+describe.skipIf(!usingPostgres())('ROLE=worker process', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // The worker process keeps real time, so the API's clock must too (deadlines are absolute).
+    t = await createTestApp({ worker: false, clock: new ManualClock(new Date()) });
+  });
+  afterAll(() => t?.close());
+
+  it('analyses what the API creates, and stops cleanly on SIGTERM', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      env: {
+        ...process.env,
+        ROLE: 'worker',
+        DATABASE_URL: await postgresUrlOf(t),
+        APP_SECRET: t.config.appSecret,
+        LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('analysis worker started')) resolve();
+      });
+      child.on('exit', (code) => reject(new Error(`worker exited ${code}: ${output}`)));
+    });
+    expect(output).not.toContain('Server listening');
+
+    const user = await signIn(t, { credits: 1 });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/user/pronostic/create',
+      headers: user.headers,
+      payload: { type_id: 1, teams_details: { home: 'Canon Yaoundé', away: 'Coton Sport' } },
+    });
+    const id = created.json().data.pronostic.id;
+    let status = 'processing';
+    // Far below the 5 s poll when the NOTIFY wakes the worker; the bound only stops a hung test.
+    for (let i = 0; i < 200 && status === 'processing'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      const [row] = await t.app.db.select().from(pronostics).where(eq(pronostics.id, id));
+      status = row!.status;
+    }
+    expect(status).toBe('success');
+
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+});
