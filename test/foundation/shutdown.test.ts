@@ -23,8 +23,7 @@ describe('graceful shutdown', () => {
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const inFlight = fetch(`${address}/api/probe/slow`);
     // Wait until the request is being handled, then close while it is.
-    for (let i = 0; i < 100 && release.toString() === '() => {}'; i++)
-      await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 200 && !started; i++) await new Promise((r) => setTimeout(r, 10));
     const closing = t.close();
     await new Promise((r) => setTimeout(r, 50));
     await expect(fetch(`${address}/api/`)).rejects.toThrow();
