@@ -1,0 +1,36 @@
+// Engine timings from one run: fitting one league (20 teams, 5 seasons of simulated results)
+// and one prediction from fitted ratings. `npx tsx bench/engine.ts`
+import { fitModel } from '../src/engine/model.js';
+import { buildResult } from '../src/engine/result.js';
+import { simulateLeague } from '../test/engine/simulate.js';
+
+const { matches } = simulateLeague({ teams: 20, seasons: 5, seed: 1 });
+const asOf = matches.at(-1)!.date + 86_400_000;
+
+// One warm-up so the JIT has seen the code, then the measured runs.
+fitModel(matches, asOf);
+const fits = 20;
+let started = performance.now();
+let model = fitModel(matches, asOf);
+for (let i = 1; i < fits; i++) model = fitModel(matches, asOf);
+const fitMs = (performance.now() - started) / fits;
+
+const predictions = 20_000;
+started = performance.now();
+for (let i = 0; i < predictions; i++) model.predict(`Team ${String(i % 20).padStart(2, '0')}`, 'Team 07');
+const predictMs = (performance.now() - started) / predictions;
+
+const context = {
+  home: { name: 'Team 01', known: true, matches: 190, form: null },
+  away: { name: 'Team 07', known: true, matches: 190, form: null },
+  league: { name: 'Simulated', known: true },
+};
+started = performance.now();
+for (let i = 0; i < predictions; i++)
+  buildResult('full-analysis', model.predict('Team 01', 'Team 07'), context);
+const resultMs = (performance.now() - started) / predictions;
+
+console.log(`matches in the fit:            ${model.ratings.matches}`);
+console.log(`fit one league (20 teams, 5 seasons): ${fitMs.toFixed(1)} ms`);
+console.log(`one prediction (score matrix + markets): ${(predictMs * 1000).toFixed(1)} µs`);
+console.log(`one full-analysis result (with French text): ${(resultMs * 1000).toFixed(1)} µs`);
