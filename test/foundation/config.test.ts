@@ -103,11 +103,11 @@ describe('configuration', () => {
     const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
       env: { ...process.env, PORT: 'abc' },
       encoding: 'utf8',
-      timeout: 30_000,
+      timeout: 55_000,
     });
     expect(run.status).toBe(1);
     expect(run.stderr.trim().split('\n')).toEqual([
       'Configuration error: PORT="abc" is invalid: expected a whole number from 0 to 65535',
     ]);
-  });
+  }, 60_000);
 });

@@ -83,5 +83,5 @@ describe('graceful shutdown', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 });

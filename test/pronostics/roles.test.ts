@@ -56,5 +56,5 @@ describe.skipIf(!usingPostgres())('ROLE=worker process', () => {
 
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
-  });
+  }, 120_000);
 });
