@@ -38,6 +38,16 @@ export function rates(ratings: Ratings, home: TeamRating, away: TeamRating): { l
   };
 }
 
+/**
+ * Puts a side rated in another league on this league's scale, so it scores and concedes against
+ * an average opponent what it did at home in its own league (a cup tie, say). League strengths
+ * are unknown to the model, so both leagues count as equal.
+ */
+export function borrowRating(target: Ratings, source: Ratings, rating: TeamRating): TeamRating {
+  const shift = source.intercept - target.intercept;
+  return { attack: rating.attack + shift, defence: rating.defence - shift, matches: rating.matches };
+}
+
 export function predictFixture(ratings: Ratings, home: string, away: string): Prediction {
   const newcomer: TeamRating = { ...ratings.newcomer, matches: 0 };
   const homeRating = ratings.teams.get(home);

@@ -97,6 +97,18 @@ describe('analyst with results', () => {
     expect(result.data_quality).toMatchObject({ level: 'high' });
   });
 
+  it('rates a side from another league with its own league figures (a cup tie)', async () => {
+    const analyst = createAnalyst({ db: database.handle.db, config: testConfig(), logger: silent, clock });
+    const { result } = await analyst.analyse(
+      { home: 'Real Sur', away: 'SP1 Atlético Norte', league: 'Ligue des champions' },
+      '1x2',
+    );
+    expect(result.data_quality).toMatchObject({ home_matches: 44, away_matches: 44, level: 'high' });
+    expect(result.analysis).not.toContain('ne figure pas');
+    // The weakest E0 side at home to the strongest SP1 side.
+    expect((result.probabilities as { away: number }).away).toBeGreaterThan(0.5);
+  });
+
   it('plays an unknown team as a newcomer and says so', async () => {
     const analyst = createAnalyst({ db: database.handle.db, config: testConfig(), logger: silent, clock });
     const { result } = await analyst.analyse({ home: 'Inconnu FC', away: 'Team 05', league: 'E0' }, '1x2');

@@ -15,6 +15,7 @@ import {
   globalModel,
   MODEL_NAME,
 } from '../../engine/model.js';
+import { borrowRating, predictFixture } from '../../engine/predict.js';
 import { buildResult, type MatchContext, type PronosticTypeSlug } from '../../engine/result.js';
 import type { PlayedMatch } from '../../engine/types.js';
 import type { Clock } from '../../lib/clock.js';
@@ -165,19 +166,39 @@ export function createAnalyst(deps: AnalystDeps): Analyst {
     const leagueKnown = model.ratings.matches > 0;
     const homeKey = homeTeam ? teamKey(homeTeam.id) : 'unknown:home';
     const awayKey = awayTeam && awayTeam.id !== homeTeam?.id ? teamKey(awayTeam.id) : 'unknown:away';
-    const prediction = model.predict(homeKey, awayKey);
-    const history = fitted?.matches ?? [];
+    // A known side missing from this league's ratings (another league's club in a cup tie)
+    // plays with its own league's rating rather than a promoted side's.
+    let ratings = model.ratings;
+    const history = [...(fitted?.matches ?? [])];
+    for (const [team, key] of [
+      [homeTeam, homeKey],
+      [awayTeam, awayKey],
+    ] as const) {
+      if (!team || ratings.teams.has(key)) continue;
+      const ownLeagueId = await latestLeagueOfTeam(db, team.id, asOfDay);
+      const ownLeague = ownLeagueId === undefined ? undefined : await findLeagueById(db, ownLeagueId);
+      if (!ownLeague || ownLeague.id === league?.id) continue;
+      const own = await fitLeague(ownLeague, asOf);
+      const rating = own.model.ratings.teams.get(key);
+      if (!rating) continue;
+      ratings = {
+        ...ratings,
+        teams: new Map(ratings.teams).set(key, borrowRating(ratings, own.model.ratings, rating)),
+      };
+      history.push(...own.matches);
+    }
+    const prediction = predictFixture(ratings, homeKey, awayKey);
     const context: MatchContext = {
       home: {
         name: homeName,
         known: prediction.known.home,
-        matches: model.ratings.teams.get(homeKey)?.matches ?? 0,
+        matches: ratings.teams.get(homeKey)?.matches ?? 0,
         form: prediction.known.home ? recentForm(history, homeKey, asOf) : null,
       },
       away: {
         name: awayName,
         known: prediction.known.away,
-        matches: model.ratings.teams.get(awayKey)?.matches ?? 0,
+        matches: ratings.teams.get(awayKey)?.matches ?? 0,
         form: prediction.known.away ? recentForm(history, awayKey, asOf) : null,
       },
       league: { name: league?.name ?? (leagueText || null), known: leagueKnown },
