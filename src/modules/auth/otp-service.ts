@@ -4,6 +4,7 @@
 // (hourly cap), counted from delivered codes in the database so every API process sees the same
 // numbers and a failed send costs the person nothing.
 import type { FastifyBaseLogger } from 'fastify';
+import ipaddr from 'ipaddr.js';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
@@ -86,20 +87,12 @@ export interface Client {
  * the cap). IPv4-mapped IPv6 addresses are their IPv4 address.
  */
 export function clientNetwork(ip: string): string {
-  const address = (ip.split('%')[0] ?? ip).toLowerCase();
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(address);
-  if (mapped?.[1]) return mapped[1];
-  if (!address.includes(':')) return address;
-  // Expand `::` to the missing zero groups; an embedded IPv4 tail only touches the last two groups.
-  const [head = '', tail] = address.split('::');
-  const groupsOf = (part: string | undefined) =>
-    part ? part.split(':').flatMap((group) => (group.includes('.') ? ['0', '0'] : [group])) : [];
-  const left = groupsOf(head);
-  const right = groupsOf(tail);
-  const zeros =
-    tail === undefined ? [] : Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0');
-  const groups = [...left, ...zeros, ...right].slice(0, 4);
-  return `${groups.map((group) => Number.parseInt(group || '0', 16).toString(16)).join(':')}::/64`;
+  if (!ipaddr.isValid(ip)) return ip;
+  // process() turns an IPv4-mapped IPv6 address into its IPv4 address.
+  const address = ipaddr.process(ip);
+  if (address.kind() === 'ipv4') return address.toString();
+  const prefix = (address as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
+  return `${prefix.join(':')}::/64`;
 }
 
 export function codeHash(config: Pick<Config, 'appSecret'>, phone: string, code: string): string {
