@@ -4,6 +4,7 @@
 // same input always gives the same text. It never promises an outcome and never urges a stake.
 import type { Form } from './form.js';
 import type { DataQuality, MarketName, TeamContext } from './result.js';
+import type { Stake } from './stakes.js';
 
 export interface AnalysisFacts {
   market: MarketName;
@@ -19,6 +20,8 @@ export interface AnalysisFacts {
   scores: Array<{ score: string; probability: number }>;
   expectedGoals: { home: number; away: number };
   dataQuality: DataQuality;
+  /** End-of-season stakes, when judged (see stakes.ts). */
+  stakes: { home: Stake | null; away: Stake | null };
 }
 
 /** FNV-1a: a stable, cheap hash to choose among equivalent phrasings. */
@@ -74,6 +77,19 @@ function strengthText(team: AnalysisFacts['home']): string | null {
   else if (team.defence < -0.2) traits.push('une défense qui concède beaucoup');
   if (traits.length === 0) return null;
   return `${team.name} présente ${traits.join(' et ')}`;
+}
+
+function stakesText(facts: AnalysisFacts): string | null {
+  const { home, away } = facts.stakes;
+  if (home === 'live' && away === 'dead') {
+    return `Fin de saison : ${facts.away.name} n’a plus grand-chose à jouer au classement, contrairement à ${facts.home.name} ; le modèle en tient compte.`;
+  }
+  if (home === 'dead' && away === 'live') {
+    return `Fin de saison : ${facts.home.name} n’a plus grand-chose à jouer au classement, contrairement à ${facts.away.name} ; le modèle en tient compte.`;
+  }
+  if (home === 'dead' && away === 'dead')
+    return 'Fin de saison sans réel enjeu au classement pour les deux équipes.';
+  return null;
 }
 
 function opening(facts: AnalysisFacts, seed: number): string {
@@ -200,6 +216,8 @@ export function writeAnalysis(facts: AnalysisFacts): string {
 
   const strengths = [strengthText(facts.home), strengthText(facts.away)].filter((text) => text !== null);
   if (strengths.length > 0) sentences.push(`${strengths.join(' ; ')}.`);
+  const stakes = stakesText(facts);
+  if (stakes) sentences.push(stakes);
 
   sentences.push(
     choose(

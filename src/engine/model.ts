@@ -2,13 +2,20 @@
 // Its name and version go into `ai_model`; change MODEL_NAME when the settings change the figures.
 import { DAY_MS, DEFAULT_FIT, type FitOptions, fitDixonColes } from './dixon-coles.js';
 import { globalRatings, type Prediction, predictFixture } from './predict.js';
+import { seasonStakes } from './stakes.js';
 import type { PlayedMatch, Ratings } from './types.js';
 
 export const MODEL_NAME = 'dixon-coles-1';
 
-export type ModelSettings = Omit<FitOptions, 'asOf' | 'warmStart'>;
+export type ModelSettings = Omit<FitOptions, 'asOf' | 'warmStart'> & {
+  /**
+   * Near the end of a season, a side that still needs points against one with nothing to play
+   * for: attack and defence each shifted by this much (log scale), up for one and down for the other.
+   */
+  motivation: number;
+};
 
-export const DEFAULT_SETTINGS: ModelSettings = DEFAULT_FIT;
+export const DEFAULT_SETTINGS: ModelSettings = { ...DEFAULT_FIT, motivation: 0.05 };
 
 export interface FittedModel {
   readonly ratings: Ratings;
@@ -31,7 +38,8 @@ export function fitModel(
 ): FittedModel {
   const when = Number.isFinite(asOf) ? asOf : Date.now();
   const ratings = fitDixonColes(matches, { ...settings, asOf: when, warmStart: previous?.ratings });
-  return wrap(ratings.matches > 0 ? ratings : globalRatings(when));
+  if (ratings.matches === 0) return wrap(globalRatings(when));
+  return wrap({ ...ratings, stakes: seasonStakes(matches, when), motivation: settings.motivation });
 }
 
 /** The model for a league with no data at all: global priors, home advantage included. */

@@ -4,6 +4,7 @@
 import { DEFAULT_FIT, NO_DRAW_BALANCE } from './dixon-coles.js';
 import { type Markets, marketsFrom } from './markets.js';
 import { type ScoreMatrix, scoreMatrix } from './score-matrix.js';
+import type { Stake } from './stakes.js';
 import type { Ratings, TeamRating } from './types.js';
 
 export interface Prediction {
@@ -11,6 +12,8 @@ export interface Prediction {
   markets: Markets;
   known: { home: boolean; away: boolean };
   ratings: { home: TeamRating; away: TeamRating };
+  /** End-of-season stakes of each side, when judged. */
+  stakes: { home: Stake | null; away: Stake | null };
 }
 
 /** Ratings for a league the data does not know: average sides, with a usual home advantage. */
@@ -54,12 +57,26 @@ export function predictFixture(ratings: Ratings, home: string, away: string): Pr
   const awayRating = ratings.teams.get(away);
   const homeUsed = homeRating ?? newcomer;
   const awayUsed = awayRating ?? newcomer;
-  const { lambda, mu } = rates(ratings, homeUsed, awayUsed);
+  const stakes = { home: ratings.stakes?.get(home) ?? null, away: ratings.stakes?.get(away) ?? null };
+  const shift = motivationShift(stakes, ratings.motivation ?? 0);
+  const { lambda, mu } = rates(
+    ratings,
+    { ...homeUsed, attack: homeUsed.attack + shift, defence: homeUsed.defence + shift },
+    { ...awayUsed, attack: awayUsed.attack - shift, defence: awayUsed.defence - shift },
+  );
   const matrix = scoreMatrix(lambda, mu, ratings.rho, ratings.draw);
   return {
     matrix,
     markets: marketsFrom(matrix),
     known: { home: homeRating !== undefined, away: awayRating !== undefined },
     ratings: { home: homeUsed, away: awayUsed },
+    stakes,
   };
+}
+
+/** +motivation when only the home side still plays for something, − when only the away side does. */
+function motivationShift(stakes: Prediction['stakes'], motivation: number): number {
+  if (stakes.home === 'live' && stakes.away === 'dead') return motivation;
+  if (stakes.home === 'dead' && stakes.away === 'live') return -motivation;
+  return 0;
 }

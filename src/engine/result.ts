@@ -231,6 +231,7 @@ export function buildResult(
     scores,
     expectedGoals,
     dataQuality: quality,
+    stakes: prediction.stakes,
   };
   return {
     result: {

@@ -43,4 +43,8 @@ export interface Ratings {
   asOf: number;
   /** Matches that carried weight in the fit. */
   matches: number;
+  /** End-of-season stakes as of `asOf` (see stakes.ts); absent sides are not judged. */
+  stakes?: ReadonlyMap<string, 'live' | 'dead'>;
+  /** Log-rate shift of attack and defence for a side with something to play for against one without. */
+  motivation?: number;
 }

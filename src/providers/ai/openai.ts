@@ -76,6 +76,7 @@ export function promptPayload(request: NarrativeRequest): Record<string, unknown
     expected_goals: facts.expectedGoals,
     likeliest_scores: facts.scores.map((entry) => ({ score: entry.score, percent: pct(entry.probability) })),
     data_quality: facts.dataQuality.level,
+    end_of_season_stakes: facts.stakes,
     statistical_draft: request.draft,
   };
 }

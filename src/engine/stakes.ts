@@ -1,0 +1,76 @@
+// What is still at stake for each side near the end of a season, from the league table as of a
+// date: a side that can no longer win the title, reach or lose a top-six place, or go down has
+// "nothing to play for", and such sides do worse than their ratings against sides that still
+// need points (docs/engine.md). Only the last matches of a double round-robin season are judged.
+import { DAY_MS } from './dixon-coles.js';
+import type { PlayedMatch } from './types.js';
+
+export type Stake = 'live' | 'dead';
+
+/** A pause this long in a league's calendar ends a season. */
+const SEASON_BREAK_DAYS = 42;
+/** Stakes are judged once a side has at most this many matches left. */
+const LAST_MATCHES = 10;
+const EUROPEAN_PLACES = 6;
+const RELEGATION_PLACES = 3;
+
+interface Standing {
+  points: number;
+  played: number;
+}
+
+/** Each side's stake as of `asOf`; sides (or seasons) not yet in their last matches are absent. */
+export function seasonStakes(matches: readonly PlayedMatch[], asOf: number): Map<string, Stake> {
+  const stakes = new Map<string, Stake>();
+  const played = matches.filter((match) => match.date < asOf).sort((a, b) => a.date - b.date);
+  const last = played.at(-1);
+  if (!last || asOf - last.date >= SEASON_BREAK_DAYS * DAY_MS) return stakes;
+  let start = played.length - 1;
+  while (start > 0 && played[start]!.date - played[start - 1]!.date < SEASON_BREAK_DAYS * DAY_MS) start--;
+
+  const table = new Map<string, Standing>();
+  const standing = (team: string) => {
+    let row = table.get(team);
+    if (!row) {
+      row = { points: 0, played: 0 };
+      table.set(team, row);
+    }
+    return row;
+  };
+  for (const match of played.slice(start)) {
+    const home = standing(match.home);
+    const away = standing(match.away);
+    home.played++;
+    away.played++;
+    if (match.homeGoals > match.awayGoals) home.points += 3;
+    else if (match.homeGoals < match.awayGoals) away.points += 3;
+    else {
+      home.points++;
+      away.points++;
+    }
+  }
+
+  const teams = table.size;
+  const total = 2 * (teams - 1);
+  const rows = [...table.values()];
+  // Another format (a split league, play-offs) is not a double round-robin: no judgement.
+  if (teams < EUROPEAN_PLACES + RELEGATION_PLACES + 2 || rows.some((row) => row.played > total))
+    return stakes;
+  const byPoints = rows.sort((a, b) => b.points - a.points);
+  const pointsAt = (rank: number) => byPoints[rank - 1]!.points;
+  const bestAt = (rank: number) => {
+    const row = byPoints[rank - 1]!;
+    return row.points + 3 * (total - row.played);
+  };
+
+  for (const [team, row] of table) {
+    const left = total - row.played;
+    if (left > LAST_MATCHES) continue;
+    const best = row.points + 3 * left;
+    const title = best >= pointsAt(1) && row.points <= bestAt(2);
+    const europe = best >= pointsAt(EUROPEAN_PLACES) && row.points <= bestAt(EUROPEAN_PLACES + 1);
+    const relegation = row.points <= bestAt(teams - RELEGATION_PLACES + 1);
+    stakes.set(team, title || europe || relegation ? 'live' : 'dead');
+  }
+  return stakes;
+}

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS, fitModel } from '../../src/engine/model.js';
+import { buildResult } from '../../src/engine/result.js';
+import { seasonStakes } from '../../src/engine/stakes.js';
+import type { PlayedMatch } from '../../src/engine/types.js';
+
+const DAY = 86_400_000;
+const START = Date.UTC(2024, 7, 10);
+const TEAMS = Array.from({ length: 12 }, (_, i) => `Club ${String(i).padStart(2, '0')}`);
+
+/** A double round-robin (circle method) where the better-ranked side always wins 2-0. */
+function season(rounds: number): PlayedMatch[] {
+  const n = TEAMS.length;
+  const order = TEAMS.map((_, i) => i);
+  const matches: PlayedMatch[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const leg = round % (n - 1);
+    const rotated = [order[0]!, ...order.slice(1).map((_, i) => order[1 + ((i + leg) % (n - 1))]!)];
+    for (let i = 0; i < n / 2; i++) {
+      let [home, away] = [rotated[i]!, rotated[n - 1 - i]!];
+      if (round >= n - 1) [home, away] = [away, home];
+      const homeWins = home < away;
+      matches.push({
+        date: START + round * 7 * DAY,
+        home: TEAMS[home]!,
+        away: TEAMS[away]!,
+        homeGoals: homeWins ? 2 : 0,
+        awayGoals: homeWins ? 0 : 2,
+      });
+    }
+  }
+  return matches;
+}
+
+describe('end-of-season stakes', () => {
+  it('judges nothing while more than ten matches are left, or between seasons', () => {
+    const early = season(11);
+    expect(seasonStakes(early, early.at(-1)!.date + DAY).size).toBe(0);
+    const full = season(22);
+    expect(seasonStakes(full, full.at(-1)!.date + 60 * DAY).size).toBe(0);
+  });
+
+  it('finds the sides with nothing left to play for near the end', () => {
+    const late = season(20);
+    const stakes = seasonStakes(late, late.at(-1)!.date + DAY);
+    expect(stakes.size).toBe(12);
+    // Two matches left: the title race, the race for 6th and the drop are still open…
+    for (const club of ['Club 00', 'Club 01', 'Club 05', 'Club 06', 'Club 09', 'Club 10', 'Club 11']) {
+      expect(stakes.get(club), club).toBe('live');
+    }
+    // …while 3rd to 5th cannot reach the title nor fall out of the top six, and 8th is stranded.
+    for (const club of ['Club 02', 'Club 03', 'Club 04', 'Club 07'])
+      expect(stakes.get(club), club).toBe('dead');
+    // With one left, the champion has nothing more to play for.
+    const last = season(21);
+    expect(seasonStakes(last, last.at(-1)!.date + DAY).get('Club 00')).toBe('dead');
+  });
+
+  it('tilts a fixture toward the side that still needs points', () => {
+    const late = season(20);
+    const asOf = late.at(-1)!.date + DAY;
+    const withStakes = fitModel(late, asOf);
+    const without = fitModel(late, asOf, { ...DEFAULT_SETTINGS, motivation: 0 });
+    const live = withStakes.predict('Club 07', 'Club 10').markets.oneXTwo;
+    const neutral = without.predict('Club 07', 'Club 10').markets.oneXTwo;
+    expect(live.away).toBeGreaterThan(neutral.away);
+    const { analysis } = buildResult('1x2', withStakes.predict('Club 07', 'Club 10'), {
+      home: { name: 'Club 07', known: true, matches: 20, form: null },
+      away: { name: 'Club 10', known: true, matches: 20, form: null },
+      league: { name: 'Test', known: true },
+    }).result;
+    expect(analysis).toContain('Fin de saison : Club 07 n’a plus grand-chose à jouer au classement');
+  });
+});
