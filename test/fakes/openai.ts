@@ -1,8 +1,9 @@
 // A local stand-in for an OpenAI-compatible chat-completions endpoint: it checks what a real one
 // would (Bearer key, model, messages, a strict json_schema response format), answers in the
 // documented shape, records each request, and can be told to misbehave (slow, 500, malformed, refusal).
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+
+import type { ServerResponse } from 'node:http';
+import { readBody, sendJson, serveOnLoopback } from './http.js';
 
 export const OPENAI_API_KEY = 'sk-test-0123456789';
 export const OPENAI_MODEL = 'fake-gpt-mini';
@@ -29,17 +30,6 @@ function completion(content: string, refusal: string | null = null): Record<stri
   };
 }
 
-function send(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json' });
-  response.end(JSON.stringify(body));
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   const fake: FakeOpenAi = {
     baseUrl: '',
@@ -50,20 +40,20 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     close: async () => {},
   };
   const pending = new Set<ServerResponse>();
-  const server = createServer(async (request, response) => {
+  const server = await serveOnLoopback(async (request, response) => {
     const raw = await readBody(request);
     let body: Record<string, unknown> = {};
     try {
       body = JSON.parse(raw) as Record<string, unknown>;
     } catch {
-      return send(response, 400, { error: { message: 'invalid JSON', type: 'invalid_request_error' } });
+      return sendJson(response, 400, { error: { message: 'invalid JSON', type: 'invalid_request_error' } });
     }
     fake.requests.push({ path: request.url ?? '', authorization: request.headers.authorization, body });
     if (request.method !== 'POST' || request.url !== '/v1/chat/completions') {
-      return send(response, 404, { error: { message: 'not found', type: 'invalid_request_error' } });
+      return sendJson(response, 404, { error: { message: 'not found', type: 'invalid_request_error' } });
     }
     if (request.headers.authorization !== `Bearer ${OPENAI_API_KEY}`) {
-      return send(response, 401, {
+      return sendJson(response, 401, {
         error: { message: 'Incorrect API key provided', type: 'invalid_request_error' },
       });
     }
@@ -72,10 +62,10 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       json_schema?: { strict?: boolean; schema?: unknown };
     };
     if (body.model !== OPENAI_MODEL || !Array.isArray(body.messages) || format?.type !== 'json_schema') {
-      return send(response, 400, { error: { message: 'bad request', type: 'invalid_request_error' } });
+      return sendJson(response, 400, { error: { message: 'bad request', type: 'invalid_request_error' } });
     }
     if (format.json_schema?.strict !== true || !format.json_schema.schema) {
-      return send(response, 400, {
+      return sendJson(response, 400, {
         error: { message: 'schema must be strict', type: 'invalid_request_error' },
       });
     }
@@ -85,29 +75,29 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
         pending.add(response);
         return;
       case 'error500':
-        return send(response, 500, { error: { message: 'The server had an error', type: 'server_error' } });
+        return sendJson(response, 500, {
+          error: { message: 'The server had an error', type: 'server_error' },
+        });
       case 'malformed':
-        return send(response, 200, completion('{"analysis": 42}'));
+        return sendJson(response, 200, completion('{"analysis": 42}'));
       case 'not-json':
-        return send(response, 200, completion('Voici mon analyse sans JSON.'));
+        return sendJson(response, 200, completion('Voici mon analyse sans JSON.'));
       case 'refusal':
-        return send(response, 200, completion('', 'I cannot help with that.'));
+        return sendJson(response, 200, completion('', 'I cannot help with that.'));
       case 'betting':
-        return send(
+        return sendJson(
           response,
           200,
           completion(JSON.stringify({ analysis: `${fake.analysis} Misez tout sur ce match !` })),
         );
       default:
-        return send(response, 200, completion(JSON.stringify({ analysis: fake.analysis })));
+        return sendJson(response, 200, completion(JSON.stringify({ analysis: fake.analysis })));
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  fake.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  fake.baseUrl = `${server.url}/v1`;
   fake.close = async () => {
     for (const response of pending) response.destroy();
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
   };
   return fake;
 }

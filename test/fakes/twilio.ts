@@ -1,9 +1,10 @@
 // A local stand-in for Twilio's Messages API: it checks each request the way Twilio would (path with
 // the account SID, Basic auth, form encoding, the fields each channel needs), answers with Twilio's
 // documented bodies, records what it got, and can be told to fail.
+
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parseJson, readBody, sendJson, serveOnLoopback } from './http.js';
 
 export const TWILIO_ACCOUNT_SID = 'ACaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
 export const TWILIO_AUTH_TOKEN = 'twilio-secret-auth-token-0123456789';
@@ -72,7 +73,7 @@ export async function startTwilioFake(): Promise<TwilioFake> {
   const expectedPath = `/2010-04-01/Accounts/${TWILIO_ACCOUNT_SID}/Messages.json`;
   const expectedAuth = `Basic ${Buffer.from(`${TWILIO_ACCOUNT_SID}:${TWILIO_AUTH_TOKEN}`).toString('base64')}`;
 
-  const server = createServer(async (req, res) => {
+  const server = await serveOnLoopback(async (req, res) => {
     const raw = await readBody(req);
     const form = Object.fromEntries(new URLSearchParams(raw));
     const request = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, form };
@@ -104,20 +105,14 @@ export async function startTwilioFake(): Promise<TwilioFake> {
     sendJson(res, 201, messageResource(form));
   });
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: server.url,
     accountSid: TWILIO_ACCOUNT_SID,
     authToken: TWILIO_AUTH_TOKEN,
     requests,
     problems,
     respond: (...behaviours) => queue.push(...behaviours),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: server.close,
   };
 }
 
@@ -141,7 +136,9 @@ function checkFields(form: Record<string, string>): { problem: string; code: num
     if (body !== undefined)
       return { problem: 'WhatsApp template message with a free-form Body', code: 63016 };
     if (!/^HX[0-9a-f]{32}$/.test(contentSid)) return { problem: `ContentSid ${contentSid}`, code: 21602 };
-    const variables = parseJson(form.ContentVariables ?? '');
+    const parsed = parseJson(form.ContentVariables ?? '');
+    const variables =
+      typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : undefined;
     const code = variables?.['1'];
     if (typeof code !== 'string' || !/^\d{4,8}$/.test(code) || Object.keys(variables ?? {}).length !== 1) {
       return { problem: `ContentVariables ${form.ContentVariables}`, code: 21602 };
@@ -192,27 +189,4 @@ function sendError(res: ServerResponse, code: number): void {
     more_info: `https://www.twilio.com/docs/errors/${code}`,
     status: known.status,
   });
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function parseJson(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -2,9 +2,10 @@
 // the Graph API would (version and phone number id in the path, Bearer token, JSON, an authentication
 // template whose code appears in the body and behind the copy-code button), answers with Meta's
 // documented bodies, records what it got, and can be told to fail.
+
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parseJson, readBody, sendJson, serveOnLoopback } from './http.js';
 
 export const WHATSAPP_TOKEN = 'EAAG-whatsapp-cloud-secret-token';
 export const WHATSAPP_PHONE_NUMBER_ID = '106540352242922';
@@ -71,7 +72,7 @@ export async function startWhatsappCloudFake(): Promise<WhatsappCloudFake> {
   const problems: string[] = [];
   const queue: WhatsappBehaviour[] = [];
 
-  const server = createServer(async (req, res) => {
+  const server = await serveOnLoopback(async (req, res) => {
     const raw = await readBody(req);
     const body = parseJson(raw);
     requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
@@ -107,18 +108,12 @@ export async function startWhatsappCloudFake(): Promise<WhatsappCloudFake> {
     });
   });
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: server.url,
     requests,
     problems,
     respond: (...behaviours) => queue.push(...behaviours),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: server.close,
   };
 }
 
@@ -169,28 +164,6 @@ function sendError(res: ServerResponse, code: number): void {
       fbtrace_id: `A${randomBytes(10).toString('base64url')}`,
     },
   });
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {

@@ -1,6 +1,4 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +8,7 @@ import { testConfig } from '../../src/config.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { matchStats } from '../../src/modules/football/repository.js';
 import { resolveLeague, resolveTeam } from '../../src/modules/football/service.js';
+import { type LoopbackServer, serveOnLoopback } from '../fakes/http.js';
 import { createTestDatabase, type TestDatabase } from '../helpers.js';
 
 const SHORT_DATES = [
@@ -100,12 +99,12 @@ describe('names: case, accents and aliases', () => {
 });
 
 describe('results:sync against a local server', () => {
-  let server: Server;
+  let server: LoopbackServer;
   let baseUrl: string;
   const requests: string[] = [];
 
   beforeAll(async () => {
-    server = createServer((request, response) => {
+    server = await serveOnLoopback((request, response) => {
       requests.push(request.url ?? '');
       if (request.url === '/mmz4281/2526/E0.csv') {
         response.writeHead(200, { 'content-type': 'text/csv' });
@@ -120,12 +119,11 @@ describe('results:sync against a local server', () => {
       }
       response.writeHead(404).end('not found');
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mmz4281`;
+    baseUrl = `${server.url}/mmz4281`;
   });
 
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
   });
 
   it('downloads the season file, imports it, and is idempotent', async () => {
