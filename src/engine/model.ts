@@ -15,7 +15,7 @@ export type ModelSettings = Omit<FitOptions, 'asOf' | 'warmStart'> & {
   motivation: number;
 };
 
-export const DEFAULT_SETTINGS: ModelSettings = { ...DEFAULT_FIT, motivation: 0.05 };
+export const DEFAULT_SETTINGS: ModelSettings = { ...DEFAULT_FIT, motivation: 0.07 };
 
 export interface FittedModel {
   readonly ratings: Ratings;

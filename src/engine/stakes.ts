@@ -69,7 +69,9 @@ export function seasonStakes(matches: readonly PlayedMatch[], asOf: number): Map
     const best = row.points + 3 * left;
     const title = best >= pointsAt(1) && row.points <= bestAt(2);
     const europe = best >= pointsAt(EUROPEAN_PLACES) && row.points <= bestAt(EUROPEAN_PLACES + 1);
-    const relegation = row.points <= bestAt(teams - RELEGATION_PLACES + 1);
+    // Still in danger, and not yet down: it can still reach the points of the last safe place.
+    const relegation =
+      row.points <= bestAt(teams - RELEGATION_PLACES + 1) && best >= pointsAt(teams - RELEGATION_PLACES);
     stakes.set(team, title || europe || relegation ? 'live' : 'dead');
   }
   return stakes;

@@ -44,13 +44,15 @@ describe('end-of-season stakes', () => {
     const late = season(20);
     const stakes = seasonStakes(late, late.at(-1)!.date + DAY);
     expect(stakes.size).toBe(12);
-    // Two matches left: the title race, the race for 6th and the drop are still open…
-    for (const club of ['Club 00', 'Club 01', 'Club 05', 'Club 06', 'Club 09', 'Club 10', 'Club 11']) {
+    // Two matches left: the title race, the race for 6th and the fight against the drop are open…
+    for (const club of ['Club 00', 'Club 01', 'Club 05', 'Club 06', 'Club 08', 'Club 09']) {
       expect(stakes.get(club), club).toBe('live');
     }
-    // …while 3rd to 5th cannot reach the title nor fall out of the top six, and 8th is stranded.
-    for (const club of ['Club 02', 'Club 03', 'Club 04', 'Club 07'])
+    // …while 3rd to 5th can neither win the title nor fall out of the top six, 8th is stranded,
+    // and the last two are already down.
+    for (const club of ['Club 02', 'Club 03', 'Club 04', 'Club 07', 'Club 10', 'Club 11']) {
       expect(stakes.get(club), club).toBe('dead');
+    }
     // With one left, the champion has nothing more to play for.
     const last = season(21);
     expect(seasonStakes(last, last.at(-1)!.date + DAY).get('Club 00')).toBe('dead');
@@ -61,12 +63,12 @@ describe('end-of-season stakes', () => {
     const asOf = late.at(-1)!.date + DAY;
     const withStakes = fitModel(late, asOf);
     const without = fitModel(late, asOf, { ...DEFAULT_SETTINGS, motivation: 0 });
-    const live = withStakes.predict('Club 07', 'Club 10').markets.oneXTwo;
-    const neutral = without.predict('Club 07', 'Club 10').markets.oneXTwo;
+    const live = withStakes.predict('Club 07', 'Club 09').markets.oneXTwo;
+    const neutral = without.predict('Club 07', 'Club 09').markets.oneXTwo;
     expect(live.away).toBeGreaterThan(neutral.away);
-    const { analysis } = buildResult('1x2', withStakes.predict('Club 07', 'Club 10'), {
+    const { analysis } = buildResult('1x2', withStakes.predict('Club 07', 'Club 09'), {
       home: { name: 'Club 07', known: true, matches: 20, form: null },
-      away: { name: 'Club 10', known: true, matches: 20, form: null },
+      away: { name: 'Club 09', known: true, matches: 20, form: null },
       league: { name: 'Test', known: true },
     }).result;
     expect(analysis).toContain('Fin de saison : Club 07 n’a plus grand-chose à jouer au classement');
