@@ -132,8 +132,8 @@ function prepare(matches: readonly PlayedMatch[], options: FitOptions): Prepared
     priorDefence: new Float64Array(0),
     matchesPerTeam: new Int32Array(0),
   };
-  let goals = 0;
-  let shots = 0;
+  const goals = { home: 0, away: 0 };
+  const shots = { home: 0, away: 0 };
   kept.forEach((match, m) => {
     prepared.home[m] = teamIndex(match.home, match.date);
     prepared.away[m] = teamIndex(match.away, match.date);
@@ -141,12 +141,20 @@ function prepare(matches: readonly PlayedMatch[], options: FitOptions): Prepared
     prepared.awayGoals[m] = match.awayGoals;
     prepared.weight[m] = Math.exp(-decay * (asOf - match.date));
     if (hasShots(match)) {
-      goals += match.homeGoals + match.awayGoals;
-      shots += (match.homeShotsOnTarget as number) + (match.awayShotsOnTarget as number);
+      goals.home += match.homeGoals;
+      goals.away += match.awayGoals;
+      shots.home += match.homeShotsOnTarget as number;
+      shots.away += match.awayShotsOnTarget as number;
     }
   });
 
-  const conversion = shots > 0 ? goals / shots : 0;
+  const conversion = shots.home + shots.away > 0 ? (goals.home + goals.away) / (shots.home + shots.away) : 0;
+  // Home sides convert their shots better than visitors (about 5 % in E0): without this the
+  // shots would understate the home advantage.
+  const venue = {
+    home: shots.home > 0 && goals.home > 0 ? goals.home / shots.home / conversion : 1,
+    away: shots.away > 0 && goals.away > 0 ? goals.away / shots.away / conversion : 1,
+  };
   const share = conversion > 0 ? Math.min(Math.max(options.shotsWeight, 0), 1) : 0;
   // Each side's own conversion rate, decay-weighted like everything else and shrunk to the league's.
   const scored = new Map<number, number>();
@@ -170,9 +178,9 @@ function prepare(matches: readonly PlayedMatch[], options: FitOptions): Prepared
     const home = prepared.home[m]!;
     const away = prepared.away[m]!;
     prepared.homeTarget[m] =
-      (1 - blend) * match.homeGoals + blend * finishing(home) * (match.homeShotsOnTarget ?? 0);
+      (1 - blend) * match.homeGoals + blend * venue.home * finishing(home) * (match.homeShotsOnTarget ?? 0);
     prepared.awayTarget[m] =
-      (1 - blend) * match.awayGoals + blend * finishing(away) * (match.awayShotsOnTarget ?? 0);
+      (1 - blend) * match.awayGoals + blend * venue.away * finishing(away) * (match.awayShotsOnTarget ?? 0);
   });
 
   // A side whose current stint began after the data did came up from a lower division (or
