@@ -99,7 +99,6 @@ function prepare(matches: readonly PlayedMatch[], options: FitOptions): Prepared
 
   const index = new Map<string, number>();
   const teamKeys: string[] = [];
-  const firstDate: number[] = [];
   const stintStart: number[] = [];
   const lastDate: number[] = [];
   const teamIndex = (key: string, date: number): number => {
@@ -108,7 +107,6 @@ function prepare(matches: readonly PlayedMatch[], options: FitOptions): Prepared
       found = teamKeys.length;
       index.set(key, found);
       teamKeys.push(key);
-      firstDate.push(date);
       stintStart.push(date);
       lastDate.push(date);
     }

@@ -148,15 +148,16 @@ export function createAnalyst(deps: AnalystDeps): Analyst {
     const awayName = text(input.away, 'Équipe à l’extérieur');
     const leagueText = typeof input.league === 'string' ? input.league : '';
     const asOf = asOfFor(input, deps.clock.now());
-    const asOfDay = new Date(asOf + DAY_MS).toISOString().slice(0, 10);
+    // Exclusive bound for "played by then" queries on match days.
+    const dayAfter = new Date(asOf + DAY_MS).toISOString().slice(0, 10);
 
     const [homeTeam, awayTeam] = await Promise.all([resolveTeam(db, homeName), resolveTeam(db, awayName)]);
     let league = leagueText ? await resolveLeague(db, leagueText) : undefined;
     if (!league) {
-      // No league named (or one we do not know): the league the teams play in, preferring one both share.
-      const homeLeague = homeTeam ? await latestLeagueOfTeam(db, homeTeam.id, asOfDay) : undefined;
-      const awayLeague = awayTeam ? await latestLeagueOfTeam(db, awayTeam.id, asOfDay) : undefined;
-      const leagueId = homeLeague ?? awayLeague;
+      // No league named (or one we do not know): the home side's league, else the away side's;
+      // a side that plays elsewhere is rated from its own league below.
+      let leagueId = homeTeam ? await latestLeagueOfTeam(db, homeTeam.id, dayAfter) : undefined;
+      if (leagueId === undefined && awayTeam) leagueId = await latestLeagueOfTeam(db, awayTeam.id, dayAfter);
       league = leagueId === undefined ? undefined : await findLeagueById(db, leagueId);
     }
     checkAbort();
@@ -175,7 +176,7 @@ export function createAnalyst(deps: AnalystDeps): Analyst {
       [awayTeam, awayKey],
     ] as const) {
       if (!team || ratings.teams.has(key)) continue;
-      const ownLeagueId = await latestLeagueOfTeam(db, team.id, asOfDay);
+      const ownLeagueId = await latestLeagueOfTeam(db, team.id, dayAfter);
       const ownLeague = ownLeagueId === undefined ? undefined : await findLeagueById(db, ownLeagueId);
       if (!ownLeague || ownLeague.id === league?.id) continue;
       const own = await fitLeague(ownLeague, asOf);
