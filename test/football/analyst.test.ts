@@ -83,6 +83,7 @@ describe('analyst with results', () => {
       expect(aiModel).toBe('dixon-coles-1');
       expect(result.data_quality).toMatchObject({ level: 'high' });
       expect(result.analysis).toContain('ATLETICO norte');
+      expect(result.analysis).toContain('Real Sur');
       expect(result.market).toBe(MARKET_OF[type]);
     }
     const { result } = await analyst.analyse({ home: 'Atlético Norte', away: 'Real Sur' }, '1x2');

@@ -76,10 +76,14 @@ function teamKey(id: number): string {
   return `team:${id}`;
 }
 
-function text(value: unknown, fallback: string): string {
-  if (typeof value === 'string' && value.trim() !== '') return value.trim().slice(0, 100);
+/** A name as the client wrote it, capitalised when typed all in lower case ("liverpool"). */
+function displayName(value: unknown, fallback: string): string {
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  return fallback;
+  if (typeof value !== 'string' || value.trim() === '') return fallback;
+  const name = value.trim().replace(/\s+/g, ' ').slice(0, 100);
+  return name === name.toLowerCase()
+    ? name.replace(/(^|[\s-])(\p{L})/gu, (_, gap, letter) => gap + letter.toUpperCase())
+    : name;
 }
 
 /** The "as of" instant: the match day when a sensible past or present date is given, else now. */
@@ -144,8 +148,8 @@ export function createAnalyst(deps: AnalystDeps): Analyst {
     const checkAbort = () => signal?.throwIfAborted();
     checkAbort();
     const input = (details ?? {}) as Record<string, unknown>;
-    const homeName = text(input.home, 'Équipe à domicile');
-    const awayName = text(input.away, 'Équipe à l’extérieur');
+    const homeName = displayName(input.home, 'Équipe à domicile');
+    const awayName = displayName(input.away, 'Équipe à l’extérieur');
     const leagueText = typeof input.league === 'string' ? input.league : '';
     const asOf = asOfFor(input, deps.clock.now());
     // Exclusive bound for "played by then" queries on match days.

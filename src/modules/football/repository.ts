@@ -96,6 +96,18 @@ export async function insertTeamAlias(
   return inserted.length > 0;
 }
 
+/** Adds aliases in one statement; one already taken (by any team) is left as it is. */
+export async function insertTeamAliases(
+  db: Executor,
+  rows: ReadonlyArray<{ teamId: number; alias: string; aliasNormalized: string }>,
+): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .insert(footballTeamAliases)
+    .values([...rows])
+    .onConflictDoNothing();
+}
+
 /** Inserts matches; a fixture already stored is left as it is. Returns how many were new. */
 export async function insertMatches(db: Executor, rows: readonly NewFootballMatch[]): Promise<number> {
   if (rows.length === 0) return 0;

@@ -2,6 +2,7 @@
 // accents, aliases), adding aliases, and importing parsed result rows without duplicates.
 import type { Database, Executor } from '../../db/client.js';
 import type { FootballLeague, FootballTeam, NewFootballMatch } from '../../db/schema/index.js';
+import { KNOWN_TEAM_ALIASES } from './known-aliases.js';
 import { normalizeName } from './normalize.js';
 import {
   findLeague,
@@ -11,6 +12,7 @@ import {
   insertLeagueAlias,
   insertMatches,
   insertTeamAlias,
+  insertTeamAliases,
   insertTeams,
 } from './repository.js';
 import type { ResultRow } from './results-csv.js';
@@ -76,6 +78,19 @@ export async function addLeagueAlias(
   return { league, alias: alias.trim(), added };
 }
 
+/** The usual long names of newly imported clubs (known-aliases.ts), as alias rows. */
+function knownAliasesOf(
+  teams: ReadonlyArray<FootballTeam | undefined>,
+): Array<{ teamId: number; alias: string; aliasNormalized: string }> {
+  return teams.flatMap((team) =>
+    team
+      ? (KNOWN_TEAM_ALIASES[team.name] ?? [])
+          .map((alias) => ({ teamId: team.id, alias, aliasNormalized: normalizeName(alias) }))
+          .filter((row) => row.aliasNormalized !== team.nameNormalized)
+      : [],
+  );
+}
+
 export type ImportProgress = (done: number, total: number) => void;
 
 export interface ImportReport {
@@ -116,7 +131,10 @@ export async function importResultRows(
     db,
     missing.map(([nameNormalized, name]) => ({ name, nameNormalized })),
   );
-  if (missing.length > 0) teams = await findTeams(db, [...names.keys()]);
+  if (missing.length > 0) {
+    teams = await findTeams(db, [...names.keys()]);
+    await insertTeamAliases(db, knownAliasesOf(missing.map(([normalized]) => teams.get(normalized))));
+  }
 
   let inserted = 0;
   onProgress?.(0, rows.length);
