@@ -479,3 +479,24 @@ describe('GET and DELETE /api/user/pronostic/{id}', () => {
     expect(types.json().user.credits_balance).toBe(3);
   });
 });
+
+describe('every pronostic endpoint needs a valid token', () => {
+  it.each([
+    ['GET', '/api/user/pronostic/types'],
+    ['POST', '/api/user/pronostic/create'],
+    ['GET', '/api/user/pronostics'],
+    ['GET', '/api/user/pronostic/1'],
+    ['DELETE', '/api/user/pronostic/1'],
+  ] as const)('%s %s answers 401 without one, or with an unknown one', async (method, url) => {
+    for (const headers of [{}, { authorization: `Bearer ${'x'.repeat(43)}` }]) {
+      const response = await t.app.inject({
+        method,
+        url,
+        headers,
+        ...(method === 'POST' ? { payload: { type_id: 1, teams_details: match } } : {}),
+      });
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual({ user: null, message: 'Non authentifié.', data: [], errors: [] });
+    }
+  });
+});
