@@ -1,0 +1,120 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createCliContext } from '../../src/cli/context.js';
+import { runCli } from '../../src/cli/index.js';
+import { testConfig } from '../../src/config.js';
+import { impliedProbabilities, rps } from '../../src/engine/evaluation.js';
+import { marketsFrom } from '../../src/engine/markets.js';
+import { scoreMatrix } from '../../src/engine/score-matrix.js';
+import { simulateLeague } from '../engine/simulate.js';
+
+/** A simulated league as a football-data.co.uk file, with odds from the true probabilities (+5 % margin). */
+function leagueCsv(league: string, seed: number): { train: string; test: string } {
+  const { teams, matches } = simulateLeague({ teams: 10, seasons: 3, seed });
+  const strength = new Map(teams.map((team) => [team.name, team]));
+  const rows = matches.map((match) => {
+    const home = strength.get(match.home)!;
+    const away = strength.get(match.away)!;
+    const truth = marketsFrom(
+      scoreMatrix(
+        Math.exp(Math.log(1.2) + 0.3 + home.attack - away.defence),
+        Math.exp(Math.log(1.2) + away.attack - home.defence),
+        0,
+      ),
+    );
+    const odds = [truth.oneXTwo.home, truth.oneXTwo.draw, truth.oneXTwo.away].map((p) =>
+      (1 / (p * 1.05)).toFixed(2),
+    );
+    const overUnder = [truth.overUnder25.over, truth.overUnder25.under].map((p) =>
+      (1 / (p * 1.05)).toFixed(2),
+    );
+    const date = new Date(match.date);
+    const day = `${String(date.getUTCDate()).padStart(2, '0')}/${String(date.getUTCMonth() + 1).padStart(2, '0')}/${date.getUTCFullYear()}`;
+    return [
+      league,
+      day,
+      match.home,
+      match.away,
+      match.homeGoals,
+      match.awayGoals,
+      ...odds,
+      ...overUnder,
+    ].join(',');
+  });
+  const header = 'Div,Date,HomeTeam,AwayTeam,FTHG,FTAG,PSCH,PSCD,PSCA,PC>2.5,PC<2.5';
+  const split = Math.floor(rows.length / 3);
+  return {
+    train: [header, ...rows.slice(0, split)].join('\n'),
+    test: [header, ...rows.slice(split)].join('\n'),
+  };
+}
+
+describe('evaluate', () => {
+  it('prints the walk-forward figures as one JSON object, per league too', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'evaluate-'));
+    const files: Record<string, string> = {};
+    for (const [league, seed] of [
+      ['AA', 1],
+      ['BB', 2],
+    ] as const) {
+      const { train, test } = leagueCsv(league, seed);
+      files[`${league}-train`] = join(dir, `${league}-train.csv`);
+      files[`${league}-test`] = join(dir, `${league}-test.csv`);
+      writeFileSync(files[`${league}-train`]!, train);
+      writeFileSync(files[`${league}-test`]!, test);
+    }
+    const lines: string[] = [];
+    const ctx = createCliContext(testConfig(), { out: (line) => lines.push(line) });
+    const code = await runCli(
+      [
+        'evaluate',
+        '--train',
+        files['AA-train']!,
+        files['BB-train']!,
+        '--test',
+        files['AA-test']!,
+        files['BB-test']!,
+        '--json',
+      ],
+      ctx,
+    );
+    expect(code).toBe(0);
+    expect(lines).toHaveLength(1);
+    const report = JSON.parse(lines[0]!);
+    expect(Object.keys(report).sort()).toEqual([
+      'baseline',
+      'bookmaker',
+      'engine',
+      'leagues',
+      'matches',
+      'rps_ratio',
+    ]);
+    expect(report.matches).toBe(2 * 180);
+    for (const name of ['engine', 'baseline', 'bookmaker']) {
+      expect(Object.keys(report[name]).sort()).toEqual(['brier', 'logloss', 'ou_logloss', 'rps']);
+    }
+    expect(Object.keys(report.leagues)).toEqual(['AA', 'BB']);
+    expect(Object.keys(report.leagues.AA).sort()).toEqual([
+      'bookmaker_rps',
+      'engine_rps',
+      'matches',
+      'rps_ratio',
+    ]);
+    // The bookmaker here knows the true strengths: the engine comes close, the baseline does not.
+    expect(report.rps_ratio).toBeGreaterThan(0.98);
+    expect(report.rps_ratio).toBeLessThan(1.1);
+    expect(report.baseline.rps).toBeGreaterThan(report.engine.rps);
+    expect(report.rps_ratio).toBeCloseTo(report.engine.rps / report.bookmaker.rps, 12);
+  });
+
+  it('scores with the textbook formulas', () => {
+    expect(rps([1, 0, 0], 0)).toBe(0);
+    expect(rps([0, 0, 1], 0)).toBe(1);
+    expect(rps([0.5, 0.3, 0.2], 1)).toBeCloseTo(((0.5 - 0) ** 2 + (0.8 - 1) ** 2) / 2, 12);
+    const [home, draw, away] = impliedProbabilities([2, 4, 4]);
+    expect(home).toBeCloseTo(0.5, 12);
+    expect(draw! + away!).toBeCloseTo(0.5, 12);
+  });
+});
