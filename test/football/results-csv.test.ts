@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from '../../src/modules/football/csv.js';
+import { currentSeason } from '../../src/modules/football/import.js';
 import { parseResultsCsv, seasonFolder, seasonOf } from '../../src/modules/football/results-csv.js';
 
 // Short-year dates, decimal counts, the mirror's `PC_2_5` spelling and a trailing empty row.
@@ -99,5 +100,8 @@ describe('football-data.co.uk CSV reader', () => {
     expect(seasonFolder('1999-2000')).toBe('9900');
     expect(seasonFolder('2025-27')).toBeNull();
     expect(seasonFolder('nope')).toBeNull();
+    expect(currentSeason(new Date('2025-07-20T00:00:00Z'))).toBe('2024-25');
+    expect(currentSeason(new Date('2025-08-02T00:00:00Z'))).toBe('2025-26');
+    expect(currentSeason(new Date('2026-03-01T00:00:00Z'))).toBe('2025-26');
   });
 });

@@ -41,10 +41,13 @@ export async function importResultsFile(
   return importResultsText(db, decodeResults(await readFile(path)), basename(path), onProgress);
 }
 
-/** The season under way at a date: from July on, the one starting that year. */
+/**
+ * The season to sync at a date: from August on, the one starting that year (football-data.co.uk
+ * publishes a season's file with its first matches, so in July the last one is still the current).
+ */
 export function currentSeason(now: Date): string {
   const year = now.getUTCFullYear();
-  const start = now.getUTCMonth() >= 6 ? year : year - 1;
+  const start = now.getUTCMonth() >= 7 ? year : year - 1;
   return `${start}-${String((start + 1) % 100).padStart(2, '0')}`;
 }
 
