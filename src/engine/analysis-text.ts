@@ -184,7 +184,7 @@ function marketSentence(facts: AnalysisFacts, seed: number): string {
       return `Le score le plus probable est ${facts.pick} (${chance}), suivi de ${others}. Un score exact reste très incertain : même le plus probable se produit rarement.`;
     }
     case 'double_chance':
-      return `${facts.pickLabel} couvre ${chance} des issues selon le modèle, ${sure}.`;
+      return `Double chance « ${facts.pickLabel} » : probabilité estimée à ${chance}, ${sure}.`;
     default:
       return choose(
         [
