@@ -4,8 +4,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
+import { expect } from 'vitest';
 import { type Config, testConfig } from '../../../src/config.js';
 import type { CodeMessage } from '../../../src/providers/messaging/index.js';
+import { MessagingError } from '../../../src/providers/messaging/types.js';
 import { TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN } from '../../fakes/twilio.js';
 import {
   WHATSAPP_API_VERSION,
@@ -70,4 +72,14 @@ export { testConfig };
 export async function tempDir(): Promise<{ path: string; remove: () => Promise<void> }> {
   const path = await mkdtemp(join(tmpdir(), 'messaging-'));
   return { path, remove: () => rm(path, { recursive: true, force: true }) };
+}
+
+/** The rejection of a send, asserted to be a MessagingError. */
+export async function failure(promise: Promise<void>): Promise<MessagingError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(MessagingError);
+  return error as MessagingError;
 }

@@ -2,14 +2,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Config } from '../../../src/config.js';
 import { ConfigError } from '../../../src/config.js';
 import { createTwilioDriver } from '../../../src/providers/messaging/twilio.js';
-import { MessagingError } from '../../../src/providers/messaging/types.js';
 import {
   startTwilioFake,
   TWILIO_ACCOUNT_SID,
   TWILIO_AUTH_TOKEN,
   type TwilioFake,
 } from '../../fakes/twilio.js';
-import { captureLogger, codeMessage, SENTENCE, silentLogger, twilioSettings } from './helpers.js';
+import { captureLogger, codeMessage, failure, SENTENCE, silentLogger, twilioSettings } from './helpers.js';
 
 describe('twilio driver', () => {
   let fake: TwilioFake;
@@ -24,16 +23,6 @@ describe('twilio driver', () => {
       timeoutMs,
       retryDelayMs: 0,
     });
-
-  /** The rejection of a send, asserted to be a MessagingError. */
-  const failure = async (promise: Promise<void>): Promise<MessagingError> => {
-    const error = await promise.then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(MessagingError);
-    return error as MessagingError;
-  };
 
   it('sends an SMS from TWILIO_SMS_FROM with the sentence as the body, Basic auth, form-encoded', async () => {
     const { logger, output } = captureLogger();

@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Config } from '../../../src/config.js';
-import { MessagingError } from '../../../src/providers/messaging/types.js';
 import { createWhatsappCloudDriver } from '../../../src/providers/messaging/whatsapp-cloud.js';
 import {
   startWhatsappCloudFake,
@@ -8,7 +7,7 @@ import {
   WHATSAPP_TOKEN,
   type WhatsappCloudFake,
 } from '../../fakes/whatsapp-cloud.js';
-import { captureLogger, codeMessage, silentLogger, whatsappCloudSettings } from './helpers.js';
+import { captureLogger, codeMessage, failure, silentLogger, whatsappCloudSettings } from './helpers.js';
 
 describe('whatsapp-cloud driver', () => {
   let fake: WhatsappCloudFake;
@@ -24,15 +23,6 @@ describe('whatsapp-cloud driver', () => {
       retryDelayMs: 0,
     });
   const whatsapp = codeMessage({ channel: 'whatsapp', code: '482913' });
-
-  const failure = async (promise: Promise<void>): Promise<MessagingError> => {
-    const error = await promise.then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(MessagingError);
-    return error as MessagingError;
-  };
 
   it('sends the authentication template with the code in the body and behind the copy-code button', async () => {
     const { logger, output } = captureLogger();
