@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCliContext } from '../../src/cli/context.js';
 import { runCli } from '../../src/cli/index.js';
-import { accessTokens, otpCodes, users } from '../../src/db/schema/index.js';
+import { accessTokens, idempotencyKeys, otpCodes, users } from '../../src/db/schema/index.js';
+import { beginIdempotent } from '../../src/modules/idempotency/service.js';
 import { DEFAULT_HOUSEKEEPING_INTERVAL_MS } from '../../src/plugins/app/housekeeping.js';
 import { signIn } from '../helpers.js';
 import { codeRows, createOtpApp, mobilePhone, type OtpTestApp, requestCode, verify } from './helpers.js';
@@ -99,12 +100,32 @@ describe('purge', () => {
 
     const result = await cli('purge');
     expect(result.code).toBe(0);
-    expect(result.out[0]).toMatch(/^Purged [1-9]\d* code\(s\) and [1-9]\d* token\(s\)\.$/);
+    expect(result.out[0]).toMatch(
+      /^Purged [1-9]\d* code\(s\), [1-9]\d* token\(s\) and 0 idempotency key\(s\)\.$/,
+    );
     expect(await phones()).not.toContain(oldPhone);
     expect(await phones()).toContain(recentPhone);
     expect(await tokenUsers()).not.toContain(old.id);
     expect(await tokenUsers()).toContain(live.id);
-    expect((await cli('purge')).out).toEqual(['Purged 0 code(s) and 0 token(s).']);
+    expect((await cli('purge')).out).toEqual(['Purged 0 code(s), 0 token(s) and 0 idempotency key(s).']);
+  });
+
+  it('deletes idempotent answers past their 24 hours, and only those', async () => {
+    const user = await signIn(t);
+    const begin = (key: string) =>
+      beginIdempotent(t.app.db, { userId: user.id, scope: 'test', key, body: { n: 1 } }, t.clock.now());
+    const old = await begin('old');
+    if (!('claim' in old)) throw new Error('expected a new key');
+    await old.claim.complete(t.app.db, { statusCode: 201, body: { ok: true } }, t.clock.now());
+    t.clock.advanceSeconds(24 * 3600 + 1);
+    const fresh = await begin('fresh');
+    if (!('claim' in fresh)) throw new Error('expected a new key');
+    await fresh.claim.complete(t.app.db, { statusCode: 201, body: { ok: true } }, t.clock.now());
+
+    const purged = await t.app.housekeeping.run();
+    expect(purged.idempotencyKeys).toBe(1);
+    const keys = await t.app.db.select({ key: idempotencyKeys.key }).from(idempotencyKeys);
+    expect(keys.map((row) => row.key)).toEqual(['fresh']);
   });
 
   it('a revoked token is gone once its window has passed', async () => {

@@ -1,9 +1,9 @@
-// Purges what sign-in leaves behind, on a timer wherever the API runs: codes past retention and
-// tokens no longer usable. Each run is a pair of indexed deletes, harmless when several API
-// processes run it at once; `npm run cli -- purge` does the same by hand.
+// Purges what has expired, on a timer wherever the API runs: sign-in codes past retention, tokens
+// no longer usable, idempotent answers past 24 h. Each run is a few indexed deletes, harmless when
+// several API processes run it at once; `npm run cli -- purge` does the same by hand.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { purgeSignInData } from '../../modules/auth/otp-service.js';
+import { type Purged, purgeExpired } from '../../modules/housekeeping/service.js';
 
 export interface HousekeepingOptions {
   /** Time between runs; 0 turns the timer off (the CLI `purge` still works). Default 15 minutes. */
@@ -14,7 +14,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     housekeeping: {
       /** One purge now, at the app clock's time. */
-      run(): Promise<{ codes: number; tokens: number }>;
+      run(): Promise<Purged>;
     };
   }
 }
@@ -22,7 +22,7 @@ declare module 'fastify' {
 export const DEFAULT_HOUSEKEEPING_INTERVAL_MS = 15 * 60_000;
 
 async function housekeepingPlugin(app: FastifyInstance, options: HousekeepingOptions): Promise<void> {
-  const run = () => purgeSignInData(app.db, app.config, app.clock.now());
+  const run = () => purgeExpired(app.db, app.config, app.clock.now());
   app.decorate('housekeeping', { run });
 
   const intervalMs = options.intervalMs ?? DEFAULT_HOUSEKEEPING_INTERVAL_MS;
@@ -33,7 +33,9 @@ async function housekeepingPlugin(app: FastifyInstance, options: HousekeepingOpt
     if (running) return;
     running = run()
       .then((purged) => {
-        if (purged.codes + purged.tokens > 0) app.log.info(purged, 'housekeeping: purged sign-in data');
+        if (purged.codes + purged.tokens + purged.idempotencyKeys > 0) {
+          app.log.info(purged, 'housekeeping: purged expired data');
+        }
       })
       .catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping: purge failed'))
       .finally(() => {
