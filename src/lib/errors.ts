@@ -1,6 +1,6 @@
 // Domain errors: services throw these and know nothing of HTTP; plugins/app/errors.ts maps each
 // one to a status and an envelope, in one place.
-import { type MessageKey, messages } from './messages.js';
+import { messages } from './messages.js';
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -81,8 +81,4 @@ export class UpstreamFailed extends DomainError {
   ) {
     super(message);
   }
-}
-
-export function messageOf(key: MessageKey): string {
-  return messages[key];
 }

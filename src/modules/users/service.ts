@@ -2,7 +2,8 @@
 // welcome credits (a ledger row), all in one transaction.
 import { randomInt } from 'node:crypto';
 import type { Config } from '../../config.js';
-import type { Database } from '../../db/client.js';
+import type { Database, Executor } from '../../db/client.js';
+import { normalizePhone } from '../auth/phone.js';
 import { postOperation } from '../wallet/ledger.js';
 import { affiliationCodeTaken, findUserByPhone, insertUserIfAbsent, type UserRow } from './repository.js';
 
@@ -49,4 +50,13 @@ export async function findOrCreateUser(
     }
     return { user: inserted, created: true };
   });
+}
+
+/** The account an operator names by phone (CLI); a plain Error, which the CLI prints, when there is none. */
+export async function accountOfPhone(db: Executor, rawPhone: string): Promise<UserRow> {
+  const phone = normalizePhone(rawPhone);
+  if (!phone) throw new Error(`"${rawPhone}" is not a valid international phone number (e.g. +237690000000)`);
+  const user = await findUserByPhone(db, phone);
+  if (!user) throw new Error(`no account has the phone ${phone}`);
+  return user;
 }

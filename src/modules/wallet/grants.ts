@@ -1,8 +1,7 @@
 // Credits granted by an operator (support gesture, promotion): an `admin_adjustment` ledger row.
 // Until the wallet's pack purchases exist, this is how credits reach accounts besides the welcome bonus.
 import type { Database } from '../../db/client.js';
-import { normalizePhone } from '../auth/phone.js';
-import { findUserByPhone } from '../users/repository.js';
+import { accountOfPhone } from '../users/service.js';
 import { postOperation } from './ledger.js';
 
 export const GRANT_MAX = 1_000_000;
@@ -23,10 +22,7 @@ export async function grantCredits(
       'the reason must be 3 to 200 characters (it is shown to the user in the operations history)',
     );
   }
-  const phone = normalizePhone(rawPhone);
-  if (!phone) throw new Error(`"${rawPhone}" is not a valid international phone number (e.g. +237690000000)`);
-  const user = await findUserByPhone(db, phone);
-  if (!user) throw new Error(`no account has the phone ${phone}`);
+  const user = await accountOfPhone(db, rawPhone);
   const posted = await db.transaction((tx) =>
     postOperation(tx, {
       userId: user.id,
@@ -37,5 +33,5 @@ export async function grantCredits(
     }),
   );
   if (!posted) throw new Error(`the account has ${user.creditsBalance} credits: it cannot go below zero`);
-  return { userId: user.id, phone, balance: posted.balanceAfter };
+  return { userId: user.id, phone: user.phone, balance: posted.balanceAfter };
 }

@@ -135,9 +135,7 @@ function fromDomainError(error: DomainError): ErrorAnswer {
             ? 404
             : error instanceof Conflict
               ? 409
-              : error instanceof UpstreamFailed
-                ? 500
-                : 500;
+              : 500; // UpstreamFailed and any other domain error
   return { status, body: envelope({ message: error.message, data: error.data }) };
 }
 
