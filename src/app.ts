@@ -71,6 +71,18 @@ function trustProxyOption(trust: Config['trustProxy']): FastifyServerOptions['tr
   return trust;
 }
 
+/** The football analyst on the app's database; it warns at start when no results are loaded. */
+function defaultAnalyst(
+  app: FastifyInstance,
+  database: DatabaseHandle,
+  config: Config,
+  clock: Clock,
+): AnalysisEngine {
+  const analyst = createAnalyst({ db: database.db, config, logger: app.log, clock });
+  app.addHook('onReady', () => warnWithoutResults(analyst, app.log));
+  return analyst;
+}
+
 export async function buildApp(options: AppOptions): Promise<App> {
   const { config } = options;
   const serverOptions: FastifyServerOptions = {
@@ -122,17 +134,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(housekeeping);
   await app.register(openapi);
 
-  let engine = options.engine;
-  if (!engine) {
-    const analyst = createAnalyst({ db: database.db, config, logger: app.log, clock });
-    engine = analyst;
-    app.addHook('onReady', () => warnWithoutResults(analyst, app.log));
-  }
-  const analysisEngine = engine;
+  const engine = options.engine ?? defaultAnalyst(app, database, config, clock);
   const runWorker = options.worker ?? config.role === 'all';
   const worker = new AnalysisWorker({
     database,
-    engine: analysisEngine,
+    engine,
     clock,
     logger: app.log.child({ component: 'worker' }),
     options: options.workerOptions ?? {},
@@ -151,7 +157,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     deps: () => ({
       db: db.db,
       config,
-      modelName: analysisEngine.modelName,
+      modelName: engine.modelName,
       notifyCreated: (id) => {
         db.notify(CREATED_CHANNEL, String(id)).catch((error: unknown) => {
           // The poll will find the row anyway; a lost wake-up only delays it.

@@ -163,23 +163,17 @@ export function toErrorAnswer(error: FastifyError | DomainError | Error): ErrorA
       body: envelope({ message: Object.values(errors)[0]?.[0] ?? messages.validationFailed, errors }),
     };
   }
-  switch (fastifyError.code) {
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return {
-        status: 422,
-        body: envelope({ message: messages.emptyBody, errors: { body: [messages.emptyBody] } }),
-      };
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return {
-        status: 422,
-        body: envelope({ message: messages.invalidJson, errors: { body: [messages.invalidJson] } }),
-      };
-  }
-  if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
-    return {
-      status: 422,
-      body: envelope({ message: messages.invalidJson, errors: { body: [messages.invalidJson] } }),
-    };
+  // A body that cannot be read as JSON is a 422 on `body` (Fastify says 400).
+  const bodyError = (message: string): ErrorAnswer => ({
+    status: 422,
+    body: envelope({ message, errors: { body: [message] } }),
+  });
+  if (fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return bodyError(messages.emptyBody);
+  if (
+    fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+    (error instanceof SyntaxError && fastifyError.statusCode === 400)
+  ) {
+    return bodyError(messages.invalidJson);
   }
   const status = fastifyError.statusCode;
   if (status !== undefined && status >= 400 && status < 500) {
