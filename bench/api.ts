@@ -10,8 +10,6 @@ import { buildApp } from '../src/app.js';
 import { testConfig } from '../src/config.js';
 import { type DatabaseHandle, openDatabase } from '../src/db/client.js';
 import { issueToken } from '../src/modules/auth/tokens.js';
-import { findOrCreateUser } from '../src/modules/users/service.js';
-import { postOperation } from '../src/modules/wallet/ledger.js';
 
 const rows = Number(process.env.BENCH_ROWS ?? 200_000);
 const postgresBase = process.env.BENCH_DATABASE_URL;
@@ -58,15 +56,10 @@ try {
   await app.ready();
 
   // Many users' rows; the measured user owns one row in a hundred.
-  const { user } = await findOrCreateUser(handle.db, config, '+237670000001', 'CM');
-  await postOperation(handle.db, {
-    userId: user.id,
-    type: 'admin_adjustment',
-    currency: 'credits',
-    amount: 100_000,
-    description: 'bench',
-  });
-  const others = await findOrCreateUser(handle.db, config, '+237670000002', 'CM');
+  const { users, wallet } = app.services;
+  const { user } = await users.findOrCreate('+237670000001', 'CM');
+  await wallet.grantCredits(user, 100_000, 'bench');
+  const others = await users.findOrCreate('+237670000002', 'CM');
   const seeded = performance.now();
   await handle.db.execute(sql`
     INSERT INTO pronostics (user_id, type_id, status, credits_cost, teams_details, ai_model, search_text,

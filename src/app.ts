@@ -13,7 +13,6 @@ import type { Config } from './config.js';
 import { type DatabaseHandle, databaseUrlOf, openDatabase } from './db/client.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import authRoutes from './modules/auth/routes.js';
-import { createAnalyst } from './modules/football/analyst.js';
 import healthRoutes from './modules/health/routes.js';
 import pronosticRoutes from './modules/pronostics/routes.js';
 import auth from './plugins/app/auth.js';
@@ -22,14 +21,16 @@ import context from './plugins/app/context.js';
 import errors, { frameworkErrorHandler } from './plugins/app/errors.js';
 import gracefulClose from './plugins/app/graceful-close.js';
 import housekeeping from './plugins/app/housekeeping.js';
+import idempotency from './plugins/app/idempotency.js';
 import requestId, { requestIdOf } from './plugins/app/request-id.js';
 import openapi from './plugins/external/openapi.js';
 import rateLimit from './plugins/external/rate-limit.js';
 import security from './plugins/external/security.js';
-import { createMessenger, type Messenger } from './providers/messaging/index.js';
+import type { Messenger } from './providers/messaging/index.js';
+import { createServices } from './services.js';
 import type { AnalysisEngine } from './worker/analysis-engine.js';
 import { warnWithoutResults } from './worker/process.js';
-import { AnalysisWorker, CREATED_CHANNEL, type WorkerOptions } from './worker/worker.js';
+import { AnalysisWorker, type WorkerOptions } from './worker/worker.js';
 
 export interface AppOptions {
   config: Config;
@@ -71,18 +72,6 @@ function trustProxyOption(trust: Config['trustProxy']): FastifyServerOptions['tr
   return trust;
 }
 
-/** The football analyst on the app's database; it warns at start when no results are loaded. */
-function defaultAnalyst(
-  app: FastifyInstance,
-  database: DatabaseHandle,
-  config: Config,
-  clock: Clock,
-): AnalysisEngine {
-  const analyst = createAnalyst({ db: database.db, config, logger: app.log, clock });
-  app.addHook('onReady', () => warnWithoutResults(analyst, app.log));
-  return analyst;
-}
-
 export async function buildApp(options: AppOptions): Promise<App> {
   const { config } = options;
   const serverOptions: FastifyServerOptions = {
@@ -116,13 +105,15 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.removeContentTypeParser('text/plain');
 
   const clock = options.clock ?? systemClock;
-  await app.register(context, {
-    config,
+  const services = createServices({
     database,
+    config,
     clock,
-    messenger: options.messenger ?? createMessenger({ config, logger: app.log, clock }),
-    closeDatabase: ownsDatabase,
+    logger: app.log,
+    ...(options.messenger ? { messenger: options.messenger } : {}),
+    ...(options.engine ? { engine: options.engine } : {}),
   });
+  await app.register(context, { config, database, clock, services, closeDatabase: ownsDatabase });
   await app.register(requestId);
   await app.register(gracefulClose);
   await app.register(errors);
@@ -131,10 +122,16 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(rateLimit);
   await app.register(coercion);
   await app.register(auth);
+  await app.register(idempotency);
   await app.register(housekeeping);
   await app.register(openapi);
 
-  const engine = options.engine ?? defaultAnalyst(app, database, config, clock);
+  const { engine } = services;
+  // A fresh install has no results; the default analyst says so at start.
+  if (!options.engine && engine.describe) {
+    const describe = engine.describe.bind(engine);
+    app.addHook('onReady', () => warnWithoutResults({ describe }, app.log));
+  }
   const runWorker = options.worker ?? config.role === 'all';
   const worker = new AnalysisWorker({
     database,
@@ -152,20 +149,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   await app.register(healthRoutes);
   await app.register(authRoutes);
-  const db = database;
-  await app.register(pronosticRoutes, {
-    deps: () => ({
-      db: db.db,
-      config,
-      modelName: engine.modelName,
-      notifyCreated: (id) => {
-        db.notify(CREATED_CHANNEL, String(id)).catch((error: unknown) => {
-          // The poll will find the row anyway; a lost wake-up only delays it.
-          app.log.warn({ err: error, pronostic_id: id }, 'could not notify the workers');
-        });
-      },
-    }),
-  });
+  await app.register(pronosticRoutes);
 
   return app;
 }

@@ -10,10 +10,8 @@ import { type Config, testConfig } from '../src/config.js';
 import { type DatabaseHandle, openDatabase } from '../src/db/client.js';
 import { type UserRole, users } from '../src/db/schema/index.js';
 import { ManualClock } from '../src/lib/clock.js';
-import { issueToken } from '../src/modules/auth/tokens.js';
-import { setUserRole } from '../src/modules/users/repository.js';
-import { findOrCreateUser } from '../src/modules/users/service.js';
-import { ledgerSums, postOperation } from '../src/modules/wallet/ledger.js';
+import { ledgerSums } from '../src/modules/wallet/ledger.js';
+import type { CodeMessage, Messenger } from '../src/providers/messaging/index.js';
 
 export interface TestDatabase {
   handle: DatabaseHandle;
@@ -50,11 +48,35 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   return { handle, drop: () => handle.close() };
 }
 
+/** The test app's default messenger: it keeps every code it is asked to send, so tests can sign in. */
+export interface TestOutbox extends Messenger {
+  sent: CodeMessage[];
+  /** The code of the last message to `phone`. */
+  lastCode(phone: string): string;
+}
+
+export function testOutbox(): TestOutbox {
+  const sent: CodeMessage[] = [];
+  return {
+    sent,
+    async send(message) {
+      sent.push(message);
+    },
+    lastCode(phone) {
+      const message = sent.filter((m) => m.to === phone).at(-1);
+      if (!message) throw new Error(`no code was sent to ${phone}`);
+      return message.code;
+    },
+  };
+}
+
 export interface TestApp {
   app: App;
   clock: ManualClock;
   config: Config;
   database: DatabaseHandle;
+  /** Where signIn() reads codes: the default outbox, or a messenger of the test's that keeps codes too. */
+  outbox: Pick<TestOutbox, 'lastCode'> | undefined;
   close(): Promise<void>;
 }
 
@@ -65,16 +87,22 @@ export async function createTestApp(
     database?: TestDatabase;
     /** Adds routes or hooks before the app is ready, e.g. a probe route that throws a domain error. */
     beforeReady?: (app: App) => void | Promise<void>;
+    /** Send codes through the drivers the configuration names (driver tests) instead of the test outbox. */
+    configuredMessenger?: boolean;
   } & Partial<Omit<AppOptions, 'config' | 'database' | 'clock'>> = {},
 ): Promise<TestApp> {
   const testDatabase = options.database ?? (await createTestDatabase());
   const clock = options.clock ?? new ManualClock();
   const config = testConfig(options.config);
-  const { config: _c, clock: _k, database: _d, beforeReady, ...rest } = options;
+  const { config: _c, clock: _k, database: _d, beforeReady, configuredMessenger, ...rest } = options;
+  const messenger = configuredMessenger ? undefined : (options.messenger ?? testOutbox());
+  const outbox =
+    messenger && 'lastCode' in messenger ? (messenger as Pick<TestOutbox, 'lastCode'>) : undefined;
   const app = await buildApp({
     logger: false,
     worker: false,
     ...rest,
+    ...(messenger ? { messenger } : {}),
     config,
     clock,
     database: testDatabase.handle,
@@ -86,6 +114,7 @@ export async function createTestApp(
     clock,
     config,
     database: testDatabase.handle,
+    outbox,
     async close() {
       await app.close();
       if (!options.database) await testDatabase.drop();
@@ -109,25 +138,56 @@ export interface SignedIn {
   headers: { authorization: string };
 }
 
-/** An account with a token, created straight through the services (tests of sign-in itself use the API). */
+let clientCounter = 0;
+
+/** A client address of its own per sign-in (TEST-NET-3), so the per-network sign-in caps never add up across tests. */
+function nextClientAddress(): string {
+  clientCounter += 1;
+  return `203.0.${Math.floor(clientCounter / 250) % 250}.${(clientCounter % 250) + 1}`;
+}
+
+/**
+ * Signs in through the API as a client does: a code by SMS (read from the test outbox), then verify.
+ * Credits and the admin role are given the way an operator gives them (the CLI's services), as no
+ * API route gives them yet.
+ */
 export async function signIn(
   t: TestApp,
   options: { phone?: string; credits?: number; role?: UserRole } = {},
 ): Promise<SignedIn> {
+  if (!t.outbox)
+    throw new Error('signIn() reads codes from the test outbox: pass a messenger with lastCode()');
   const phone = options.phone ?? nextPhone();
-  const { user } = await findOrCreateUser(t.app.db, t.config, phone, 'CM');
-  if (options.credits) {
-    await postOperation(t.app.db, {
-      userId: user.id,
-      type: 'admin_adjustment',
-      currency: 'credits',
-      amount: options.credits,
-      description: 'Crédits de test',
-    });
+  const remoteAddress = nextClientAddress();
+  const generated = await t.app.inject({
+    method: 'POST',
+    url: '/api/otp/generate',
+    payload: { phone, country: 'CM', method: 'sms' },
+    remoteAddress,
+  });
+  if (generated.statusCode !== 200) {
+    throw new Error(`signIn: generate answered ${generated.statusCode}: ${generated.body}`);
   }
-  if (options.role) await setUserRole(t.app.db, user.id, options.role);
-  const token = await issueToken(t.app.db, t.config, user.id, t.clock.now());
-  return { id: user.id, phone, token, headers: { authorization: `Bearer ${token}` } };
+  const verified = await t.app.inject({
+    method: 'POST',
+    url: '/api/otp/verify',
+    payload: { phone, code: t.outbox.lastCode(phone) },
+    remoteAddress,
+  });
+  if (verified.statusCode !== 200) {
+    throw new Error(`signIn: verify answered ${verified.statusCode}: ${verified.body}`);
+  }
+  const { user, data } = verified.json() as { user: { id: number }; data: { token: string } };
+  if (options.credits) await grantCredits(t, user.id, options.credits);
+  if (options.role) await t.app.services.users.changeRole(user.id, options.role);
+  return { id: user.id, phone, token: data.token, headers: { authorization: `Bearer ${data.token}` } };
+}
+
+/** Gives credits as an operator does (`credits:grant`): an `admin_adjustment` ledger row. */
+export async function grantCredits(t: TestApp, userId: number, credits: number): Promise<void> {
+  const account = await t.app.services.users.findById(userId);
+  if (!account) throw new Error(`no user ${userId}`);
+  await t.app.services.wallet.grantCredits(account, credits, 'Crédits de test');
 }
 
 /** After each test: every user's balances equal the sums of their ledger rows. */

@@ -1,10 +1,12 @@
-// What every CLI command gets: the configuration, the clock, a logger on stderr, and the database,
-// opened and migrated on first use so `help` never touches it.
+// What every CLI command gets: the configuration, the clock, a logger on stderr, and the database
+// with the same service container as the API (src/services.ts), opened and migrated on first use so
+// `help` never touches it.
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import type { Config } from '../config.js';
 import { type Database, type DatabaseHandle, databaseUrlOf, openDatabase } from '../db/client.js';
 import { type Clock, systemClock } from '../lib/clock.js';
+import { createServices, type Services } from '../services.js';
 
 export interface CliContext {
   config: Config;
@@ -13,6 +15,8 @@ export interface CliContext {
   /** The migrated database handle (opened on first call). */
   database(): Promise<DatabaseHandle>;
   db(): Promise<Database>;
+  /** The modules' services on that database (opened on first call). */
+  services(): Promise<Services>;
   /** Where commands print their results (stdout); tests capture it. */
   out: (line: string) => void;
   close(): Promise<void>;
@@ -26,6 +30,7 @@ export function createCliContext(
     ? Promise.resolve(options.database)
     : undefined;
   const ownsDatabase = options.database === undefined;
+  let services: Services | undefined;
   const logger = pino({ level: config.logLevel }, pino.destination(2)) as unknown as FastifyBaseLogger;
   const context: CliContext = {
     config,
@@ -42,6 +47,11 @@ export function createCliContext(
     },
     async db() {
       return (await context.database()).db;
+    },
+    async services() {
+      const database = await context.database();
+      services ??= createServices({ database, config, clock: context.clock, logger });
+      return services;
     },
     async close() {
       if (opened && ownsDatabase) await (await opened).close();

@@ -1,5 +1,5 @@
-// Domain errors: services throw these and know nothing of HTTP; plugins/app/errors.ts maps each
-// one to a status and an envelope, in one place.
+// Domain errors: services throw these, named after what happened, and know nothing of HTTP;
+// plugins/app/errors.ts maps each one to a status and an envelope, in one place.
 import { messages } from './messages.js';
 
 export type FieldErrors = Record<string, string[]>;
@@ -7,17 +7,31 @@ export type FieldErrors = Record<string, string[]>;
 export abstract class DomainError extends Error {
   /** Payload for the envelope's `data`; an empty array when there is none. */
   readonly data: Record<string, unknown> | never[] = [];
+  /** The caller as the answer names them (`user`), when the rule that failed says more than `{id}`. */
+  readonly user: Record<string, unknown> | undefined = undefined;
 }
 
+/** No valid bearer token: missing, malformed, unknown, revoked or expired. */
 export class Unauthenticated extends DomainError {
   constructor() {
     super(messages.unauthenticated);
   }
 }
 
-export class Forbidden extends DomainError {
+/** The caller is signed in but the thing is someone else's, or the area is not theirs. */
+export abstract class AccessDenied extends DomainError {}
+
+/** The resource exists but belongs to another user. */
+export class NotOwner extends AccessDenied {
   constructor(message: string = messages.forbidden) {
     super(message);
+  }
+}
+
+/** An admin area asked for with a user's token. */
+export class AdminOnly extends AccessDenied {
+  constructor() {
+    super(messages.adminOnly);
   }
 }
 
@@ -27,12 +41,21 @@ export class NotFound extends DomainError {
   }
 }
 
-/** A well-formed request that cannot be honoured as asked (e.g. an invalid or expired code): 400. */
-export class BadRequest extends DomainError {}
+/**
+ * The sign-in code was wrong, expired, used, voided or exhausted, the phone never asked for one, or
+ * its account is blocked. One error for all of them, so an answer never tells whether a phone has an
+ * account.
+ */
+export class InvalidCode extends DomainError {
+  constructor() {
+    super(messages.otpInvalid);
+  }
+}
 
-export class Conflict extends DomainError {
-  constructor(message: string = messages.conflict) {
-    super(message);
+/** The first request with this Idempotency-Key is still running (or another request took the key over). */
+export class RequestInFlight extends DomainError {
+  constructor() {
+    super(messages.requestInFlight);
   }
 }
 
@@ -47,17 +70,15 @@ export class ValidationFailed extends DomainError {
   }
 }
 
-/** Not enough credits or money: a 402 whose `data` says what was there and what was needed. */
-export class InsufficientFunds extends DomainError {
-  override readonly data: Record<string, unknown>;
+/** The credits balance is below what the action costs; nothing was changed. */
+export class InsufficientCredits extends DomainError {
+  override readonly data: { credits_balance: number; required: number };
+  override readonly user: { id: number; credits_balance: number };
 
-  constructor(
-    message: string,
-    data: Record<string, unknown>,
-    readonly user?: Record<string, unknown>,
-  ) {
-    super(message);
-    this.data = data;
+  constructor(userId: number, balance: number, required: number) {
+    super(messages.insufficientCredits);
+    this.data = { credits_balance: balance, required };
+    this.user = { id: userId, credits_balance: balance };
   }
 }
 

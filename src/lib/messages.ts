@@ -25,7 +25,7 @@ export const messages = {
   phoneNotForCountry: 'Le numéro de téléphone n’est pas valide pour ce pays.',
   countryInvalid: 'Le champ country doit être un code pays à deux lettres (ex. CM).',
   otpCodeFormat: 'Le code doit contenir 6 chiffres.',
-  conflict: 'Une requête identique est déjà en cours de traitement.',
+  requestInFlight: 'Une requête identique est déjà en cours de traitement.',
   serviceUnavailable: 'Service momentanément indisponible.',
   healthOk: 'Le service fonctionne.',
   healthDegraded: 'Le service est dégradé : la base de données ne répond pas.',

@@ -3,7 +3,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { createCliContext } from '../../src/cli/context.js';
 import { runCli } from '../../src/cli/index.js';
 import { accessTokens, idempotencyKeys, otpCodes, users } from '../../src/db/schema/index.js';
-import { beginIdempotent } from '../../src/modules/idempotency/service.js';
 import { DEFAULT_HOUSEKEEPING_INTERVAL_MS } from '../../src/plugins/app/housekeeping.js';
 import { signIn } from '../helpers.js';
 import { codeRows, createOtpApp, mobilePhone, type OtpTestApp, requestCode, verify } from './helpers.js';
@@ -113,14 +112,14 @@ describe('purge', () => {
   it('deletes idempotent answers past their 24 hours, and only those', async () => {
     const user = await signIn(t);
     const begin = (key: string) =>
-      beginIdempotent(t.app.db, { userId: user.id, scope: 'test', key, body: { n: 1 } }, t.clock.now());
+      t.app.services.idempotency.begin({ userId: user.id, scope: 'test', key, body: { n: 1 } });
     const old = await begin('old');
     if (!('claim' in old)) throw new Error('expected a new key');
-    await old.claim.complete(t.app.db, { statusCode: 201, body: { ok: true } }, t.clock.now());
+    await old.claim.settle(t.app.db, { statusCode: 201, body: { ok: true } });
     t.clock.advanceSeconds(24 * 3600 + 1);
     const fresh = await begin('fresh');
     if (!('claim' in fresh)) throw new Error('expected a new key');
-    await fresh.claim.complete(t.app.db, { statusCode: 201, body: { ok: true } }, t.clock.now());
+    await fresh.claim.settle(t.app.db, { statusCode: 201, body: { ok: true } });
 
     const purged = await t.app.housekeeping.run();
     expect(purged.idempotencyKeys).toBe(1);

@@ -24,7 +24,10 @@ describe('log driver', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
   beforeAll(async () => {
     dir = await tempDir();
-    t = await createTestApp({ config: { dataDir: dir.path, messagingDriver: 'log', whatsappDriver: 'log' } });
+    t = await createTestApp({
+      configuredMessenger: true,
+      config: { dataDir: dir.path, messagingDriver: 'log', whatsappDriver: 'log' },
+    });
   });
   afterAll(async () => {
     await t.close();
@@ -53,6 +56,7 @@ describe('twilio driver (SMS and WhatsApp)', () => {
   beforeAll(async () => {
     fake = await startTwilioFake();
     t = await createTestApp({
+      configuredMessenger: true,
       config: { messagingDriver: 'twilio', whatsappDriver: 'twilio', twilio: twilioSettings(fake.baseUrl) },
     });
   });
@@ -137,6 +141,7 @@ describe('whatsapp-cloud driver', () => {
     fake = await startWhatsappCloudFake();
     dir = await tempDir();
     t = await createTestApp({
+      configuredMessenger: true,
       config: {
         dataDir: dir.path,
         messagingDriver: 'log',

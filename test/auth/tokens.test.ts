@@ -134,6 +134,8 @@ describe('bearer tokens', () => {
     it('200 with user {id} and data [], revokes only that token', async () => {
       const phone = mobilePhone();
       const first = await signIn(t, { phone });
+      // A second code for the same phone once the resend cooldown is over.
+      t.clock.advanceSeconds(t.config.otpResendCooldownSeconds);
       const second = await signIn(t, { phone });
       const response = await t.app.inject({
         method: 'POST',

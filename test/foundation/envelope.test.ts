@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  Forbidden,
-  InsufficientFunds,
+  InsufficientCredits,
   NotFound,
+  NotOwner,
   RateLimited,
   Unauthenticated,
 } from '../../src/lib/errors.js';
@@ -27,17 +27,13 @@ describe('envelope on errors', () => {
           throw new Unauthenticated();
         });
         app.get('/api/probe/403', async () => {
-          throw new Forbidden();
+          throw new NotOwner();
         });
         app.get('/api/probe/404', async () => {
           throw new NotFound();
         });
         app.get('/api/probe/402', async () => {
-          throw new InsufficientFunds(
-            'Crédits insuffisants.',
-            { credits_balance: 0, required: 2 },
-            { id: 7, credits_balance: 0 },
-          );
+          throw new InsufficientCredits(7, 0, 2);
         });
         app.get('/api/probe/429', async () => {
           throw new RateLimited(42.2);
@@ -84,7 +80,7 @@ describe('envelope on errors', () => {
     expect(response.statusCode).toBe(402);
     expect(response.json()).toEqual({
       user: { id: 7, credits_balance: 0 },
-      message: 'Crédits insuffisants.',
+      message: 'Crédits insuffisants pour ce type de pronostic.',
       data: { credits_balance: 0, required: 2 },
       errors: [],
     });

@@ -2,7 +2,14 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { pronosticTypes, walletOperations } from '../../src/db/schema/index.js';
 import { fixedEngine } from '../fakes/engines.js';
-import { createTestApp, expectLedgerConsistent, type SignedIn, signIn, type TestApp } from '../helpers.js';
+import {
+  createTestApp,
+  expectLedgerConsistent,
+  grantCredits,
+  type SignedIn,
+  signIn,
+  type TestApp,
+} from '../helpers.js';
 
 let t: TestApp;
 const engine = fixedEngine('dixon-coles-test');
@@ -188,8 +195,8 @@ describe('POST /api/user/pronostic/create', () => {
       const user = await signIn(t, { credits: 0 });
       const first = await create(user, { type_id: 1, teams_details: match }, { 'idempotency-key': 'k-402' });
       expect(first.statusCode).toBe(402);
-      const other = await signIn(t, { phone: user.phone, credits: 3 });
-      const again = await create(other, { type_id: 1, teams_details: match }, { 'idempotency-key': 'k-402' });
+      await grantCredits(t, user.id, 3);
+      const again = await create(user, { type_id: 1, teams_details: match }, { 'idempotency-key': 'k-402' });
       expect(again.statusCode).toBe(402);
       expect(again.json()).toEqual(first.json());
     });
@@ -224,14 +231,14 @@ describe('POST /api/user/pronostic/create', () => {
     });
 
     it('answers 409 while the first request is still running', async () => {
-      const { beginIdempotent } = await import('../../src/modules/idempotency/service.js');
       const user = await signIn(t, { credits: 5 });
       const body = { type_id: 1, teams_details: match };
-      await beginIdempotent(
-        t.app.db,
-        { userId: user.id, scope: 'pronostic.create', key: 'k-409', body },
-        t.clock.now(),
-      );
+      await t.app.services.idempotency.begin({
+        userId: user.id,
+        scope: 'pronostic.create',
+        key: 'k-409',
+        body,
+      });
       const response = await create(user, body, { 'idempotency-key': 'k-409' });
       expect(response.statusCode).toBe(409);
       expect(response.json()).toMatchObject({ user: { id: user.id }, data: [], errors: [] });

@@ -3,8 +3,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCliContext } from '../../src/cli/context.js';
 import { runCli } from '../../src/cli/index.js';
 import { walletOperations } from '../../src/db/schema/index.js';
-import { findUserById } from '../../src/modules/users/repository.js';
-import { findOrCreateUser } from '../../src/modules/users/service.js';
 import { fixedEngine } from '../fakes/engines.js';
 import { createTestApp, expectLedgerConsistent, nextPhone, signIn, type TestApp } from '../helpers.js';
 
@@ -18,7 +16,7 @@ afterEach(() => expectLedgerConsistent(t));
 describe('credits', () => {
   it('a user with 3 credits firing 20 concurrent 1-credit creates gets exactly 3', async () => {
     const user = await signIn(t);
-    expect((await findUserById(t.app.db, user.id))?.creditsBalance).toBe(3);
+    expect((await t.app.services.users.findById(user.id))?.creditsBalance).toBe(3);
     const responses = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         t.app.inject({
@@ -32,7 +30,7 @@ describe('credits', () => {
     const statuses = responses.map((response) => response.statusCode);
     expect(statuses.filter((status) => status === 201)).toHaveLength(3);
     expect(statuses.filter((status) => status === 402)).toHaveLength(17);
-    expect((await findUserById(t.app.db, user.id))?.creditsBalance).toBe(0);
+    expect((await t.app.services.users.findById(user.id))?.creditsBalance).toBe(0);
     const operations = await t.app.db
       .select()
       .from(walletOperations)
@@ -46,8 +44,8 @@ describe('credits', () => {
 
   it('gives WELCOME_CREDITS once, with a welcome_bonus ledger row', async () => {
     const phone = nextPhone();
-    const first = await findOrCreateUser(t.app.db, t.config, phone, 'CM');
-    const second = await findOrCreateUser(t.app.db, t.config, phone, 'CM');
+    const first = await t.app.services.users.findOrCreate(phone, 'CM');
+    const second = await t.app.services.users.findOrCreate(phone, 'CM');
     expect(first.created).toBe(true);
     expect(second.created).toBe(false);
     expect(second.user.creditsBalance).toBe(3);
@@ -63,8 +61,8 @@ describe('credits', () => {
   it('creates one account when two first requests for a phone race', async () => {
     const phone = nextPhone();
     const [a, b] = await Promise.all([
-      findOrCreateUser(t.app.db, t.config, phone, 'CM'),
-      findOrCreateUser(t.app.db, t.config, phone, 'CM'),
+      t.app.services.users.findOrCreate(phone, 'CM'),
+      t.app.services.users.findOrCreate(phone, 'CM'),
     ]);
     expect(a.user.id).toBe(b.user.id);
     const operations = await t.app.db
@@ -104,7 +102,7 @@ describe('credits', () => {
     it('refuses to go below zero, an unknown phone, and a bad amount', async () => {
       const user = await signIn(t);
       expect((await run('credits:grant', user.phone, '-4', 'Correction')).code).toBe(1);
-      expect((await findUserById(t.app.db, user.id))?.creditsBalance).toBe(3);
+      expect((await t.app.services.users.findById(user.id))?.creditsBalance).toBe(3);
       expect((await run('credits:grant', '+237670000999', '5', 'Bonus')).code).toBe(1);
       expect((await run('credits:grant', user.phone, 'five', 'Bonus')).code).not.toBe(0);
       expect((await run('credits:grant', user.phone, '0', 'Bonus')).code).toBe(1);

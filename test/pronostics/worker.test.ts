@@ -2,7 +2,6 @@ import { eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
 import { pronostics, walletOperations } from '../../src/db/schema/index.js';
-import { findUserById } from '../../src/modules/users/repository.js';
 import { claimNextJob, markSucceeded } from '../../src/worker/repository.js';
 import { AnalysisWorker } from '../../src/worker/worker.js';
 import { failingEngine, fixedEngine, hangingEngine } from '../fakes/engines.js';
@@ -140,7 +139,7 @@ describe('analysis worker', () => {
       headers: user.headers,
     });
     expect(after.statusCode).toBe(404);
-    expect((await findUserById(t.app.db, user.id))?.creditsBalance).toBe(1);
+    expect((await t.app.services.users.findById(user.id))?.creditsBalance).toBe(1);
   });
 
   it('a worker that dies mid-job leaves the row to another once the lease runs out', async () => {

@@ -1,7 +1,6 @@
 // `credits:grant <phone> <n> <reason>`: an operator adds credits to an account (ledger row
 // `admin_adjustment`); a negative n takes them back, never below zero.
 import { type Command, InvalidArgumentError } from 'commander';
-import { grantCredits } from '../../modules/wallet/grants.js';
 import type { CliContext } from '../context.js';
 
 function wholeNumber(value: string): number {
@@ -17,7 +16,9 @@ export function register(program: Command, ctx: CliContext): void {
     .argument('<credits>', 'how many credits', wholeNumber)
     .argument('<reason>', 'why, shown in the user’s operations history')
     .action(async (phone: string, credits: number, reason: string) => {
-      const result = await grantCredits(await ctx.db(), phone, credits, reason);
-      ctx.out(`User ${result.userId} (${result.phone}) now has ${result.balance} credits.`);
+      const { users, wallet } = await ctx.services();
+      const account = await users.accountOfPhone(phone);
+      const { balance } = await wallet.grantCredits(account, credits, reason);
+      ctx.out(`User ${account.id} (${account.phone}) now has ${balance} credits.`);
     });
 }

@@ -1,7 +1,6 @@
 // `purge`: delete expired sign-in codes, dead tokens and idempotent answers past 24 h now (the API
 // also does it on a timer).
 import type { Command } from 'commander';
-import { purgeExpired } from '../../modules/housekeeping/service.js';
 import type { CliContext } from '../context.js';
 
 export function register(program: Command, ctx: CliContext): void {
@@ -9,7 +8,7 @@ export function register(program: Command, ctx: CliContext): void {
     .command('purge')
     .description('Delete sign-in codes past retention (24 h), unusable tokens and expired idempotency keys')
     .action(async () => {
-      const purged = await purgeExpired(await ctx.db(), ctx.config, ctx.clock.now());
+      const purged = await (await ctx.services()).housekeeping.purgeExpired();
       ctx.out(
         `Purged ${purged.codes} code(s), ${purged.tokens} token(s) and ${purged.idempotencyKeys} idempotency key(s).`,
       );

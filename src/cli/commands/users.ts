@@ -2,7 +2,6 @@
 // so the change applies to the user's current tokens at once.
 import { Argument, type Command } from 'commander';
 import { userRoles } from '../../db/schema/index.js';
-import { changeRole } from '../../modules/auth/roles.js';
 import type { CliContext } from '../context.js';
 
 export function register(program: Command, ctx: CliContext): void {
@@ -12,7 +11,9 @@ export function register(program: Command, ctx: CliContext): void {
     .argument('<phone>', 'the account phone, international format (+237…)')
     .addArgument(new Argument('<role>', 'the new role').choices(userRoles))
     .action(async (phone: string, role: (typeof userRoles)[number]) => {
-      const user = await changeRole(await ctx.db(), phone, role);
-      ctx.out(`User ${user.id} (${user.phone}) is now ${role}.`);
+      const { users } = await ctx.services();
+      const account = await users.accountOfPhone(phone);
+      await users.changeRole(account.id, role);
+      ctx.out(`User ${account.id} (${account.phone}) is now ${role}.`);
     });
 }

@@ -1,5 +1,6 @@
 // Every table of the service; Drizzle generates the SQL migrations from this module.
 export * from './football.js';
+export * from './idempotency.js';
 export * from './pronostics.js';
 export * from './users.js';
 export * from './wallet.js';

@@ -43,6 +43,8 @@ export const pronostics = pgTable(
     lastError: text('last_error'),
     finishedAt: timestamptz('finished_at'),
     deletedAt: timestamptz('deleted_at'),
+    /** The Idempotency-Key claim that created the row: one row per claim, enforced by a unique index. */
+    idempotencyKeyId: integer('idempotency_key_id'),
     createdAt: createdAt(),
   },
   (table) => [
@@ -51,28 +53,6 @@ export const pronostics = pgTable(
       .where(sql`${table.deletedAt} IS NULL`),
     index('pronostics_due_idx').on(table.runAfter).where(sql`${table.status} = 'processing'`),
     index('pronostics_search_trgm_idx').using('gin', sql`${table.searchText} gin_trgm_ops`),
-  ],
-);
-
-/** The first answer to a request carrying an `Idempotency-Key`, replayed for 24 h. */
-export const idempotencyKeys = pgTable(
-  'idempotency_keys',
-  {
-    id: serial('id').primaryKey(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id),
-    scope: text('scope').notNull(),
-    key: text('key').notNull(),
-    requestHash: text('request_hash').notNull(),
-    /** Null while the first request is still running. */
-    statusCode: integer('status_code'),
-    responseBody: jsonb('response_body'),
-    expiresAt: timestamptz('expires_at').notNull(),
-    createdAt: createdAt(),
-  },
-  (table) => [
-    index('idempotency_keys_expires_idx').on(table.expiresAt),
-    uniqueIndex('idempotency_keys_unique').on(table.userId, table.scope, table.key),
+    uniqueIndex('pronostics_idempotency_key_unique').on(table.idempotencyKeyId),
   ],
 );

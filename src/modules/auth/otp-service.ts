@@ -9,12 +9,12 @@ import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { keyedHash, newOtpCode, sameDigest } from '../../lib/crypto.js';
-import { BadRequest, RateLimited, UpstreamFailed, ValidationFailed } from '../../lib/errors.js';
+import { InvalidCode, RateLimited, UpstreamFailed, ValidationFailed } from '../../lib/errors.js';
 import { messages, otpTexts } from '../../lib/messages.js';
+import { normalizePhone, phoneForCountry } from '../../lib/phone.js';
 import { addSeconds } from '../../lib/time.js';
 import { MessagingError, type Messenger } from '../../providers/messaging/index.js';
-import { findUserById } from '../users/repository.js';
-import { findOrCreateUser } from '../users/service.js';
+import type { UserService } from '../users/service.js';
 import {
   type Channel,
   closeCode,
@@ -28,7 +28,6 @@ import {
   type SenderKey,
   sentAtByAge,
 } from './otp-repository.js';
-import { normalizePhone, phoneForCountry } from './phone.js';
 import { deleteDeadTokens } from './token-repository.js';
 import { issueToken } from './tokens.js';
 
@@ -39,16 +38,6 @@ const HOUR_MS = 3_600_000;
 const CODE_FORMAT = /^\d{6}$/;
 /** Codes are kept this long after delivery: long past expiry, and well past the hourly counts. */
 export const CODE_RETENTION_MS = 24 * HOUR_MS;
-
-/**
- * The code was wrong, expired, used, voided or exhausted, or the phone never asked for one: a 400.
- * One error for all of them, so an answer never tells whether a phone has an account.
- */
-export class InvalidCode extends BadRequest {
-  constructor() {
-    super(messages.otpInvalid);
-  }
-}
 
 export interface GenerateInput {
   phone: string;
@@ -73,6 +62,7 @@ export interface OtpServiceDeps {
   config: Config;
   clock: Clock;
   messenger: Messenger;
+  users: UserService;
 }
 
 /** The client as the limits see it: its address (already resolved through TRUST_PROXY) and a logger. */
@@ -120,7 +110,7 @@ class KeyedMutex {
 }
 
 export function createOtpService(deps: OtpServiceDeps) {
-  const { db, config, clock, messenger } = deps;
+  const { db, config, clock, messenger, users } = deps;
   // Two simultaneous requests for one phone would both pass the cooldown and both pay for an SMS:
   // sends run one at a time per phone, and the second then meets the cooldown like a later request.
   const phones = new KeyedMutex();
@@ -174,7 +164,7 @@ export function createOtpService(deps: OtpServiceDeps) {
     let stored = false;
     try {
       // The account exists from the first request, even if this send fails (the person retries).
-      const { user } = await findOrCreateUser(db, config, phone, country);
+      const { user } = await users.findOrCreate(phone, country);
       // A blocked account could not use a token anyway: pay for no SMS, and answer as for anyone else.
       if (user.status !== 'active') {
         client.log.info({ user_id: user.id }, 'sign-in code not sent to a blocked account');
@@ -250,6 +240,8 @@ export function createOtpService(deps: OtpServiceDeps) {
         });
       }
       const now = clock.now();
+      // Looked up first: the user row is the users module's, read outside this module's transaction.
+      const account = await users.findByPhone(phone);
       // Decided inside the transaction, thrown after it: a wrong try must be committed, not rolled back.
       const outcome = await db.transaction(async (tx) => {
         const row = await lockOpenCode(tx, phone);
@@ -260,7 +252,7 @@ export function createOtpService(deps: OtpServiceDeps) {
           return undefined;
         }
         await closeCode(tx, row.id, now);
-        const user = await findUserById(tx, row.userId);
+        const user = account?.id === row.userId ? account : undefined;
         if (!user) return undefined;
         const token = await issueToken(tx, config, user.id, now);
         return { user, token };

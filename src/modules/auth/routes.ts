@@ -11,8 +11,6 @@ import {
   EnvelopeWithoutErrors,
   ErrorEnvelope,
 } from '../../schemas/common.js';
-import { createOtpService } from './otp-service.js';
-import { logout } from './tokens.js';
 
 const GenerateBody = Type.Object({
   phone: Type.String({
@@ -40,12 +38,7 @@ const SignedInUser = Type.Object({
 const otpErrors = { 413: ErrorEnvelope, 415: ErrorEnvelope, 422: ErrorEnvelope, 429: ErrorEnvelope } as const;
 
 const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const otp = createOtpService({
-    db: app.db,
-    config: app.config,
-    clock: app.clock,
-    messenger: app.messenger,
-  });
+  const { otp, tokens } = app.services;
 
   app.post(
     '/api/otp/generate',
@@ -111,7 +104,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const user = currentUser(request);
-      await logout(app.db, user, app.clock.now());
+      await tokens.logout(user);
       return envelope({ user: { id: user.id }, message: messages.loggedOut });
     },
   );

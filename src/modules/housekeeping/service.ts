@@ -2,8 +2,9 @@
 // idempotent answers past their 24 hours. One entry point for the API's timer and the CLI.
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
+import type { Clock } from '../../lib/clock.js';
 import { purgeSignInData } from '../auth/otp-service.js';
-import { deleteExpiredKeys } from '../idempotency/repository.js';
+import type { IdempotencyService } from '../idempotency/service.js';
 
 export interface Purged {
   codes: number;
@@ -11,12 +12,21 @@ export interface Purged {
   idempotencyKeys: number;
 }
 
-export async function purgeExpired(
-  db: Database,
-  config: Pick<Config, 'tokenIdleTtlSeconds'>,
-  now: Date,
-): Promise<Purged> {
-  const signIn = await purgeSignInData(db, config, now);
-  const idempotencyKeys = await deleteExpiredKeys(db, now);
-  return { ...signIn, idempotencyKeys };
+export interface HousekeepingServiceDeps {
+  db: Database;
+  config: Config;
+  clock: Clock;
+  idempotency: IdempotencyService;
+}
+
+export function createHousekeepingService({ db, config, clock, idempotency }: HousekeepingServiceDeps) {
+  return {
+    /** One purge now, at the clock's time. */
+    async purgeExpired(): Promise<Purged> {
+      const now = clock.now();
+      const signIn = await purgeSignInData(db, config, now);
+      const idempotencyKeys = await idempotency.purgeExpired(now);
+      return { ...signIn, idempotencyKeys };
+    },
+  };
 }

@@ -1,5 +1,7 @@
-// Queries for stored first answers of requests that carried an Idempotency-Key.
-import { and, eq, lt } from 'drizzle-orm';
+// Queries for stored first answers of requests that carried an Idempotency-Key. Every write that
+// settles or forgets a claim names the claim's row and its state, so a request whose key was taken
+// over (or already settled) changes nothing.
+import { and, eq, isNull, lt, lte } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { idempotencyKeys } from '../../db/schema/index.js';
 
@@ -28,21 +30,37 @@ export async function findKey(db: Executor, userId: number, scope: string, key: 
   return row;
 }
 
+/** Stores the answer of a pending claim; false when the claim is no longer pending (taken over). */
 export async function completeKey(
   db: Executor,
   id: number,
-  statusCode: number,
-  responseBody: unknown,
-  expiresAt: Date,
-): Promise<void> {
-  await db
+  answer: { statusCode: number; responseBody: unknown; expiresAt: Date },
+): Promise<boolean> {
+  const rows = await db
     .update(idempotencyKeys)
-    .set({ statusCode, responseBody, expiresAt: expiresAt.toISOString() })
-    .where(eq(idempotencyKeys.id, id));
+    .set({
+      statusCode: answer.statusCode,
+      responseBody: answer.responseBody,
+      expiresAt: answer.expiresAt.toISOString(),
+    })
+    .where(and(eq(idempotencyKeys.id, id), isNull(idempotencyKeys.statusCode)))
+    .returning({ id: idempotencyKeys.id });
+  return rows.length > 0;
 }
 
-export async function deleteKey(db: Executor, id: number): Promise<void> {
-  await db.delete(idempotencyKeys).where(eq(idempotencyKeys.id, id));
+/** Forgets a claim still pending (its request failed with nothing worth replaying). */
+export async function deletePendingKey(db: Executor, id: number): Promise<void> {
+  await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.id, id), isNull(idempotencyKeys.statusCode)));
+}
+
+/**
+ * Deletes a key whose time is up (an answer past its 24 h, or a claim whose request died). The
+ * condition is re-checked under the row lock: a claim completed meanwhile has a later expiry and stays.
+ */
+export async function deleteExpiredKey(db: Executor, id: number, now: Date): Promise<void> {
+  await db
+    .delete(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.id, id), lte(idempotencyKeys.expiresAt, now.toISOString())));
 }
 
 export async function deleteExpiredKeys(db: Executor, now: Date): Promise<number> {

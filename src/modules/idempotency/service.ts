@@ -1,17 +1,27 @@
 // Idempotency-Key (Stripe's practice): the same key and body from the same user within 24 h replays
 // the first answer; the same key with another body is a 422; while the first request still runs, a
-// 409. A service stores its answer with `complete()` inside the transaction that made the change, so
-// a crash can never leave a change without its stored answer, nor an answer without its change.
+// 409. A claim is settled inside the transaction that makes the change (`IdempotentCommit.store`),
+// so a crash can never leave a change without its stored answer, nor an answer without its change;
+// and the row the change creates carries the claim's id under a unique index, so one key can never
+// cause two changes, even when a claim whose request seemed dead is taken over.
 import { createHash } from 'node:crypto';
-import type { Executor } from '../../db/client.js';
-import { Conflict, ValidationFailed } from '../../lib/errors.js';
+import type { Database, Executor } from '../../db/client.js';
+import type { Clock } from '../../lib/clock.js';
+import { RequestInFlight, ValidationFailed } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
 import { addSeconds } from '../../lib/time.js';
-import { completeKey, deleteKey, findKey, insertPending } from './repository.js';
+import {
+  completeKey,
+  deleteExpiredKey,
+  deleteExpiredKeys,
+  deletePendingKey,
+  findKey,
+  insertPending,
+} from './repository.js';
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
-/** An in-flight key older than this belongs to a request that died; a retry may take it over. */
-const IN_FLIGHT_SECONDS = 120;
+/** A pending key older than this belongs to a request that died; a retry may take it over. */
+export const IN_FLIGHT_SECONDS = 120;
 export const IDEMPOTENCY_KEY_MAX = 255;
 
 export interface StoredAnswer {
@@ -19,14 +29,30 @@ export interface StoredAnswer {
   body: unknown;
 }
 
+/** A key this request holds until it settles it (stores its answer) or releases it. */
 export interface IdempotencyClaim {
-  /** Stores the answer; call inside the transaction that made the change. */
-  complete(db: Executor, answer: StoredAnswer, now: Date): Promise<void>;
-  /** Forgets the key (the request failed without a change worth replaying, e.g. a 422). */
-  release(db: Executor): Promise<void>;
+  readonly keyId: number;
+  /** Stores the answer; inside the change's transaction. RequestInFlight when the key was taken over. */
+  settle(db: Executor, answer: StoredAnswer): Promise<void>;
+  /** Forgets the key: the request failed without a change worth replaying (e.g. a 422). */
+  release(): Promise<void>;
+  readonly settled: boolean;
 }
 
 export type IdempotencyOutcome = { replay: StoredAnswer } | { claim: IdempotencyClaim };
+
+/**
+ * What a service runs inside its transaction for a keyed request: the claim's id to store on the row
+ * the change creates, and the answer to keep for `result`. Services take one of these and know
+ * nothing of headers or status codes.
+ */
+export interface IdempotentCommit<T> {
+  readonly keyId: number | null;
+  store(tx: Executor, result: T): Promise<void>;
+}
+
+/** The commit of a request without a key (and of callers outside HTTP: the CLI, tests). */
+export const withoutKey: IdempotentCommit<unknown> = { keyId: null, store: async () => {} };
 
 /** Canonical JSON (sorted keys) so that the same body in another key order is the same request. */
 function canonical(value: unknown): string {
@@ -40,6 +66,7 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/** The header's value, or undefined when absent; a 422 on `Idempotency-Key` when malformed. */
 export function validateIdempotencyKey(key: string | string[] | undefined): string | undefined {
   if (key === undefined) return undefined;
   const value = Array.isArray(key) ? key[0] : key;
@@ -54,47 +81,90 @@ export function validateIdempotencyKey(key: string | string[] | undefined): stri
   return value;
 }
 
-export async function beginIdempotent(
-  db: Executor,
-  request: { userId: number; scope: string; key: string; body: unknown },
-  now: Date,
-): Promise<IdempotencyOutcome> {
-  const requestHash = createHash('sha256').update(canonical(request.body)).digest('hex');
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const id = await insertPending(db, {
-      userId: request.userId,
-      scope: request.scope,
-      key: request.key,
-      requestHash,
-      expiresAt: addSeconds(now, IN_FLIGHT_SECONDS),
-    });
-    if (id !== undefined) {
-      return {
-        claim: {
-          complete: (executor, answer, at) =>
-            completeKey(
-              executor,
-              id,
-              answer.statusCode,
-              answer.body,
-              addSeconds(at, IDEMPOTENCY_TTL_SECONDS),
-            ),
-          release: (executor) => deleteKey(executor, id),
-        },
-      };
-    }
-    const existing = await findKey(db, request.userId, request.scope, request.key);
-    if (!existing) continue;
-    if (new Date(existing.expiresAt).getTime() <= now.getTime()) {
-      // Expired (a replay window that ended, or an in-flight request that died): start afresh.
-      await deleteKey(db, existing.id);
-      continue;
-    }
-    if (existing.requestHash !== requestHash) {
-      throw ValidationFailed.field('Idempotency-Key', messages.idempotencyKeyReused);
-    }
-    if (existing.statusCode === null) throw new Conflict();
-    return { replay: { statusCode: existing.statusCode, body: existing.responseBody } };
+export interface IdempotencyServiceDeps {
+  db: Database;
+  clock: Clock;
+}
+
+export function createIdempotencyService({ db, clock }: IdempotencyServiceDeps) {
+  function claimOf(keyId: number): IdempotencyClaim {
+    let settled = false;
+    return {
+      keyId,
+      get settled() {
+        return settled;
+      },
+      async settle(executor, answer) {
+        const stored = await completeKey(executor, keyId, {
+          statusCode: answer.statusCode,
+          responseBody: answer.body,
+          expiresAt: addSeconds(clock.now(), IDEMPOTENCY_TTL_SECONDS),
+        });
+        // Another request took the key over: throwing rolls this request's change back.
+        if (!stored) throw new RequestInFlight();
+        settled = true;
+      },
+      async release() {
+        settled = true;
+        await deletePendingKey(db, keyId);
+      },
+    };
   }
-  throw new Conflict();
+
+  return {
+    /** Claims the key for this request, or gives the answer to replay. */
+    async begin(request: {
+      userId: number;
+      scope: string;
+      key: string;
+      body: unknown;
+    }): Promise<IdempotencyOutcome> {
+      const requestHash = createHash('sha256').update(canonical(request.body)).digest('hex');
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const now = clock.now();
+        const id = await insertPending(db, {
+          userId: request.userId,
+          scope: request.scope,
+          key: request.key,
+          requestHash,
+          expiresAt: addSeconds(now, IN_FLIGHT_SECONDS),
+        });
+        if (id !== undefined) return { claim: claimOf(id) };
+        const existing = await findKey(db, request.userId, request.scope, request.key);
+        if (!existing) continue;
+        if (new Date(existing.expiresAt).getTime() <= now.getTime()) {
+          // Expired (a replay window that ended, or a claim whose request died): start afresh. The
+          // old claim, if its request still runs, can no longer settle, so its change rolls back.
+          await deleteExpiredKey(db, existing.id, now);
+          continue;
+        }
+        if (existing.requestHash !== requestHash) {
+          throw ValidationFailed.field('Idempotency-Key', messages.idempotencyKeyReused);
+        }
+        if (existing.statusCode === null) throw new RequestInFlight();
+        return { replay: { statusCode: existing.statusCode, body: existing.responseBody } };
+      }
+      throw new RequestInFlight();
+    },
+
+    /** Deletes answers past their 24 hours and dead claims; returns how many. */
+    purgeExpired(now: Date): Promise<number> {
+      return deleteExpiredKeys(db, now);
+    },
+  };
+}
+
+export type IdempotencyService = ReturnType<typeof createIdempotencyService>;
+
+/** The commit a route gives its service: settles `claim` with `statusCode` and `answer(result)`. */
+export function commitOf<T>(
+  claim: IdempotencyClaim | null,
+  statusCode: number,
+  answer: (result: T) => unknown,
+): IdempotentCommit<T> {
+  if (!claim) return withoutKey;
+  return {
+    keyId: claim.keyId,
+    store: (tx, result) => claim.settle(tx, { statusCode, body: answer(result) }),
+  };
 }

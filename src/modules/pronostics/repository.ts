@@ -37,6 +37,7 @@ export async function insertPronostic(
     | 'searchText'
     | 'runAfter'
     | 'deadlineAt'
+    | 'idempotencyKeyId'
   >,
 ): Promise<PronosticRow> {
   const [row] = await db.insert(pronostics).values(values).returning();

@@ -5,7 +5,6 @@ import { envelope } from '../../lib/envelope.js';
 import { messages } from '../../lib/messages.js';
 import { currentUser } from '../../plugins/app/auth.js';
 import { authErrors, EmptyArray, Envelope, ErrorEnvelope, IdParams } from '../../schemas/common.js';
-import { validateIdempotencyKey } from '../idempotency/service.js';
 import {
   CreateBody,
   CreatedPronostic,
@@ -14,19 +13,23 @@ import {
   ListQuery,
   PronosticTypeSchema,
 } from './schemas.js';
-import {
-  createPronostic,
-  deleteOwnPronostic,
-  getOwnPronostic,
-  listOwnPronostics,
-  listTypes,
-  type PronosticDeps,
-} from './service.js';
+import type { CreatedPronostic as Created } from './service.js';
 
 const UserId = Type.Object({ id: Type.Integer() });
 const ownedErrors = { ...authErrors, 403: ErrorEnvelope, 404: ErrorEnvelope };
 
-const pronosticRoutes: FastifyPluginAsyncTypebox<{ deps: () => PronosticDeps }> = async (app, options) => {
+/** The 201 answer of a creation (also what a replay of its Idempotency-Key sends). */
+function createdAnswer(userId: number, created: Created) {
+  return envelope({
+    user: { id: userId, credits_balance: created.creditsBalance },
+    message: messages.pronosticCreated,
+    data: { pronostic: created.pronostic },
+  });
+}
+
+const pronosticRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { pronostics } = app.services;
+
   app.get(
     '/api/user/pronostic/types',
     {
@@ -45,7 +48,7 @@ const pronosticRoutes: FastifyPluginAsyncTypebox<{ deps: () => PronosticDeps }> 
       return envelope({
         user: { id: user.id },
         message: messages.pronosticTypes,
-        data: { types: await listTypes(app.db) },
+        data: { types: await pronostics.listTypes() },
       });
     },
   );
@@ -53,6 +56,7 @@ const pronosticRoutes: FastifyPluginAsyncTypebox<{ deps: () => PronosticDeps }> 
   app.post(
     '/api/user/pronostic/create',
     {
+      config: { idempotency: 'pronostic.create' },
       schema: {
         tags: ['pronostics'],
         summary: 'Créer un pronostic (débite la difficulté du type en crédits)',
@@ -71,16 +75,10 @@ const pronosticRoutes: FastifyPluginAsyncTypebox<{ deps: () => PronosticDeps }> 
       },
     },
     async (request, reply) => {
-      const key = validateIdempotencyKey(request.headers['idempotency-key']);
-      const answer = await createPronostic(
-        options.deps(),
-        currentUser(request),
-        request.body,
-        key,
-        app.clock.now(),
-      );
-      // A replayed answer comes back from the database as stored; it was built from these schemas.
-      return reply.code(answer.statusCode).send(answer.body as never);
+      const user = currentUser(request);
+      const answer = (created: Created) => createdAnswer(user.id, created);
+      const created = await pronostics.create(user, request.body, request.idempotent(201, answer));
+      return reply.code(201).send(answer(created));
     },
   );
 
@@ -103,7 +101,7 @@ const pronosticRoutes: FastifyPluginAsyncTypebox<{ deps: () => PronosticDeps }> 
       return envelope({
         user: { id: user.id, phone: user.phone },
         message: messages.pronosticList,
-        data: await listOwnPronostics(app.db, user, request.query),
+        data: await pronostics.listOwn(user, request.query),
       });
     },
   );
@@ -124,7 +122,7 @@ const pronosticRoutes: FastifyPluginAsyncTypebox<{ deps: () => PronosticDeps }> 
       return envelope({
         user: { id: user.id },
         message: messages.pronosticDetail,
-        data: { pronostic: await getOwnPronostic(app.db, user, request.params.id) },
+        data: { pronostic: await pronostics.getOwn(user, request.params.id) },
       });
     },
   );
@@ -142,7 +140,7 @@ const pronosticRoutes: FastifyPluginAsyncTypebox<{ deps: () => PronosticDeps }> 
     },
     async (request) => {
       const user = currentUser(request);
-      await deleteOwnPronostic(app.db, user, request.params.id, app.clock.now());
+      await pronostics.deleteOwn(user, request.params.id);
       return envelope({ user: { id: user.id }, message: messages.pronosticDeleted });
     },
   );

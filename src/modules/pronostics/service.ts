@@ -1,19 +1,18 @@
 // Pronostic rules: creation debits the type's difficulty in credits in the same transaction as the
-// insert (and stores the idempotent answer there too); reads are owner-only; deletion is soft.
+// insert (and as the idempotent answer, when the request carried a key); reads are owner-only;
+// deletion is soft. The service returns domain results and throws domain errors.
 import type { Static } from 'typebox';
-import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import type { PronosticStatus } from '../../db/schema/index.js';
-import { envelope } from '../../lib/envelope.js';
-import { Forbidden, InsufficientFunds, NotFound, ValidationFailed } from '../../lib/errors.js';
+import type { Clock } from '../../lib/clock.js';
+import { NotFound, NotOwner, ValidationFailed } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
 import { offsetOf, pageMeta, pageRequest } from '../../lib/pagination.js';
 import { foldForSearch } from '../../lib/text.js';
 import { addSeconds, isoTimestamp } from '../../lib/time.js';
 import type { AuthUser } from '../auth/tokens.js';
-import { beginIdempotent } from '../idempotency/service.js';
-import { findUserById } from '../users/repository.js';
-import { postOperation } from '../wallet/ledger.js';
+import { type IdempotentCommit, withoutKey } from '../idempotency/service.js';
+import { spendCredits } from '../wallet/ledger.js';
 import {
   countPronostics,
   findActiveType,
@@ -32,16 +31,9 @@ export const ANALYSIS_DEADLINE_SECONDS = 15 * 60;
 const TEAMS_DETAILS_MAX_BYTES = 2048;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
-export interface PronosticDeps {
-  db: Database;
-  config: Config;
-  /** Names the model that will run the analysis (stored at creation). */
-  modelName: string;
-  /** Wakes the workers once the row is committed. */
-  notifyCreated: (id: number) => void;
-}
+export type CreateInput = Static<typeof CreateBody>;
 
-export function typeView(type: PronosticTypeRow) {
+function typeView(type: PronosticTypeRow) {
   return {
     id: type.id,
     name: type.name,
@@ -58,14 +50,20 @@ function pronosticView(row: PronosticRow) {
     type_id: row.typeId,
     status: row.status,
     credits_cost: row.creditsCost,
-    teams_details: row.teamsDetails as Static<typeof CreateBody>['teams_details'],
+    teams_details: row.teamsDetails as CreateInput['teams_details'],
     result: row.result ?? null,
     created_at: isoTimestamp(row.createdAt),
   };
 }
 
-export function listedView(row: PronosticRow) {
+function listedView(row: PronosticRow) {
   return { ...pronosticView(row), ai_model: row.aiModel };
+}
+
+/** A pronostic just created, and the credits left once it was paid for. */
+export interface CreatedPronostic {
+  pronostic: ReturnType<typeof pronosticView>;
+  creditsBalance: number;
 }
 
 /** The searchable text of a pronostic: every string value of the match data, folded. */
@@ -81,7 +79,7 @@ export function searchTextOf(
   return foldForSearch(parts.join(' \u241f '));
 }
 
-function checkTeamsDetails(details: Static<typeof CreateBody>['teams_details']): void {
+function checkTeamsDetails(details: CreateInput['teams_details']): void {
   const errors: Record<string, string[]> = {};
   if (Buffer.byteLength(JSON.stringify(details)) > TEAMS_DETAILS_MAX_BYTES) {
     errors.teams_details = [messages.teamsDetailsTooLarge];
@@ -103,129 +101,95 @@ function checkTeamsDetails(details: Static<typeof CreateBody>['teams_details']):
   if (Object.keys(errors).length > 0) throw new ValidationFailed(errors);
 }
 
-export async function listTypes(db: Database) {
-  return (await listActiveTypes(db)).map(typeView);
+export interface PronosticServiceDeps {
+  db: Database;
+  clock: Clock;
+  /** Names the model that will run the analysis (stored at creation). */
+  modelName: string;
+  /** Wakes the workers once the row is committed. */
+  notifyCreated: (id: number) => void;
 }
 
-/** Thrown inside the creation transaction to roll it back when the balance is short. */
-class NotEnoughCredits extends Error {}
-
-export interface CreateAnswer {
-  statusCode: 201 | 402;
-  body: unknown;
-}
-
-export async function createPronostic(
-  deps: PronosticDeps,
-  user: AuthUser,
-  input: Static<typeof CreateBody>,
-  idempotencyKey: string | undefined,
-  now: Date,
-): Promise<CreateAnswer> {
-  const type = await findActiveType(deps.db, input.type_id);
-  if (!type) throw ValidationFailed.field('type_id', messages.unknownPronosticType);
-  checkTeamsDetails(input.teams_details);
-
-  const idempotency = idempotencyKey
-    ? await beginIdempotent(
-        deps.db,
-        { userId: user.id, scope: 'pronostic.create', key: idempotencyKey, body: input },
-        now,
-      )
-    : undefined;
-  if (idempotency && 'replay' in idempotency) {
-    return idempotency.replay as CreateAnswer;
+export function createPronosticService({ db, clock, modelName, notifyCreated }: PronosticServiceDeps) {
+  /** The live row and its type, if `user` owns it: NotFound when there is none, NotOwner when it is another's. */
+  async function findOwned(user: AuthUser, id: number) {
+    const found = await findLivePronostic(db, id);
+    if (!found) throw new NotFound(messages.pronosticNotFound);
+    if (found.pronostic.userId !== user.id) throw new NotOwner(messages.pronosticForbidden);
+    return found;
   }
-  const claim = idempotency?.claim;
 
-  try {
-    const created = await deps.db
-      .transaction(async (tx) => {
+  return {
+    async listTypes() {
+      return (await listActiveTypes(db)).map(typeView);
+    },
+
+    /**
+     * Creates the pronostic and debits its cost, or throws InsufficientCredits having changed nothing.
+     * The row is in `processing`: the worker picks it up once it is committed.
+     */
+    async create(
+      user: AuthUser,
+      input: CreateInput,
+      commit: IdempotentCommit<CreatedPronostic> = withoutKey,
+    ): Promise<CreatedPronostic> {
+      const type = await findActiveType(db, input.type_id);
+      if (!type) throw ValidationFailed.field('type_id', messages.unknownPronosticType);
+      checkTeamsDetails(input.teams_details);
+      const now = clock.now();
+      const created = await db.transaction(async (tx) => {
         const row = await insertPronostic(tx, {
           userId: user.id,
           typeId: type.id,
           creditsCost: type.difficulty,
           teamsDetails: input.teams_details,
-          aiModel: deps.modelName,
+          aiModel: modelName,
           searchText: searchTextOf(input.teams_details),
           runAfter: now.toISOString(),
           deadlineAt: addSeconds(now, ANALYSIS_DEADLINE_SECONDS).toISOString(),
+          idempotencyKeyId: commit.keyId,
         });
-        const debit = await postOperation(tx, {
+        // A short balance throws, rolling the insert back: no pronostic without its debit.
+        const debit = await spendCredits(tx, {
           userId: user.id,
+          credits: type.difficulty,
           type: 'pronostic_debit',
-          currency: 'credits',
-          amount: -type.difficulty,
           description: `${messages.pronosticDebitDescription} #${row.id} (${type.name})`,
           reference: `pronostic:${row.id}`,
         });
-        // Throwing rolls the insert back: no pronostic without its debit.
-        if (!debit) throw new NotEnoughCredits();
-        const answer: CreateAnswer = {
-          statusCode: 201,
-          body: envelope({
-            user: { id: user.id, credits_balance: debit.balanceAfter },
-            message: messages.pronosticCreated,
-            data: { pronostic: pronosticView(row) },
-          }),
-        };
-        await claim?.complete(tx, answer, now);
-        return { row, answer };
-      })
-      .catch((error: unknown) => {
-        if (error instanceof NotEnoughCredits) return null;
-        throw error;
+        const result = { pronostic: pronosticView(row), creditsBalance: debit.balanceAfter };
+        await commit.store(tx, result);
+        return result;
       });
-    if (created) {
-      deps.notifyCreated(created.row.id);
-      return created.answer;
-    }
-    const balance = (await findUserById(deps.db, user.id))?.creditsBalance ?? 0;
-    const refusal = new InsufficientFunds(
-      messages.insufficientCredits,
-      { credits_balance: balance, required: type.difficulty },
-      { id: user.id, credits_balance: balance },
-    );
-    const answer: CreateAnswer = {
-      statusCode: 402,
-      body: envelope({ user: refusal.user, message: refusal.message, data: refusal.data }),
-    };
-    await claim?.complete(deps.db, answer, now);
-    return answer;
-  } catch (error) {
-    await claim?.release(deps.db).catch(() => {});
-    throw error;
-  }
-}
+      notifyCreated(created.pronostic.id);
+      return created;
+    },
 
-export async function listOwnPronostics(db: Database, user: AuthUser, query: Static<typeof ListQuery>) {
-  const page = pageRequest(query);
-  const search = query.search?.trim() ? foldForSearch(query.search.trim()) : undefined;
-  const filter = { userId: user.id, status: query.status as PronosticStatus | undefined, search };
-  const [rows, total] = await Promise.all([
-    listPronostics(db, filter, { limit: page.perPage, offset: offsetOf(page) }),
-    countPronostics(db, filter),
-  ]);
-  return { pronostics: rows.map(listedView), meta: pageMeta(page, total) };
-}
+    async listOwn(user: AuthUser, query: Static<typeof ListQuery>) {
+      const page = pageRequest(query);
+      const search = query.search?.trim() ? foldForSearch(query.search.trim()) : undefined;
+      const filter = { userId: user.id, status: query.status as PronosticStatus | undefined, search };
+      const [rows, total] = await Promise.all([
+        listPronostics(db, filter, { limit: page.perPage, offset: offsetOf(page) }),
+        countPronostics(db, filter),
+      ]);
+      return { pronostics: rows.map(listedView), meta: pageMeta(page, total) };
+    },
 
-async function findOwned(db: Database, user: AuthUser, id: number) {
-  const found = await findLivePronostic(db, id);
-  if (!found) throw new NotFound(messages.pronosticNotFound);
-  if (found.pronostic.userId !== user.id) throw new Forbidden(messages.pronosticForbidden);
-  return found;
-}
+    async getOwn(user: AuthUser, id: number) {
+      const { pronostic, type } = await findOwned(user, id);
+      return {
+        ...listedView(pronostic),
+        type: { id: type.id, name: type.name, slug: type.slug, difficulty: type.difficulty },
+      };
+    },
 
-export async function getOwnPronostic(db: Database, user: AuthUser, id: number) {
-  const { pronostic, type } = await findOwned(db, user, id);
-  return {
-    ...listedView(pronostic),
-    type: { id: type.id, name: type.name, slug: type.slug, difficulty: type.difficulty },
+    async deleteOwn(user: AuthUser, id: number): Promise<void> {
+      await findOwned(user, id);
+      // A concurrent delete may win; either way the row is gone for this user.
+      await softDeletePronostic(db, id, user.id, clock.now());
+    },
   };
 }
 
-export async function deleteOwnPronostic(db: Database, user: AuthUser, id: number, now: Date): Promise<void> {
-  await findOwned(db, user, id);
-  // A concurrent delete may win; either way the row is gone for this user.
-  await softDeletePronostic(db, id, user.id, now);
-}
+export type PronosticService = ReturnType<typeof createPronosticService>;

@@ -1,11 +1,22 @@
-// Accounts: created on the first code request for a phone, with a unique referral code and the
-// welcome credits (a ledger row), all in one transaction.
+// Accounts: the user row is this module's. An account is created on the first code request for a
+// phone, with a unique referral code and the welcome credits (a ledger row), in one transaction.
+// Balances change only through the wallet's ledger function.
 import { randomInt } from 'node:crypto';
 import type { Config } from '../../config.js';
-import type { Database, Executor } from '../../db/client.js';
-import { normalizePhone } from '../auth/phone.js';
+import type { Database } from '../../db/client.js';
+import type { UserRole } from '../../db/schema/index.js';
+import { normalizePhone } from '../../lib/phone.js';
 import { postOperation } from '../wallet/ledger.js';
-import { affiliationCodeTaken, findUserByPhone, insertUserIfAbsent, type UserRow } from './repository.js';
+import {
+  affiliationCodeTaken,
+  findUserById,
+  findUserByPhone,
+  insertUserIfAbsent,
+  setUserRole,
+  type UserRow,
+} from './repository.js';
+
+export type { UserRow } from './repository.js';
 
 const CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
@@ -17,46 +28,68 @@ export function newAffiliationCode(): string {
 
 export const welcomeBonusDescription = 'Crédits de bienvenue';
 
-/** The account of a normalized phone, created if absent. Safe when two requests race for one phone. */
-export async function findOrCreateUser(
-  db: Database,
-  config: Config,
-  phone: string,
-  country: string,
-): Promise<{ user: UserRow; created: boolean }> {
-  const existing = await findUserByPhone(db, phone);
-  if (existing) return { user: existing, created: false };
-  return db.transaction(async (tx) => {
-    let code = newAffiliationCode();
-    // 36^8 codes: a collision is rare, but the unique index would turn one into a failed sign-in.
-    for (let attempt = 0; attempt < 5 && (await affiliationCodeTaken(tx, code)); attempt++) {
-      code = newAffiliationCode();
-    }
-    const inserted = await insertUserIfAbsent(tx, { phone, country, affiliationCode: code });
-    if (!inserted) {
-      const raced = await findUserByPhone(tx, phone);
-      if (!raced) throw new Error('user vanished after a conflicting insert');
-      return { user: raced, created: false };
-    }
-    if (config.welcomeCredits > 0) {
-      const posted = await postOperation(tx, {
-        userId: inserted.id,
-        type: 'welcome_bonus',
-        currency: 'credits',
-        amount: config.welcomeCredits,
-        description: welcomeBonusDescription,
-      });
-      return { user: { ...inserted, creditsBalance: posted?.balanceAfter ?? 0 }, created: true };
-    }
-    return { user: inserted, created: true };
-  });
+export interface UserServiceDeps {
+  db: Database;
+  config: Pick<Config, 'welcomeCredits'>;
 }
 
-/** The account an operator names by phone (CLI); a plain Error, which the CLI prints, when there is none. */
-export async function accountOfPhone(db: Executor, rawPhone: string): Promise<UserRow> {
-  const phone = normalizePhone(rawPhone);
-  if (!phone) throw new Error(`"${rawPhone}" is not a valid international phone number (e.g. +237690000000)`);
-  const user = await findUserByPhone(db, phone);
-  if (!user) throw new Error(`no account has the phone ${phone}`);
-  return user;
+export function createUserService({ db, config }: UserServiceDeps) {
+  return {
+    findById(id: number): Promise<UserRow | undefined> {
+      return findUserById(db, id);
+    },
+
+    /** The account of a normalized phone, if any. */
+    findByPhone(phone: string): Promise<UserRow | undefined> {
+      return findUserByPhone(db, phone);
+    },
+
+    /** The account of a normalized phone, created if absent. Safe when two requests race for one phone. */
+    async findOrCreate(phone: string, country: string): Promise<{ user: UserRow; created: boolean }> {
+      const existing = await findUserByPhone(db, phone);
+      if (existing) return { user: existing, created: false };
+      return db.transaction(async (tx) => {
+        let code = newAffiliationCode();
+        // 36^8 codes: a collision is rare, but the unique index would turn one into a failed sign-in.
+        for (let attempt = 0; attempt < 5 && (await affiliationCodeTaken(tx, code)); attempt++) {
+          code = newAffiliationCode();
+        }
+        const inserted = await insertUserIfAbsent(tx, { phone, country, affiliationCode: code });
+        if (!inserted) {
+          const raced = await findUserByPhone(tx, phone);
+          if (!raced) throw new Error('user vanished after a conflicting insert');
+          return { user: raced, created: false };
+        }
+        if (config.welcomeCredits > 0) {
+          const posted = await postOperation(tx, {
+            userId: inserted.id,
+            type: 'welcome_bonus',
+            currency: 'credits',
+            amount: config.welcomeCredits,
+            description: welcomeBonusDescription,
+          });
+          return { user: { ...inserted, creditsBalance: posted?.balanceAfter ?? 0 }, created: true };
+        }
+        return { user: inserted, created: true };
+      });
+    },
+
+    /** The account an operator names by phone (CLI); a plain Error, which the CLI prints, when there is none. */
+    async accountOfPhone(rawPhone: string): Promise<UserRow> {
+      const phone = normalizePhone(rawPhone);
+      if (!phone) {
+        throw new Error(`"${rawPhone}" is not a valid international phone number (e.g. +237690000000)`);
+      }
+      const user = await findUserByPhone(db, phone);
+      if (!user) throw new Error(`no account has the phone ${phone}`);
+      return user;
+    },
+
+    /** Roles: `user` by default, `admin` for the back office; read on every request, so it applies at once. */
+    async changeRole(userId: number, role: UserRole): Promise<void> {
+      await setUserRole(db, userId, role);
+    },
+  };
 }
+
+export type UserService = ReturnType<typeof createUserService>;

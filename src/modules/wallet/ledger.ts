@@ -1,9 +1,11 @@
 // The ledger rule: a balance changes only together with its `wallet_operations` row, in the caller's
-// transaction, and never goes below zero. The conditional UPDATE is atomic, so concurrent debits
+// transaction, and never goes below zero. This file is the wallet's published interface for other
+// modules, and the only writer of the balance columns of `users` (docs/architecture.md). The conditional UPDATE is atomic, so concurrent debits
 // cannot overspend on either database (PostgreSQL re-checks the condition after a row lock wait).
 import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { type Currency, type OperationType, users, walletOperations } from '../../db/schema/index.js';
+import { InsufficientCredits } from '../../lib/errors.js';
 
 export interface OperationInput {
   userId: number;
@@ -48,6 +50,30 @@ export async function postOperation(
     })
     .returning({ id: walletOperations.id });
   return { id: inserted!.id, balanceAfter: updated.balance };
+}
+
+/**
+ * Debits `credits` credits, or throws InsufficientCredits (with the balance as it is) so that the
+ * caller's transaction rolls back whatever it did before.
+ */
+export async function spendCredits(
+  db: Executor,
+  spending: { userId: number; credits: number; type: OperationType; description: string; reference: string },
+): Promise<PostedOperation> {
+  const posted = await postOperation(db, {
+    userId: spending.userId,
+    type: spending.type,
+    currency: 'credits',
+    amount: -spending.credits,
+    description: spending.description,
+    reference: spending.reference,
+  });
+  if (posted) return posted;
+  const [row] = await db
+    .select({ balance: users.creditsBalance })
+    .from(users)
+    .where(eq(users.id, spending.userId));
+  throw new InsufficientCredits(spending.userId, row?.balance ?? 0, spending.credits);
 }
 
 /** The balances the ledger says a user has; they must equal the user's row (tests check it). */

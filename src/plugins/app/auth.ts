@@ -2,9 +2,8 @@
 // bearer token is required, and the admin area also needs the admin role.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { Forbidden } from '../../lib/errors.js';
-import { messages } from '../../lib/messages.js';
-import { type AuthUser, authenticate } from '../../modules/auth/tokens.js';
+import { AdminOnly } from '../../lib/errors.js';
+import type { AuthUser } from '../../modules/auth/tokens.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -26,8 +25,8 @@ async function authPlugin(app: FastifyInstance): Promise<void> {
     const path = request.routeOptions.url ?? request.url.split('?')[0] ?? '';
     const admin = path.startsWith('/api/admin/') || path === '/api/admin';
     if (!admin && !path.startsWith('/api/user/') && path !== '/api/user') return;
-    request.user = await authenticate(app.db, app.config, request.headers.authorization, app.clock.now());
-    if (admin && request.user.role !== 'admin') throw new Forbidden(messages.adminOnly);
+    request.user = await app.services.tokens.authenticate(request.headers.authorization);
+    if (admin && request.user.role !== 'admin') throw new AdminOnly();
   });
 }
 

@@ -1,19 +1,21 @@
-// The service's shared context on the Fastify instance: configuration, database, clock. Tests
-// build the same app with their own database and clock; nothing is patched.
+// The service's shared context on the Fastify instance: configuration, database, clock and the
+// service container (src/services.ts). Routes reach the modules only through `app.services`; tests
+// build the same app with their own database, clock and providers; nothing is patched.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config.js';
 import type { Database, DatabaseHandle } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
-import type { Messenger } from '../../providers/messaging/index.js';
+import type { Services } from '../../services.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     database: DatabaseHandle;
+    /** The database itself: health checks and tests read it; modules go through their services. */
     db: Database;
     clock: Clock;
-    messenger: Messenger;
+    services: Services;
   }
 }
 
@@ -21,7 +23,7 @@ export interface ContextOptions {
   config: Config;
   database: DatabaseHandle;
   clock: Clock;
-  messenger: Messenger;
+  services: Services;
   /** Close the database with the app (false when the caller owns it, as tests do). */
   closeDatabase: boolean;
 }
@@ -31,7 +33,7 @@ async function contextPlugin(app: FastifyInstance, options: ContextOptions): Pro
   app.decorate('database', options.database);
   app.decorate('db', options.database.db);
   app.decorate('clock', options.clock);
-  app.decorate('messenger', options.messenger);
+  app.decorate('services', options.services);
   if (options.closeDatabase) {
     app.addHook('onClose', async () => {
       await options.database.close();

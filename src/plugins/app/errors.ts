@@ -6,14 +6,14 @@ import fp from 'fastify-plugin';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { type ErrorBody, errorEnvelope as envelope } from '../../lib/envelope.js';
 import {
-  BadRequest,
-  Conflict,
+  AccessDenied,
   DomainError,
   type FieldErrors,
-  Forbidden,
-  InsufficientFunds,
+  InsufficientCredits,
+  InvalidCode,
   NotFound,
   RateLimited,
+  RequestInFlight,
   Unauthenticated,
   UpstreamFailed,
   ValidationFailed,
@@ -107,36 +107,30 @@ export function validationErrors(errors: readonly AjvError[], part: string): Fie
   return fields;
 }
 
+/** The status of each domain error; anything not listed (UpstreamFailed included) is a 500. */
+const domainStatuses: [abstract new (...args: never[]) => DomainError, number][] = [
+  [InvalidCode, 400],
+  [Unauthenticated, 401],
+  [InsufficientCredits, 402],
+  [AccessDenied, 403],
+  [NotFound, 404],
+  [RequestInFlight, 409],
+  [ValidationFailed, 422],
+  [RateLimited, 429],
+];
+
 function fromDomainError(error: DomainError): ErrorAnswer {
-  if (error instanceof ValidationFailed) {
-    return { status: 422, body: envelope({ message: error.message, errors: error.errors }) };
-  }
+  const status = domainStatuses.find(([type]) => error instanceof type)?.[1] ?? 500;
+  const body = envelope({
+    user: error.user ?? null,
+    message: error.message,
+    data: error.data,
+    ...(error instanceof ValidationFailed ? { errors: error.errors } : {}),
+  });
   if (error instanceof RateLimited) {
-    return {
-      status: 429,
-      body: envelope({ message: error.message, data: error.data }),
-      headers: { 'retry-after': String(error.data.retry_after) },
-    };
+    return { status, body, headers: { 'retry-after': String(error.data.retry_after) } };
   }
-  if (error instanceof InsufficientFunds) {
-    return {
-      status: 402,
-      body: envelope({ user: error.user ?? null, message: error.message, data: error.data }),
-    };
-  }
-  const status =
-    error instanceof BadRequest
-      ? 400
-      : error instanceof Unauthenticated
-        ? 401
-        : error instanceof Forbidden
-          ? 403
-          : error instanceof NotFound
-            ? 404
-            : error instanceof Conflict
-              ? 409
-              : 500; // UpstreamFailed and any other domain error
-  return { status, body: envelope({ message: error.message, data: error.data }) };
+  return { status, body };
 }
 
 const frameworkStatusMessages: Record<number, string> = {

@@ -3,7 +3,7 @@
 // several API processes run it at once; `npm run cli -- purge` does the same by hand.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { type Purged, purgeExpired } from '../../modules/housekeeping/service.js';
+import type { Purged } from '../../modules/housekeeping/service.js';
 
 export interface HousekeepingOptions {
   /** Time between runs; 0 turns the timer off (the CLI `purge` still works). Default 15 minutes. */
@@ -22,7 +22,7 @@ declare module 'fastify' {
 export const DEFAULT_HOUSEKEEPING_INTERVAL_MS = 15 * 60_000;
 
 async function housekeepingPlugin(app: FastifyInstance, options: HousekeepingOptions): Promise<void> {
-  const run = () => purgeExpired(app.db, app.config, app.clock.now());
+  const run = () => app.services.housekeeping.purgeExpired();
   app.decorate('housekeeping', { run });
 
   const intervalMs = options.intervalMs ?? DEFAULT_HOUSEKEEPING_INTERVAL_MS;

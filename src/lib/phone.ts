@@ -1,4 +1,4 @@
-// Phone numbers as sign-in keys: E.164, checked with libphonenumber's full metadata (the default
+// Phone numbers: E.164, checked with libphonenumber's full metadata (the default
 // "min" metadata only checks lengths, so it would let unallocated ranges through to a paid SMS).
 import { isSupportedCountry, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 

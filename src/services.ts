@@ -1,0 +1,61 @@
+// The service container: every module's service, built once from the same few dependencies and
+// handed to whoever needs them. buildApp decorates the app with it (`app.services`), and the worker
+// process and the CLI build the same one, so there is one way to wire a service everywhere.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.js';
+import type { DatabaseHandle } from './db/client.js';
+import type { Clock } from './lib/clock.js';
+import { createOtpService } from './modules/auth/otp-service.js';
+import { authenticate, logout } from './modules/auth/tokens.js';
+import { createAnalyst } from './modules/football/analyst.js';
+import { createHousekeepingService } from './modules/housekeeping/service.js';
+import { createIdempotencyService } from './modules/idempotency/service.js';
+import { createPronosticService } from './modules/pronostics/service.js';
+import { createUserService } from './modules/users/service.js';
+import { createWalletService } from './modules/wallet/service.js';
+import { createMessenger, type Messenger } from './providers/messaging/index.js';
+import type { AnalysisEngine } from './worker/analysis-engine.js';
+import { CREATED_CHANNEL } from './worker/worker.js';
+
+export interface ServiceDeps {
+  database: DatabaseHandle;
+  config: Config;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+  /** Sends sign-in codes; by default the drivers the configuration names. */
+  messenger?: Messenger;
+  /** Runs the analyses; by default the football analyst (statistical model, optional LLM text). */
+  engine?: AnalysisEngine & { describe?(): Promise<{ matches: number; leagues: number }> };
+}
+
+export function createServices(deps: ServiceDeps) {
+  const { database, config, clock, logger } = deps;
+  const { db } = database;
+  const messenger = deps.messenger ?? createMessenger({ config, logger, clock });
+  const engine = deps.engine ?? createAnalyst({ db, config, logger, clock });
+
+  const users = createUserService({ db, config });
+  const wallet = createWalletService({ db });
+  const idempotency = createIdempotencyService({ db, clock });
+  const otp = createOtpService({ db, config, clock, messenger, users });
+  const tokens = {
+    authenticate: (header: string | undefined) => authenticate(db, config, header, clock.now()),
+    logout: (user: Parameters<typeof logout>[1]) => logout(db, user, clock.now()),
+  };
+  const pronostics = createPronosticService({
+    db,
+    clock,
+    modelName: engine.modelName,
+    notifyCreated: (id) => {
+      database.notify(CREATED_CHANNEL, String(id)).catch((error: unknown) => {
+        // The poll will find the row anyway; a lost wake-up only delays it.
+        logger.warn({ err: error, pronostic_id: id }, 'could not notify the workers');
+      });
+    },
+  });
+  const housekeeping = createHousekeepingService({ db, config, clock, idempotency });
+
+  return { engine, messenger, users, wallet, idempotency, otp, tokens, pronostics, housekeeping };
+}
+
+export type Services = ReturnType<typeof createServices>;
