@@ -18,7 +18,13 @@ export async function startWorkerProcess(config: Config): Promise<RunningWorker>
   await database.migrate();
   const analyst = createAnalyst({ db: database.db, config, logger, clock: systemClock });
   await warnWithoutResults(analyst, logger);
-  const worker = new AnalysisWorker({ database, engine: analyst, clock: systemClock, logger });
+  const worker = new AnalysisWorker({
+    database,
+    engine: analyst,
+    clock: systemClock,
+    logger,
+    options: { concurrency: config.workerConcurrency, leaseSeconds: config.workerLeaseSeconds },
+  });
   await worker.start();
   logger.info({ role: 'worker' }, 'analysis worker started');
   return {

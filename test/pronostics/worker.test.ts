@@ -2,8 +2,8 @@ import { eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
 import { pronostics, walletOperations } from '../../src/db/schema/index.js';
+import { claimNext, succeed } from '../../src/modules/pronostics/analysis-jobs.js';
 import { findUserById } from '../../src/modules/users/repository.js';
-import { claimNextJob, markSucceeded } from '../../src/worker/repository.js';
 import { AnalysisWorker } from '../../src/worker/worker.js';
 import { failingEngine, fixedEngine, hangingEngine } from '../fakes/engines.js';
 import {
@@ -149,16 +149,14 @@ describe('analysis worker', () => {
     const id = await create(t, user);
     const now = t.clock.now();
     // A worker claims the row and is never heard of again.
-    const dead = await claimNextJob(t.app.db, now, new Date(now.getTime() + 60_000));
+    const dead = await claimNext(t.app.db, now, new Date(now.getTime() + 60_000));
     expect(dead?.id).toBe(id);
     expect(await t.app.worker.runOnce()).toBeUndefined();
     t.clock.advanceSeconds(61);
     expect(await t.app.worker.runOnce()).toBe('success');
     expect((await rowOf(t, id)).attempts).toBe(2);
     // Its late write, fenced by the attempt it claimed, changes nothing.
-    expect(
-      await markSucceeded(t.app.db, dead!, { result: { late: true }, aiModel: 'x', searchText: '' }, now),
-    ).toBe(false);
+    expect(await succeed(t.app.db, dead!, { result: { late: true }, aiModel: 'x' }, now)).toBe(false);
     expect((await rowOf(t, id)).result).toMatchObject({ market: '1x2' });
   });
 

@@ -26,6 +26,7 @@ import {
   softDeletePronostic,
 } from './repository.js';
 import type { CreateBody, ListQuery } from './schemas.js';
+import { searchTextOf } from './search-text.js';
 
 /** A row still in `processing` this long after creation is cancelled and refunded. */
 export const ANALYSIS_DEADLINE_SECONDS = 15 * 60;
@@ -66,19 +67,6 @@ function pronosticView(row: PronosticRow) {
 
 export function listedView(row: PronosticRow) {
   return { ...pronosticView(row), ai_model: row.aiModel };
-}
-
-/** The searchable text of a pronostic: every string value of the match data, folded. */
-export function searchTextOf(
-  details: Record<string, unknown>,
-  result?: Record<string, unknown> | null,
-): string {
-  const parts = Object.values(details).filter((value): value is string => typeof value === 'string');
-  for (const key of ['pick_label', 'analysis']) {
-    const value = result?.[key];
-    if (typeof value === 'string') parts.push(value);
-  }
-  return foldForSearch(parts.join(' \u241f '));
 }
 
 function checkTeamsDetails(details: Static<typeof CreateBody>['teams_details']): void {

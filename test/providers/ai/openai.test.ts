@@ -17,11 +17,17 @@ const built = buildResult('1x2', fitModel(matches, matches.at(-1)!.date + 1).pre
 });
 const request: NarrativeRequest = { facts: built.facts, draft: built.result.analysis };
 
-function narrator(timeoutMs = 2000) {
+function narrator(timeoutMs = 2000, narrativeDeadlineMs = 20_000) {
   return createNarrator(
     testConfig({
       aiDriver: 'openai',
-      ai: { baseUrl: fake.baseUrl, apiKey: OPENAI_API_KEY, model: OPENAI_MODEL, timeoutMs },
+      ai: {
+        baseUrl: fake.baseUrl,
+        apiKey: OPENAI_API_KEY,
+        model: OPENAI_MODEL,
+        timeoutMs,
+        narrativeDeadlineMs,
+      },
     }),
     { logger: silent, retryDelayMs: 1 },
   );
@@ -96,7 +102,13 @@ describe('openai narrator', () => {
     const wrongKey = createNarrator(
       testConfig({
         aiDriver: 'openai',
-        ai: { baseUrl: fake.baseUrl, apiKey: 'nope', model: OPENAI_MODEL, timeoutMs: 2000 },
+        ai: {
+          baseUrl: fake.baseUrl,
+          apiKey: 'nope',
+          model: OPENAI_MODEL,
+          timeoutMs: 2000,
+          narrativeDeadlineMs: 20_000,
+        },
       }),
       { logger: silent, retryDelayMs: 1 },
     );
