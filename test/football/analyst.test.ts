@@ -1,5 +1,7 @@
+import { asc } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/config.js';
+import { pronosticTypes } from '../../src/db/schema/index.js';
 import { MARKET_OF } from '../../src/engine/result.js';
 import { pronosticTypeSlugs } from '../../src/engine/types.js';
 import { ManualClock } from '../../src/lib/clock.js';
@@ -52,6 +54,16 @@ beforeAll(async () => {
 afterAll(async () => {
   await fake.close();
   await database.drop();
+});
+
+describe('pronostic types', () => {
+  it("the seeded pronostic_types rows are the engine's slug list, in order", async () => {
+    const rows = await database.handle.db
+      .select({ slug: pronosticTypes.slug })
+      .from(pronosticTypes)
+      .orderBy(asc(pronosticTypes.id));
+    expect(rows.map((row) => row.slug)).toEqual([...pronosticTypeSlugs]);
+  });
 });
 
 describe('analyst on an empty database', () => {

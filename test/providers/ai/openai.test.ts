@@ -124,6 +124,36 @@ describe('openai narrator', () => {
     await expect(pending).rejects.toMatchObject({ reason: 'aborted' });
   });
 
+  it('stops at its deadline when the answer would come later, without another try', async () => {
+    fake.modes = ['slow'];
+    fake.slowMs = 5_000;
+    const error = await narrator(10_000, 200)
+      .rewrite(request)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NarrativeError);
+    expect((error as NarrativeError).reason).toBe('deadline');
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('does not wait out a retry pause that ends past its deadline', async () => {
+    fake.modes = ['error500', 'ok'];
+    const slowRetries = createNarrator(
+      testConfig({
+        aiDriver: 'openai',
+        ai: {
+          baseUrl: fake.baseUrl,
+          apiKey: OPENAI_API_KEY,
+          model: OPENAI_MODEL,
+          timeoutMs: 2000,
+          narrativeDeadlineMs: 200,
+        },
+      }),
+      { logger: silent, retryDelayMs: 60_000 },
+    );
+    await expect(slowRetries.rewrite(request)).rejects.toMatchObject({ reason: 'deadline' });
+    expect(fake.requests).toHaveLength(1);
+  });
+
   it('builtin keeps the statistical text and names no LLM', async () => {
     const builtin = createNarrator(testConfig(), { logger: silent });
     expect(builtin.model).toBeNull();
