@@ -43,7 +43,7 @@ export interface AppOptions {
   engine?: AnalysisEngine;
   /** Run the analysis worker in this process: by default when ROLE=all. Tests drive `app.worker` themselves. */
   worker?: boolean;
-  /** Worker tuning (backoff, lease, poll); the defaults suit production. */
+  /** Worker tuning (backoff, lease, poll) over the configured concurrency and lease; the defaults suit production. */
   workerOptions?: Partial<WorkerOptions>;
   /** Pino options, or false; by default JSON logs at LOG_LEVEL. */
   logger?: FastifyServerOptions['logger'];
@@ -135,10 +135,15 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const runWorker = options.worker ?? config.role === 'all';
   const worker = new AnalysisWorker({
     database,
+    jobs: services.analysisJobs,
     engine,
     clock,
     logger: app.log.child({ component: 'worker' }),
-    options: options.workerOptions ?? {},
+    options: {
+      concurrency: config.workerConcurrency,
+      leaseSeconds: config.workerLeaseSeconds,
+      ...options.workerOptions,
+    },
   });
   app.decorate('worker', worker);
   if (runWorker) {

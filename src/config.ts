@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import { narratorWorstCaseMs } from './providers/ai/openai.js';
 
 export type Role = 'all' | 'api' | 'worker';
 export type MessagingDriverName = 'log' | 'twilio' | 'whatsapp-cloud';
@@ -66,9 +67,16 @@ export interface Config {
     baseUrl: string | undefined;
     apiKey: string | undefined;
     model: string | undefined;
+    /** Per LLM call, reading the answer included. */
     timeoutMs: number;
+    /** For the whole rewrite, retries included; past it the statistical text stands. */
+    narrativeDeadlineMs: number;
   };
   resultsBaseUrl: string;
+  /** Analyses one worker process runs at once. */
+  workerConcurrency: number;
+  /** How long a claim holds a pronostic row; an analysis still running then is aborted. */
+  workerLeaseSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -281,9 +289,12 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       baseUrl: httpUrl(env, 'AI_BASE_URL', undefined),
       apiKey: optional(env, 'AI_API_KEY'),
       model: optional(env, 'AI_MODEL'),
-      timeoutMs: integer(env, 'AI_TIMEOUT_MS', 20_000, 100, 600_000),
+      timeoutMs: integer(env, 'AI_TIMEOUT_MS', 10_000, 100, 600_000),
+      narrativeDeadlineMs: integer(env, 'AI_NARRATIVE_DEADLINE_MS', 40_000, 100, 3_600_000),
     },
     resultsBaseUrl: httpUrl(env, 'RESULTS_BASE_URL', 'https://www.football-data.co.uk/mmz4281') as string,
+    workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 4, 1, 64),
+    workerLeaseSeconds: integer(env, 'WORKER_LEASE_SECONDS', 60, 10, 3600),
   };
 
   if (aiDriver === 'openai') {
@@ -296,6 +307,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     }
   }
   requireDriverSettings(config);
+  requireNarrativeInsideLease(config);
   config.appSecret = resolveSecret(env, appEnv, dataDir);
   return Object.freeze(config);
 }
@@ -323,6 +335,27 @@ function requireDriverSettings(config: Config): void {
       'WHATSAPP_CLOUD_PHONE_NUMBER_ID',
       config.whatsappCloud.phoneNumberId,
       'WHATSAPP_DRIVER=whatsapp-cloud',
+    );
+  }
+}
+
+/**
+ * A paid analysis must never be lost to a slow LLM: the narrator's deadline leaves a third of the
+ * job lease to the statistical model and the writes, and the narrator's tries fit its deadline.
+ */
+function requireNarrativeInsideLease(config: Config): void {
+  const { narrativeDeadlineMs, timeoutMs } = config.ai;
+  const leaseMs = config.workerLeaseSeconds * 1000;
+  const narrativeMaxMs = Math.floor((leaseMs * 2) / 3);
+  if (narrativeDeadlineMs > narrativeMaxMs) {
+    throw new ConfigError(
+      `AI_NARRATIVE_DEADLINE_MS=${narrativeDeadlineMs} does not fit the job lease: at most ${narrativeMaxMs} ms (two thirds of WORKER_LEASE_SECONDS=${config.workerLeaseSeconds})`,
+    );
+  }
+  const worstCaseMs = narratorWorstCaseMs(timeoutMs);
+  if (config.aiDriver === 'openai' && worstCaseMs > narrativeDeadlineMs) {
+    throw new ConfigError(
+      `AI_TIMEOUT_MS=${timeoutMs} does not fit AI_NARRATIVE_DEADLINE_MS=${narrativeDeadlineMs}: 3 tries and their pauses may take ${worstCaseMs} ms`,
     );
   }
 }

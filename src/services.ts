@@ -10,6 +10,7 @@ import { authenticate, logout } from './modules/auth/tokens.js';
 import { createAnalyst } from './modules/football/analyst.js';
 import { createHousekeepingService } from './modules/housekeeping/service.js';
 import { createIdempotencyService } from './modules/idempotency/service.js';
+import { createAnalysisJobs } from './modules/pronostics/analysis-jobs.js';
 import { createPronosticService } from './modules/pronostics/service.js';
 import { createUserService } from './modules/users/service.js';
 import { createWalletService } from './modules/wallet/service.js';
@@ -53,9 +54,21 @@ export function createServices(deps: ServiceDeps) {
       });
     },
   });
+  const analysisJobs = createAnalysisJobs({ db });
   const housekeeping = createHousekeepingService({ db, config, clock, idempotency });
 
-  return { engine, messenger, users, wallet, idempotency, otp, tokens, pronostics, housekeeping };
+  return {
+    engine,
+    messenger,
+    users,
+    wallet,
+    idempotency,
+    otp,
+    tokens,
+    pronostics,
+    analysisJobs,
+    housekeeping,
+  };
 }
 
 export type Services = ReturnType<typeof createServices>;

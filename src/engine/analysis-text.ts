@@ -2,9 +2,8 @@
 // goals, recent form, the pick and how sure the model is, and a caveat when data is thin.
 // Phrasings vary with the situation and, among equivalents, with a hash of the fixture, so the
 // same input always gives the same text. It never promises an outcome and never urges a stake.
-import type { Form } from './form.js';
-import type { DataQuality, MarketName, TeamContext } from './result.js';
 import type { Stake } from './stakes.js';
+import type { DataQuality, Form, MarketName, TeamContext } from './types.js';
 
 export interface AnalysisFacts {
   market: MarketName;

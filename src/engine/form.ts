@@ -1,14 +1,5 @@
 // Recent form: a team's last few results before a date, for the analysis text (not the model).
-import type { PlayedMatch } from './types.js';
-
-export type FormLetter = 'V' | 'N' | 'D';
-
-export interface Form {
-  /** Oldest first, French letters: V victoire, N nul, D défaite. */
-  results: FormLetter[];
-  goalsFor: number;
-  goalsAgainst: number;
-}
+import type { Form, PlayedMatch } from './types.js';
 
 export function recentForm(
   matches: readonly PlayedMatch[],

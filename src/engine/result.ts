@@ -2,34 +2,9 @@
 // market's pick and probabilities (rounded so each market still sums exactly), the expected
 // goals, the five likeliest scores, the data quality, and the French analysis text.
 import { type AnalysisFacts, writeAnalysis } from './analysis-text.js';
-import type { Form } from './form.js';
 import type { Markets } from './markets.js';
 import type { Prediction } from './predict.js';
-
-export type PronosticTypeSlug =
-  | '1x2'
-  | 'double-chance'
-  | 'btts'
-  | 'over-under-2-5'
-  | 'exact-score'
-  | 'full-analysis';
-
-export const PRONOSTIC_TYPE_SLUGS: readonly PronosticTypeSlug[] = [
-  '1x2',
-  'double-chance',
-  'btts',
-  'over-under-2-5',
-  'exact-score',
-  'full-analysis',
-];
-
-export type MarketName =
-  | '1x2'
-  | 'double_chance'
-  | 'btts'
-  | 'over_under_2_5'
-  | 'exact_score'
-  | 'full_analysis';
+import type { DataQuality, DataQualityLevel, MarketName, PronosticTypeSlug, TeamContext } from './types.js';
 
 export const MARKET_OF: Record<PronosticTypeSlug, MarketName> = {
   '1x2': '1x2',
@@ -40,27 +15,10 @@ export const MARKET_OF: Record<PronosticTypeSlug, MarketName> = {
   'full-analysis': 'full_analysis',
 };
 
-export interface TeamContext {
-  name: string;
-  /** Whether the data knows this team (else it plays with the newcomer rating). */
-  known: boolean;
-  /** Its matches in the data the model was fitted on. */
-  matches: number;
-  form: Form | null;
-}
-
 export interface MatchContext {
   home: TeamContext;
   away: TeamContext;
   league: { name: string | null; known: boolean };
-}
-
-export type DataQualityLevel = 'low' | 'medium' | 'high';
-
-export interface DataQuality {
-  home_matches: number;
-  away_matches: number;
-  level: DataQualityLevel;
 }
 
 export interface MarketSummary {

@@ -1,5 +1,56 @@
-// The shapes the engine works on: played matches in, fitted ratings and predictions out.
-// Teams are plain string keys (a name or an id): the engine never looks anything up.
+// The shapes the engine works on: played matches in, fitted ratings and predictions out, and the
+// vocabulary of results (pronostic types, markets, data quality) that the result builder and the
+// analysis text share. Teams are plain string keys (a name or an id): the engine never looks anything up.
+
+/**
+ * The pronostic types the engine answers, in the seeded order: the one list from which the type,
+ * the `pronostic_types.slug` column and the tests derive.
+ */
+export const pronosticTypeSlugs = [
+  '1x2',
+  'double-chance',
+  'btts',
+  'over-under-2-5',
+  'exact-score',
+  'full-analysis',
+] as const;
+
+export type PronosticTypeSlug = (typeof pronosticTypeSlugs)[number];
+
+export type MarketName =
+  | '1x2'
+  | 'double_chance'
+  | 'btts'
+  | 'over_under_2_5'
+  | 'exact_score'
+  | 'full_analysis';
+
+export type FormLetter = 'V' | 'N' | 'D';
+
+/** A team's last results before a date (see form.ts). */
+export interface Form {
+  /** Oldest first, French letters: V victoire, N nul, D défaite. */
+  results: FormLetter[];
+  goalsFor: number;
+  goalsAgainst: number;
+}
+
+export interface TeamContext {
+  name: string;
+  /** Whether the data knows this team (else it plays with the newcomer rating). */
+  known: boolean;
+  /** Its matches in the data the model was fitted on. */
+  matches: number;
+  form: Form | null;
+}
+
+export type DataQualityLevel = 'low' | 'medium' | 'high';
+
+export interface DataQuality {
+  home_matches: number;
+  away_matches: number;
+  level: DataQualityLevel;
+}
 
 /** One played match. `date` is epoch milliseconds (UTC midnight of the match day is enough). */
 export interface PlayedMatch {

@@ -4,7 +4,7 @@ import pino from 'pino';
 import type { Config } from '../config.js';
 import { databaseUrlOf, openDatabase } from '../db/client.js';
 import { systemClock } from '../lib/clock.js';
-import { createAnalyst } from '../modules/football/analyst.js';
+import { createServices } from '../services.js';
 import { AnalysisWorker } from './worker.js';
 
 export interface RunningWorker {
@@ -16,9 +16,17 @@ export async function startWorkerProcess(config: Config): Promise<RunningWorker>
   const logger = pino({ level: config.logLevel }) as unknown as FastifyBaseLogger;
   const database = await openDatabase({ url: databaseUrlOf(config), poolSize: 4 });
   await database.migrate();
-  const analyst = createAnalyst({ db: database.db, config, logger, clock: systemClock });
-  await warnWithoutResults(analyst, logger);
-  const worker = new AnalysisWorker({ database, engine: analyst, clock: systemClock, logger });
+  const services = createServices({ database, config, clock: systemClock, logger });
+  const { engine } = services;
+  if (engine.describe) await warnWithoutResults({ describe: engine.describe.bind(engine) }, logger);
+  const worker = new AnalysisWorker({
+    database,
+    jobs: services.analysisJobs,
+    engine,
+    clock: systemClock,
+    logger,
+    options: { concurrency: config.workerConcurrency, leaseSeconds: config.workerLeaseSeconds },
+  });
   await worker.start();
   logger.info({ role: 'worker' }, 'analysis worker started');
   return {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, fitModel, globalModel } from '../../src/engine/model.js';
-import { buildResult, type MatchContext, PRONOSTIC_TYPE_SLUGS } from '../../src/engine/result.js';
+import { buildResult, type MatchContext } from '../../src/engine/result.js';
 import type { PlayedMatch } from '../../src/engine/types.js';
+import { pronosticTypeSlugs } from '../../src/engine/types.js';
 import { simulateLeague } from './simulate.js';
 
 const DAY = 86_400_000;
@@ -75,7 +76,7 @@ describe('Dixon–Coles fit on simulated seasons', () => {
   it('is deterministic: the same input gives the same ratings and result', () => {
     const again = fitModel(matches, asOf);
     expect([...again.ratings.teams.entries()]).toEqual([...model.ratings.teams.entries()]);
-    for (const slug of PRONOSTIC_TYPE_SLUGS) {
+    for (const slug of pronosticTypeSlugs) {
       const first = buildResult(slug, model.predict('Team 03', 'Team 11'), context('Team 03', 'Team 11'));
       const second = buildResult(slug, again.predict('Team 03', 'Team 11'), context('Team 03', 'Team 11'));
       expect(second).toEqual(first);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { recentForm } from '../../src/engine/form.js';
 import { fitModel, globalModel } from '../../src/engine/model.js';
-import { buildResult, type MatchContext, PRONOSTIC_TYPE_SLUGS } from '../../src/engine/result.js';
+import { buildResult, type MatchContext } from '../../src/engine/result.js';
+import { pronosticTypeSlugs } from '../../src/engine/types.js';
 import { simulateLeague } from './simulate.js';
 
 const DAY = 86_400_000;
@@ -44,7 +45,7 @@ const FIXTURES: Array<[string, string]> = [
 describe('result object for every pronostic type', () => {
   it('has the DESIGN.md keys, and every market sums to 1 (double chance to 2)', () => {
     for (const [home, away] of FIXTURES) {
-      for (const slug of PRONOSTIC_TYPE_SLUGS) {
+      for (const slug of pronosticTypeSlugs) {
         const { result } = buildResult(slug, model.predict(home, away), contextFor(home, away));
         expect(Object.keys(result).sort()).toEqual(
           [
@@ -119,7 +120,7 @@ describe('result object for every pronostic type', () => {
   it('writes a French analysis that names the teams, varies by situation and never urges a stake', () => {
     const texts = new Set<string>();
     for (const [home, away] of FIXTURES) {
-      for (const slug of PRONOSTIC_TYPE_SLUGS) {
+      for (const slug of pronosticTypeSlugs) {
         const { analysis } = buildResult(slug, model.predict(home, away), contextFor(home, away)).result;
         expect(analysis).toContain(home);
         expect(analysis).toMatch(/buts/);

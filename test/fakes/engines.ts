@@ -1,5 +1,6 @@
 // Test engines for the worker's mechanics (claims, retries, cancellation); the real analyst has its
 // own tests and runs in the end-to-end ones.
+import type { PronosticTypeSlug } from '../../src/engine/types.js';
 import type { AnalysisEngine } from '../../src/worker/analysis-engine.js';
 
 /** Answers at once with a small, well-formed 1X2 result. */
@@ -37,12 +38,29 @@ export function failingEngine(): AnalysisEngine & { calls: number } {
   return engine;
 }
 
+/** Hangs (honouring the abort signal) on matches whose home side is `home`; answers the others at once. */
+export function hangingOn(home: string): AnalysisEngine & { hanging: number } {
+  const answering = fixedEngine('selective-model');
+  const engine = {
+    modelName: 'selective-model',
+    hanging: 0,
+    analyse(details: Record<string, unknown>, type: PronosticTypeSlug, signal?: AbortSignal) {
+      if (details.home !== home) return answering.analyse(details, type, signal);
+      engine.hanging += 1;
+      return new Promise<never>((_, reject) => {
+        signal?.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+      });
+    },
+  };
+  return engine;
+}
+
 /** Never answers, but honours the abort signal like a well-behaved engine. */
 export function hangingEngine(): AnalysisEngine & { started: number } {
   const engine = {
     modelName: 'hanging-model',
     started: 0,
-    analyse(_details: Record<string, unknown>, _type: string, signal?: AbortSignal) {
+    analyse(_details: Record<string, unknown>, _type: PronosticTypeSlug, signal?: AbortSignal) {
       engine.started += 1;
       return new Promise<never>((_, reject) => {
         signal?.addEventListener('abort', () => reject(new Error('aborted')), { once: true });

@@ -1,6 +1,6 @@
 // A local stand-in for an OpenAI-compatible chat-completions endpoint: it checks what a real one
 // would (Bearer key, model, messages, a strict json_schema response format), answers in the
-// documented shape, records each request, and can be told to misbehave (slow, 500, malformed, refusal).
+// documented shape, records each request, and can be told to misbehave (hang, slow, 500, malformed, refusal).
 
 import type { ServerResponse } from 'node:http';
 import { readBody, sendJson, serveOnLoopback } from './http.js';
@@ -8,7 +8,7 @@ import { readBody, sendJson, serveOnLoopback } from './http.js';
 export const OPENAI_API_KEY = 'sk-test-0123456789';
 export const OPENAI_MODEL = 'fake-gpt-mini';
 
-export type FakeMode = 'ok' | 'hang' | 'error500' | 'malformed' | 'not-json' | 'refusal' | 'betting';
+export type FakeMode = 'ok' | 'hang' | 'slow' | 'error500' | 'malformed' | 'not-json' | 'refusal' | 'betting';
 
 export interface FakeOpenAi {
   baseUrl: string;
@@ -16,6 +16,8 @@ export interface FakeOpenAi {
   /** Answers in order; the last one repeats. */
   modes: FakeMode[];
   analysis: string;
+  /** How long a `slow` answer (a good one) takes. */
+  slowMs: number;
   close(): Promise<void>;
 }
 
@@ -37,9 +39,11 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     modes: ['ok'],
     analysis:
       'Réécriture : le modèle voit un léger avantage pour l’équipe qui reçoit, sans certitude, avec des buts attendus modestes des deux côtés.',
+    slowMs: 2_000,
     close: async () => {},
   };
   const pending = new Set<ServerResponse>();
+  const timers = new Set<NodeJS.Timeout>();
   const server = await serveOnLoopback(async (request, response) => {
     const raw = await readBody(request);
     let body: Record<string, unknown> = {};
@@ -74,6 +78,18 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       case 'hang':
         pending.add(response);
         return;
+      case 'slow': {
+        pending.add(response);
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          pending.delete(response);
+          if (!response.destroyed) {
+            sendJson(response, 200, completion(JSON.stringify({ analysis: fake.analysis })));
+          }
+        }, fake.slowMs);
+        timers.add(timer);
+        return;
+      }
       case 'error500':
         return sendJson(response, 500, {
           error: { message: 'The server had an error', type: 'server_error' },
@@ -96,6 +112,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   });
   fake.baseUrl = `${server.url}/v1`;
   fake.close = async () => {
+    for (const timer of timers) clearTimeout(timer);
     for (const response of pending) response.destroy();
     await server.close();
   };

@@ -1,6 +1,9 @@
+import { asc } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/config.js';
-import { MARKET_OF, PRONOSTIC_TYPE_SLUGS } from '../../src/engine/result.js';
+import { pronosticTypes } from '../../src/db/schema/index.js';
+import { MARKET_OF } from '../../src/engine/result.js';
+import { pronosticTypeSlugs } from '../../src/engine/types.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { createAnalyst } from '../../src/modules/football/analyst.js';
 import type { ResultRow } from '../../src/modules/football/results-csv.js';
@@ -53,6 +56,16 @@ afterAll(async () => {
   await database.drop();
 });
 
+describe('pronostic types', () => {
+  it("the seeded pronostic_types rows are the engine's slug list, in order", async () => {
+    const rows = await database.handle.db
+      .select({ slug: pronosticTypes.slug })
+      .from(pronosticTypes)
+      .orderBy(asc(pronosticTypes.id));
+    expect(rows.map((row) => row.slug)).toEqual([...pronosticTypeSlugs]);
+  });
+});
+
 describe('analyst on an empty database', () => {
   it('still answers from global priors, marked low, and describes no results', async () => {
     const analyst = createAnalyst({ db: database.handle.db, config: testConfig(), logger: silent, clock });
@@ -75,7 +88,7 @@ describe('analyst with results', () => {
   it('finds league and teams whatever the case and accents, and answers every type', async () => {
     const analyst = createAnalyst({ db: database.handle.db, config: testConfig(), logger: silent, clock });
     expect(await analyst.describe()).toEqual({ matches: 528, leagues: 2 });
-    for (const type of PRONOSTIC_TYPE_SLUGS) {
+    for (const type of pronosticTypeSlugs) {
       const { result, aiModel } = await analyst.analyse(
         { home: 'ATLETICO norte', away: 'real sur', league: 'premier league' },
         type,
@@ -163,7 +176,13 @@ describe('analyst with results', () => {
   it('lets the LLM rewrite the text only, and falls back to the statistical text when it fails', async () => {
     const config = testConfig({
       aiDriver: 'openai',
-      ai: { baseUrl: fake.baseUrl, apiKey: OPENAI_API_KEY, model: OPENAI_MODEL, timeoutMs: 300 },
+      ai: {
+        baseUrl: fake.baseUrl,
+        apiKey: OPENAI_API_KEY,
+        model: OPENAI_MODEL,
+        timeoutMs: 300,
+        narrativeDeadlineMs: 5000,
+      },
     });
     const plain = createAnalyst({ db: database.handle.db, config: testConfig(), logger: silent, clock });
     const withLlm = createAnalyst({ db: database.handle.db, config, logger: silent, clock });

@@ -2,9 +2,10 @@ import { eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
 import { pronostics, walletOperations } from '../../src/db/schema/index.js';
-import { claimNextJob, markSucceeded } from '../../src/worker/repository.js';
+import { createAnalysisJobs } from '../../src/modules/pronostics/analysis-jobs.js';
 import { AnalysisWorker } from '../../src/worker/worker.js';
-import { failingEngine, fixedEngine, hangingEngine } from '../fakes/engines.js';
+import { failingEngine, fixedEngine, hangingEngine, hangingOn } from '../fakes/engines.js';
+import { OPENAI_API_KEY, OPENAI_MODEL, startFakeOpenAi } from '../fakes/openai.js';
 import {
   createTestApp,
   createTestDatabase,
@@ -52,6 +53,19 @@ async function detail(t: TestApp, user: SignedIn, id: number) {
 async function rowOf(t: TestApp, id: number) {
   const [row] = await t.app.db.select().from(pronostics).where(eq(pronostics.id, id));
   return row!;
+}
+
+async function operationsOf(t: TestApp, user: SignedIn) {
+  const rows = await t.app.db.select().from(walletOperations).where(eq(walletOperations.userId, user.id));
+  return rows.map((operation) => [operation.type, operation.amount]);
+}
+
+/** Waits (bounded, without timing anything) until the row has left `processing`. */
+async function settled(t: TestApp, id: number) {
+  for (let i = 0; i < 500 && (await rowOf(t, id)).status === 'processing'; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return rowOf(t, id);
 }
 
 describe('analysis worker', () => {
@@ -148,7 +162,7 @@ describe('analysis worker', () => {
     const id = await create(t, user);
     const now = t.clock.now();
     // A worker claims the row and is never heard of again.
-    const dead = await claimNextJob(t.app.db, now, new Date(now.getTime() + 60_000));
+    const dead = await t.app.services.analysisJobs.claimNext(now, new Date(now.getTime() + 60_000));
     expect(dead?.id).toBe(id);
     expect(await t.app.worker.runOnce()).toBeUndefined();
     t.clock.advanceSeconds(61);
@@ -156,7 +170,7 @@ describe('analysis worker', () => {
     expect((await rowOf(t, id)).attempts).toBe(2);
     // Its late write, fenced by the attempt it claimed, changes nothing.
     expect(
-      await markSucceeded(t.app.db, dead!, { result: { late: true }, aiModel: 'x', searchText: '' }, now),
+      await t.app.services.analysisJobs.succeed(dead!, { result: { late: true }, aiModel: 'x' }, now),
     ).toBe(false);
     expect((await rowOf(t, id)).result).toMatchObject({ market: '1x2' });
   });
@@ -175,6 +189,97 @@ describe('analysis worker', () => {
     expect(row.status).toBe('processing');
     expect(row.leaseUntil).toBeNull();
     expect(row.attempts).toBe(0);
+  });
+
+  it('cancels and refunds at claim a row claimed more often than it may be tried, without running it', async () => {
+    const engine = fixedEngine();
+    const t = await app({ engine });
+    const user = await signIn(t, { credits: 3 });
+    const id = await create(t, user, 3);
+    // Three workers in turn claim the row and die with it (the lease runs out each time).
+    for (let claim = 1; claim <= t.app.worker.options.maxAttempts; claim++) {
+      const now = t.clock.now();
+      expect((await t.app.services.analysisJobs.claimNext(now, new Date(now.getTime() + 60_000)))?.id).toBe(
+        id,
+      );
+      t.clock.advanceSeconds(61);
+    }
+    expect(await t.app.worker.runOnce()).toBe('cancelled');
+    expect(engine.calls).toBe(0);
+    const row = await rowOf(t, id);
+    expect(row.status).toBe('cancelled');
+    expect(row.result).toEqual({ reason: 'analysis_failed', message: expect.any(String) });
+    expect(await operationsOf(t, user)).toEqual([
+      ['admin_adjustment', 3],
+      ['pronostic_debit', -2],
+      ['pronostic_refund', 2],
+    ]);
+  });
+
+  it('with a concurrency of 2, a hanging analysis does not stop another row from being analysed', async () => {
+    const engine = hangingOn('Lent FC');
+    const t = await app({
+      engine,
+      config: { workerConcurrency: 2 },
+      workerOptions: { pollMs: 3_600_000, stopGraceMs: 50 },
+    });
+    const user = await signIn(t, { credits: 2 });
+    const stuck = await t.app.inject({
+      method: 'POST',
+      url: '/api/user/pronostic/create',
+      headers: user.headers,
+      payload: { type_id: 1, teams_details: { home: 'Lent FC', away: 'Chelsea' } },
+    });
+    const stuckId = stuck.json().data.pronostic.id as number;
+    await t.app.worker.start();
+    for (let i = 0; i < 250 && engine.hanging === 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(engine.hanging).toBe(1);
+    const id = await create(t, user);
+    expect((await settled(t, id)).status).toBe('success');
+    await t.app.worker.stop();
+    const released = await rowOf(t, stuckId);
+    expect(released.status).toBe('processing');
+    expect(released.attempts).toBe(0);
+  });
+
+  it('a slow LLM past the narrative deadline leaves the statistical text: success, no retry, no refund', async () => {
+    const fake = await startFakeOpenAi();
+    fake.modes = ['slow'];
+    fake.slowMs = 60_000;
+    try {
+      // The lease is far longer than the narrative deadline: only the deadline can end the wait.
+      const t = await app({
+        config: {
+          aiDriver: 'openai',
+          ai: {
+            baseUrl: fake.baseUrl,
+            apiKey: OPENAI_API_KEY,
+            model: OPENAI_MODEL,
+            timeoutMs: 30_000,
+            narrativeDeadlineMs: 300,
+          },
+        },
+        workerOptions: { leaseSeconds: 20 },
+      });
+      const user = await signIn(t, { credits: 1 });
+      const id = await create(t, user);
+      expect((await rowOf(t, id)).aiModel).toBe(`dixon-coles-1+${OPENAI_MODEL}`);
+      expect(await t.app.worker.runOnce()).toBe('success');
+      const row = await rowOf(t, id);
+      expect(row.status).toBe('success');
+      expect(row.aiModel).toBe('dixon-coles-1');
+      expect(row.attempts).toBe(1);
+      expect(row.result?.analysis).toEqual(expect.any(String));
+      expect(row.result?.analysis).not.toBe(fake.analysis);
+      expect(fake.requests).toHaveLength(1);
+      expect(await operationsOf(t, user)).toEqual([
+        ['admin_adjustment', 1],
+        ['pronostic_debit', -1],
+      ]);
+    } finally {
+      await fake.close();
+    }
   });
 
   it('two workers on one database never analyse the same row twice', async () => {
@@ -202,11 +307,18 @@ describe('analysis worker', () => {
     const workers = [
       new AnalysisWorker({
         database: database.handle,
+        jobs: createAnalysisJobs({ db: database.handle.db }),
         engine: counting('a'),
         clock: t.clock,
         logger: t.app.log,
       }),
-      new AnalysisWorker({ database: second, engine: counting('b'), clock: t.clock, logger: t.app.log }),
+      new AnalysisWorker({
+        database: second,
+        jobs: createAnalysisJobs({ db: second.db }),
+        engine: counting('b'),
+        clock: t.clock,
+        logger: t.app.log,
+      }),
     ];
     const processed = await Promise.all(workers.map((worker) => worker.drain()));
     expect(processed[0]! + processed[1]!).toBe(40);

@@ -2,6 +2,7 @@
 // claims it with a lease, so nothing else needs to queue it.
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { pronosticTypeSlugs } from '../../engine/types.js';
 import { createdAt, timestamptz } from './columns.js';
 import { users } from './users.js';
 
@@ -11,7 +12,8 @@ export type PronosticStatus = (typeof pronosticStatuses)[number];
 export const pronosticTypes = pgTable('pronostic_types', {
   id: serial('id').primaryKey(),
   name: text('name').notNull(),
-  slug: text('slug').notNull().unique(),
+  /** The engine's list is the one source of the slugs (a text enum: no SQL check). */
+  slug: text('slug', { enum: pronosticTypeSlugs }).notNull().unique(),
   description: text('description').notNull(),
   difficulty: integer('difficulty').notNull(),
   active: boolean('active').notNull().default(true),

@@ -16,35 +16,20 @@ import {
   MODEL_NAME,
 } from '../../engine/model.js';
 import { borrowRating, predictFixture } from '../../engine/predict.js';
-import { buildResult, type MatchContext, type PronosticTypeSlug } from '../../engine/result.js';
-import type { PlayedMatch } from '../../engine/types.js';
+import { buildResult, type MatchContext } from '../../engine/result.js';
+import type { PlayedMatch, PronosticTypeSlug } from '../../engine/types.js';
 import type { Clock } from '../../lib/clock.js';
-import { createNarrator, type Narrator } from '../../providers/ai/index.js';
+import { createNarrator } from '../../providers/ai/index.js';
+import type { Narrator } from '../../providers/ai/types.js';
+import type { AnalysisEngine, AnalysisOutcome } from '../../worker/analysis-engine.js';
 import { findLeagueById, latestLeagueOfTeam, leagueMatches, matchStats } from './repository.js';
 import { resolveLeague, resolveTeam } from './service.js';
 
-export type { PronosticTypeSlug } from '../../engine/result.js';
-
-export interface TeamsDetails {
-  home: string;
-  away: string;
-  league?: string;
-  date?: string;
-  [key: string]: unknown;
-}
-
-export interface Analysis {
-  /** DESIGN.md's result object. */
-  result: Record<string, unknown>;
-  /** The model that actually produced it. */
-  aiModel: string;
-}
-
-export interface Analyst {
-  /** The model that will run an analysis now (e.g. 'dixon-coles-1', or 'dixon-coles-1+gpt-4o-mini' with the LLM). */
-  readonly modelName: string;
-  /** Throws only on a real failure (the worker retries); thin data is not a failure. */
-  analyse(details: TeamsDetails, type: PronosticTypeSlug, signal?: AbortSignal): Promise<Analysis>;
+/**
+ * The worker's analysis engine (model name e.g. 'dixon-coles-1', or 'dixon-coles-1+gpt-4o-mini'
+ * with the LLM); thin data is not a failure.
+ */
+export interface Analyst extends AnalysisEngine {
   /** Cheap facts for the start-up log, e.g. { matches: 0 } → a warning that no results are loaded. */
   describe(): Promise<{ matches: number; leagues: number }>;
 }
@@ -141,13 +126,13 @@ export function createAnalyst(deps: AnalystDeps): Analyst {
   }
 
   async function analyse(
-    details: TeamsDetails,
+    details: Record<string, unknown>,
     type: PronosticTypeSlug,
     signal?: AbortSignal,
-  ): Promise<Analysis> {
+  ): Promise<AnalysisOutcome> {
     const checkAbort = () => signal?.throwIfAborted();
     checkAbort();
-    const input = (details ?? {}) as Record<string, unknown>;
+    const input = details ?? {};
     const homeName = displayName(input.home, 'Équipe à domicile');
     const awayName = displayName(input.away, 'Équipe à l’extérieur');
     const leagueText = typeof input.league === 'string' ? input.league : '';

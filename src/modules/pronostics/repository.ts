@@ -1,8 +1,11 @@
-// Queries for pronostic types and pronostics. The owner is in every WHERE that lists; the detail
-// query finds the row first so the service can tell "not yours" (403) from "none" (404).
-import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm';
+// Queries for pronostic types and pronostics, the API's and the analysis worker's. The owner is in
+// every WHERE that lists; the detail query finds the row first so the service can tell "not yours"
+// (403) from "none" (404). The worker's claim bumps `attempts`, and every later write is fenced by
+// the attempt it claimed: a worker whose lease ran out (and whose row another took) writes nothing.
+import { and, asc, count, desc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { type PronosticStatus, pronostics, pronosticTypes } from '../../db/schema/index.js';
+import type { PronosticTypeSlug } from '../../engine/types.js';
 import { escapeLike } from '../../lib/text.js';
 
 export type PronosticRow = typeof pronostics.$inferSelect;
@@ -102,4 +105,115 @@ export async function softDeletePronostic(
     .where(and(eq(pronostics.id, id), eq(pronostics.userId, userId), isNull(pronostics.deletedAt)))
     .returning({ id: pronostics.id });
   return rows.length > 0;
+}
+
+/** A row the analysis worker holds: what it needs to analyse, refund, and fence its writes. */
+export type ClaimedJob = Pick<
+  PronosticRow,
+  'id' | 'userId' | 'teamsDetails' | 'creditsCost' | 'attempts' | 'deadlineAt'
+> & { typeSlug: PronosticTypeSlug };
+
+/** Takes the next due row (or one past its deadline) that no live lease holds, and leases it. */
+export async function claimNextJob(
+  db: Executor,
+  now: Date,
+  leaseUntil: Date,
+): Promise<ClaimedJob | undefined> {
+  const nowText = now.toISOString();
+  // SKIP LOCKED: concurrent claimers each take another row instead of waiting on this one.
+  const next = db
+    .select({ id: pronostics.id })
+    .from(pronostics)
+    .where(
+      and(
+        eq(pronostics.status, 'processing'),
+        or(lte(pronostics.runAfter, nowText), lte(pronostics.deadlineAt, nowText)),
+        or(isNull(pronostics.leaseUntil), lte(pronostics.leaseUntil, nowText)),
+      ),
+    )
+    .orderBy(asc(pronostics.runAfter), asc(pronostics.id))
+    .limit(1)
+    .for('update', { skipLocked: true });
+  const [row] = await db
+    .update(pronostics)
+    .set({ leaseUntil: leaseUntil.toISOString(), attempts: sql`${pronostics.attempts} + 1` })
+    .where(eq(pronostics.id, sql`(${next})`))
+    .returning({
+      id: pronostics.id,
+      userId: pronostics.userId,
+      teamsDetails: pronostics.teamsDetails,
+      creditsCost: pronostics.creditsCost,
+      attempts: pronostics.attempts,
+      deadlineAt: pronostics.deadlineAt,
+      typeSlug: sql<PronosticTypeSlug>`(SELECT ${pronosticTypes.slug} FROM ${pronosticTypes} WHERE ${pronosticTypes.id} = ${pronostics.typeId})`,
+    });
+  return row;
+}
+
+const claimed = (job: Pick<ClaimedJob, 'id' | 'attempts'>) =>
+  and(eq(pronostics.id, job.id), eq(pronostics.status, 'processing'), eq(pronostics.attempts, job.attempts));
+
+/** Writes the result; false when the claim was lost (the result is then discarded). */
+export async function markSucceeded(
+  db: Executor,
+  job: ClaimedJob,
+  outcome: { result: Record<string, unknown>; aiModel: string; searchText: string },
+  now: Date,
+): Promise<boolean> {
+  const rows = await db
+    .update(pronostics)
+    .set({
+      status: 'success',
+      result: outcome.result,
+      aiModel: outcome.aiModel,
+      searchText: outcome.searchText,
+      finishedAt: now.toISOString(),
+      leaseUntil: null,
+      lastError: null,
+    })
+    .where(claimed(job))
+    .returning({ id: pronostics.id });
+  return rows.length > 0;
+}
+
+export async function scheduleRetry(
+  db: Executor,
+  job: ClaimedJob,
+  runAfter: Date,
+  error: string,
+): Promise<void> {
+  await db
+    .update(pronostics)
+    .set({ runAfter: runAfter.toISOString(), leaseUntil: null, lastError: error.slice(0, 1000) })
+    .where(claimed(job));
+}
+
+/** Sets `cancelled` with its reason; returns whether this call did it (the caller then refunds). */
+export async function markCancelled(
+  db: Executor,
+  job: ClaimedJob,
+  result: { reason: string; message: string },
+  error: string,
+  now: Date,
+): Promise<boolean> {
+  const rows = await db
+    .update(pronostics)
+    .set({
+      status: 'cancelled',
+      result,
+      finishedAt: now.toISOString(),
+      leaseUntil: null,
+      lastError: error.slice(0, 1000),
+    })
+    .where(claimed(job))
+    .returning({ id: pronostics.id });
+  return rows.length > 0;
+}
+
+/** Gives the row back untried (shutdown): the attempt it claimed does not count. */
+export async function releaseJob(db: Executor, job: ClaimedJob): Promise<void> {
+  await db
+    .update(pronostics)
+    .set({ leaseUntil: null, attempts: sql`${pronostics.attempts} - 1` })
+    .where(claimed(job));
 }

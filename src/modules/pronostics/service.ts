@@ -25,6 +25,7 @@ import {
   softDeletePronostic,
 } from './repository.js';
 import type { CreateBody, ListQuery } from './schemas.js';
+import { searchTextOf } from './search-text.js';
 
 /** A row still in `processing` this long after creation is cancelled and refunded. */
 export const ANALYSIS_DEADLINE_SECONDS = 15 * 60;
@@ -64,19 +65,6 @@ function listedView(row: PronosticRow) {
 export interface CreatedPronostic {
   pronostic: ReturnType<typeof pronosticView>;
   creditsBalance: number;
-}
-
-/** The searchable text of a pronostic: every string value of the match data, folded. */
-export function searchTextOf(
-  details: Record<string, unknown>,
-  result?: Record<string, unknown> | null,
-): string {
-  const parts = Object.values(details).filter((value): value is string => typeof value === 'string');
-  for (const key of ['pick_label', 'analysis']) {
-    const value = result?.[key];
-    if (typeof value === 'string') parts.push(value);
-  }
-  return foldForSearch(parts.join(' \u241f '));
 }
 
 function checkTeamsDetails(details: CreateInput['teams_details']): void {

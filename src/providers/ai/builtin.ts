@@ -1,5 +1,5 @@
 // The `builtin` narrator: no LLM, the statistical text stands as written.
-import type { Narrator } from './index.js';
+import type { Narrator } from './types.js';
 
 export function createBuiltinNarrator(): Narrator {
   return {

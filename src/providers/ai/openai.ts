@@ -1,10 +1,11 @@
 // The `openai` narrator: one chat-completions call to any OpenAI-compatible endpoint, with a
 // strict JSON-schema answer `{analysis}`. Each attempt has its own timeout; outages (network,
-// timeout, 429, 5xx) are retried with doubling pauses, anything else fails at once. The answer
-// is checked before use: a text that is empty, huge, or talks of betting is refused.
+// timeout, 429, 5xx) are retried with doubling pauses, anything else fails at once; the whole
+// rewrite, retries included, stops at the narrator's deadline. The answer is checked before use:
+// a text that is empty, huge, or talks of betting is refused.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AnalysisFacts } from '../../engine/analysis-text.js';
-import { NarrativeError, type NarrativeRequest, type Narrator, type NarratorDeps } from './index.js';
+import { NarrativeError, type NarrativeRequest, type Narrator, type NarratorDeps } from './types.js';
 
 export interface OpenAiSettings {
   baseUrl: string;
@@ -12,11 +13,19 @@ export interface OpenAiSettings {
   model: string;
   /** Per attempt, reading the answer included. */
   timeoutMs: number;
+  /** For the whole rewrite, retries and pauses included: past it, the caller keeps its own text. */
+  deadlineMs: number;
 }
 
 const ATTEMPTS = 3;
 const DEFAULT_RETRY_DELAY_MS = 500;
+/** The longest pause between tries, whatever Retry-After asks. */
 const MAX_RETRY_AFTER_MS = 5_000;
+
+/** The longest a rewrite can take when every try runs to its timeout and every pause is the longest. */
+export function narratorWorstCaseMs(timeoutMs: number): number {
+  return ATTEMPTS * timeoutMs + (ATTEMPTS - 1) * MAX_RETRY_AFTER_MS;
+}
 const MIN_LENGTH = 40;
 const MAX_LENGTH = 2_000;
 /** Words an operator's filter (and our own rule) keeps out of the text. */
@@ -112,7 +121,23 @@ export function createOpenAiNarrator(settings: OpenAiSettings, deps: NarratorDep
   const retryDelayMs = deps.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
   const url = `${settings.baseUrl.replace(/\/+$/, '')}/chat/completions`;
 
-  async function attempt(body: string, signal: AbortSignal | undefined): Promise<string> {
+  /** Why a stopped rewrite stopped: the caller gave up, or the deadline passed. */
+  function stopped(signal: AbortSignal | undefined, cause: unknown): NarrativeError {
+    if (signal?.aborted) return new NarrativeError('analysis aborted', 'aborted', { cause });
+    return new NarrativeError(
+      `no usable answer within the deadline of ${settings.deadlineMs} ms`,
+      'deadline',
+      {
+        cause,
+      },
+    );
+  }
+
+  async function attempt(
+    body: string,
+    signal: AbortSignal | undefined,
+    deadline: AbortSignal,
+  ): Promise<string> {
     const timeout = AbortSignal.timeout(settings.timeoutMs);
     let response: Response;
     let text: string;
@@ -121,11 +146,11 @@ export function createOpenAiNarrator(settings: OpenAiSettings, deps: NarratorDep
         method: 'POST',
         headers: { authorization: `Bearer ${settings.apiKey}`, 'content-type': 'application/json' },
         body,
-        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+        signal: AbortSignal.any(signal ? [signal, deadline, timeout] : [deadline, timeout]),
       });
       text = await response.text();
     } catch (error) {
-      if (signal?.aborted) throw new NarrativeError('analysis aborted', 'aborted', { cause: error });
+      if (signal?.aborted || deadline.aborted) throw stopped(signal, error);
       if (timeout.aborted) {
         throw new NarrativeError(`no answer within ${settings.timeoutMs} ms`, 'timeout', { cause: error });
       }
@@ -160,13 +185,16 @@ export function createOpenAiNarrator(settings: OpenAiSettings, deps: NarratorDep
         response_format: RESPONSE_FORMAT,
         temperature: 0.4,
       });
+      const deadline = AbortSignal.timeout(settings.deadlineMs);
+      const stop = signal ? AbortSignal.any([signal, deadline]) : deadline;
       for (let tries = 1; ; tries++) {
         try {
-          return await attempt(body, signal);
+          return await attempt(body, signal, deadline);
         } catch (error) {
           const failure =
             error instanceof NarrativeError ? error : new NarrativeError(String(error), 'unavailable');
-          const retryable = failure.reason === 'timeout' || failure.reason === 'unavailable';
+          const retryable =
+            (failure.reason === 'timeout' || failure.reason === 'unavailable') && !stop.aborted;
           if (!retryable || tries >= ATTEMPTS) throw failure;
           const pause = Math.min(failure.retryAfterMs ?? retryDelayMs * 2 ** (tries - 1), MAX_RETRY_AFTER_MS);
           deps.logger.warn(
@@ -174,9 +202,9 @@ export function createOpenAiNarrator(settings: OpenAiSettings, deps: NarratorDep
             'LLM narrative failed, retrying',
           );
           try {
-            if (pause > 0) await sleep(pause, undefined, { signal });
+            if (pause > 0) await sleep(pause, undefined, { signal: stop });
           } catch (abort) {
-            throw new NarrativeError('analysis aborted', 'aborted', { cause: abort });
+            throw stopped(signal, abort);
           }
         }
       }

@@ -17,11 +17,17 @@ const built = buildResult('1x2', fitModel(matches, matches.at(-1)!.date + 1).pre
 });
 const request: NarrativeRequest = { facts: built.facts, draft: built.result.analysis };
 
-function narrator(timeoutMs = 2000) {
+function narrator(timeoutMs = 2000, narrativeDeadlineMs = 20_000) {
   return createNarrator(
     testConfig({
       aiDriver: 'openai',
-      ai: { baseUrl: fake.baseUrl, apiKey: OPENAI_API_KEY, model: OPENAI_MODEL, timeoutMs },
+      ai: {
+        baseUrl: fake.baseUrl,
+        apiKey: OPENAI_API_KEY,
+        model: OPENAI_MODEL,
+        timeoutMs,
+        narrativeDeadlineMs,
+      },
     }),
     { logger: silent, retryDelayMs: 1 },
   );
@@ -96,7 +102,13 @@ describe('openai narrator', () => {
     const wrongKey = createNarrator(
       testConfig({
         aiDriver: 'openai',
-        ai: { baseUrl: fake.baseUrl, apiKey: 'nope', model: OPENAI_MODEL, timeoutMs: 2000 },
+        ai: {
+          baseUrl: fake.baseUrl,
+          apiKey: 'nope',
+          model: OPENAI_MODEL,
+          timeoutMs: 2000,
+          narrativeDeadlineMs: 20_000,
+        },
       }),
       { logger: silent, retryDelayMs: 1 },
     );
@@ -110,6 +122,36 @@ describe('openai narrator', () => {
     const pending = narrator(5000).rewrite(request, controller.signal);
     setTimeout(() => controller.abort(), 50);
     await expect(pending).rejects.toMatchObject({ reason: 'aborted' });
+  });
+
+  it('stops at its deadline when the answer would come later, without another try', async () => {
+    fake.modes = ['slow'];
+    fake.slowMs = 5_000;
+    const error = await narrator(10_000, 200)
+      .rewrite(request)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NarrativeError);
+    expect((error as NarrativeError).reason).toBe('deadline');
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('does not wait out a retry pause that ends past its deadline', async () => {
+    fake.modes = ['error500', 'ok'];
+    const slowRetries = createNarrator(
+      testConfig({
+        aiDriver: 'openai',
+        ai: {
+          baseUrl: fake.baseUrl,
+          apiKey: OPENAI_API_KEY,
+          model: OPENAI_MODEL,
+          timeoutMs: 2000,
+          narrativeDeadlineMs: 200,
+        },
+      }),
+      { logger: silent, retryDelayMs: 60_000 },
+    );
+    await expect(slowRetries.rewrite(request)).rejects.toMatchObject({ reason: 'deadline' });
+    expect(fake.requests).toHaveLength(1);
   });
 
   it('builtin keeps the statistical text and names no LLM', async () => {

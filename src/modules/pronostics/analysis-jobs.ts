@@ -1,0 +1,76 @@
+// The pronostics module's published interface for the analysis worker: a pronostic row in
+// `processing` is the job. The worker claims it, then ends the claim one way: success (with the
+// result's search text), a retry later, a cancellation refunded in the same transaction, or a
+// release on shutdown. Every write is fenced by the claimed attempt (see repository.ts).
+import type { Database } from '../../db/client.js';
+import { messages } from '../../lib/messages.js';
+import { postOperation } from '../wallet/ledger.js';
+import {
+  type ClaimedJob,
+  claimNextJob,
+  markCancelled,
+  markSucceeded,
+  releaseJob,
+  scheduleRetry as scheduleJobRetry,
+} from './repository.js';
+import { searchTextOf } from './search-text.js';
+
+export type { ClaimedJob } from './repository.js';
+
+/** Why a pronostic was cancelled: stored as its `result` `{reason, message}`. */
+export interface Cancellation {
+  reason: 'analysis_failed' | 'timeout';
+  /** French, for the user. */
+  message: string;
+}
+
+export interface AnalysisJobsDeps {
+  db: Database;
+}
+
+export function createAnalysisJobs({ db }: AnalysisJobsDeps) {
+  return {
+    /** Leases the next due row until `leaseUntil`; undefined when none is due. */
+    claimNext(now: Date, leaseUntil: Date): Promise<ClaimedJob | undefined> {
+      return claimNextJob(db, now, leaseUntil);
+    },
+
+    /** Stores the result; false when the lease was lost meanwhile (the result is discarded). */
+    succeed(
+      job: ClaimedJob,
+      outcome: { result: Record<string, unknown>; aiModel: string },
+      now: Date,
+    ): Promise<boolean> {
+      const searchText = searchTextOf(job.teamsDetails, outcome.result);
+      return markSucceeded(db, job, { ...outcome, searchText }, now);
+    },
+
+    /** Gives the row back for another try at `runAfter`, keeping the error for the operator. */
+    scheduleRetry(job: ClaimedJob, runAfter: Date, error: string): Promise<void> {
+      return scheduleJobRetry(db, job, runAfter, error);
+    },
+
+    /** Cancels and refunds in one transaction; false when the claim was lost (nothing is written). */
+    cancelAndRefund(job: ClaimedJob, cancellation: Cancellation, error: string, now: Date): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        if (!(await markCancelled(tx, job, cancellation, error, now))) return false;
+        await postOperation(tx, {
+          userId: job.userId,
+          type: 'pronostic_refund',
+          currency: 'credits',
+          amount: job.creditsCost,
+          description: `${messages.pronosticRefundDescription} #${job.id}`,
+          reference: `pronostic:${job.id}`,
+        });
+        return true;
+      });
+    },
+
+    /** Gives the row back untried (shutdown): the attempt it claimed does not count. */
+    release(job: ClaimedJob): Promise<void> {
+      return releaseJob(db, job);
+    },
+  };
+}
+
+export type AnalysisJobs = ReturnType<typeof createAnalysisJobs>;
