@@ -23,6 +23,7 @@ import errors, { frameworkErrorHandler } from './plugins/app/errors.js';
 import gracefulClose from './plugins/app/graceful-close.js';
 import housekeeping from './plugins/app/housekeeping.js';
 import requestId, { requestIdOf } from './plugins/app/request-id.js';
+import textGuard from './plugins/app/text-guard.js';
 import openapi from './plugins/external/openapi.js';
 import rateLimit from './plugins/external/rate-limit.js';
 import security from './plugins/external/security.js';
@@ -131,6 +132,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(rateLimit);
   await app.register(coercion);
   await app.register(auth);
+  // App-wide and before every route: text the database cannot store never reaches a handler.
+  await app.register(textGuard);
   await app.register(housekeeping);
   await app.register(openapi);
 
