@@ -23,6 +23,7 @@ import gracefulClose from './plugins/app/graceful-close.js';
 import housekeeping from './plugins/app/housekeeping.js';
 import idempotency from './plugins/app/idempotency.js';
 import requestId, { requestIdOf } from './plugins/app/request-id.js';
+import textGuard from './plugins/app/text-guard.js';
 import openapi from './plugins/external/openapi.js';
 import rateLimit from './plugins/external/rate-limit.js';
 import security from './plugins/external/security.js';
@@ -122,6 +123,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(rateLimit);
   await app.register(coercion);
   await app.register(auth);
+  // App-wide and before every route: text the database cannot store never reaches a handler.
+  await app.register(textGuard);
+  // After validation, authentication and the text guard: a bad request claims no key.
   await app.register(idempotency);
   await app.register(housekeeping);
   await app.register(openapi);

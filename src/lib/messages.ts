@@ -73,6 +73,10 @@ export const validationMessages = {
   maxItems: (field: string, limit: number) =>
     `Le champ ${field} ne doit pas contenir plus de ${limit} éléments.`,
   invalid: (field: string) => `Le champ ${field} est invalide.`,
+  unstorableText: (field: string) =>
+    `Le champ ${field} contient un caractère non pris en charge (caractère nul ou caractère Unicode incomplet).`,
+  unstorableKey: (field: string) =>
+    `Le nom du champ ${field} contient un caractère non pris en charge (caractère nul ou caractère Unicode incomplet).`,
 } as const;
 
 const typeNames: Record<string, string> = {

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { clientNetwork } from '../../src/modules/auth/otp-service.js';
+import { clientNetwork } from '../../src/lib/network.js';
 import { createTestDatabase, type TestDatabase } from '../helpers.js';
 import {
   codeRows,

@@ -7,7 +7,7 @@ import {
   RateLimited,
   Unauthenticated,
 } from '../../src/lib/errors.js';
-import { createTestApp, type TestApp } from '../helpers.js';
+import { createTestApp, signIn, type TestApp } from '../helpers.js';
 
 let t: TestApp;
 
@@ -179,6 +179,41 @@ describe('envelope on errors', () => {
     });
     expect(response.statusCode).toBe(415);
     expect(response.json()).toEqual({ user: null, message: expect.any(String), data: [], errors: [] });
+  });
+});
+
+describe('415 on the real routes', () => {
+  const textBody = { 'content-type': 'text/plain' };
+
+  it('a user route answers all four keys, errors an empty array, and names the caller', async () => {
+    const user = await signIn(t);
+    for (const headers of [textBody, { 'content-type': 'application/x-www-form-urlencoded' }]) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/user/pronostic/create',
+        headers: { ...user.headers, ...headers },
+        payload: 'type_id=1',
+      });
+      expect(response.statusCode).toBe(415);
+      expect(response.json()).toEqual({
+        user: { id: user.id },
+        message: 'Type de contenu non pris en charge.',
+        data: [],
+        errors: [],
+      });
+    }
+  });
+
+  it('the OTP routes leave errors out, as on their other answers but 422', async () => {
+    for (const url of ['/api/otp/generate', '/api/otp/verify']) {
+      const response = await t.app.inject({ method: 'POST', url, headers: textBody, payload: 'hello' });
+      expect(response.statusCode).toBe(415);
+      expect(response.json()).toEqual({
+        user: null,
+        message: 'Type de contenu non pris en charge.',
+        data: [],
+      });
+    }
   });
 });
 

@@ -4,13 +4,13 @@
 // (hourly cap), counted from delivered codes in the database so every API process sees the same
 // numbers and a failed send costs the person nothing.
 import type { FastifyBaseLogger } from 'fastify';
-import ipaddr from 'ipaddr.js';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { keyedHash, newOtpCode, sameDigest } from '../../lib/crypto.js';
 import { InvalidCode, RateLimited, UpstreamFailed, ValidationFailed } from '../../lib/errors.js';
 import { messages, otpTexts } from '../../lib/messages.js';
+import { clientNetwork } from '../../lib/network.js';
 import { normalizePhone, phoneForCountry } from '../../lib/phone.js';
 import { addSeconds } from '../../lib/time.js';
 import { MessagingError, type Messenger } from '../../providers/messaging/index.js';
@@ -69,20 +69,6 @@ export interface OtpServiceDeps {
 export interface Client {
   ip: string;
   log: FastifyBaseLogger;
-}
-
-/**
- * The limits key on the client's network: an IPv4 address as is, an IPv6 one by its /64, which is
- * what one subscriber usually holds (counting single IPv6 addresses would let one line rotate past
- * the cap). IPv4-mapped IPv6 addresses are their IPv4 address.
- */
-export function clientNetwork(ip: string): string {
-  if (!ipaddr.isValid(ip)) return ip;
-  // process() turns an IPv4-mapped IPv6 address into its IPv4 address.
-  const address = ipaddr.process(ip);
-  if (address.kind() === 'ipv4') return address.toString();
-  const prefix = (address as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
-  return `${prefix.join(':')}::/64`;
 }
 
 export function codeHash(config: Pick<Config, 'appSecret'>, phone: string, code: string): string {

@@ -1,0 +1,17 @@
+// The client network that request limits count by: the sign-in caps and the request-rate limits
+// key on it, so one subscriber cannot rotate addresses past them.
+import ipaddr from 'ipaddr.js';
+
+/**
+ * An IPv4 address as is, an IPv6 one by its /64, which is what one subscriber usually holds
+ * (counting single IPv6 addresses would let one line rotate past a cap). IPv4-mapped IPv6
+ * addresses are their IPv4 address.
+ */
+export function clientNetwork(ip: string): string {
+  if (!ipaddr.isValid(ip)) return ip;
+  // process() turns an IPv4-mapped IPv6 address into its IPv4 address.
+  const address = ipaddr.process(ip);
+  if (address.kind() === 'ipv4') return address.toString();
+  const prefix = (address as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
+  return `${prefix.join(':')}::/64`;
+}
