@@ -13,7 +13,7 @@ export interface Purged {
 
 export async function purgeExpired(
   db: Database,
-  config: Pick<Config, 'tokenIdleTtlSeconds'>,
+  config: Pick<Config, 'tokenIdleTtlSeconds' | 'tokenMaxAgeSeconds'>,
   now: Date,
 ): Promise<Purged> {
   const signIn = await purgeSignInData(db, config, now);

@@ -5,7 +5,13 @@ import type { Config } from '../../config.js';
 import type { Database, Executor } from '../../db/client.js';
 import { normalizePhone } from '../auth/phone.js';
 import { postOperation } from '../wallet/ledger.js';
-import { affiliationCodeTaken, findUserByPhone, insertUserIfAbsent, type UserRow } from './repository.js';
+import {
+  affiliationCodeTaken,
+  findUserById,
+  findUserByPhone,
+  insertUserIfAbsent,
+  type UserRow,
+} from './repository.js';
 
 const CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
@@ -50,6 +56,11 @@ export async function findOrCreateUser(
     }
     return { user: inserted, created: true };
   });
+}
+
+/** The account with this id, or undefined (for other modules, which do not read this one's tables). */
+export function userById(db: Executor, id: number): Promise<UserRow | undefined> {
+  return findUserById(db, id);
 }
 
 /** The account an operator names by phone (CLI); a plain Error, which the CLI prints, when there is none. */
