@@ -71,9 +71,6 @@ export interface VerifyInput {
   code: string;
 }
 
-/** The hourly SMS budget a code counts against: its country calling code's, or the global one. */
-type Budget = { callingCode: string } | { everyone: true };
-
 export interface SignedInUser {
   id: number;
   phone: string;
@@ -188,7 +185,7 @@ export function createOtpService(deps: OtpServiceDeps) {
 
   /** The SMS-fraud budgets: per country calling code and in all. */
   async function checkBudgets(callingCode: string, now: Date, log: FastifyBaseLogger): Promise<void> {
-    const budgets: [string, Budget, number][] = [
+    const budgets: [name: string, key: SenderKey, max: number][] = [
       [`+${callingCode}`, { callingCode }, config.otpCountryHourlyBudget],
       ['global', { everyone: true }, config.otpGlobalHourlyBudget],
     ];
