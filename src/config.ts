@@ -32,9 +32,15 @@ export interface Config {
   rateLimitPerMinute: number;
 
   tokenIdleTtlSeconds: number;
+  /** Absolute lifetime of a token, whatever its activity. */
+  tokenMaxAgeSeconds: number;
   otpTtlSeconds: number;
   otpMaxAttempts: number;
   otpResendCooldownSeconds: number;
+  /** Codes delivered per country calling code in a rolling hour (SMS-fraud cap). */
+  otpCountryHourlyBudget: number;
+  /** Codes delivered in all in a rolling hour (SMS-fraud cap). */
+  otpGlobalHourlyBudget: number;
   welcomeCredits: number;
   withdrawMin: number;
   referralCommissionPercent: number;
@@ -254,9 +260,13 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 300, 1, 1_000_000),
 
     tokenIdleTtlSeconds: integer(env, 'TOKEN_IDLE_TTL_SECONDS', 600, 10, 30 * 24 * 3600),
+    tokenMaxAgeSeconds: integer(env, 'TOKEN_MAX_AGE_SECONDS', 30 * 24 * 3600, 60, 366 * 24 * 3600),
     otpTtlSeconds: integer(env, 'OTP_TTL_SECONDS', 600, 30, 3600),
     otpMaxAttempts: integer(env, 'OTP_MAX_ATTEMPTS', 5, 1, 20),
     otpResendCooldownSeconds: integer(env, 'OTP_RESEND_COOLDOWN_SECONDS', 60, 0, 3600),
+    // docs/decisions.md, "Hardening: sign-in": sized for a Cameroon-first launch.
+    otpCountryHourlyBudget: integer(env, 'OTP_COUNTRY_HOURLY_BUDGET', 500, 1, 10_000_000),
+    otpGlobalHourlyBudget: integer(env, 'OTP_GLOBAL_HOURLY_BUDGET', 1500, 1, 10_000_000),
     welcomeCredits: integer(env, 'WELCOME_CREDITS', 0, 0, 1_000_000),
     withdrawMin: integer(env, 'WITHDRAW_MIN', 5000, 1, 100_000_000),
     referralCommissionPercent: integer(env, 'REFERRAL_COMMISSION_PERCENT', 10, 0, 100),

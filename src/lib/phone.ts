@@ -14,11 +14,20 @@ export function normalizePhone(raw: string): string | undefined {
   return parsed?.isValid() ? parsed.number : undefined;
 }
 
-export type PhoneCheck = { phone: string } | { invalid: 'phone' | 'country' };
+/**
+ * The only number types that get a code. Premium-rate, shared-cost, toll-free, VoIP and plain fixed
+ * lines are where SMS-pumping fraud sends paid messages, and no one reads a code there.
+ */
+const MOBILE_TYPES: ReadonlySet<string> = new Set(['MOBILE', 'FIXED_LINE_OR_MOBILE']);
+
+export type PhoneCheck =
+  | { phone: string; callingCode: string }
+  | { invalid: 'phone' | 'country' | 'not_mobile' };
 
 /**
- * The E.164 form of a number that is valid and belongs to `country` (upper-case ISO 3166 alpha-2).
- * A number of another country sharing the calling code (+1 US for CA) is not valid for it.
+ * The E.164 form and calling code of a mobile number that is valid and belongs to `country`
+ * (upper-case ISO 3166 alpha-2). A number of another country sharing the calling code (+1 US for CA)
+ * is not valid for it.
  */
 export function phoneForCountry(raw: string, country: string): PhoneCheck {
   if (!isSupportedCountry(country)) return { invalid: 'country' };
@@ -26,5 +35,6 @@ export function phoneForCountry(raw: string, country: string): PhoneCheck {
   if (!INTERNATIONAL.test(compact)) return { invalid: 'phone' };
   const parsed = parsePhoneNumberFromString(compact);
   if (!parsed?.isValid() || parsed.country !== country) return { invalid: 'phone' };
-  return { phone: parsed.number };
+  if (!MOBILE_TYPES.has(parsed.getType() ?? '')) return { invalid: 'not_mobile' };
+  return { phone: parsed.number, callingCode: parsed.countryCallingCode };
 }

@@ -60,36 +60,70 @@ describe('generate limits', () => {
     expect((await generate(t, sms('+237699112233'), { ip: address })).statusCode).toBe(429);
   });
 
-  it('at most 5 delivered codes per phone in a rolling hour', async () => {
+  it('at most 5 delivered codes per phone and client network in a rolling hour', async () => {
     const phone = mobilePhone();
+    const address = from();
     const start = t.clock.now().getTime();
     for (let i = 0; i < 5; i++) {
-      expect((await generate(t, sms(phone), { ip: from() })).statusCode).toBe(200);
+      expect((await generate(t, sms(phone), { ip: address })).statusCode).toBe(200);
       t.clock.advanceSeconds(60);
     }
     // Five codes at +0, +60 … +240 s; now +300 s: the first leaves the window at +3600 s.
     expect429(
-      await generate(t, sms(phone), { ip: from() }),
+      await generate(t, sms(phone), { ip: address }),
       3300,
       'Trop de codes demandés. Réessayez plus tard.',
     );
     t.clock.set(new Date(start + 3599_000));
-    expect429(await generate(t, sms(phone), { ip: from() }), 1);
+    expect429(await generate(t, sms(phone), { ip: address }), 1);
+    t.clock.set(new Date(start + 3600_000));
+    expect((await generate(t, sms(phone), { ip: address })).statusCode).toBe(200);
+  });
+
+  it('a stranger who uses up 5 codes from their network leaves the owner theirs', async () => {
+    const phone = mobilePhone();
+    const stranger = from();
+    for (let i = 0; i < 5; i++) {
+      expect((await generate(t, sms(phone), { ip: stranger })).statusCode).toBe(200);
+      t.clock.advanceSeconds(60);
+    }
+    expect((await generate(t, sms(phone), { ip: stranger })).statusCode).toBe(429);
+    // The same /64 is the same network for an IPv6 stranger too (clientNetwork), so only the owner's
+    // own network is fresh.
+    const owner = from();
+    const code = await requestCode(t, phone, { ip: owner });
+    expect((await verify(t, { phone, code }, { ip: owner })).statusCode).toBe(200);
+  });
+
+  it('at most 10 delivered codes per phone from all networks in a rolling hour', async () => {
+    const phone = mobilePhone();
+    const start = t.clock.now().getTime();
+    for (let i = 0; i < 10; i++) {
+      expect((await generate(t, sms(phone), { ip: from() })).statusCode).toBe(200);
+      t.clock.advanceSeconds(60);
+    }
+    // Ten codes at +0 … +540 s, each from a fresh network; now +600 s.
+    expect429(
+      await generate(t, sms(phone), { ip: from() }),
+      3000,
+      'Trop de codes demandés. Réessayez plus tard.',
+    );
     t.clock.set(new Date(start + 3600_000));
     expect((await generate(t, sms(phone), { ip: from() })).statusCode).toBe(200);
   });
 
   it('failed sends do not count toward the hourly cap', async () => {
     const phone = mobilePhone();
+    const address = from();
     for (let i = 0; i < 4; i++) {
-      await requestCode(t, phone, { ip: from() });
+      await requestCode(t, phone, { ip: address });
       t.clock.advanceSeconds(60);
     }
     for (let i = 0; i < 3; i++) {
       t.messenger.failNext(providerFailure());
-      expect((await generate(t, sms(phone), { ip: from() })).statusCode).toBe(500);
+      expect((await generate(t, sms(phone), { ip: address })).statusCode).toBe(500);
     }
-    expect((await generate(t, sms(phone), { ip: from() })).statusCode).toBe(200);
+    expect((await generate(t, sms(phone), { ip: address })).statusCode).toBe(200);
     expect(await codeRows(t, phone)).toHaveLength(5);
   });
 

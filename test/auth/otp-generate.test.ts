@@ -132,6 +132,10 @@ describe('POST /api/otp/generate', () => {
       ['letters', { phone: '+23769000000a', country: 'CM', method: 'sms' }, ['phone']],
       ['a number for phone', { phone: 237690000001, country: 'CM', method: 'sms' }, ['phone']],
       ['an empty phone', { phone: '', country: 'CM', method: 'sms' }, ['phone']],
+      ['a GB premium-rate number', { phone: '+449098765432', country: 'GB', method: 'sms' }, ['phone']],
+      ['a FR premium-rate number', { phone: '+33899123456', country: 'FR', method: 'sms' }, ['phone']],
+      ['a CM fixed line', { phone: '+237222212345', country: 'CM', method: 'sms' }, ['phone']],
+      ['a FR fixed line', { phone: '+33123456789', country: 'FR', method: 'whatsapp' }, ['phone']],
     ];
     it.each(cases)('%s', async (_name, payload, fields) => {
       const before = t.messenger.sent.length;
@@ -150,6 +154,16 @@ describe('POST /api/otp/generate', () => {
     it('says why in French', async () => {
       const response = await generate(t, { phone: '+33612345678', country: 'CM', method: 'sms' });
       expect(response.json().errors.phone).toEqual(['Le numéro de téléphone n’est pas valide pour ce pays.']);
+    });
+
+    it('only mobile numbers get a code, and the answer says so', async () => {
+      const response = await generate(t, { phone: '+449098765432', country: 'GB', method: 'sms' });
+      expect(response.json().errors.phone).toEqual(['Le numéro de téléphone doit être un numéro mobile.']);
+      expect(await t.app.db.select().from(users).where(eq(users.phone, '+449098765432'))).toEqual([]);
+      // libphonenumber cannot tell a US mobile from a fixed line: FIXED_LINE_OR_MOBILE is accepted.
+      expect((await generate(t, { phone: '+14155552671', country: 'US', method: 'sms' })).statusCode).toBe(
+        200,
+      );
     });
 
     it('creates no account', async () => {

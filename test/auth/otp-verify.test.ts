@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { users } from '../../src/db/schema/index.js';
+import { accessTokens, users } from '../../src/db/schema/index.js';
 import {
   codeRows,
   createOtpApp,
@@ -23,8 +23,8 @@ beforeEach(() => t.clock.advanceSeconds(3601));
 
 const INVALID = { user: null, message: 'Code invalide ou expiré.', data: [] };
 
-async function expectInvalid(payload: { phone: string; code: string }) {
-  const response = await verify(t, payload);
+async function expectInvalid(payload: { phone: string; code: string }, options: { ip?: string } = {}) {
+  const response = await verify(t, payload, options);
   expect(response.statusCode).toBe(400);
   expect(response.json()).toEqual(INVALID);
   expect(Object.keys(response.json())).not.toContain('errors');
@@ -108,14 +108,54 @@ describe('POST /api/otp/verify', () => {
       await expectInvalid({ phone: b, code: codeA === t.messenger.lastCode(b) ? otherCode(codeA) : codeA });
     });
 
-    it('OTP_MAX_ATTEMPTS wrong tries void the code, even for the right one afterwards', async () => {
+    it('OTP_MAX_ATTEMPTS wrong tries from one network void the code there, even for the right one', async () => {
       const phone = mobilePhone();
       const code = await requestCode(t, phone);
       for (let i = 0; i < 4; i++) await expectInvalid({ phone, code: otherCode(code) });
       expect((await codeRows(t, phone))[0]).toMatchObject({ attempts: 4, closedAt: null });
       await expectInvalid({ phone, code: otherCode(code) });
-      expect((await codeRows(t, phone))[0]?.closedAt).not.toBeNull();
       await expectInvalid({ phone, code });
+      // Tries on a code void for the network are not checked, and not counted toward the ceiling.
+      expect((await codeRows(t, phone))[0]?.attempts).toBe(5);
+    });
+
+    it('a stranger on another network making 5 wrong tries does not void the owner’s code', async () => {
+      const phone = mobilePhone();
+      const owner = { ip: '192.0.2.44' };
+      const code = await requestCode(t, phone, owner);
+      for (let i = 0; i < 5; i++) {
+        expect((await verify(t, { phone, code: otherCode(code) }, { ip: '203.0.113.80' })).statusCode).toBe(
+          400,
+        );
+      }
+      // Even the right code is refused to the stranger's network now…
+      expect((await verify(t, { phone, code }, { ip: '203.0.113.80' })).statusCode).toBe(400);
+      // …but the owner's works.
+      expect((await verify(t, { phone, code }, owner)).statusCode).toBe(200);
+    });
+
+    it('an IPv6 stranger is one network for its whole /64', async () => {
+      const phone = mobilePhone();
+      const code = await requestCode(t, phone, { ip: '192.0.2.45' });
+      for (let i = 0; i < 5; i++) {
+        const ip = `2001:db8:77:1::${i + 1}`;
+        expect((await verify(t, { phone, code: otherCode(code) }, { ip })).statusCode).toBe(400);
+      }
+      expect((await verify(t, { phone, code }, { ip: '2001:db8:77:1::99' })).statusCode).toBe(400);
+      expect((await verify(t, { phone, code }, { ip: '2001:db8:77:2::1' })).statusCode).toBe(200);
+    });
+
+    it('3 × OTP_MAX_ATTEMPTS wrong tries over all networks void the code for everyone', async () => {
+      const phone = mobilePhone();
+      const owner = { ip: '192.0.2.46' };
+      const code = await requestCode(t, phone, owner);
+      for (const ip of ['203.0.113.81', '203.0.113.82', '203.0.113.83']) {
+        for (let i = 0; i < 5; i++) await expectInvalid({ phone, code: otherCode(code) }, { ip });
+      }
+      expect((await codeRows(t, phone))[0]).toMatchObject({ attempts: 15, closedAt: expect.any(String) });
+      const response = await verify(t, { phone, code }, owner);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual(INVALID);
     });
 
     it('the right code after fewer wrong tries still works', async () => {
@@ -144,6 +184,20 @@ describe('POST /api/otp/verify', () => {
       const second = await requestCode(t, phone);
       expect((await verify(t, { phone, code: second })).statusCode).toBe(200);
     });
+  });
+
+  it('a blocked account gets the 400 of a wrong code, and no token is written', async () => {
+    const phone = mobilePhone();
+    const code = await requestCode(t, phone);
+    const [user] = await t.app.db
+      .update(users)
+      .set({ status: 'blocked' })
+      .where(eq(users.phone, phone))
+      .returning();
+    const response = await verify(t, { phone, code });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual(INVALID);
+    expect(await t.app.db.select().from(accessTokens).where(eq(accessTokens.userId, user!.id))).toEqual([]);
   });
 
   it('two simultaneous tries with the right code: exactly one token', async () => {

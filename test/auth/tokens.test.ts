@@ -190,3 +190,73 @@ describe('bearer tokens', () => {
     });
   });
 });
+
+describe('absolute lifetime (TOKEN_MAX_AGE_SECONDS)', () => {
+  let short: OtpTestApp;
+  beforeAll(async () => {
+    short = await createOtpApp({
+      config: { tokenMaxAgeSeconds: 3600 },
+      beforeReady(app) {
+        app.get('/api/user/probe', async (request) => ({
+          user: { id: currentUser(request).id },
+          message: 'OK.',
+          data: [],
+          errors: [],
+        }));
+      },
+    });
+  });
+  afterAll(() => short.close());
+
+  const use = (headers: { authorization: string }) =>
+    short.app.inject({ method: 'GET', url: '/api/user/probe', headers });
+
+  it('used every 5 minutes, a token is refused once its age reaches the limit, and purged', async () => {
+    const { headers, id } = await signIn(short);
+    for (let minute = 5; minute < 60; minute += 5) {
+      short.clock.advanceSeconds(300);
+      expect((await use(headers)).statusCode, `after ${minute} min`).toBe(200);
+    }
+    short.clock.advanceSeconds(299);
+    expect((await use(headers)).statusCode).toBe(200);
+    short.clock.advanceSeconds(1);
+    const refused = await use(headers);
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json()).toEqual(UNAUTHENTICATED);
+    // Used 5 minutes ago, so not idle: only its age makes it dead, and the purge removes it.
+    await short.app.housekeeping.run();
+    expect(await short.app.db.select().from(accessTokens).where(eq(accessTokens.userId, id))).toEqual([]);
+  });
+
+  it('the purge keeps a younger token', async () => {
+    const { headers, id } = await signIn(short);
+    for (let minute = 5; minute < 60; minute += 5) {
+      short.clock.advanceSeconds(300);
+      expect((await use(headers)).statusCode).toBe(200);
+    }
+    await short.app.housekeeping.run();
+    expect(await short.app.db.select().from(accessTokens).where(eq(accessTokens.userId, id))).toHaveLength(1);
+  });
+
+  it('defaults to 30 days', async () => {
+    const long = await createOtpApp({
+      config: { tokenIdleTtlSeconds: 30 * 24 * 3600 },
+      beforeReady(app) {
+        app.get('/api/user/probe', async () => ({ user: null, message: 'OK.', data: [], errors: [] }));
+      },
+    });
+    try {
+      expect(long.config.tokenMaxAgeSeconds).toBe(2_592_000);
+      const { headers } = await signIn(long);
+      const probeLong = () => long.app.inject({ method: 'GET', url: '/api/user/probe', headers });
+      long.clock.advanceSeconds(15 * 24 * 3600);
+      expect((await probeLong()).statusCode).toBe(200);
+      long.clock.advanceSeconds(15 * 24 * 3600 - 1);
+      expect((await probeLong()).statusCode).toBe(200);
+      long.clock.advanceSeconds(1);
+      expect((await probeLong()).statusCode).toBe(401);
+    } finally {
+      await long.close();
+    }
+  });
+});

@@ -1,6 +1,15 @@
 // Accounts, their one-time codes and their bearer tokens.
 import { sql } from 'drizzle-orm';
-import { type AnyPgColumn, check, index, integer, pgTable, serial, text } from 'drizzle-orm/pg-core';
+import {
+  type AnyPgColumn,
+  check,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+} from 'drizzle-orm/pg-core';
 import { createdAt, timestamptz } from './columns.js';
 
 export const userRoles = ['user', 'admin'] as const;
@@ -42,21 +51,47 @@ export const otpCodes = pgTable(
       .notNull()
       .references(() => users.id),
     phone: text('phone').notNull(),
+    /**
+     * The phone's country calling code ("237"), for the per-prefix SMS budget. '' only on codes sent
+     * before the column existed, which left the budget's hourly window long ago.
+     */
+    callingCode: text('calling_code').notNull().default(''),
     channel: text('channel', { enum: ['sms', 'whatsapp'] }).notNull(),
     codeHash: text('code_hash').notNull(),
+    /** The client network that asked for it (an IPv4 address or an IPv6 /64). */
     ip: text('ip').notNull(),
+    /** Wrong tries from every network; 3 × OTP_MAX_ATTEMPTS of them void the code for good. */
     attempts: integer('attempts').notNull().default(0),
     sentAt: timestamptz('sent_at').notNull(),
     expiresAt: timestamptz('expires_at').notNull(),
-    /** Set when the code is used, voided by a newer one, or exhausted by wrong tries. */
+    /** Set when the code is used, voided by a newer one, or exhausted by wrong tries from all networks. */
     closedAt: timestamptz('closed_at'),
     createdAt: createdAt(),
   },
   (table) => [
     index('otp_codes_phone_sent_idx').on(table.phone, table.sentAt),
     index('otp_codes_ip_sent_idx').on(table.ip, table.sentAt),
+    index('otp_codes_calling_code_sent_idx').on(table.callingCode, table.sentAt),
+    // The global SMS budget counts the last hour's codes; the purge deletes the oldest.
+    index('otp_codes_sent_idx').on(table.sentAt),
     index('otp_codes_expires_idx').on(table.expiresAt),
   ],
+);
+
+/**
+ * Wrong tries on one code from one client network: OTP_MAX_ATTEMPTS of them void the code for that
+ * network only, so a stranger who knows the phone cannot void its owner's code.
+ */
+export const otpNetworkAttempts = pgTable(
+  'otp_network_attempts',
+  {
+    codeId: integer('code_id')
+      .notNull()
+      .references(() => otpCodes.id, { onDelete: 'cascade' }),
+    network: text('network').notNull(),
+    attempts: integer('attempts').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.codeId, table.network] })],
 );
 
 export const accessTokens = pgTable(

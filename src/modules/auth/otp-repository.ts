@@ -1,16 +1,29 @@
 // Queries for one-time codes. A row is a code the provider accepted; only its HMAC is stored.
 import { and, asc, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { otpCodes } from '../../db/schema/index.js';
+import { otpCodes, otpNetworkAttempts } from '../../db/schema/index.js';
 
 export type OtpCodeRow = typeof otpCodes.$inferSelect;
 export type Channel = OtpCodeRow['channel'];
 
-/** Who the per-hour limits count: one phone, or one client network. */
-export type SenderKey = { phone: string } | { ip: string };
+/**
+ * What the per-hour limits count: one phone (from one client network, or from all), one client
+ * network, one country calling code, or every code.
+ */
+export type SenderKey =
+  | { phone: string; ip?: string }
+  | { ip: string }
+  | { callingCode: string }
+  | { everyone: true };
 
 function keyFilter(key: SenderKey) {
-  return 'phone' in key ? eq(otpCodes.phone, key.phone) : eq(otpCodes.ip, key.ip);
+  if ('phone' in key) {
+    const phone = eq(otpCodes.phone, key.phone);
+    return key.ip === undefined ? phone : and(phone, eq(otpCodes.ip, key.ip));
+  }
+  if ('ip' in key) return eq(otpCodes.ip, key.ip);
+  if ('callingCode' in key) return eq(otpCodes.callingCode, key.callingCode);
+  return undefined;
 }
 
 /** When the phone's newest code was delivered, or undefined. */
@@ -63,6 +76,7 @@ export async function insertCode(
   values: {
     userId: number;
     phone: string;
+    callingCode: string;
     channel: Channel;
     codeHash: string;
     ip: string;
@@ -89,20 +103,40 @@ export async function lockOpenCode(db: Executor, phone: string): Promise<OtpCode
   return row;
 }
 
-/** Counts a wrong try; the try that reaches `maxAttempts` closes the code. */
+/** Wrong tries already made on the code from the client network. */
+export async function networkAttempts(db: Executor, codeId: number, network: string): Promise<number> {
+  const [row] = await db
+    .select({ attempts: otpNetworkAttempts.attempts })
+    .from(otpNetworkAttempts)
+    .where(and(eq(otpNetworkAttempts.codeId, codeId), eq(otpNetworkAttempts.network, network)));
+  return row?.attempts ?? 0;
+}
+
+/**
+ * Counts a wrong try for the client network and for the code; the try that brings the code's
+ * total (all networks) to `maxTotal` closes it for good.
+ */
 export async function recordWrongAttempt(
   db: Executor,
-  id: number,
-  maxAttempts: number,
+  codeId: number,
+  network: string,
+  maxTotal: number,
   now: Date,
 ): Promise<void> {
+  await db
+    .insert(otpNetworkAttempts)
+    .values({ codeId, network, attempts: 1 })
+    .onConflictDoUpdate({
+      target: [otpNetworkAttempts.codeId, otpNetworkAttempts.network],
+      set: { attempts: sql`${otpNetworkAttempts.attempts} + 1` },
+    });
   await db
     .update(otpCodes)
     .set({
       attempts: sql`${otpCodes.attempts} + 1`,
-      closedAt: sql`case when ${otpCodes.attempts} + 1 >= ${maxAttempts} then ${now.toISOString()}::timestamptz else ${otpCodes.closedAt} end`,
+      closedAt: sql`case when ${otpCodes.attempts} + 1 >= ${maxTotal} then ${now.toISOString()}::timestamptz else ${otpCodes.closedAt} end`,
     })
-    .where(eq(otpCodes.id, id));
+    .where(eq(otpCodes.id, codeId));
 }
 
 export async function closeCode(db: Executor, id: number, now: Date): Promise<void> {

@@ -1,8 +1,10 @@
 // Sign-in by one-time code: the rules. A code is 6 CSPRNG digits, kept only as an HMAC bound to its
-// phone, valid OTP_TTL_SECONDS, single use, voided by OTP_MAX_ATTEMPTS wrong tries or by a newer
-// delivered code. Sending is throttled per phone (cooldown, hourly cap) and per client network
-// (hourly cap), counted from delivered codes in the database so every API process sees the same
-// numbers and a failed send costs the person nothing.
+// phone, valid OTP_TTL_SECONDS, single use, voided by a newer delivered code, by OTP_MAX_ATTEMPTS
+// wrong tries for the client network that made them, and by three times that from all networks for
+// everyone. Only mobile numbers get codes. Sending is throttled per phone (cooldown, hourly caps per
+// client network and in all), per client network, per country calling code and globally (the SMS
+// budgets), counted from delivered codes in the database so every API process sees the same numbers
+// and a failed send costs the person nothing.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
@@ -24,6 +26,7 @@ import {
   insertCode,
   lastSentAt,
   lockOpenCode,
+  networkAttempts,
   recordWrongAttempt,
   type SenderKey,
   sentAtByAge,
@@ -31,9 +34,17 @@ import {
 import { deleteDeadTokens } from './token-repository.js';
 import { issueToken } from './tokens.js';
 
-/** DESIGN.md, Sign-in: codes delivered per phone and per client network in a rolling hour. */
-export const CODES_PER_PHONE_PER_HOUR = 5;
+/**
+ * DESIGN.md, Sign-in: codes delivered in a rolling hour per phone from one client network, per phone
+ * from all networks, and per client network.
+ */
+export const CODES_PER_PHONE_PER_NETWORK_PER_HOUR = 5;
+export const CODES_PER_PHONE_PER_HOUR = 10;
 export const CODES_PER_IP_PER_HOUR = 20;
+/** Wrong tries from all networks that void a code for good, in multiples of OTP_MAX_ATTEMPTS. */
+export const TOTAL_ATTEMPTS_FACTOR = 3;
+/** An SMS budget this much used is worth a warning in the log (once per budget and hour). */
+export const BUDGET_WARNING_SHARE = 0.8;
 const HOUR_MS = 3_600_000;
 const CODE_FORMAT = /^\d{6}$/;
 /** Codes are kept this long after delivery: long past expiry, and well past the hourly counts. */
@@ -111,37 +122,78 @@ export function createOtpService(deps: OtpServiceDeps) {
     else reserved.delete(network);
   };
 
-  /** Throws RateLimited when the key already had `max` codes (plus `inFlight` sends) in the last hour. */
-  async function checkHourlyCap(key: SenderKey, max: number, inFlight: number, now: Date): Promise<void> {
+  // When each budget last warned, so the 80 % line is written once per budget and hour, not per
+  // request (in each process; a few processes write a few lines).
+  const budgetWarnedAt = new Map<string, number>();
+
+  /**
+   * Throws RateLimited when the key already had `max` codes (plus `inFlight` sends) in the last hour;
+   * returns how many it had.
+   */
+  async function checkHourlyCap(
+    key: SenderKey,
+    max: number,
+    inFlight: number,
+    now: Date,
+    message: string = messages.otpTooManyCodes,
+  ): Promise<number> {
     const since = new Date(now.getTime() - HOUR_MS);
     const delivered = await countSentSince(db, key, since);
     const excess = delivered + inFlight - max;
-    if (excess < 0) return;
+    if (excess < 0) return delivered;
     // A slot frees when the (excess)-th oldest code of the window leaves it; sends still in flight
     // will be stamped about now, so if the slot depends on them it frees in a full hour.
     const freedBy = excess < delivered ? await sentAtByAge(db, key, since, excess) : undefined;
     const freesAt = freedBy ? new Date(freedBy).getTime() + HOUR_MS : now.getTime() + HOUR_MS;
-    throw new RateLimited((freesAt - now.getTime()) / 1000, messages.otpTooManyCodes);
+    throw new RateLimited((freesAt - now.getTime()) / 1000, message);
   }
 
-  async function checkPhoneLimits(phone: string, now: Date): Promise<void> {
+  async function checkPhoneLimits(phone: string, network: string, now: Date): Promise<void> {
     const last = await lastSentAt(db, phone);
     if (last && config.otpResendCooldownSeconds > 0) {
       const waitMs = new Date(last).getTime() + config.otpResendCooldownSeconds * 1000 - now.getTime();
       if (waitMs > 0) throw new RateLimited(waitMs / 1000, messages.otpResendCooldown);
     }
+    // Per network first, so a stranger's requests cannot spend the owner's codes; the ceiling over
+    // all networks still bounds what many networks together can spend on one phone.
+    await checkHourlyCap({ phone, ip: network }, CODES_PER_PHONE_PER_NETWORK_PER_HOUR, 0, now);
     await checkHourlyCap({ phone }, CODES_PER_PHONE_PER_HOUR, 0, now);
   }
 
+  /** The SMS-fraud budgets: per country calling code and in all. */
+  async function checkBudgets(callingCode: string, now: Date, log: FastifyBaseLogger): Promise<void> {
+    const budgets: [name: string, key: SenderKey, max: number][] = [
+      [`+${callingCode}`, { callingCode }, config.otpCountryHourlyBudget],
+      ['global', { everyone: true }, config.otpGlobalHourlyBudget],
+    ];
+    for (const [name, key, max] of budgets) {
+      const delivered = await checkHourlyCap(key, max, 0, now, messages.otpBudgetExhausted);
+      // This send would bring the budget to `delivered + 1`.
+      if (delivered + 1 < max * BUDGET_WARNING_SHARE) continue;
+      const warned = budgetWarnedAt.get(name);
+      if (warned !== undefined && now.getTime() - warned < HOUR_MS) continue;
+      budgetWarnedAt.set(name, now.getTime());
+      log.warn(
+        { budget: name, used: delivered + 1, limit: max },
+        'SMS budget 80 % used in the last hour: check for SMS-pumping fraud or raise the budget',
+      );
+    }
+  }
+
   /** Runs under the phone's lock. */
-  async function deliver(input: { phone: string; country: string; method: Channel }, client: Client) {
-    const { phone, country, method } = input;
+  async function deliver(
+    input: { phone: string; callingCode: string; country: string; method: Channel },
+    client: Client,
+  ) {
+    const { phone, callingCode, country, method } = input;
     const network = clientNetwork(client.ip);
     // After validation, on the normalized phone: "+237 6…" and "+2376…" share one budget, and a
     // request that cannot be sent never spends anyone's.
     const limited = config.rateLimit;
     if (limited) {
-      await checkPhoneLimits(phone, clock.now());
+      await checkPhoneLimits(phone, network, clock.now());
+      // Before the network reservation, which a refusal here would otherwise have to give back.
+      await checkBudgets(callingCode, clock.now(), client.log);
       await networks.run(network, async () => {
         await checkHourlyCap({ ip: network }, CODES_PER_IP_PER_HOUR, reserved.get(network) ?? 0, clock.now());
         reserved.set(network, (reserved.get(network) ?? 0) + 1);
@@ -182,6 +234,7 @@ export function createOtpService(deps: OtpServiceDeps) {
           await insertCode(tx, {
             userId: user.id,
             phone,
+            callingCode,
             channel: method,
             codeHash: codeHash(config, phone, code),
             ip: network,
@@ -205,17 +258,25 @@ export function createOtpService(deps: OtpServiceDeps) {
       const country = input.country.toUpperCase();
       const checked = phoneForCountry(input.phone, country);
       if ('invalid' in checked) {
-        throw checked.invalid === 'country'
-          ? ValidationFailed.field('country', messages.countryInvalid)
-          : ValidationFailed.field('phone', messages.phoneNotForCountry);
+        if (checked.invalid === 'country') throw ValidationFailed.field('country', messages.countryInvalid);
+        throw ValidationFailed.field(
+          'phone',
+          checked.invalid === 'not_mobile' ? messages.phoneNotMobile : messages.phoneNotForCountry,
+        );
       }
-      const { phone } = checked;
-      await phones.run(phone, () => deliver({ phone, country, method: input.method }, client));
+      const { phone, callingCode } = checked;
+      await phones.run(phone, () => deliver({ phone, callingCode, country, method: input.method }, client));
       return { phone };
     },
 
-    /** Exchanges a delivered code for a bearer token. Every kind of failure is the same InvalidCode. */
-    async verify(input: VerifyInput): Promise<{ user: SignedInUser; token: string }> {
+    /**
+     * Exchanges a delivered code for a bearer token. Every kind of failure, a blocked account's
+     * included, is the same InvalidCode.
+     */
+    async verify(
+      input: VerifyInput,
+      client: Pick<Client, 'ip'>,
+    ): Promise<{ user: SignedInUser; token: string }> {
       const phone = normalizePhone(input.phone);
       // A code of another form is a malformed request (422), not a wrong try: it costs no attempt.
       const codeWellFormed = CODE_FORMAT.test(input.code);
@@ -226,20 +287,27 @@ export function createOtpService(deps: OtpServiceDeps) {
         });
       }
       const now = clock.now();
+      const network = clientNetwork(client.ip);
       // Looked up first: the user row is the users module's, read outside this module's transaction.
       const account = await users.findByPhone(phone);
       // Decided inside the transaction, thrown after it: a wrong try must be committed, not rolled back.
       const outcome = await db.transaction(async (tx) => {
         const row = await lockOpenCode(tx, phone);
         if (!row || new Date(row.expiresAt).getTime() <= now.getTime()) return undefined;
+        // Void for this network: not even checked, and not counted again, so one network's tries
+        // never reach the ceiling over all networks on their own.
+        if ((await networkAttempts(tx, row.id, network)) >= config.otpMaxAttempts) return undefined;
         // Constant time: the comparison must not tell how many leading characters matched.
         if (!sameDigest(codeHash(config, phone, input.code), row.codeHash)) {
-          await recordWrongAttempt(tx, row.id, config.otpMaxAttempts, now);
+          const ceiling = config.otpMaxAttempts * TOTAL_ATTEMPTS_FACTOR;
+          await recordWrongAttempt(tx, row.id, network, ceiling, now);
           return undefined;
         }
         await closeCode(tx, row.id, now);
         const user = account?.id === row.userId ? account : undefined;
-        if (!user) return undefined;
+        // A blocked account gets a wrong code's answer and no token: verify never tells which
+        // accounts exist or are blocked, and a token it could not use is never written.
+        if (user?.status !== 'active') return undefined;
         const token = await issueToken(tx, config, user.id, now);
         return { user, token };
       });
@@ -263,10 +331,13 @@ export type OtpService = ReturnType<typeof createOtpService>;
 /** Deletes codes past retention and tokens no longer usable; returns how many of each. */
 export async function purgeSignInData(
   db: Database,
-  config: Pick<Config, 'tokenIdleTtlSeconds'>,
+  config: Pick<Config, 'tokenIdleTtlSeconds' | 'tokenMaxAgeSeconds'>,
   now: Date,
 ): Promise<{ codes: number; tokens: number }> {
   const codes = await deleteCodesSentBefore(db, new Date(now.getTime() - CODE_RETENTION_MS));
-  const tokens = await deleteDeadTokens(db, addSeconds(now, -config.tokenIdleTtlSeconds));
+  const tokens = await deleteDeadTokens(db, {
+    idleSince: addSeconds(now, -config.tokenIdleTtlSeconds),
+    issuedBy: addSeconds(now, -config.tokenMaxAgeSeconds),
+  });
   return { codes, tokens };
 }

@@ -87,7 +87,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { user, token } = await otp.verify(request.body);
+      const { user, token } = await otp.verify(request.body, { ip: request.ip });
       return { user, message: messages.otpVerified, data: { token } };
     },
   );

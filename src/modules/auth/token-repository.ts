@@ -1,10 +1,12 @@
 // Queries for bearer tokens: only their hashes are stored.
-import { and, eq, isNull, lt, or } from 'drizzle-orm';
+import { and, eq, isNull, lt, lte, or } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { accessTokens, users } from '../../db/schema/index.js';
 
 export async function insertToken(db: Executor, userId: number, tokenHash: string, now: Date): Promise<void> {
-  await db.insert(accessTokens).values({ userId, tokenHash, lastUsedAt: now.toISOString() });
+  // created_at from the service's clock, not the database's: the absolute lifetime counts from it.
+  const issuedAt = now.toISOString();
+  await db.insert(accessTokens).values({ userId, tokenHash, lastUsedAt: issuedAt, createdAt: issuedAt });
 }
 
 export async function findActiveToken(db: Executor, tokenHash: string) {
@@ -12,6 +14,7 @@ export async function findActiveToken(db: Executor, tokenHash: string) {
     .select({
       tokenId: accessTokens.id,
       lastUsedAt: accessTokens.lastUsedAt,
+      issuedAt: accessTokens.createdAt,
       user: {
         id: users.id,
         phone: users.phone,
@@ -35,14 +38,22 @@ export async function revokeToken(db: Executor, tokenId: number, now: Date): Pro
   await db.update(accessTokens).set({ revokedAt: now.toISOString() }).where(eq(accessTokens.id, tokenId));
 }
 
-/** Tokens idle past the window, or revoked, are of no further use. */
-export async function deleteDeadTokens(db: Executor, idleSince: Date): Promise<number> {
+/**
+ * Tokens idle past the window, revoked, or issued at or before `issuedBy` (past their absolute
+ * lifetime, which refuses a token once its age reaches it) are of no further use.
+ */
+export async function deleteDeadTokens(
+  db: Executor,
+  limits: { idleSince: Date; issuedBy: Date },
+): Promise<number> {
+  const idleSince = limits.idleSince.toISOString();
   const deleted = await db
     .delete(accessTokens)
     .where(
       or(
-        lt(accessTokens.lastUsedAt, idleSince.toISOString()),
-        lt(accessTokens.revokedAt, idleSince.toISOString()),
+        lt(accessTokens.lastUsedAt, idleSince),
+        lt(accessTokens.revokedAt, idleSince),
+        lte(accessTokens.createdAt, limits.issuedBy.toISOString()),
       ),
     )
     .returning({ id: accessTokens.id });

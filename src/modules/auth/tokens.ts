@@ -1,7 +1,7 @@
 // Bearer tokens: opaque, random, stored as a keyed hash; valid while used at least once per
-// TOKEN_IDLE_TTL_SECONDS. Each use slides the window, but the row is rewritten only when its
-// last_used_at is older than min(15 s, a tenth of the window): a read rarely costs a write, and a
-// token may expire up to that much early, never late.
+// TOKEN_IDLE_TTL_SECONDS, and never once TOKEN_MAX_AGE_SECONDS old. Each use slides the window, but
+// the row is rewritten only when its last_used_at is older than min(15 s, a tenth of the window): a
+// read rarely costs a write, and a token may expire up to that much early, never late.
 import type { Config } from '../../config.js';
 import type { Executor } from '../../db/client.js';
 import type { UserRole, UserStatus } from '../../db/schema/index.js';
@@ -42,6 +42,10 @@ export async function authenticate(
   if (!found) throw new Unauthenticated();
   const status: UserStatus = found.user.status;
   if (status !== 'active') throw new Unauthenticated();
+  // The absolute lifetime: however active, a stolen token stops working some day.
+  if (now.getTime() - new Date(found.issuedAt).getTime() >= config.tokenMaxAgeSeconds * 1000) {
+    throw new Unauthenticated();
+  }
   const idleMs = now.getTime() - new Date(found.lastUsedAt).getTime();
   // Expire early rather than late: the stored time may lag the real last use by one touch interval.
   if (idleMs >= config.tokenIdleTtlSeconds * 1000 - touchIntervalMs(config)) throw new Unauthenticated();

@@ -14,7 +14,7 @@ export interface Purged {
 
 export interface HousekeepingServiceDeps {
   db: Database;
-  config: Config;
+  config: Pick<Config, 'tokenIdleTtlSeconds' | 'tokenMaxAgeSeconds'>;
   clock: Clock;
   idempotency: IdempotencyService;
 }

@@ -2,6 +2,7 @@
 // error every driver throws when a code could not be sent.
 
 import type { MessagingDriverName } from '../../config.js';
+import { redactPhoneNumbers } from './redact.js';
 
 export type { MessagingDriverName };
 
@@ -55,7 +56,10 @@ export interface MessagingErrorDetails {
   cause?: unknown;
 }
 
-/** Safe to log as is: it never holds a credential or the code. */
+/**
+ * Safe to log as is: it never holds a credential or the code, and phone numbers in the message (a
+ * provider's text may echo the recipient) are redacted here, whichever driver built it.
+ */
 export class MessagingError extends Error {
   override name = 'MessagingError';
   readonly provider: MessagingDriverName;
@@ -65,7 +69,7 @@ export class MessagingError extends Error {
   readonly retryable: boolean;
 
   constructor(message: string, details: MessagingErrorDetails) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    super(redactPhoneNumbers(message), details.cause === undefined ? undefined : { cause: details.cause });
     this.provider = details.provider;
     this.reason = details.reason;
     this.providerCode = details.providerCode;
