@@ -8,7 +8,7 @@
 // transaction therefore runs whole, and the service's requests wait for it, as they would for a row
 // lock. (@electric-sql/pglite-socket takes only the per-message lock, so the service's queries
 // could run inside a command's transaction; it also pins another PGlite version.)
-import { rmSync } from 'node:fs';
+import { chmodSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
 
@@ -163,6 +163,9 @@ export async function servePgliteOnSocket(
       resolve();
     });
   });
+
+  // Only the service's own user may connect: the socket bypasses every rule of the API.
+  chmodSync(path, 0o600);
 
   return {
     path,
