@@ -153,7 +153,7 @@ describe.skipIf(usingPostgres())('CLI commands beside a running embedded service
     expect(after.code).toBe(0);
     // 10 granted, two 1-credit pronostics, 1 more.
     expect(after.stdout).toMatch(/now has 9 credits/);
-  }, 240_000);
+  }, 300_000);
 
   it('a second service on the same DATA_DIR refuses with one clear line, and the first keeps serving', async () => {
     const first = startService();
@@ -173,5 +173,5 @@ describe.skipIf(usingPostgres())('CLI commands beside a running embedded service
     expect(health.status).toBe(200);
     const token = await signIn(base, PHONE);
     expect((await createPronostic(base, token)).status).toBe(402);
-  }, 120_000);
+  }, 300_000);
 });
