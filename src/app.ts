@@ -10,8 +10,10 @@ import Fastify, {
   type RawServerDefault,
 } from 'fastify';
 import type { Config } from './config.js';
-import { type DatabaseHandle, databaseUrlOf, openDatabase } from './db/client.js';
+import type { DatabaseHandle } from './db/client.js';
+import { openConfiguredDatabase } from './db/open.js';
 import { type Clock, systemClock } from './lib/clock.js';
+import { logOptions } from './lib/log-options.js';
 import authRoutes from './modules/auth/routes.js';
 import healthRoutes from './modules/health/routes.js';
 import pronosticRoutes from './modules/pronostics/routes.js';
@@ -46,7 +48,7 @@ export interface AppOptions {
   worker?: boolean;
   /** Worker tuning (backoff, lease, poll) over the configured concurrency and lease; the defaults suit production. */
   workerOptions?: Partial<WorkerOptions>;
-  /** Pino options, or false; by default JSON logs at LOG_LEVEL. */
+  /** Pino options, or false; by default JSON logs at LOG_LEVEL (server.ts asks for readable ones on a terminal). */
   logger?: FastifyServerOptions['logger'];
 }
 
@@ -76,10 +78,7 @@ function trustProxyOption(trust: Config['trustProxy']): FastifyServerOptions['tr
 export async function buildApp(options: AppOptions): Promise<App> {
   const { config } = options;
   const serverOptions: FastifyServerOptions = {
-    logger: options.logger ?? {
-      level: config.logLevel,
-      redact: ['req.headers.authorization', 'req.headers.cookie'],
-    },
+    logger: options.logger ?? logOptions(config),
     genReqId: requestIdOf,
     requestIdHeader: false,
     trustProxy: trustProxyOption(config.trustProxy),
@@ -92,15 +91,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   let database = options.database;
   const ownsDatabase = database === undefined;
-  if (!database) {
-    database = await openDatabase({ url: databaseUrlOf(config) });
-    try {
-      await database.migrate();
-    } catch (error) {
-      await database.close();
-      throw error;
-    }
-  }
+  // The service's own database; an embedded one is locked and shared with local commands.
+  database ??= await openConfiguredDatabase(config, 'service', { warn: (line) => app.log.warn(line) });
 
   // JSON only: anything else is a 415 rather than a string that fails validation later.
   app.removeContentTypeParser('text/plain');

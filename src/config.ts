@@ -22,6 +22,8 @@ export interface Config {
   dataDir: string;
   /** Unset: PGlite in DATA_DIR/pglite; `memory://`: throw-away PGlite; `postgres://…`: PostgreSQL. */
   databaseUrl: string | undefined;
+  /** PostgreSQL only: the longest one statement may run before the server cancels it. */
+  dbStatementTimeoutMs: number;
   redisUrl: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   trustProxy: TrustProxy;
@@ -242,6 +244,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     host: text(env, 'HOST', '127.0.0.1'),
     dataDir,
     databaseUrl,
+    dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 15_000, 100, 3_600_000),
     redisUrl: (() => {
       const raw = optional(env, 'REDIS_URL');
       if (raw !== undefined && !/^rediss?:\/\/.+/.test(raw)) fail('REDIS_URL', 'a redis:// URL', raw);

@@ -3,6 +3,8 @@
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { loadConfigOrExit } from './config.js';
+import { DatabaseUnavailable } from './db/open.js';
+import { logOptions } from './lib/log-options.js';
 import { startWorkerProcess } from './worker/process.js';
 
 async function main(): Promise<void> {
@@ -19,7 +21,11 @@ async function main(): Promise<void> {
   }
 
   // ROLE=all runs the worker in this process too; ROLE=api leaves it to worker processes.
-  const app = await buildApp({ config, worker: config.role === 'all' });
+  const app = await buildApp({
+    config,
+    worker: config.role === 'all',
+    logger: logOptions(config, { isTTY: process.stdout.isTTY }),
+  });
   closeWithGrace({ delay: 15_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'closing after an unexpected error');
     else app.log.info({ signal }, 'closing');
@@ -30,6 +36,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  // A data directory held by another process is an operator's situation, not a crash: one line.
+  if (error instanceof DatabaseUnavailable) console.error(`Cannot start: ${error.message}`);
+  else console.error(error);
   process.exit(1);
 });

@@ -1,18 +1,21 @@
 // What every CLI command gets: the configuration, the clock, a logger on stderr, and the database
-// with the same service container as the API (src/services.ts), opened and migrated on first use so
-// `help` never touches it.
+// with the same service container as the API (src/services.ts), opened on first use so `help` never
+// touches it. While a service runs on the same embedded data directory, the commands reach its
+// database through it (db/open.ts) instead of opening the files.
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import type { Config } from '../config.js';
-import { type Database, type DatabaseHandle, databaseUrlOf, openDatabase } from '../db/client.js';
+import type { Database, DatabaseHandle } from '../db/client.js';
+import { openConfiguredDatabase } from '../db/open.js';
 import { type Clock, systemClock } from '../lib/clock.js';
+import { logOptions } from '../lib/log-options.js';
 import { createServices, type Services } from '../services.js';
 
 export interface CliContext {
   config: Config;
   clock: Clock;
   logger: FastifyBaseLogger;
-  /** The migrated database handle (opened on first call). */
+  /** The migrated database handle (opened on first call; a running service's when it holds it). */
   database(): Promise<DatabaseHandle>;
   db(): Promise<Database>;
   /** The modules' services on that database (opened on first call). */
@@ -31,18 +34,21 @@ export function createCliContext(
     : undefined;
   const ownsDatabase = options.database === undefined;
   let services: Services | undefined;
-  const logger = pino({ level: config.logLevel }, pino.destination(2)) as unknown as FastifyBaseLogger;
+  const terminal = { isTTY: process.stderr.isTTY, destination: 2 } as const;
+  const logging = logOptions(config, terminal);
+  const logger = (logging.transport
+    ? pino(logging)
+    : pino(logging, pino.destination(2))) as unknown as FastifyBaseLogger;
   const context: CliContext = {
     config,
     clock: options.clock ?? systemClock,
     logger,
     out: options.out ?? ((line) => process.stdout.write(`${line}\n`)),
     database() {
-      opened ??= (async () => {
-        const handle = await openDatabase({ url: databaseUrlOf(config), poolSize: 4 });
-        await handle.migrate();
-        return handle;
-      })();
+      opened ??= openConfiguredDatabase(config, 'command', {
+        poolSize: 4,
+        warn: (line) => logger.warn(line),
+      });
       return opened;
     },
     async db() {

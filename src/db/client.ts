@@ -48,13 +48,36 @@ export interface OpenOptions {
   /** A dump of a PGlite data directory to start from (tests copy one migrated template). */
   loadDataDir?: Blob;
   poolSize?: number;
+  /** PostgreSQL: the longest a statement may run (0: no limit); migrations run without it. */
+  statementTimeoutMs?: number;
 }
 
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   if (options.url.startsWith('postgres://') || options.url.startsWith('postgresql://')) {
-    return openPostgres(options.url, options.poolSize ?? 10);
+    return openPostgres(options.url, {
+      poolSize: options.poolSize ?? 10,
+      sessionOptions: `-c TimeZone=UTC -c statement_timeout=${options.statementTimeoutMs ?? 0}`,
+    });
   }
   return openPglite(options);
+}
+
+/**
+ * A running service's embedded PGlite, reached over its local socket (see pglite-socket.ts). One
+ * connection: the service serialises its clients anyway. The session is the service's own, already
+ * in UTC, so this client sets nothing on it.
+ */
+export async function openSharedPglite(socketDir: string): Promise<DatabaseHandle> {
+  const url = `postgres://postgres@${encodeURIComponent(socketDir)}/postgres`;
+  const handle = await openPostgres(url, { poolSize: 1, sessionOptions: undefined });
+  return { ...handle, kind: 'pglite' };
+}
+
+const embeddedClients = new WeakMap<DatabaseHandle, PGlite>();
+
+/** The PGlite instance behind an embedded handle (to share it over a socket), if it is one. */
+export function embeddedClientOf(handle: DatabaseHandle): PGlite | undefined {
+  return embeddedClients.get(handle);
 }
 
 /** The database URL of a configuration: PGlite under DATA_DIR when none is set. */
@@ -78,7 +101,7 @@ async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
   const db = pgliteDb as unknown as Database;
   const listeners = new Map<string, Set<Notification>>();
   let closed = false;
-  return {
+  const handle: DatabaseHandle = {
     db,
     kind: 'pglite',
     async ping() {
@@ -110,34 +133,82 @@ async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
       await client.close();
     },
   };
+  embeddedClients.set(handle, client);
+  return handle;
 }
 
-async function openPostgres(url: string, poolSize: number): Promise<DatabaseHandle> {
+/** First and longest wait before re-opening a lost LISTEN connection. */
+const LISTEN_RETRY_MS = { first: 250, max: 10_000 };
+
+async function openPostgres(
+  url: string,
+  options: { poolSize: number; sessionOptions: string | undefined },
+): Promise<DatabaseHandle> {
   const pool = new pg.Pool({
     connectionString: url,
-    max: poolSize,
-    options: '-c TimeZone=UTC',
+    max: options.poolSize,
+    ...(options.sessionOptions ? { options: options.sessionOptions } : {}),
     connectionTimeoutMillis: 5000,
   });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   const db = drizzlePostgres(pool, { schema }) as unknown as Database;
-  let listenClient: pg.PoolClient | undefined;
   const listeners = new Map<string, Set<Notification>>();
+  let listenClient: pg.PoolClient | undefined;
+  let connecting: Promise<pg.PoolClient> | undefined;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let retryMs = LISTEN_RETRY_MS.first;
   let closed = false;
 
-  async function listenConnection(): Promise<pg.PoolClient> {
-    if (listenClient) return listenClient;
+  /** One connection LISTENs on every channel that has listeners. */
+  async function connectListener(): Promise<pg.PoolClient> {
     const client = await pool.connect();
     client.on('notification', (message) => {
       for (const listener of listeners.get(message.channel) ?? []) listener(message.payload ?? '');
     });
-    client.on('error', () => {
-      // A lost LISTEN connection is replaced on the next subscription; the worker's poll covers the gap.
-      listenClient = undefined;
-    });
+    client.on('error', () => lost(client));
+    client.on('end', () => lost(client));
+    try {
+      for (const channel of listeners.keys()) await client.query(`LISTEN ${channel}`);
+    } catch (error) {
+      client.release(true);
+      throw error;
+    }
     listenClient = client;
+    retryMs = LISTEN_RETRY_MS.first;
     return client;
+  }
+
+  function listenConnection(): Promise<pg.PoolClient> {
+    if (listenClient) return Promise.resolve(listenClient);
+    connecting ??= connectListener().finally(() => {
+      connecting = undefined;
+    });
+    return connecting;
+  }
+
+  /**
+   * The LISTEN connection died (a PostgreSQL restart, an administrator's terminate): open another
+   * and LISTEN again on every channel, retrying with a growing wait, so wake-ups do not fall back
+   * to the workers' poll for good. Notifications sent in the gap are lost; the poll finds their rows.
+   */
+  function lost(client: pg.PoolClient): void {
+    if (listenClient !== client) return;
+    listenClient = undefined;
+    client.release(true);
+    scheduleReconnect();
+  }
+
+  function scheduleReconnect(): void {
+    if (closed || retryTimer !== undefined) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      listenConnection().catch(() => {
+        retryMs = Math.min(retryMs * 2, LISTEN_RETRY_MS.max);
+        scheduleReconnect();
+      });
+    }, retryMs);
+    retryTimer.unref();
   }
 
   return {
@@ -148,14 +219,16 @@ async function openPostgres(url: string, poolSize: number): Promise<DatabaseHand
     },
     async listen(channel, onMessage) {
       if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`invalid channel name ${channel}`);
-      const client = await listenConnection();
       let set = listeners.get(channel);
+      const isNew = set === undefined;
       if (!set) {
         set = new Set();
         listeners.set(channel, set);
-        await client.query(`LISTEN ${channel}`);
       }
       set.add(onMessage);
+      const client = await listenConnection();
+      // A connection opened before this channel existed does not LISTEN on it yet (a second LISTEN is a no-op).
+      if (isNew) await client.query(`LISTEN ${channel}`);
       return async () => {
         set.delete(onMessage);
       };
@@ -168,18 +241,23 @@ async function openPostgres(url: string, poolSize: number): Promise<DatabaseHand
       const client = await pool.connect();
       try {
         await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+        // An index build may outlast the statement timeout that guards the service's queries.
+        await client.query('SET statement_timeout = 0');
         await migratePostgres(drizzlePostgres(client, { schema }), { migrationsFolder });
       } finally {
         await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+        await client.query('RESET statement_timeout').catch(() => {});
         client.release();
       }
     },
     async close() {
       if (closed) return;
       closed = true;
+      clearTimeout(retryTimer);
       listeners.clear();
-      listenClient?.release();
+      const client = listenClient ?? (await connecting?.catch(() => undefined));
       listenClient = undefined;
+      client?.release();
       await pool.end();
     },
   };

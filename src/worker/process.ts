@@ -2,8 +2,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import type { Config } from '../config.js';
-import { databaseUrlOf, openDatabase } from '../db/client.js';
+import { openConfiguredDatabase } from '../db/open.js';
 import { systemClock } from '../lib/clock.js';
+import { logOptions } from '../lib/log-options.js';
 import { createServices } from '../services.js';
 import { AnalysisWorker } from './worker.js';
 
@@ -13,9 +14,8 @@ export interface RunningWorker {
 }
 
 export async function startWorkerProcess(config: Config): Promise<RunningWorker> {
-  const logger = pino({ level: config.logLevel }) as unknown as FastifyBaseLogger;
-  const database = await openDatabase({ url: databaseUrlOf(config), poolSize: 4 });
-  await database.migrate();
+  const logger = pino(logOptions(config, { isTTY: process.stdout.isTTY })) as unknown as FastifyBaseLogger;
+  const database = await openConfiguredDatabase(config, 'worker', { poolSize: 4 });
   const services = createServices({ database, config, clock: systemClock, logger });
   const { engine } = services;
   if (engine.describe) await warnWithoutResults({ describe: engine.describe.bind(engine) }, logger);
