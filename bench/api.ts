@@ -9,7 +9,6 @@ import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { testConfig } from '../src/config.js';
 import { type DatabaseHandle, openDatabase } from '../src/db/client.js';
-import { issueToken } from '../src/modules/auth/tokens.js';
 
 const rows = Number(process.env.BENCH_ROWS ?? 200_000);
 const postgresBase = process.env.BENCH_DATABASE_URL;
@@ -72,7 +71,7 @@ try {
   await handle.db.execute(sql`ANALYZE pronostics`);
   const seedSeconds = (performance.now() - seeded) / 1000;
 
-  const token = await issueToken(handle.db, config, user.id, new Date());
+  const token = await app.services.tokens.issue(handle.db, user.id);
   const headers = { authorization: `Bearer ${token}` };
   const get = (url: string) => app.inject({ method: 'GET', url, headers });
   const listMs = () => time(30, () => get('/api/user/pronostics?per_page=50&page=3'));

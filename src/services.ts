@@ -6,7 +6,7 @@ import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import type { Clock } from './lib/clock.js';
 import { createOtpService } from './modules/auth/otp-service.js';
-import { authenticate, logout } from './modules/auth/tokens.js';
+import { createTokenService } from './modules/auth/tokens.js';
 import { createAnalyst } from './modules/football/analyst.js';
 import { createHousekeepingService } from './modules/housekeeping/service.js';
 import { createIdempotencyService } from './modules/idempotency/service.js';
@@ -38,11 +38,8 @@ export function createServices(deps: ServiceDeps) {
   const users = createUserService({ db, config });
   const wallet = createWalletService({ db });
   const idempotency = createIdempotencyService({ db, clock });
-  const otp = createOtpService({ db, config, clock, messenger, users });
-  const tokens = {
-    authenticate: (header: string | undefined) => authenticate(db, config, header, clock.now()),
-    logout: (user: Parameters<typeof logout>[1]) => logout(db, user, clock.now()),
-  };
+  const tokens = createTokenService({ db, config, clock });
+  const otp = createOtpService({ db, config, clock, messenger, users, tokens });
   const pronostics = createPronosticService({
     db,
     clock,
@@ -55,7 +52,7 @@ export function createServices(deps: ServiceDeps) {
     },
   });
   const analysisJobs = createAnalysisJobs({ db });
-  const housekeeping = createHousekeepingService({ db, config, clock, idempotency });
+  const housekeeping = createHousekeepingService({ clock, otp, tokens, idempotency });
 
   return {
     engine,

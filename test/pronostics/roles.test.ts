@@ -33,6 +33,10 @@ describe.skipIf(!usingPostgres())('ROLE=worker process', () => {
         output += chunk.toString();
         if (output.includes('analysis worker started')) resolve();
       });
+      // Its stderr too: a start that fails says why there.
+      child.stderr.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+      });
       child.on('exit', (code) => reject(new Error(`worker exited ${code}: ${output}`)));
     });
     expect(output).not.toContain('Server listening');

@@ -31,8 +31,7 @@ import {
   type SenderKey,
   sentAtByAge,
 } from './otp-repository.js';
-import { deleteDeadTokens } from './token-repository.js';
-import { issueToken } from './tokens.js';
+import type { TokenService } from './tokens.js';
 
 /**
  * DESIGN.md, Sign-in: codes delivered in a rolling hour per phone from one client network, per phone
@@ -74,6 +73,7 @@ export interface OtpServiceDeps {
   clock: Clock;
   messenger: Messenger;
   users: UserService;
+  tokens: TokenService;
 }
 
 /** The client as the limits see it: its address (already resolved through TRUST_PROXY) and a logger. */
@@ -107,7 +107,7 @@ class KeyedMutex {
 }
 
 export function createOtpService(deps: OtpServiceDeps) {
-  const { db, config, clock, messenger, users } = deps;
+  const { db, config, clock, messenger, users, tokens } = deps;
   // Two simultaneous requests for one phone would both pass the cooldown and both pay for an SMS:
   // sends run one at a time per phone, and the second then meets the cooldown like a later request.
   const phones = new KeyedMutex();
@@ -253,6 +253,11 @@ export function createOtpService(deps: OtpServiceDeps) {
   }
 
   return {
+    /** Deletes codes past retention (the hourly limits need the last hour); how many. */
+    purgeExpired(): Promise<number> {
+      return deleteCodesSentBefore(db, new Date(clock.now().getTime() - CODE_RETENTION_MS));
+    },
+
     /** Sends a new code; returns the normalized phone. The answer is the same for new and known phones. */
     async generate(input: GenerateInput, client: Client): Promise<{ phone: string }> {
       const country = input.country.toUpperCase();
@@ -308,7 +313,7 @@ export function createOtpService(deps: OtpServiceDeps) {
         // A blocked account gets a wrong code's answer and no token: verify never tells which
         // accounts exist or are blocked, and a token it could not use is never written.
         if (user?.status !== 'active') return undefined;
-        const token = await issueToken(tx, config, user.id, now);
+        const token = await tokens.issue(tx, user.id);
         return { user, token };
       });
       if (!outcome) throw new InvalidCode();
@@ -327,17 +332,3 @@ export function createOtpService(deps: OtpServiceDeps) {
 }
 
 export type OtpService = ReturnType<typeof createOtpService>;
-
-/** Deletes codes past retention and tokens no longer usable; returns how many of each. */
-export async function purgeSignInData(
-  db: Database,
-  config: Pick<Config, 'tokenIdleTtlSeconds' | 'tokenMaxAgeSeconds'>,
-  now: Date,
-): Promise<{ codes: number; tokens: number }> {
-  const codes = await deleteCodesSentBefore(db, new Date(now.getTime() - CODE_RETENTION_MS));
-  const tokens = await deleteDeadTokens(db, {
-    idleSince: addSeconds(now, -config.tokenIdleTtlSeconds),
-    issuedBy: addSeconds(now, -config.tokenMaxAgeSeconds),
-  });
-  return { codes, tokens };
-}

@@ -1,9 +1,9 @@
 // What expires and is deleted on a schedule: sign-in codes past retention, dead tokens, and stored
-// idempotent answers past their 24 hours. One entry point for the API's timer and the CLI.
-import type { Config } from '../../config.js';
-import type { Database } from '../../db/client.js';
+// idempotent answers past their 24 hours. One entry point for the API's timer and the CLI; each
+// module deletes its own rows.
 import type { Clock } from '../../lib/clock.js';
-import { purgeSignInData } from '../auth/otp-service.js';
+import type { OtpService } from '../auth/otp-service.js';
+import type { TokenService } from '../auth/tokens.js';
 import type { IdempotencyService } from '../idempotency/service.js';
 
 export interface Purged {
@@ -13,20 +13,20 @@ export interface Purged {
 }
 
 export interface HousekeepingServiceDeps {
-  db: Database;
-  config: Pick<Config, 'tokenIdleTtlSeconds' | 'tokenMaxAgeSeconds'>;
   clock: Clock;
+  otp: OtpService;
+  tokens: TokenService;
   idempotency: IdempotencyService;
 }
 
-export function createHousekeepingService({ db, config, clock, idempotency }: HousekeepingServiceDeps) {
+export function createHousekeepingService({ clock, otp, tokens, idempotency }: HousekeepingServiceDeps) {
   return {
     /** One purge now, at the clock's time. */
     async purgeExpired(): Promise<Purged> {
-      const now = clock.now();
-      const signIn = await purgeSignInData(db, config, now);
-      const idempotencyKeys = await idempotency.purgeExpired(now);
-      return { ...signIn, idempotencyKeys };
+      const codes = await otp.purgeExpired();
+      const deadTokens = await tokens.purgeDead();
+      const idempotencyKeys = await idempotency.purgeExpired(clock.now());
+      return { codes, tokens: deadTokens, idempotencyKeys };
     },
   };
 }
