@@ -30,7 +30,7 @@ export interface Config {
   corsOrigins: string[];
   bodyLimitBytes: number;
   rateLimit: boolean;
-  /** Requests per IP per minute across the API (the general flood guard). */
+  /** Requests per client network (IPv4 address, IPv6 /64) per minute, every request counted (the flood guard). */
   rateLimitPerMinute: number;
 
   tokenIdleTtlSeconds: number;

@@ -68,10 +68,10 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: {
         omitErrors: true,
-        // Per client IP, in @fastify/rate-limit's store (Redis when REDIS_URL, so shared by every API
-        // process) rather than the database: tries on phones that have no code leave no row to count,
-        // and a write per guess would let a guesser decide our write load. Lifted by RATE_LIMIT=off,
-        // as the plugin is then not registered; the per-code attempt limit is in the service.
+        // Per client network, in @fastify/rate-limit's store (Redis when REDIS_URL, so shared by every
+        // API process) rather than the database: tries on phones that have no code leave no row to
+        // count, and a write per guess would let a guesser decide our write load. Lifted by
+        // RATE_LIMIT=off; the per-code attempt limits are in the service.
         rateLimit: { max: 30, timeWindow: 600_000 },
       },
       schema: {
