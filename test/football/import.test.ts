@@ -140,6 +140,22 @@ describe('results:sync against a local server', () => {
     expect(lines).toContain('E0 2025-26: 2 rows read, 0 new, 2 already stored, 0 skipped');
   });
 
+  it('downloads through the fetch it was given, from the configured base URL', async () => {
+    const asked: string[] = [];
+    const service = createFootballService({
+      db: database.handle.db,
+      config: testConfig({ resultsBaseUrl: 'https://results.invalid/data/' }),
+      fetch: async (url) => {
+        asked.push(String(url));
+        return new Response('Div,Date,HomeTeam,AwayTeam,FTHG,FTAG\nSC0,02/08/2025,Hearts,Aberdeen,2,1\n');
+      },
+    });
+    const report = await service.syncLeague('SC0', '2025-26');
+    expect(asked).toEqual(['https://results.invalid/data/2526/SC0.csv']);
+    expect(report).toMatchObject({ url: asked[0], file: 'SC0 2025-26', rows: 1, inserted: 1 });
+    expect((await service.resolveTeam('hearts'))?.name).toBe('Hearts');
+  });
+
   it('reports a league whose file is missing and exits non-zero', async () => {
     const config = testConfig({ resultsBaseUrl: baseUrl });
     expect(await cli(['results:sync', 'XX9', '--season', '2025-26'], config)).toBe(1);
