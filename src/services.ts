@@ -8,6 +8,7 @@ import type { Clock } from './lib/clock.js';
 import { createOtpService } from './modules/auth/otp-service.js';
 import { createTokenService } from './modules/auth/tokens.js';
 import { createAnalyst } from './modules/football/analyst.js';
+import { createFootballService } from './modules/football/service.js';
 import { createHousekeepingService } from './modules/housekeeping/service.js';
 import { createIdempotencyService } from './modules/idempotency/service.js';
 import { createAnalysisJobs } from './modules/pronostics/analysis-jobs.js';
@@ -33,7 +34,8 @@ export function createServices(deps: ServiceDeps) {
   const { database, config, clock, logger } = deps;
   const { db } = database;
   const messenger = deps.messenger ?? createMessenger({ config, logger, clock });
-  const engine = deps.engine ?? createAnalyst({ db, config, logger, clock });
+  const football = createFootballService({ db, config });
+  const engine = deps.engine ?? createAnalyst({ football, config, logger, clock });
 
   const users = createUserService({ db, config });
   const wallet = createWalletService({ db });
@@ -57,6 +59,7 @@ export function createServices(deps: ServiceDeps) {
   return {
     engine,
     messenger,
+    football,
     users,
     wallet,
     idempotency,

@@ -7,7 +7,7 @@ import { pronosticTypeSlugs } from '../../src/engine/types.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { createAnalyst } from '../../src/modules/football/analyst.js';
 import type { ResultRow } from '../../src/modules/football/results-csv.js';
-import { addTeamAlias, importResultRows } from '../../src/modules/football/service.js';
+import { createFootballService, type FootballService } from '../../src/modules/football/service.js';
 import { simulateLeague } from '../engine/simulate.js';
 import { type FakeOpenAi, OPENAI_API_KEY, OPENAI_MODEL, startFakeOpenAi } from '../fakes/openai.js';
 import { createTestDatabase, type TestDatabase } from '../helpers.js';
@@ -45,10 +45,12 @@ function rowsFor(league: string, seed: number, start: number): ResultRow[] {
 const START = Date.UTC(2023, 7, 12);
 const clock = new ManualClock('2025-06-01T12:00:00Z');
 let database: TestDatabase;
+let football: FootballService;
 let fake: FakeOpenAi;
 
 beforeAll(async () => {
   database = await createTestDatabase();
+  football = createFootballService({ db: database.handle.db, config: testConfig() });
   fake = await startFakeOpenAi();
 });
 afterAll(async () => {
@@ -68,7 +70,7 @@ describe('pronostic types', () => {
 
 describe('analyst on an empty database', () => {
   it('still answers from global priors, marked low, and describes no results', async () => {
-    const analyst = createAnalyst({ db: database.handle.db, config: testConfig(), logger: silent, clock });
+    const analyst = createAnalyst({ football, config: testConfig(), logger: silent, clock });
     expect(analyst.modelName).toBe('dixon-coles-1');
     expect(await analyst.describe()).toEqual({ matches: 0, leagues: 0 });
     const { result, aiModel } = await analyst.analyse({ home: 'Alpha', away: 'Beta' }, '1x2');
@@ -81,12 +83,12 @@ describe('analyst on an empty database', () => {
 
 describe('analyst with results', () => {
   beforeAll(async () => {
-    await importResultRows(database.handle.db, rowsFor('E0', 11, START));
-    await importResultRows(database.handle.db, rowsFor('SP1', 12, START));
+    await football.importRows(rowsFor('E0', 11, START));
+    await football.importRows(rowsFor('SP1', 12, START));
   });
 
   it('finds league and teams whatever the case and accents, and answers every type', async () => {
-    const analyst = createAnalyst({ db: database.handle.db, config: testConfig(), logger: silent, clock });
+    const analyst = createAnalyst({ football, config: testConfig(), logger: silent, clock });
     expect(await analyst.describe()).toEqual({ matches: 528, leagues: 2 });
     for (const type of pronosticTypeSlugs) {
       const { result, aiModel } = await analyst.analyse(
@@ -105,14 +107,14 @@ describe('analyst with results', () => {
   });
 
   it('infers the league from the teams and uses aliases', async () => {
-    await addTeamAlias(database.handle.db, 'SP1 Team 03', 'Club Trois');
-    const analyst = createAnalyst({ db: database.handle.db, config: testConfig(), logger: silent, clock });
+    await football.addTeamAlias('SP1 Team 03', 'Club Trois');
+    const analyst = createAnalyst({ football, config: testConfig(), logger: silent, clock });
     const { result } = await analyst.analyse({ home: 'club trois', away: 'SP1 Team 04' }, 'btts');
     expect(result.data_quality).toMatchObject({ level: 'high' });
   });
 
   it('rates a side from another league with its own league figures (a cup tie)', async () => {
-    const analyst = createAnalyst({ db: database.handle.db, config: testConfig(), logger: silent, clock });
+    const analyst = createAnalyst({ football, config: testConfig(), logger: silent, clock });
     const { result } = await analyst.analyse(
       { home: 'Real Sur', away: 'SP1 Atlético Norte', league: 'Ligue des champions' },
       '1x2',
@@ -124,14 +126,14 @@ describe('analyst with results', () => {
   });
 
   it('plays an unknown team as a newcomer and says so', async () => {
-    const analyst = createAnalyst({ db: database.handle.db, config: testConfig(), logger: silent, clock });
+    const analyst = createAnalyst({ football, config: testConfig(), logger: silent, clock });
     const { result } = await analyst.analyse({ home: 'Inconnu FC', away: 'Team 05', league: 'E0' }, '1x2');
     expect(result.data_quality).toMatchObject({ home_matches: 0, level: 'low' });
     expect(result.analysis).toContain('Inconnu FC ne figure pas dans nos données');
   });
 
   it('uses a past date as "as of": only earlier matches count', async () => {
-    const analyst = createAnalyst({ db: database.handle.db, config: testConfig(), logger: silent, clock });
+    const analyst = createAnalyst({ football, config: testConfig(), logger: silent, clock });
     const early = await analyst.analyse(
       { home: 'Team 05', away: 'Team 06', league: 'E0', date: '2023-10-01' },
       '1x2',
@@ -148,7 +150,7 @@ describe('analyst with results', () => {
   });
 
   it('is deterministic and never throws on strange input', async () => {
-    const analyst = createAnalyst({ db: database.handle.db, config: testConfig(), logger: silent, clock });
+    const analyst = createAnalyst({ football, config: testConfig(), logger: silent, clock });
     const first = await analyst.analyse({ home: 'Team 01', away: 'Team 02', league: 'E0' }, 'full-analysis');
     const second = await analyst.analyse({ home: 'Team 01', away: 'Team 02', league: 'E0' }, 'full-analysis');
     expect(second).toEqual(first);
@@ -164,10 +166,10 @@ describe('analyst with results', () => {
   });
 
   it('refits when new results arrive', async () => {
-    const analyst = createAnalyst({ db: database.handle.db, config: testConfig(), logger: silent, clock });
+    const analyst = createAnalyst({ football, config: testConfig(), logger: silent, clock });
     const before = await analyst.analyse({ home: 'Team 07', away: 'Team 08', league: 'E0' }, '1x2');
     const extra = rowsFor('E0', 99, Date.UTC(2025, 4, 1)).slice(0, 30);
-    await importResultRows(database.handle.db, extra);
+    await football.importRows(extra);
     clock.advanceSeconds(10);
     const after = await analyst.analyse({ home: 'Team 07', away: 'Team 08', league: 'E0' }, '1x2');
     expect(after.result.data_quality).not.toEqual(before.result.data_quality);
@@ -184,8 +186,8 @@ describe('analyst with results', () => {
         narrativeDeadlineMs: 5000,
       },
     });
-    const plain = createAnalyst({ db: database.handle.db, config: testConfig(), logger: silent, clock });
-    const withLlm = createAnalyst({ db: database.handle.db, config, logger: silent, clock });
+    const plain = createAnalyst({ football, config: testConfig(), logger: silent, clock });
+    const withLlm = createAnalyst({ football, config, logger: silent, clock });
     expect(withLlm.modelName).toBe(`dixon-coles-1+${OPENAI_MODEL}`);
     const details = { home: 'Team 03', away: 'Team 09', league: 'E0' };
     const statistical = await plain.analyse(details, 'over-under-2-5');

@@ -6,8 +6,7 @@ import { createCliContext } from '../../src/cli/context.js';
 import { runCli } from '../../src/cli/index.js';
 import { testConfig } from '../../src/config.js';
 import { ManualClock } from '../../src/lib/clock.js';
-import { matchStats } from '../../src/modules/football/repository.js';
-import { resolveLeague, resolveTeam } from '../../src/modules/football/service.js';
+import { createFootballService, type FootballService } from '../../src/modules/football/service.js';
 import { type LoopbackServer, serveOnLoopback } from '../fakes/http.js';
 import { createTestDatabase, type TestDatabase } from '../helpers.js';
 
@@ -27,6 +26,7 @@ const LONG_DATES = [
 ].join('\n');
 
 let database: TestDatabase;
+let football: FootballService;
 let dir: string;
 const lines: string[] = [];
 
@@ -42,6 +42,7 @@ async function cli(args: string[], config = testConfig()): Promise<number> {
 
 beforeAll(async () => {
   database = await createTestDatabase();
+  football = createFootballService({ db: database.handle.db, config: testConfig() });
   dir = mkdtempSync(join(tmpdir(), 'results-import-'));
   writeFileSync(join(dir, 'E0-2014-15.csv'), SHORT_DATES);
   writeFileSync(join(dir, 'SP1-2019-20.csv'), LONG_DATES);
@@ -60,14 +61,14 @@ describe('results:import', () => {
     expect(lines).toContain('SP1-2019-20.csv: 2 rows read, 2 new, 0 already stored, 1 skipped');
     expect(lines).toContain('  line 4: unreadable date "32/08/2019"');
     expect(lines.at(-1)).toBe('Done: 4 new matches.');
-    expect(await matchStats(database.handle.db)).toMatchObject({ matches: 4, leagues: 2 });
+    expect(await football.stats()).toMatchObject({ matches: 4, leagues: 2 });
   });
 
   it('adds nothing when the same files are imported again', async () => {
     await cli(['results:import', join(dir, 'E0-2014-15.csv'), join(dir, 'SP1-2019-20.csv')]);
     expect(lines).toContain('E0-2014-15.csv: 2 rows read, 0 new, 2 already stored, 1 skipped');
     expect(lines.at(-1)).toBe('Done: 0 new matches.');
-    expect((await matchStats(database.handle.db)).matches).toBe(4);
+    expect((await football.stats()).matches).toBe(4);
   });
 
   it('fails with a clear message for a missing file', async () => {
@@ -78,25 +79,24 @@ describe('results:import', () => {
 
 describe('names: case, accents and aliases', () => {
   it('finds leagues by code, seeded names and added aliases, and teams by name or alias', async () => {
-    const db = database.handle.db;
-    expect((await resolveLeague(db, 'e0'))?.code).toBe('E0');
-    expect((await resolveLeague(db, 'PREMIER LEAGUE'))?.code).toBe('E0');
-    expect((await resolveLeague(db, 'Liga'))?.code).toBe('SP1');
-    expect((await resolveLeague(db, 'Primera Division'))?.code).toBe('SP1');
-    expect(await resolveLeague(db, 'Ligue des nations')).toBeUndefined();
+    expect((await football.resolveLeague('e0'))?.code).toBe('E0');
+    expect((await football.resolveLeague('PREMIER LEAGUE'))?.code).toBe('E0');
+    expect((await football.resolveLeague('Liga'))?.code).toBe('SP1');
+    expect((await football.resolveLeague('Primera Division'))?.code).toBe('SP1');
+    expect(await football.resolveLeague('Ligue des nations')).toBeUndefined();
 
-    expect((await resolveTeam(db, 'ATH  BILBAO'))?.name).toBe('Ath Bilbao');
+    expect((await football.resolveTeam('ATH  BILBAO'))?.name).toBe('Ath Bilbao');
     // The usual long names of football-data.co.uk's short forms come with the import.
-    expect((await resolveTeam(db, 'Athletic Club'))?.name).toBe('Ath Bilbao');
-    expect((await resolveTeam(db, 'fc barcelona'))?.name).toBe('Barcelona');
-    expect((await resolveTeam(db, 'Leicester City'))?.name).toBe('Leicester');
-    expect(await resolveTeam(db, 'Los Leones')).toBeUndefined();
+    expect((await football.resolveTeam('Athletic Club'))?.name).toBe('Ath Bilbao');
+    expect((await football.resolveTeam('fc barcelona'))?.name).toBe('Barcelona');
+    expect((await football.resolveTeam('Leicester City'))?.name).toBe('Leicester');
+    expect(await football.resolveTeam('Los Leones')).toBeUndefined();
     expect(await cli(['team:alias', 'Lós Leones', 'Ath Bilbao'])).toBe(0);
     expect(lines).toEqual(['"Lós Leones" now names team "Ath Bilbao".']);
-    expect((await resolveTeam(db, 'los leones'))?.name).toBe('Ath Bilbao');
+    expect((await football.resolveTeam('los leones'))?.name).toBe('Ath Bilbao');
 
     expect(await cli(['league:alias', 'E0', 'La Premier'])).toBe(0);
-    expect((await resolveLeague(db, 'la premier'))?.code).toBe('E0');
+    expect((await football.resolveLeague('la premier'))?.code).toBe('E0');
     expect(await cli(['team:alias', 'Arsenal', 'Everton'])).toBe(1);
     expect(await cli(['team:alias', 'Nobody', 'Else'])).toBe(1);
   });
@@ -138,6 +138,22 @@ describe('results:sync against a local server', () => {
     // Without --season: the season under way by the clock (2025-10-01 → 2025-26).
     expect(await cli(['results:sync', 'E0'], config)).toBe(0);
     expect(lines).toContain('E0 2025-26: 2 rows read, 0 new, 2 already stored, 0 skipped');
+  });
+
+  it('downloads through the fetch it was given, from the configured base URL', async () => {
+    const asked: string[] = [];
+    const service = createFootballService({
+      db: database.handle.db,
+      config: testConfig({ resultsBaseUrl: 'https://results.invalid/data/' }),
+      fetch: async (url) => {
+        asked.push(String(url));
+        return new Response('Div,Date,HomeTeam,AwayTeam,FTHG,FTAG\nSC0,02/08/2025,Hearts,Aberdeen,2,1\n');
+      },
+    });
+    const report = await service.syncLeague('SC0', '2025-26');
+    expect(asked).toEqual(['https://results.invalid/data/2526/SC0.csv']);
+    expect(report).toMatchObject({ url: asked[0], file: 'SC0 2025-26', rows: 1, inserted: 1 });
+    expect((await service.resolveTeam('hearts'))?.name).toBe('Hearts');
   });
 
   it('reports a league whose file is missing and exits non-zero', async () => {

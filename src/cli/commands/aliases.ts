@@ -2,7 +2,6 @@
 // "Manchester United" finds football-data's "Man United" and "Premier League" finds E0.
 // Either argument may be the known name; the other becomes its alias.
 import type { Command } from 'commander';
-import { addLeagueAlias, addTeamAlias } from '../../modules/football/service.js';
 import type { CliContext } from '../context.js';
 
 export function register(program: Command, ctx: CliContext): void {
@@ -12,7 +11,7 @@ export function register(program: Command, ctx: CliContext): void {
     .argument('<name>', 'a name of the team (as imported, or an alias)')
     .argument('<alias>', 'the other name')
     .action(async (name: string, alias: string) => {
-      const outcome = await addTeamAlias(await ctx.db(), name, alias);
+      const outcome = await (await ctx.services()).football.addTeamAlias(name, alias);
       ctx.out(
         outcome.added
           ? `"${outcome.alias}" now names team "${outcome.team.name}".`
@@ -26,7 +25,7 @@ export function register(program: Command, ctx: CliContext): void {
     .argument('<league>', 'the league code or a name it already has')
     .argument('<alias>', 'the other name')
     .action(async (league: string, alias: string) => {
-      const outcome = await addLeagueAlias(await ctx.db(), league, alias);
+      const outcome = await (await ctx.services()).football.addLeagueAlias(league, alias);
       ctx.out(
         outcome.added
           ? `"${outcome.alias}" now names league ${outcome.league.code} (${outcome.league.name}).`

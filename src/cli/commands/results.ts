@@ -1,13 +1,9 @@
 // `results:import <file.csv…>` and `results:sync <league code…> [--season 2025-26]`: feed the
 // engine football-data.co.uk results. Both are idempotent: a match already stored is not added again.
 import type { Command } from 'commander';
-import {
-  currentSeason,
-  type FileImportReport,
-  importResultsFile,
-  syncLeague,
-} from '../../modules/football/import.js';
+import { currentSeason } from '../../modules/football/import.js';
 import { seasonFolder } from '../../modules/football/results-csv.js';
+import type { FileImportReport } from '../../modules/football/service.js';
 import type { CliContext } from '../context.js';
 import { progressBar } from './progress.js';
 
@@ -28,13 +24,13 @@ export function register(program: Command, ctx: CliContext): void {
     .description('Import football-data.co.uk result CSV files (idempotent)')
     .argument('<files...>', 'CSV files, e.g. E0.csv')
     .action(async (files: string[]) => {
-      const db = await ctx.db();
+      const { football } = await ctx.services();
       let inserted = 0;
       for (const file of files) {
         const bar = progressBar(file);
-        const report = await importResultsFile(db, file, (done, total) => bar.update(done, total)).finally(
-          () => bar.stop(),
-        );
+        const report = await football
+          .importFile(file, (done, total) => bar.update(done, total))
+          .finally(() => bar.stop());
         printReport(ctx, report);
         inserted += report.inserted;
       }
@@ -49,16 +45,14 @@ export function register(program: Command, ctx: CliContext): void {
     .action(async (codes: string[], options: { season?: string }) => {
       const season = options.season ?? currentSeason(ctx.clock.now());
       if (!seasonFolder(season)) throw new Error(`--season "${season}" is not a season such as 2025-26`);
-      const db = await ctx.db();
+      const { football } = await ctx.services();
       const failed: string[] = [];
       for (const code of codes) {
         const bar = progressBar(`${code} ${season}`);
         try {
-          const report = await syncLeague(
-            db,
-            { baseUrl: ctx.config.resultsBaseUrl, code, season },
-            (done, total) => bar.update(done, total),
-          ).finally(() => bar.stop());
+          const report = await football
+            .syncLeague(code, season, (done, total) => bar.update(done, total))
+            .finally(() => bar.stop());
           ctx.out(report.url);
           printReport(ctx, report);
         } catch (error) {

@@ -4,7 +4,6 @@
 // configured narrator rewrite the text. Thin data is answered from priors, never refused.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
-import type { Database } from '../../db/client.js';
 import type { FootballLeague } from '../../db/schema/index.js';
 import { recentForm } from '../../engine/form.js';
 import {
@@ -22,8 +21,7 @@ import type { Clock } from '../../lib/clock.js';
 import { createNarrator } from '../../providers/ai/index.js';
 import type { Narrator } from '../../providers/ai/types.js';
 import type { AnalysisEngine, AnalysisOutcome } from '../../worker/analysis-engine.js';
-import { findLeagueById, latestLeagueOfTeam, leagueMatches, matchStats } from './repository.js';
-import { resolveLeague, resolveTeam } from './service.js';
+import type { FootballService } from './service.js';
 
 /**
  * The worker's analysis engine (model name e.g. 'dixon-coles-1', or 'dixon-coles-1+gpt-4o-mini'
@@ -35,7 +33,11 @@ export interface Analyst extends AnalysisEngine {
 }
 
 export interface AnalystDeps {
-  db: Database;
+  /** The results it fits on and the names it resolves. */
+  football: Pick<
+    FootballService,
+    'resolveLeague' | 'resolveTeam' | 'latestLeagueOf' | 'playedMatches' | 'stats'
+  >;
   config: Config;
   logger: FastifyBaseLogger;
   clock: Clock;
@@ -84,7 +86,7 @@ export function asOfFor(details: Record<string, unknown>, now: Date): number {
 }
 
 export function createAnalyst(deps: AnalystDeps): Analyst {
-  const { db, logger } = deps;
+  const { football, logger } = deps;
   const narrator = deps.narrator ?? createNarrator(deps.config, { logger, fetch: deps.fetch });
   const modelName = narrator.model ? `${MODEL_NAME}+${narrator.model}` : MODEL_NAME;
   const cache = new Map<string, FittedLeague>();
@@ -93,7 +95,7 @@ export function createAnalyst(deps: AnalystDeps): Analyst {
   async function dataVersion(): Promise<string> {
     const now = deps.clock.now().getTime();
     if (!version || now - version.checkedAt >= VERSION_CHECK_MS || now < version.checkedAt) {
-      const stats = await matchStats(db);
+      const stats = await football.stats();
       version = { value: `${stats.matches}:${stats.maxId}`, checkedAt: now };
     }
     return version.value;
@@ -107,7 +109,7 @@ export function createAnalyst(deps: AnalystDeps): Analyst {
 
     const from = new Date(asOf - DEFAULT_SETTINGS.windowDays * DAY_MS).toISOString().slice(0, 10);
     const before = new Date(asOf + DAY_MS).toISOString().slice(0, 10);
-    const rows = await leagueMatches(db, league.id, from, before);
+    const rows = await football.playedMatches(league.id, from, before);
     const matches: PlayedMatch[] = rows.map((row) => ({
       date: Date.parse(`${row.playedOn}T00:00:00Z`),
       home: teamKey(row.homeTeamId),
@@ -140,14 +142,16 @@ export function createAnalyst(deps: AnalystDeps): Analyst {
     // Exclusive bound for "played by then" queries on match days.
     const dayAfter = new Date(asOf + DAY_MS).toISOString().slice(0, 10);
 
-    const [homeTeam, awayTeam] = await Promise.all([resolveTeam(db, homeName), resolveTeam(db, awayName)]);
-    let league = leagueText ? await resolveLeague(db, leagueText) : undefined;
+    const [homeTeam, awayTeam] = await Promise.all([
+      football.resolveTeam(homeName),
+      football.resolveTeam(awayName),
+    ]);
+    let league = leagueText ? await football.resolveLeague(leagueText) : undefined;
     if (!league) {
       // No league named (or one we do not know): the home side's league, else the away side's;
       // a side that plays elsewhere is rated from its own league below.
-      let leagueId = homeTeam ? await latestLeagueOfTeam(db, homeTeam.id, dayAfter) : undefined;
-      if (leagueId === undefined && awayTeam) leagueId = await latestLeagueOfTeam(db, awayTeam.id, dayAfter);
-      league = leagueId === undefined ? undefined : await findLeagueById(db, leagueId);
+      league = homeTeam ? await football.latestLeagueOf(homeTeam.id, dayAfter) : undefined;
+      if (!league && awayTeam) league = await football.latestLeagueOf(awayTeam.id, dayAfter);
     }
     checkAbort();
 
@@ -165,8 +169,7 @@ export function createAnalyst(deps: AnalystDeps): Analyst {
       [awayTeam, awayKey],
     ] as const) {
       if (!team || ratings.teams.has(key)) continue;
-      const ownLeagueId = await latestLeagueOfTeam(db, team.id, dayAfter);
-      const ownLeague = ownLeagueId === undefined ? undefined : await findLeagueById(db, ownLeagueId);
+      const ownLeague = await football.latestLeagueOf(team.id, dayAfter);
       if (!ownLeague || ownLeague.id === league?.id) continue;
       const own = await fitLeague(ownLeague, asOf);
       const rating = own.model.ratings.teams.get(key);
@@ -214,7 +217,7 @@ export function createAnalyst(deps: AnalystDeps): Analyst {
     modelName,
     analyse,
     async describe() {
-      const stats = await matchStats(db);
+      const stats = await football.stats();
       return { matches: stats.matches, leagues: stats.leagues };
     },
   };

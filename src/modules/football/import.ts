@@ -1,15 +1,6 @@
-// Feeding results in: a CSV file from disk, or a season downloaded from football-data.co.uk
-// (`{RESULTS_BASE_URL}/<yyyy>/<Div>.csv`), parsed, then stored without duplicates.
-import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
-import type { Database } from '../../db/client.js';
-import { parseResultsCsv, type SkippedRow, seasonFolder } from './results-csv.js';
-import { type ImportProgress, type ImportReport, importResultRows } from './service.js';
-
-export interface FileImportReport extends ImportReport {
-  file: string;
-  skipped: SkippedRow[];
-}
+// Where results come from, before the service stores them: football-data.co.uk's file of a league's
+// season (`{RESULTS_BASE_URL}/<yyyy>/<Div>.csv`), its URL, its download and its text encoding.
+import { seasonFolder } from './results-csv.js';
 
 /** football-data.co.uk files are mostly ASCII, but older ones are Windows-1252, not UTF-8. */
 export function decodeResults(bytes: Uint8Array): string {
@@ -18,27 +9,6 @@ export function decodeResults(bytes: Uint8Array): string {
   } catch {
     return new TextDecoder('windows-1252').decode(bytes);
   }
-}
-
-export async function importResultsText(
-  db: Database,
-  text: string,
-  file: string,
-  onProgress?: ImportProgress,
-  options: { league?: string; season?: string } = {},
-): Promise<FileImportReport> {
-  const parsed = parseResultsCsv(text, options);
-  const rows = options.season ? parsed.rows.map((row) => ({ ...row, season: options.season! })) : parsed.rows;
-  const report = await importResultRows(db, rows, onProgress);
-  return { ...report, file, skipped: parsed.skipped };
-}
-
-export async function importResultsFile(
-  db: Database,
-  path: string,
-  onProgress?: ImportProgress,
-): Promise<FileImportReport> {
-  return importResultsText(db, decodeResults(await readFile(path)), basename(path), onProgress);
 }
 
 /**
@@ -69,19 +39,4 @@ export async function downloadResults(
   const response = await fetchImpl(url, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
   if (!response.ok) throw new Error(`GET ${url} answered ${response.status}`);
   return decodeResults(new Uint8Array(await response.arrayBuffer()));
-}
-
-/** Downloads one league's season and imports it; the season's rows are labelled with `season`. */
-export async function syncLeague(
-  db: Database,
-  options: { baseUrl: string; code: string; season: string; fetch?: typeof fetch },
-  onProgress?: ImportProgress,
-): Promise<FileImportReport & { url: string }> {
-  const url = resultsUrl(options.baseUrl, options.code, options.season);
-  const text = await downloadResults(url, options.fetch);
-  const report = await importResultsText(db, text, `${options.code} ${options.season}`, onProgress, {
-    league: options.code,
-    season: options.season,
-  });
-  return { ...report, url };
 }

@@ -1,12 +1,18 @@
 // Football results rules: finding a league or a team from what a client typed (any case, any
-// accents, aliases), adding aliases, and importing parsed result rows without duplicates.
-import type { Database, Executor } from '../../db/client.js';
+// accents, aliases), adding aliases, importing results (parsed rows, a CSV text or file, a season
+// downloaded from football-data.co.uk) without duplicates, and the reads the analyst fits on.
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/client.js';
 import type { FootballLeague, FootballTeam, NewFootballMatch } from '../../db/schema/index.js';
+import { decodeResults, downloadResults, resultsUrl } from './import.js';
 import { KNOWN_TEAM_ALIASES } from './known-aliases.js';
 import { normalizeName } from './normalize.js';
 import {
   findLeague,
   findLeagueByCode,
+  findLeagueById,
   findTeams,
   insertLeague,
   insertLeagueAlias,
@@ -14,69 +20,34 @@ import {
   insertTeamAlias,
   insertTeamAliases,
   insertTeams,
+  latestLeagueOfTeam,
+  leagueMatches,
+  matchStats,
+  type StoredMatch,
 } from './repository.js';
-import type { ResultRow } from './results-csv.js';
+import { parseResultsCsv, type ResultRow, type SkippedRow } from './results-csv.js';
 
-export async function resolveLeague(db: Executor, text: string): Promise<FootballLeague | undefined> {
-  const normalized = normalizeName(text);
-  return normalized === '' ? undefined : findLeague(db, normalized);
-}
-
-export async function resolveTeam(db: Executor, text: string): Promise<FootballTeam | undefined> {
-  const normalized = normalizeName(text);
-  if (normalized === '') return undefined;
-  return (await findTeams(db, [normalized])).get(normalized);
-}
+export type { StoredMatch } from './repository.js';
 
 export class AliasError extends Error {
   override name = 'AliasError';
 }
 
-/**
- * Links two names of one team: whichever already names a team (by name or alias) is the team,
- * the other becomes its alias, so `team:alias "Manchester United" "Man United"` works either way round.
- */
-export async function addTeamAlias(
-  db: Database,
-  first: string,
-  second: string,
-): Promise<{ team: FootballTeam; alias: string; added: boolean }> {
-  const [a, b] = [normalizeName(first), normalizeName(second)];
-  if (a === '' || b === '') throw new AliasError('Both names must contain letters or digits');
-  const found = await findTeams(db, [a, b]);
-  const teamA = found.get(a);
-  const teamB = found.get(b);
-  if (teamA && teamB) {
-    if (teamA.id === teamB.id) return { team: teamA, alias: second, added: false };
-    throw new AliasError(`"${first}" and "${second}" are two different teams already`);
-  }
-  const team = teamA ?? teamB;
-  if (!team) throw new AliasError(`Neither "${first}" nor "${second}" is a known team; import results first`);
-  const alias = team === teamA ? second : first;
-  const added = await insertTeamAlias(db, team.id, alias.trim(), normalizeName(alias));
-  return { team, alias: alias.trim(), added };
+export type ImportProgress = (done: number, total: number) => void;
+
+export interface ImportReport {
+  rows: number;
+  inserted: number;
+  /** Rows already stored (a re-import, or a file overlapping another). */
+  duplicates: number;
 }
 
-/** Same as team aliases, for leagues: `league:alias E0 "Premier League"` either way round. */
-export async function addLeagueAlias(
-  db: Database,
-  first: string,
-  second: string,
-): Promise<{ league: FootballLeague; alias: string; added: boolean }> {
-  const [a, b] = [normalizeName(first), normalizeName(second)];
-  if (a === '' || b === '') throw new AliasError('Both names must contain letters or digits');
-  const leagueA = await findLeague(db, a);
-  const leagueB = await findLeague(db, b);
-  if (leagueA && leagueB) {
-    if (leagueA.id === leagueB.id) return { league: leagueA, alias: second, added: false };
-    throw new AliasError(`"${first}" and "${second}" are two different leagues already`);
-  }
-  const league = leagueA ?? leagueB;
-  if (!league) throw new AliasError(`Neither "${first}" nor "${second}" is a known league code or name`);
-  const alias = league === leagueA ? second : first;
-  const added = await insertLeagueAlias(db, league.id, alias.trim(), normalizeName(alias));
-  return { league, alias: alias.trim(), added };
+export interface FileImportReport extends ImportReport {
+  file: string;
+  skipped: SkippedRow[];
 }
+
+const BATCH = 500;
 
 /** The usual long names of newly imported clubs (known-aliases.ts), as alias rows. */
 function knownAliasesOf(
@@ -91,80 +62,190 @@ function knownAliasesOf(
   );
 }
 
-export type ImportProgress = (done: number, total: number) => void;
-
-export interface ImportReport {
-  rows: number;
-  inserted: number;
-  /** Rows already stored (a re-import, or a file overlapping another). */
-  duplicates: number;
+export interface FootballServiceDeps {
+  db: Database;
+  config: Pick<Config, 'resultsBaseUrl'>;
+  /** Downloads the season files (tests point RESULTS_BASE_URL at a local server instead). */
+  fetch?: typeof fetch;
 }
 
-const BATCH = 500;
-
-/** Stores parsed rows: leagues and teams created as met, matches inserted once. */
-export async function importResultRows(
-  db: Database,
-  rows: readonly ResultRow[],
-  onProgress?: ImportProgress,
-): Promise<ImportReport> {
-  const leagueIds = new Map<string, number>();
-  for (const code of new Set(rows.map((row) => row.league))) {
-    let league = await findLeagueByCode(db, code);
-    if (!league) {
-      await insertLeague(db, code, code);
-      league = await findLeagueByCode(db, code);
-    }
-    if (league) leagueIds.set(code, league.id);
+export function createFootballService({ db, config, fetch: fetchImpl = fetch }: FootballServiceDeps) {
+  async function resolveLeague(text: string): Promise<FootballLeague | undefined> {
+    const normalized = normalizeName(text);
+    return normalized === '' ? undefined : findLeague(db, normalized);
   }
 
-  const names = new Map<string, string>();
-  for (const row of rows) {
-    for (const name of [row.homeTeam, row.awayTeam]) {
-      const normalized = normalizeName(name);
-      if (!names.has(normalized)) names.set(normalized, name);
-    }
-  }
-  let teams = await findTeams(db, [...names.keys()]);
-  const missing = [...names].filter(([normalized]) => !teams.has(normalized));
-  await insertTeams(
-    db,
-    missing.map(([nameNormalized, name]) => ({ name, nameNormalized })),
-  );
-  if (missing.length > 0) {
-    teams = await findTeams(db, [...names.keys()]);
-    await insertTeamAliases(db, knownAliasesOf(missing.map(([normalized]) => teams.get(normalized))));
+  async function resolveTeam(text: string): Promise<FootballTeam | undefined> {
+    const normalized = normalizeName(text);
+    if (normalized === '') return undefined;
+    return (await findTeams(db, [normalized])).get(normalized);
   }
 
-  let inserted = 0;
-  onProgress?.(0, rows.length);
-  for (let start = 0; start < rows.length; start += BATCH) {
-    const batch: NewFootballMatch[] = [];
-    for (const row of rows.slice(start, start + BATCH)) {
-      const leagueId = leagueIds.get(row.league);
-      const home = teams.get(normalizeName(row.homeTeam));
-      const away = teams.get(normalizeName(row.awayTeam));
-      // Two names that resolve to one team (through an alias) cannot be a match.
-      if (leagueId === undefined || !home || !away || home.id === away.id) continue;
-      batch.push({
-        leagueId,
-        season: row.season,
-        playedOn: row.date,
-        kickoff: row.kickoff,
-        homeTeamId: home.id,
-        awayTeamId: away.id,
-        homeGoals: row.homeGoals,
-        awayGoals: row.awayGoals,
-        halfTimeHomeGoals: row.halfTimeHomeGoals,
-        halfTimeAwayGoals: row.halfTimeAwayGoals,
-        homeShots: row.homeShots,
-        awayShots: row.awayShots,
-        homeShotsOnTarget: row.homeShotsOnTarget,
-        awayShotsOnTarget: row.awayShotsOnTarget,
-      });
+  /** Stores parsed rows: leagues and teams created as met, matches inserted once. */
+  async function importRows(rows: readonly ResultRow[], onProgress?: ImportProgress): Promise<ImportReport> {
+    const leagueIds = new Map<string, number>();
+    for (const code of new Set(rows.map((row) => row.league))) {
+      let league = await findLeagueByCode(db, code);
+      if (!league) {
+        await insertLeague(db, code, code);
+        league = await findLeagueByCode(db, code);
+      }
+      if (league) leagueIds.set(code, league.id);
     }
-    inserted += await insertMatches(db, batch);
-    onProgress?.(Math.min(start + BATCH, rows.length), rows.length);
+
+    const names = new Map<string, string>();
+    for (const row of rows) {
+      for (const name of [row.homeTeam, row.awayTeam]) {
+        const normalized = normalizeName(name);
+        if (!names.has(normalized)) names.set(normalized, name);
+      }
+    }
+    let teams = await findTeams(db, [...names.keys()]);
+    const missing = [...names].filter(([normalized]) => !teams.has(normalized));
+    await insertTeams(
+      db,
+      missing.map(([nameNormalized, name]) => ({ name, nameNormalized })),
+    );
+    if (missing.length > 0) {
+      teams = await findTeams(db, [...names.keys()]);
+      await insertTeamAliases(db, knownAliasesOf(missing.map(([normalized]) => teams.get(normalized))));
+    }
+
+    let inserted = 0;
+    onProgress?.(0, rows.length);
+    for (let start = 0; start < rows.length; start += BATCH) {
+      const batch: NewFootballMatch[] = [];
+      for (const row of rows.slice(start, start + BATCH)) {
+        const leagueId = leagueIds.get(row.league);
+        const home = teams.get(normalizeName(row.homeTeam));
+        const away = teams.get(normalizeName(row.awayTeam));
+        // Two names that resolve to one team (through an alias) cannot be a match.
+        if (leagueId === undefined || !home || !away || home.id === away.id) continue;
+        batch.push({
+          leagueId,
+          season: row.season,
+          playedOn: row.date,
+          kickoff: row.kickoff,
+          homeTeamId: home.id,
+          awayTeamId: away.id,
+          homeGoals: row.homeGoals,
+          awayGoals: row.awayGoals,
+          halfTimeHomeGoals: row.halfTimeHomeGoals,
+          halfTimeAwayGoals: row.halfTimeAwayGoals,
+          homeShots: row.homeShots,
+          awayShots: row.awayShots,
+          homeShotsOnTarget: row.homeShotsOnTarget,
+          awayShotsOnTarget: row.awayShotsOnTarget,
+        });
+      }
+      inserted += await insertMatches(db, batch);
+      onProgress?.(Math.min(start + BATCH, rows.length), rows.length);
+    }
+    return { rows: rows.length, inserted, duplicates: rows.length - inserted };
   }
-  return { rows: rows.length, inserted, duplicates: rows.length - inserted };
+
+  /** Parses a football-data.co.uk CSV text and stores its rows, reported under the name `file`. */
+  async function importText(
+    text: string,
+    file: string,
+    onProgress?: ImportProgress,
+    options: { league?: string; season?: string } = {},
+  ): Promise<FileImportReport> {
+    const parsed = parseResultsCsv(text, options);
+    const rows = options.season
+      ? parsed.rows.map((row) => ({ ...row, season: options.season! }))
+      : parsed.rows;
+    const report = await importRows(rows, onProgress);
+    return { ...report, file, skipped: parsed.skipped };
+  }
+
+  return {
+    resolveLeague,
+    resolveTeam,
+    importRows,
+    importText,
+
+    async importFile(path: string, onProgress?: ImportProgress): Promise<FileImportReport> {
+      return importText(decodeResults(await readFile(path)), basename(path), onProgress);
+    },
+
+    /**
+     * Downloads one league's season from RESULTS_BASE_URL and imports it; the season's rows are
+     * labelled with `season`.
+     */
+    async syncLeague(
+      code: string,
+      season: string,
+      onProgress?: ImportProgress,
+    ): Promise<FileImportReport & { url: string }> {
+      const url = resultsUrl(config.resultsBaseUrl, code, season);
+      const text = await downloadResults(url, fetchImpl);
+      const report = await importText(text, `${code} ${season}`, onProgress, { league: code, season });
+      return { ...report, url };
+    },
+
+    /**
+     * Links two names of one team: whichever already names a team (by name or alias) is the team,
+     * the other becomes its alias, so `team:alias "Manchester United" "Man United"` works either way round.
+     */
+    async addTeamAlias(
+      first: string,
+      second: string,
+    ): Promise<{ team: FootballTeam; alias: string; added: boolean }> {
+      const [a, b] = [normalizeName(first), normalizeName(second)];
+      if (a === '' || b === '') throw new AliasError('Both names must contain letters or digits');
+      const found = await findTeams(db, [a, b]);
+      const teamA = found.get(a);
+      const teamB = found.get(b);
+      if (teamA && teamB) {
+        if (teamA.id === teamB.id) return { team: teamA, alias: second, added: false };
+        throw new AliasError(`"${first}" and "${second}" are two different teams already`);
+      }
+      const team = teamA ?? teamB;
+      if (!team) {
+        throw new AliasError(`Neither "${first}" nor "${second}" is a known team; import results first`);
+      }
+      const alias = team === teamA ? second : first;
+      const added = await insertTeamAlias(db, team.id, alias.trim(), normalizeName(alias));
+      return { team, alias: alias.trim(), added };
+    },
+
+    /** Same as team aliases, for leagues: `league:alias E0 "Premier League"` either way round. */
+    async addLeagueAlias(
+      first: string,
+      second: string,
+    ): Promise<{ league: FootballLeague; alias: string; added: boolean }> {
+      const [a, b] = [normalizeName(first), normalizeName(second)];
+      if (a === '' || b === '') throw new AliasError('Both names must contain letters or digits');
+      const leagueA = await findLeague(db, a);
+      const leagueB = await findLeague(db, b);
+      if (leagueA && leagueB) {
+        if (leagueA.id === leagueB.id) return { league: leagueA, alias: second, added: false };
+        throw new AliasError(`"${first}" and "${second}" are two different leagues already`);
+      }
+      const league = leagueA ?? leagueB;
+      if (!league) throw new AliasError(`Neither "${first}" nor "${second}" is a known league code or name`);
+      const alias = league === leagueA ? second : first;
+      const added = await insertLeagueAlias(db, league.id, alias.trim(), normalizeName(alias));
+      return { league, alias: alias.trim(), added };
+    },
+
+    /** The league a team played its latest match in, before a day (yyyy-mm-dd, exclusive). */
+    async latestLeagueOf(teamId: number, before: string): Promise<FootballLeague | undefined> {
+      const leagueId = await latestLeagueOfTeam(db, teamId, before);
+      return leagueId === undefined ? undefined : findLeagueById(db, leagueId);
+    },
+
+    /** A league's matches played on days in [from, before), oldest first. */
+    playedMatches(leagueId: number, from: string, before: string): Promise<StoredMatch[]> {
+      return leagueMatches(db, leagueId, from, before);
+    },
+
+    /** Cheap facts that change whenever results are added (matches, leagues, highest match id). */
+    stats(): Promise<{ matches: number; leagues: number; maxId: number }> {
+      return matchStats(db);
+    },
+  };
 }
+
+export type FootballService = ReturnType<typeof createFootballService>;
