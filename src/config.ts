@@ -8,7 +8,7 @@ import { narratorWorstCaseMs } from './providers/ai/openai.js';
 
 export type Role = 'all' | 'api' | 'worker';
 export type MessagingDriverName = 'log' | 'twilio' | 'whatsapp-cloud';
-export type PaymentsDriverName = 'sandbox';
+export type PaymentsDriverName = 'sandbox' | 'notchpay';
 export type AiDriverName = 'builtin' | 'openai';
 export type TrustProxy = boolean | number | string[];
 
@@ -69,6 +69,19 @@ export interface Config {
 
   paymentsDriver: PaymentsDriverName;
   paymentSandboxDelayMs: number;
+  /** Pending payments one user may hold at once (429 past it; lifted by RATE_LIMIT=off). */
+  paymentMaxPending: number;
+  notchpay: {
+    baseUrl: string;
+    publicKey: string | undefined;
+    privateKey: string | undefined;
+    /** The webhook hash key: HMAC-SHA256 of the raw body, hex, in `x-notch-signature`. */
+    webhookSecret: string | undefined;
+    /** The documentation disagrees on the direct charge's method: POST by default, PUT if the account needs it. */
+    chargeMethod: 'POST' | 'PUT';
+    /** Per call to NotchPay. */
+    timeoutMs: number;
+  };
 
   aiDriver: AiDriverName;
   ai: {
@@ -209,7 +222,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const drivers = ['log', 'twilio', 'whatsapp-cloud'] as const;
   const messagingDriver = oneOf(env, 'MESSAGING_DRIVER', ['log', 'twilio'] as const, 'log');
   const whatsappDriver = oneOf(env, 'WHATSAPP_DRIVER', drivers, messagingDriver);
-  const paymentsDriver = oneOf(env, 'PAYMENTS_DRIVER', ['sandbox'] as const, 'sandbox');
+  const paymentsDriver = oneOf(env, 'PAYMENTS_DRIVER', ['sandbox', 'notchpay'] as const, 'sandbox');
   const aiDriver = oneOf(env, 'AI_DRIVER', ['builtin', 'openai'] as const, 'builtin');
   const role = oneOf(env, 'ROLE', ['all', 'api', 'worker'] as const, 'all');
   const databaseUrl = parseDatabaseUrl(env);
@@ -225,7 +238,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     }
     if (paymentsDriver === 'sandbox') {
       throw new ConfigError(
-        'PAYMENTS_DRIVER=sandbox is for development: APP_ENV=production needs a real provider',
+        'PAYMENTS_DRIVER=sandbox is for development: APP_ENV=production needs PAYMENTS_DRIVER=notchpay',
       );
     }
   }
@@ -296,6 +309,15 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
 
     paymentsDriver,
     paymentSandboxDelayMs: integer(env, 'PAYMENT_SANDBOX_DELAY_MS', 2000, 0, 3_600_000),
+    paymentMaxPending: integer(env, 'PAYMENT_MAX_PENDING', 10, 1, 1000),
+    notchpay: {
+      baseUrl: httpUrl(env, 'NOTCHPAY_BASE_URL', 'https://api.notchpay.co') as string,
+      publicKey: optional(env, 'NOTCHPAY_PUBLIC_KEY'),
+      privateKey: optional(env, 'NOTCHPAY_PRIVATE_KEY'),
+      webhookSecret: optional(env, 'NOTCHPAY_WEBHOOK_SECRET'),
+      chargeMethod: oneOf(env, 'NOTCHPAY_CHARGE_METHOD', ['POST', 'PUT'] as const, 'POST'),
+      timeoutMs: integer(env, 'NOTCHPAY_TIMEOUT_MS', 15_000, 1000, 120_000),
+    },
 
     aiDriver,
     ai: {
@@ -341,6 +363,10 @@ function requireDriverSettings(config: Config): void {
   if (config.whatsappDriver === 'twilio') {
     need('TWILIO_WHATSAPP_FROM', config.twilio.whatsappFrom, 'WHATSAPP_DRIVER=twilio');
     need('TWILIO_WHATSAPP_CONTENT_SID', config.twilio.whatsappContentSid, 'WHATSAPP_DRIVER=twilio');
+  }
+  if (config.paymentsDriver === 'notchpay') {
+    need('NOTCHPAY_PUBLIC_KEY', config.notchpay.publicKey, 'PAYMENTS_DRIVER=notchpay');
+    need('NOTCHPAY_WEBHOOK_SECRET', config.notchpay.webhookSecret, 'PAYMENTS_DRIVER=notchpay');
   }
   if (config.whatsappDriver === 'whatsapp-cloud') {
     need('WHATSAPP_CLOUD_TOKEN', config.whatsappCloud.token, 'WHATSAPP_DRIVER=whatsapp-cloud');

@@ -1,6 +1,18 @@
-// The append-only ledger: every change of a balance is one row here, in the same transaction.
-import { index, integer, pgTable, serial, text } from 'drizzle-orm/pg-core';
-import { createdAt } from './columns.js';
+// The wallet's tables: the append-only ledger (every change of a balance is one row here, in the
+// same transaction), the credit packs on sale, and the mobile-money payments that buy them.
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { createdAt, timestamptz } from './columns.js';
 import { users } from './users.js';
 
 export const operationTypes = [
@@ -32,5 +44,115 @@ export const walletOperations = pgTable(
     description: text('description').notNull(),
     createdAt: createdAt(),
   },
-  (table) => [index('wallet_operations_user_created_idx').on(table.userId, table.createdAt, table.id)],
+  (table) => [
+    index('wallet_operations_user_created_idx').on(table.userId, table.createdAt, table.id),
+    // One event, one reference: a payment's credit (or any other referenced event) is posted once,
+    // whatever the code above does.
+    uniqueIndex('wallet_operations_reference_unique')
+      .on(table.reference)
+      .where(sql`${table.reference} IS NOT NULL`),
+  ],
+);
+
+/** Credit packs on sale (seeded; admins edit them). A payment keeps its own snapshot of price and credits. */
+export const packs = pgTable(
+  'packs',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    credits: integer('credits').notNull(),
+    /** Whole XAF. */
+    price: integer('price').notNull(),
+    currency: text('currency', { enum: ['XAF'] })
+      .notNull()
+      .default('XAF'),
+    active: boolean('active').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: timestamptz('updated_at').notNull().default(sql`now()`),
+  },
+  (table) => [
+    check('packs_credits_positive', sql`${table.credits} > 0`),
+    check('packs_price_positive', sql`${table.price} > 0`),
+  ],
+);
+
+export const paymentStatuses = ['pending', 'success', 'failed'] as const;
+export type PaymentStatus = (typeof paymentStatuses)[number];
+export const paymentProviders = ['sandbox', 'notchpay'] as const;
+export type PaymentProvider = (typeof paymentProviders)[number];
+/** NotchPay's mobile-money channels: MTN, Orange, or its generic Cameroon channel. */
+export const paymentChannels = ['cm.mtn', 'cm.orange', 'cm.mobile'] as const;
+export type PaymentChannel = (typeof paymentChannels)[number];
+
+/**
+ * A pack purchase by mobile money. Committed (with our unique reference and the pack's snapshot)
+ * before the provider is called; `pending` until the provider's final word, then `success` (credited
+ * once: the ledger row's reference is unique) or `failed`, never back.
+ */
+export const payments = pgTable(
+  'payments',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    packId: integer('pack_id')
+      .notNull()
+      .references(() => packs.id),
+    /** Ours, unique, sent to the provider. */
+    reference: text('reference').notNull().unique(),
+    provider: text('provider', { enum: paymentProviders }).notNull(),
+    /** The provider's own id for the payment, once it gave one. */
+    providerReference: text('provider_reference'),
+    status: text('status', { enum: paymentStatuses }).notNull().default('pending'),
+    /** The pack's price and credits when the payment started. */
+    amount: integer('amount').notNull(),
+    currency: text('currency', { enum: ['XAF'] })
+      .notNull()
+      .default('XAF'),
+    credits: integer('credits').notNull(),
+    payerPhone: text('payer_phone').notNull(),
+    channel: text('channel', { enum: paymentChannels }).notNull(),
+    /** What the client showed the payer (`{name, icon}`), kept for display only. */
+    operator: jsonb('operator').$type<Record<string, unknown>>(),
+    paymentUrl: text('payment_url'),
+    /** The provider's last word on it (`pending`, `complete`, `failed`…), as it said it. */
+    providerStatus: text('provider_status'),
+    /** When the poller looks at it next (backoff), while pending. */
+    nextCheckAt: timestamptz('next_check_at'),
+    checks: integer('checks').notNull().default(0),
+    /** After this the provider calls it expired; the last re-fetch then settles it. */
+    expiresAt: timestamptz('expires_at').notNull(),
+    finishedAt: timestamptz('finished_at'),
+    idempotencyKeyId: integer('idempotency_key_id'),
+    createdAt: createdAt(),
+    updatedAt: timestamptz('updated_at').notNull().default(sql`now()`),
+  },
+  (table) => [
+    index('payments_user_created_idx').on(table.userId, table.createdAt.desc(), table.id.desc()),
+    index('payments_pending_check_idx').on(table.nextCheckAt).where(sql`${table.status} = 'pending'`),
+    index('payments_user_pending_idx').on(table.userId).where(sql`${table.status} = 'pending'`),
+    uniqueIndex('payments_idempotency_key_unique').on(table.idempotencyKeyId),
+    check('payments_amount_positive', sql`${table.amount} > 0`),
+  ],
+);
+
+/**
+ * News about a payment that needs a person: an amount or currency that does not match, a provider
+ * word that contradicts a final state (a `complete` after `failed`, a `refunded` after `success`).
+ * Never dropped silently; an admin resolves it.
+ */
+export const paymentFlags = pgTable(
+  'payment_flags',
+  {
+    id: serial('id').primaryKey(),
+    paymentId: integer('payment_id')
+      .notNull()
+      .references(() => payments.id),
+    reason: text('reason').notNull(),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull(),
+    resolvedAt: timestamptz('resolved_at'),
+    createdAt: createdAt(),
+  },
+  (table) => [index('payment_flags_open_idx').on(table.createdAt).where(sql`${table.resolvedAt} IS NULL`)],
 );

@@ -60,7 +60,7 @@ export function createAnalysisJobs({ db }: AnalysisJobsDeps) {
           currency: 'credits',
           amount: job.creditsCost,
           description: `${messages.pronosticRefundDescription} #${job.id}`,
-          reference: `pronostic:${job.id}`,
+          reference: `pronostic:${job.id}:refund`,
         });
         return true;
       });

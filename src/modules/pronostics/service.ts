@@ -143,7 +143,7 @@ export function createPronosticService({ db, clock, modelName, notifyCreated }: 
           credits: type.difficulty,
           type: 'pronostic_debit',
           description: `${messages.pronosticDebitDescription} #${row.id} (${type.name})`,
-          reference: `pronostic:${row.id}`,
+          reference: `pronostic:${row.id}:debit`,
         });
         const result = { pronostic: pronosticView(row), creditsBalance: debit.balanceAfter };
         await commit.store(tx, result);
