@@ -14,6 +14,9 @@ import { createdAt, timestamptz } from './columns.js';
 
 export const userRoles = ['user', 'admin'] as const;
 export type UserRole = (typeof userRoles)[number];
+/** The channels a sign-in code is sent by (the request's `method`). */
+export const otpChannels = ['sms', 'whatsapp'] as const;
+export type OtpChannel = (typeof otpChannels)[number];
 export const userStatuses = ['active', 'blocked'] as const;
 export type UserStatus = (typeof userStatuses)[number];
 
@@ -56,7 +59,7 @@ export const otpCodes = pgTable(
      * before the column existed, which left the budget's hourly window long ago.
      */
     callingCode: text('calling_code').notNull().default(''),
-    channel: text('channel', { enum: ['sms', 'whatsapp'] }).notNull(),
+    channel: text('channel', { enum: otpChannels }).notNull(),
     codeHash: text('code_hash').notNull(),
     /** The client network that asked for it (an IPv4 address or an IPv6 /64). */
     ip: text('ip').notNull(),

@@ -1,6 +1,7 @@
 // Sign-in: one-time codes by SMS or WhatsApp exchanged for a bearer token, and logout.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { otpChannels } from '../../db/schema/index.js';
 import { envelope, envelopeWithoutErrors } from '../../lib/envelope.js';
 import { messages } from '../../lib/messages.js';
 import { currentUser } from '../../plugins/app/auth.js';
@@ -19,7 +20,7 @@ const GenerateBody = Type.Object({
     examples: ['+237690000000'],
   }),
   country: Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166 alpha-2', examples: ['CM'] }),
-  method: Type.Enum(['sms', 'whatsapp']),
+  method: Type.Enum(otpChannels),
 });
 
 const VerifyBody = Type.Object({

@@ -3,6 +3,7 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
+import { otpChannels } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { MessagingDriver } from './types.js';
 
@@ -40,7 +41,7 @@ export function createLogDriver(deps: {
   const file = join(deps.dataDir, OUTBOX_FILE);
   return {
     name: 'log',
-    channels: ['sms', 'whatsapp'],
+    channels: otpChannels,
     async send(message) {
       const { to, channel, text } = message;
       const sentAt = deps.clock.now().toISOString();

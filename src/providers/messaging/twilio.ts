@@ -1,6 +1,7 @@
 // Twilio Programmable Messaging: SMS with our French sentence as the body, and WhatsApp through an
 // approved authentication content template (free-form text outside a 24 h session is refused).
 import { type Config, ConfigError } from '../../config.js';
+import { otpChannels } from '../../db/schema/index.js';
 import { type HttpDriverDeps, isRecord, type ProviderAnswer, postWithRetry } from './http.js';
 import {
   type Channel,
@@ -44,7 +45,7 @@ export function createTwilioDriver(settings: TwilioSettings, deps: HttpDriverDep
   if (!authToken) throw new ConfigError('TWILIO_AUTH_TOKEN is required when the twilio driver is used');
   const url = `${settings.baseUrl}/2010-04-01/Accounts/${encodeURIComponent(accountSid)}/Messages.json`;
   const authorization = `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}`;
-  const channels = (['sms', 'whatsapp'] as const).filter((c) => !twilioChannelProblem(settings, c));
+  const channels = otpChannels.filter((c) => !twilioChannelProblem(settings, c));
 
   return {
     name: 'twilio',

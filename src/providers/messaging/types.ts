@@ -2,11 +2,12 @@
 // error every driver throws when a code could not be sent.
 
 import type { MessagingDriverName } from '../../config.js';
+import type { OtpChannel } from '../../db/schema/index.js';
 import { redactPhoneNumbers } from './redact.js';
 
 export type { MessagingDriverName };
 
-export type Channel = 'sms' | 'whatsapp';
+export type Channel = OtpChannel;
 
 export interface CodeMessage {
   /** E.164, e.g. +237690000001. */
