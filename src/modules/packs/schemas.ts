@@ -26,14 +26,11 @@ const Name = Type.String({ minLength: 2, maxLength: 60 });
 const Credits = Type.Integer({ minimum: 1, maximum: 100_000 });
 const Price = Type.Integer({ minimum: 1, maximum: 10_000_000, description: 'Whole XAF' });
 
-export const CreatePackBody = Type.Object(
-  { name: Name, credits: Credits, price: Price },
-  { additionalProperties: false },
-);
+export const CreatePackBody = Type.Object({ name: Name, credits: Credits, price: Price });
 
 export const UpdatePackBody = Type.Object(
   { name: Type.Optional(Name), credits: Type.Optional(Credits), price: Type.Optional(Price) },
-  { additionalProperties: false, description: 'At least one field; (de)activation has its own routes' },
+  { description: 'At least one field; (de)activation has its own routes' },
 );
 
 export const AdminPackListQuery = Type.Object({ ...PageQuery });
