@@ -14,8 +14,10 @@ import type { DatabaseHandle } from './db/client.js';
 import { openConfiguredDatabase } from './db/open.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { logOptions } from './lib/log-options.js';
+import adminRoutes from './modules/admin/routes.js';
 import authRoutes from './modules/auth/routes.js';
 import healthRoutes from './modules/health/routes.js';
+import packRoutes from './modules/packs/routes.js';
 import pronosticRoutes from './modules/pronostics/routes.js';
 import auth from './plugins/app/auth.js';
 import coercion from './plugins/app/coercion.js';
@@ -151,6 +153,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(pronosticRoutes);
+  await app.register(packRoutes);
+  await app.register(adminRoutes);
 
   return app;
 }

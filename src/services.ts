@@ -5,12 +5,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import type { Clock } from './lib/clock.js';
+import { createAdminService } from './modules/admin/service.js';
 import { createOtpService } from './modules/auth/otp-service.js';
 import { createTokenService } from './modules/auth/tokens.js';
 import { createAnalyst } from './modules/football/analyst.js';
 import { createFootballService } from './modules/football/service.js';
 import { createHousekeepingService } from './modules/housekeeping/service.js';
 import { createIdempotencyService } from './modules/idempotency/service.js';
+import { createPackService } from './modules/packs/service.js';
 import { createAnalysisJobs } from './modules/pronostics/analysis-jobs.js';
 import { createPronosticService } from './modules/pronostics/service.js';
 import { createUserService } from './modules/users/service.js';
@@ -40,6 +42,8 @@ export function createServices(deps: ServiceDeps) {
   const users = createUserService({ db, config });
   const wallet = createWalletService({ db });
   const idempotency = createIdempotencyService({ db, clock });
+  const admin = createAdminService({ db });
+  const packs = createPackService({ db, audit: admin });
   const tokens = createTokenService({ db, config, clock });
   const otp = createOtpService({ db, config, clock, messenger, users, tokens });
   const pronostics = createPronosticService({
@@ -68,6 +72,8 @@ export function createServices(deps: ServiceDeps) {
     pronostics,
     analysisJobs,
     housekeeping,
+    admin,
+    packs,
   };
 }
 

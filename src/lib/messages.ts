@@ -51,6 +51,16 @@ export const messages = {
   analysisTimedOut: 'L’analyse a pris trop de temps. Vos crédits ont été remboursés.',
   phoneNotMobile: 'Le numéro de téléphone doit être un numéro mobile.',
   otpBudgetExhausted: 'L’envoi de codes est momentanément limité. Réessayez plus tard.',
+  auditList: 'Journal des actions des administrateurs.',
+  packList: 'Packs de crédits disponibles.',
+  adminPackList: 'Packs de crédits.',
+  packCreated: 'Pack créé.',
+  packUpdated: 'Pack modifié.',
+  packActivated: 'Pack activé.',
+  packDeactivated: 'Pack désactivé.',
+  packNotFound: 'Pack introuvable.',
+  packNothingToChange: 'Indiquez au moins un champ à modifier : name, credits ou price.',
+  packNameBlank: 'Le champ name doit contenir au moins 2 caractères hors espaces.',
 } as const;
 
 export type MessageKey = keyof typeof messages;
