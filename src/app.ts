@@ -16,6 +16,7 @@ import { type Clock, systemClock } from './lib/clock.js';
 import { logOptions } from './lib/log-options.js';
 import authRoutes from './modules/auth/routes.js';
 import healthRoutes from './modules/health/routes.js';
+import paymentRoutes from './modules/payments/routes.js';
 import pronosticRoutes from './modules/pronostics/routes.js';
 import auth from './plugins/app/auth.js';
 import coercion from './plugins/app/coercion.js';
@@ -30,8 +31,11 @@ import openapi from './plugins/external/openapi.js';
 import rateLimit from './plugins/external/rate-limit.js';
 import security from './plugins/external/security.js';
 import type { Messenger } from './providers/messaging/index.js';
+import type { PaymentsDriver } from './providers/payments/index.js';
+import type { SandboxDriver } from './providers/payments/sandbox.js';
 import { createServices } from './services.js';
 import type { AnalysisEngine } from './worker/analysis-engine.js';
+import { PaymentPoller } from './worker/payment-poller.js';
 import { warnWithoutResults } from './worker/process.js';
 import { AnalysisWorker, type WorkerOptions } from './worker/worker.js';
 
@@ -46,6 +50,10 @@ export interface AppOptions {
   engine?: AnalysisEngine;
   /** Run the analysis worker in this process: by default when ROLE=all. Tests drive `app.worker` themselves. */
   worker?: boolean;
+  /** Speaks to the payment provider; by default the driver PAYMENTS_DRIVER names. */
+  paymentsDriver?: PaymentsDriver;
+  /** Run the payment poller in this process: by default when ROLE=all. Tests drive `app.paymentPoller` themselves. */
+  paymentPoller?: boolean;
   /** Worker tuning (backoff, lease, poll) over the configured concurrency and lease; the defaults suit production. */
   workerOptions?: Partial<WorkerOptions>;
   /** Pino options, or false; by default JSON logs at LOG_LEVEL (server.ts asks for readable ones on a terminal). */
@@ -55,6 +63,7 @@ export interface AppOptions {
 declare module 'fastify' {
   interface FastifyInstance {
     worker: AnalysisWorker;
+    paymentPoller: PaymentPoller;
   }
 }
 
@@ -105,6 +114,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     logger: app.log,
     ...(options.messenger ? { messenger: options.messenger } : {}),
     ...(options.engine ? { engine: options.engine } : {}),
+    ...(options.paymentsDriver ? { paymentsDriver: options.paymentsDriver } : {}),
   });
   await app.register(context, { config, database, clock, services, closeDatabase: ownsDatabase });
   await app.register(requestId);
@@ -151,6 +161,26 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(pronosticRoutes);
+  await app.register(paymentRoutes);
+
+  const paymentPoller = new PaymentPoller({
+    database,
+    payments: services.payments,
+    logger: app.log.child({ component: 'payment-poller' }),
+  });
+  app.decorate('paymentPoller', paymentPoller);
+  if (options.paymentPoller ?? config.role === 'all') {
+    app.addHook('onReady', () => paymentPoller.start());
+    app.addHook('preClose', () => paymentPoller.stop());
+  }
+  if (services.paymentsDriver.name === 'sandbox' && 'attach' in services.paymentsDriver) {
+    // The sandbox's webhooks take the path a real provider's do: through the webhook route.
+    const sandbox = services.paymentsDriver as SandboxDriver;
+    sandbox.attach((rawBody, headers) =>
+      app.inject({ method: 'POST', url: '/api/webhooks/payments/sandbox', payload: rawBody, headers }),
+    );
+    app.addHook('preClose', () => sandbox.stop());
+  }
 
   return app;
 }

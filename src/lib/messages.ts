@@ -51,6 +51,15 @@ export const messages = {
   analysisTimedOut: 'L’analyse a pris trop de temps. Vos crédits ont été remboursés.',
   phoneNotMobile: 'Le numéro de téléphone doit être un numéro mobile.',
   otpBudgetExhausted: 'L’envoi de codes est momentanément limité. Réessayez plus tard.',
+  paymentCreated: 'Paiement initié : confirmez-le sur votre téléphone.',
+  paymentDetail: 'Détail du paiement.',
+  paymentNotFound: 'Paiement introuvable.',
+  paymentForbidden: 'Accès refusé : ce paiement ne vous appartient pas.',
+  paymentPhoneInvalid:
+    'Le numéro de paiement doit être un numéro mobile camerounais valide (ex. +237670000000).',
+  paymentTooManyPending: 'Vous avez trop de paiements en attente. Finalisez-les ou réessayez plus tard.',
+  unknownPack: 'Le pack sélectionné est invalide ou inactif.',
+  webhookReceived: 'Notification reçue.',
 } as const;
 
 export type MessageKey = keyof typeof messages;
@@ -102,3 +111,9 @@ function duration(seconds: number): string {
   const minutes = seconds / 60;
   return minutes === 1 ? '1 minute' : `${minutes} minutes`;
 }
+
+/** Texts of a pack purchase: what the provider shows the payer, and the ledger row of the credit. */
+export const paymentTexts = {
+  description: (credits: number) => `Achat de ${credits} crédits`,
+  credit: (credits: number) => `Achat de pack : ${credits} crédits`,
+} as const;
