@@ -52,8 +52,6 @@ export interface AppOptions {
   worker?: boolean;
   /** Speaks to the payment provider; by default the driver PAYMENTS_DRIVER names. */
   paymentsDriver?: PaymentsDriver;
-  /** Run the payment poller in this process: by default when ROLE=all. Tests drive `app.paymentPoller` themselves. */
-  paymentPoller?: boolean;
   /** Worker tuning (backoff, lease, poll) over the configured concurrency and lease; the defaults suit production. */
   workerOptions?: Partial<WorkerOptions>;
   /** Pino options, or false; by default JSON logs at LOG_LEVEL (server.ts asks for readable ones on a terminal). */
@@ -169,15 +167,19 @@ export async function buildApp(options: AppOptions): Promise<App> {
     logger: app.log.child({ component: 'payment-poller' }),
   });
   app.decorate('paymentPoller', paymentPoller);
-  if (options.paymentPoller ?? config.role === 'all') {
+  // The payment poller runs with the analysis worker; tests drive `app.paymentPoller` themselves.
+  if (runWorker) {
     app.addHook('onReady', () => paymentPoller.start());
     app.addHook('preClose', () => paymentPoller.stop());
   }
   if (services.paymentsDriver.name === 'sandbox' && 'attach' in services.paymentsDriver) {
-    // The sandbox's webhooks take the path a real provider's do: through the webhook route.
+    // The sandbox's webhooks take the path a real provider's do: through the webhook route. Its
+    // timers run with the background loops; tests call `deliverDue()` after moving the clock.
     const sandbox = services.paymentsDriver as SandboxDriver;
-    sandbox.attach((rawBody, headers) =>
-      app.inject({ method: 'POST', url: '/api/webhooks/payments/sandbox', payload: rawBody, headers }),
+    sandbox.attach(
+      (rawBody, headers) =>
+        app.inject({ method: 'POST', url: '/api/webhooks/payments/sandbox', payload: rawBody, headers }),
+      { timers: runWorker },
     );
     app.addHook('preClose', () => sandbox.stop());
   }

@@ -21,8 +21,11 @@ export interface SandboxOptions {
 
 export interface SandboxDriver extends PaymentsDriver {
   readonly name: 'sandbox';
-  /** Where signed webhooks go; set by the app once its routes exist. Without it no webhook is sent. */
-  attach(deliver: WebhookDelivery): void;
+  /**
+   * Where signed webhooks go; set by the app once its routes exist. Without it no webhook is sent.
+   * With `timers`, each one is sent when its delay has passed; else only by `deliverDue()`.
+   */
+  attach(deliver: WebhookDelivery, options: { timers: boolean }): void;
   /** Sends the webhooks whose time has come (on the clock); the timers call it, tests may too. */
   deliverDue(): Promise<number>;
   /** Drops the pending deliveries and their timers (on close). */
@@ -41,6 +44,7 @@ export function signSandboxWebhook(appSecret: string, rawBody: string | Buffer):
 export function createSandboxDriver(options: SandboxOptions): SandboxDriver {
   const { appSecret, delayMs, clock } = options;
   let deliver: WebhookDelivery | undefined;
+  let useTimers = false;
   const scheduled = new Map<string, { at: number; payment: PaymentToStart }>();
   const timers = new Set<NodeJS.Timeout>();
 
@@ -80,7 +84,7 @@ export function createSandboxDriver(options: SandboxOptions): SandboxDriver {
 
     async start(payment) {
       scheduled.set(payment.reference, { at: settlesAt(payment), payment });
-      if (deliver) {
+      if (deliver && useTimers) {
         const wait = Math.max(0, settlesAt(payment) - clock.now().getTime());
         const timer = setTimeout(() => {
           timers.delete(timer);
@@ -117,8 +121,9 @@ export function createSandboxDriver(options: SandboxOptions): SandboxDriver {
       }
     },
 
-    attach(target) {
+    attach(target, attachOptions) {
       deliver = target;
+      useTimers = attachOptions.timers;
     },
 
     async deliverDue() {
