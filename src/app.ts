@@ -18,6 +18,7 @@ import adminRoutes from './modules/admin/routes.js';
 import authRoutes from './modules/auth/routes.js';
 import healthRoutes from './modules/health/routes.js';
 import packRoutes from './modules/packs/routes.js';
+import paymentRoutes from './modules/payments/routes.js';
 import pronosticRoutes from './modules/pronostics/routes.js';
 import auth from './plugins/app/auth.js';
 import coercion from './plugins/app/coercion.js';
@@ -32,8 +33,11 @@ import openapi from './plugins/external/openapi.js';
 import rateLimit from './plugins/external/rate-limit.js';
 import security from './plugins/external/security.js';
 import type { Messenger } from './providers/messaging/index.js';
+import type { PaymentsDriver } from './providers/payments/index.js';
+import type { SandboxDriver } from './providers/payments/sandbox.js';
 import { createServices } from './services.js';
 import type { AnalysisEngine } from './worker/analysis-engine.js';
+import { PaymentPoller } from './worker/payment-poller.js';
 import { warnWithoutResults } from './worker/process.js';
 import { AnalysisWorker, type WorkerOptions } from './worker/worker.js';
 
@@ -48,6 +52,8 @@ export interface AppOptions {
   engine?: AnalysisEngine;
   /** Run the analysis worker in this process: by default when ROLE=all. Tests drive `app.worker` themselves. */
   worker?: boolean;
+  /** Speaks to the payment provider; by default the driver PAYMENTS_DRIVER names. */
+  paymentsDriver?: PaymentsDriver;
   /** Worker tuning (backoff, lease, poll) over the configured concurrency and lease; the defaults suit production. */
   workerOptions?: Partial<WorkerOptions>;
   /** Pino options, or false; by default JSON logs at LOG_LEVEL (server.ts asks for readable ones on a terminal). */
@@ -57,6 +63,7 @@ export interface AppOptions {
 declare module 'fastify' {
   interface FastifyInstance {
     worker: AnalysisWorker;
+    paymentPoller: PaymentPoller;
   }
 }
 
@@ -107,6 +114,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     logger: app.log,
     ...(options.messenger ? { messenger: options.messenger } : {}),
     ...(options.engine ? { engine: options.engine } : {}),
+    ...(options.paymentsDriver ? { paymentsDriver: options.paymentsDriver } : {}),
   });
   await app.register(context, { config, database, clock, services, closeDatabase: ownsDatabase });
   await app.register(requestId);
@@ -155,6 +163,30 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(pronosticRoutes);
   await app.register(packRoutes);
   await app.register(adminRoutes);
+  await app.register(paymentRoutes);
+
+  const paymentPoller = new PaymentPoller({
+    database,
+    payments: services.payments,
+    logger: app.log.child({ component: 'payment-poller' }),
+  });
+  app.decorate('paymentPoller', paymentPoller);
+  // The payment poller runs with the analysis worker; tests drive `app.paymentPoller` themselves.
+  if (runWorker) {
+    app.addHook('onReady', () => paymentPoller.start());
+    app.addHook('preClose', () => paymentPoller.stop());
+  }
+  if (services.paymentsDriver.name === 'sandbox' && 'attach' in services.paymentsDriver) {
+    // The sandbox's webhooks take the path a real provider's do: through the webhook route. Its
+    // timers run with the background loops; tests call `deliverDue()` after moving the clock.
+    const sandbox = services.paymentsDriver as SandboxDriver;
+    sandbox.attach(
+      (rawBody, headers) =>
+        app.inject({ method: 'POST', url: '/api/webhooks/payments/sandbox', payload: rawBody, headers }),
+      { timers: runWorker },
+    );
+    app.addHook('preClose', () => sandbox.stop());
+  }
 
   return app;
 }

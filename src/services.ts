@@ -13,12 +13,15 @@ import { createFootballService } from './modules/football/service.js';
 import { createHousekeepingService } from './modules/housekeeping/service.js';
 import { createIdempotencyService } from './modules/idempotency/service.js';
 import { createPackService } from './modules/packs/service.js';
+import { createPaymentService } from './modules/payments/service.js';
 import { createAnalysisJobs } from './modules/pronostics/analysis-jobs.js';
 import { createPronosticService } from './modules/pronostics/service.js';
 import { createUserService } from './modules/users/service.js';
 import { createWalletService } from './modules/wallet/service.js';
 import { createMessenger, type Messenger } from './providers/messaging/index.js';
+import { createPaymentsDriver, type PaymentsDriver } from './providers/payments/index.js';
 import type { AnalysisEngine } from './worker/analysis-engine.js';
+import { PAYMENT_CREATED_CHANNEL } from './worker/payment-poller.js';
 import { CREATED_CHANNEL } from './worker/worker.js';
 
 export interface ServiceDeps {
@@ -30,6 +33,8 @@ export interface ServiceDeps {
   messenger?: Messenger;
   /** Runs the analyses; by default the football analyst (statistical model, optional LLM text). */
   engine?: AnalysisEngine & { describe?(): Promise<{ matches: number; leagues: number }> };
+  /** Speaks to the payment provider; by default the driver PAYMENTS_DRIVER names. */
+  paymentsDriver?: PaymentsDriver;
 }
 
 export function createServices(deps: ServiceDeps) {
@@ -58,6 +63,23 @@ export function createServices(deps: ServiceDeps) {
     },
   });
   const analysisJobs = createAnalysisJobs({ db });
+  const paymentsDriver = deps.paymentsDriver ?? createPaymentsDriver(config, { clock });
+  const payments = createPaymentService({
+    db,
+    clock,
+    logger,
+    driver: paymentsDriver,
+    packs,
+    maxPending: config.rateLimit ? config.paymentMaxPending : null,
+    // The sandbox settles after its delay: the poller's first look comes one second later.
+    firstCheckAfterMs: paymentsDriver.name === 'sandbox' ? config.paymentSandboxDelayMs + 1000 : 5000,
+    notifyCreated: (id) => {
+      database.notify(PAYMENT_CREATED_CHANNEL, String(id)).catch((error: unknown) => {
+        // The poller's tick finds the payment anyway.
+        logger.warn({ err: error, payment_id: id }, 'could not notify the payment pollers');
+      });
+    },
+  });
   const housekeeping = createHousekeepingService({ clock, otp, tokens, idempotency });
 
   return {
@@ -74,6 +96,8 @@ export function createServices(deps: ServiceDeps) {
     housekeeping,
     admin,
     packs,
+    paymentsDriver,
+    payments,
   };
 }
 

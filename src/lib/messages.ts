@@ -61,6 +61,15 @@ export const messages = {
   packNotFound: 'Pack introuvable.',
   packNothingToChange: 'Indiquez au moins un champ à modifier : name, credits ou price.',
   packNameBlank: 'Le champ name doit contenir au moins 2 caractères hors espaces.',
+  paymentCreated: 'Paiement initié : confirmez-le sur votre téléphone.',
+  paymentDetail: 'Détail du paiement.',
+  paymentNotFound: 'Paiement introuvable.',
+  paymentForbidden: 'Accès refusé : ce paiement ne vous appartient pas.',
+  paymentPhoneInvalid:
+    'Le numéro de paiement doit être un numéro mobile camerounais valide (ex. +237670000000).',
+  paymentTooManyPending: 'Vous avez trop de paiements en attente. Finalisez-les ou réessayez plus tard.',
+  unknownPack: 'Le pack sélectionné est invalide ou inactif.',
+  webhookReceived: 'Notification reçue.',
 } as const;
 
 export type MessageKey = keyof typeof messages;
@@ -112,3 +121,9 @@ function duration(seconds: number): string {
   const minutes = seconds / 60;
   return minutes === 1 ? '1 minute' : `${minutes} minutes`;
 }
+
+/** Texts of a pack purchase: what the provider shows the payer, and the ledger row of the credit. */
+export const paymentTexts = {
+  description: (credits: number) => `Achat de ${credits} crédits`,
+  credit: (credits: number) => `Achat de pack : ${credits} crédits`,
+} as const;

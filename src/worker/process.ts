@@ -6,6 +6,7 @@ import { openConfiguredDatabase } from '../db/open.js';
 import { systemClock } from '../lib/clock.js';
 import { logOptions } from '../lib/log-options.js';
 import { createServices } from '../services.js';
+import { PaymentPoller } from './payment-poller.js';
 import { AnalysisWorker } from './worker.js';
 
 export interface RunningWorker {
@@ -27,11 +28,14 @@ export async function startWorkerProcess(config: Config): Promise<RunningWorker>
     logger,
     options: { concurrency: config.workerConcurrency, leaseSeconds: config.workerLeaseSeconds },
   });
+  const paymentPoller = new PaymentPoller({ database, payments: services.payments, logger });
   await worker.start();
-  logger.info({ role: 'worker' }, 'analysis worker started');
+  await paymentPoller.start();
+  logger.info({ role: 'worker' }, 'analysis worker and payment poller started');
   return {
     logger,
     async stop() {
+      await paymentPoller.stop();
       await worker.stop();
       await database.close();
     },

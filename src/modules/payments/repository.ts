@@ -1,0 +1,89 @@
+// The payments module's queries, on its own tables (`payments`, `payment_flags`).
+import { and, asc, count, eq, isNull, lte, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { paymentFlags, payments } from '../../db/schema/index.js';
+
+export type PaymentRow = typeof payments.$inferSelect;
+export type NewPayment = typeof payments.$inferInsert;
+
+export async function insertPayment(db: Executor, values: NewPayment): Promise<PaymentRow> {
+  const [row] = await db.insert(payments).values(values).returning();
+  return row!;
+}
+
+export async function findPayment(db: Executor, id: number): Promise<PaymentRow | undefined> {
+  const [row] = await db.select().from(payments).where(eq(payments.id, id));
+  return row;
+}
+
+export async function findPaymentIdByReference(db: Executor, reference: string): Promise<number | undefined> {
+  const [row] = await db.select({ id: payments.id }).from(payments).where(eq(payments.reference, reference));
+  return row?.id;
+}
+
+/** The payment, locked until the caller's transaction ends (webhooks wait for each other here). */
+export async function lockPayment(db: Executor, id: number): Promise<PaymentRow | undefined> {
+  const [row] = await db.select().from(payments).where(eq(payments.id, id)).for('update');
+  return row;
+}
+
+/** The pending payment whose check is most overdue, locked; one another worker holds is skipped. */
+export async function lockDuePayment(db: Executor, now: Date): Promise<PaymentRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.status, 'pending'), lte(payments.nextCheckAt, now.toISOString())))
+    .orderBy(asc(payments.nextCheckAt), asc(payments.id))
+    .limit(1)
+    .for('update', { skipLocked: true });
+  return row;
+}
+
+export async function countPending(db: Executor, userId: number): Promise<number> {
+  const [row] = await db
+    .select({ total: count() })
+    .from(payments)
+    .where(and(eq(payments.userId, userId), eq(payments.status, 'pending')));
+  return Number(row?.total ?? 0);
+}
+
+export async function updatePayment(
+  db: Executor,
+  id: number,
+  changes: Partial<Omit<NewPayment, 'id' | 'userId'>>,
+): Promise<PaymentRow> {
+  const [row] = await db.update(payments).set(changes).where(eq(payments.id, id)).returning();
+  return row!;
+}
+
+/** Records news that needs an admin, once per payment and reason while it is open. */
+export async function flagPayment(
+  db: Executor,
+  flag: { paymentId: number; reason: string; details: Record<string, unknown> },
+): Promise<boolean> {
+  const open = await db
+    .select({ id: paymentFlags.id })
+    .from(paymentFlags)
+    .where(
+      and(
+        eq(paymentFlags.paymentId, flag.paymentId),
+        eq(paymentFlags.reason, flag.reason),
+        isNull(paymentFlags.resolvedAt),
+      ),
+    );
+  if (open.length > 0) return false;
+  await db.insert(paymentFlags).values(flag);
+  return true;
+}
+
+export async function listFlags(db: Executor, paymentId: number) {
+  return db.select().from(paymentFlags).where(eq(paymentFlags.paymentId, paymentId));
+}
+
+/** The advisory-lock key space of checkouts (the user id is the second key). */
+const CHECKOUT_LOCK_SPACE = 0x70617931;
+
+/** Serializes one user's checkouts until the transaction ends (the pending cap is checked under it). */
+export async function lockUserCheckouts(db: Executor, userId: number): Promise<void> {
+  await db.execute(sql`SELECT pg_advisory_xact_lock(${CHECKOUT_LOCK_SPACE}, ${userId})`);
+}

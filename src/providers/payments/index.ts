@@ -1,0 +1,28 @@
+// The payments driver the configuration names (PAYMENTS_DRIVER): the sandbox in development, NotchPay
+// in production (config refuses the sandbox there).
+import { type Config, ConfigError } from '../../config.js';
+import type { Clock } from '../../lib/clock.js';
+import { createSandboxDriver } from './sandbox.js';
+import type { PaymentsDriver } from './types.js';
+
+export * from './types.js';
+
+export interface PaymentsDriverDeps {
+  clock: Clock;
+  fetch?: typeof fetch;
+}
+
+export function createPaymentsDriver(config: Config, deps: PaymentsDriverDeps): PaymentsDriver {
+  switch (config.paymentsDriver) {
+    case 'sandbox':
+      return createSandboxDriver({
+        appSecret: config.appSecret,
+        delayMs: config.paymentSandboxDelayMs,
+        clock: deps.clock,
+      });
+    case 'notchpay':
+      // The NotchPay adapter (createNotchPayDriver(config.notchpay, { fetch, clock })) lands with its
+      // own branch; until it is merged this driver cannot start.
+      throw new ConfigError('PAYMENTS_DRIVER=notchpay is not available in this build yet');
+  }
+}
