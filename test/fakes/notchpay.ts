@@ -42,9 +42,15 @@ export interface FakeNotchPayment {
  * What the next valid requests get, in order; once the queue is empty every valid request is served.
  * `ok`: served as usual; `{status}`: that error (5xx, or 401/403/422 as NotchPay words them); `{rateLimit}`: a 429 with
  * `Retry-After: <seconds>` (none when null); `hang`: the request takes effect but no answer ever comes
- * (a lost answer); `drop`: the connection is cut before anything happens (a network error).
+ * (a lost answer); `stall`: neither effect nor answer; `drop`: the connection is cut before anything happens (a network error).
  */
-export type NotchPayBehaviour = 'ok' | { status: number } | { rateLimit: number | null } | 'hang' | 'drop';
+export type NotchPayBehaviour =
+  | 'ok'
+  | { status: number }
+  | { rateLimit: number | null }
+  | 'hang'
+  | 'stall'
+  | 'drop';
 
 export interface NotchPayRequest {
   method: string;
@@ -110,6 +116,7 @@ export async function startNotchPayFake(
 
     const behaviour = queue.shift();
     if (behaviour === 'drop') return req.socket.destroy();
+    if (behaviour === 'stall') return;
     if (typeof behaviour === 'object') {
       if ('rateLimit' in behaviour) {
         const headers: Record<string, string> =

@@ -139,7 +139,9 @@ export function createNotchPayDriver(
         created = toProviderPayment(answer, payment);
       } catch (error) {
         if (!isUncertain(error)) throw error;
-        created = await fetchPayment(payment, signal);
+        created = await fetchPayment(payment, signal).catch((readError: unknown) => {
+          throw notCreated(readError, payment);
+        });
         // An earlier attempt got further than creating it: the payer was already asked.
         if (created.status !== 'pending') return created;
       }
@@ -180,6 +182,23 @@ function paymentPath(payment: PaymentToStart): string {
 /** A 409 (NotchPay already knows the reference) or a timeout: the truth is found by reading it. */
 function isUncertain(error: unknown): boolean {
   return error instanceof NotchPayTimeout || (error instanceof PaymentProviderError && error.status === 409);
+}
+
+/**
+ * A create whose answer was lost but that NotchPay never recorded (404 on the read): nothing exists
+ * yet, so starting again later is right, and the error says so.
+ */
+function notCreated(error: unknown, payment: PaymentToStart): unknown {
+  if (!(error instanceof PaymentProviderError) || error.status !== 404) return error;
+  return new PaymentProviderError(
+    `notchpay: ${payment.reference} was not created (no answer, then unknown)`,
+    {
+      provider: 'notchpay',
+      status: 404,
+      retryable: true,
+      cause: error,
+    },
+  );
 }
 
 /** The transaction of an answer: `transaction` in the payments API, `data` in the generic envelope. */

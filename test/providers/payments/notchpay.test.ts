@@ -136,6 +136,16 @@ describe('notchpay driver', () => {
     expect(started.status).toBe('pending');
   });
 
+  it('reports a create that timed out and never took effect as retryable (nothing to read yet)', async () => {
+    fake.respond('stall');
+
+    const error = await providerError(driver({ timeoutMs: 300 }).start(paymentToStart()));
+
+    expect(error).toMatchObject({ status: 404, retryable: true });
+    expect(calls()).toEqual(['POST /payments', `GET ${PAYMENT_PATH}`]);
+    expect(fake.payments.size).toBe(0);
+  });
+
   it('resolves a charge that timed out by reading the payment, without charging twice', async () => {
     fake.respond('ok', 'hang');
 
