@@ -1,7 +1,8 @@
 // The payments driver the configuration names (PAYMENTS_DRIVER): the sandbox in development, NotchPay
 // in production (config refuses the sandbox there).
-import { type Config, ConfigError } from '../../config.js';
+import type { Config } from '../../config.js';
 import type { Clock } from '../../lib/clock.js';
+import { createNotchPayDriver } from './notchpay.js';
 import { createSandboxDriver } from './sandbox.js';
 import type { PaymentsDriver } from './types.js';
 
@@ -21,8 +22,6 @@ export function createPaymentsDriver(config: Config, deps: PaymentsDriverDeps): 
         clock: deps.clock,
       });
     case 'notchpay':
-      // The NotchPay adapter (createNotchPayDriver(config.notchpay, { fetch, clock })) lands with its
-      // own branch; until it is merged this driver cannot start.
-      throw new ConfigError('PAYMENTS_DRIVER=notchpay is not available in this build yet');
+      return createNotchPayDriver(config.notchpay, deps.fetch ? { fetch: deps.fetch } : {});
   }
 }
