@@ -15,8 +15,11 @@ import { openConfiguredDatabase } from './db/open.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { logOptions } from './lib/log-options.js';
 import authRoutes from './modules/auth/routes.js';
+import dashboardRoutes from './modules/dashboard/routes.js';
 import healthRoutes from './modules/health/routes.js';
 import pronosticRoutes from './modules/pronostics/routes.js';
+import userRoutes from './modules/users/routes.js';
+import walletRoutes from './modules/wallet/routes.js';
 import auth from './plugins/app/auth.js';
 import coercion from './plugins/app/coercion.js';
 import context from './plugins/app/context.js';
@@ -151,6 +154,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(pronosticRoutes);
+  await app.register(walletRoutes);
+  await app.register(dashboardRoutes);
+  await app.register(userRoutes);
 
   return app;
 }

@@ -7,6 +7,7 @@ import type { DatabaseHandle } from './db/client.js';
 import type { Clock } from './lib/clock.js';
 import { createOtpService } from './modules/auth/otp-service.js';
 import { createTokenService } from './modules/auth/tokens.js';
+import { createDashboardService } from './modules/dashboard/service.js';
 import { createAnalyst } from './modules/football/analyst.js';
 import { createFootballService } from './modules/football/service.js';
 import { createHousekeepingService } from './modules/housekeeping/service.js';
@@ -55,6 +56,7 @@ export function createServices(deps: ServiceDeps) {
   });
   const analysisJobs = createAnalysisJobs({ db });
   const housekeeping = createHousekeepingService({ clock, otp, tokens, idempotency });
+  const dashboard = createDashboardService({ users, pronostics, wallet });
 
   return {
     engine,
@@ -68,6 +70,7 @@ export function createServices(deps: ServiceDeps) {
     pronostics,
     analysisJobs,
     housekeeping,
+    dashboard,
   };
 }
 

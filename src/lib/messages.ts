@@ -51,6 +51,12 @@ export const messages = {
   analysisTimedOut: 'L’analyse a pris trop de temps. Vos crédits ont été remboursés.',
   phoneNotMobile: 'Le numéro de téléphone doit être un numéro mobile.',
   otpBudgetExhausted: 'L’envoi de codes est momentanément limité. Réessayez plus tard.',
+  walletOperations: 'Historique de vos opérations.',
+  walletLatestTransactions: 'Vos dernières transactions.',
+  invalidFromDate: 'Le champ from doit être une date valide au format AAAA-MM-JJ.',
+  invalidToDate: 'Le champ to doit être une date valide au format AAAA-MM-JJ.',
+  fromAfterTo: 'La date de début (from) doit précéder ou égaler la date de fin (to).',
+  dashboard: 'Votre tableau de bord.',
 } as const;
 
 export type MessageKey = keyof typeof messages;
