@@ -12,7 +12,7 @@ export function register(program: Command, ctx: CliContext): void {
       const { wallet } = await ctx.services();
       const bar = progressBar('users');
       const report = await wallet
-        .verifyLedger((done, total) => bar.update(done, total))
+        .verifyLedger({ progress: (done, total) => bar.update(done, total) })
         .finally(() => bar.stop());
       for (const user of report.mismatches) {
         ctx.out(

@@ -157,11 +157,14 @@ export function createWalletService({ db }: WalletServiceDeps) {
      * Over the whole database: every user's balances against their ledger sums (one grouped query
      * per batch of user ids), and the purchases' provider references (each credited once).
      */
-    async verifyLedger(progress?: (doneUpToId: number, maxId: number) => void): Promise<LedgerReport> {
+    async verifyLedger(
+      options: { batchSize?: number; progress?: (doneUpToId: number, maxId: number) => void } = {},
+    ): Promise<LedgerReport> {
+      const { batchSize = LEDGER_VERIFY_BATCH, progress } = options;
       const [userCount, maxId] = await Promise.all([countUsers(db), maxUserId(db)]);
       const mismatches: BalanceCheck[] = [];
-      for (let after = 0; after < maxId; after += LEDGER_VERIFY_BATCH) {
-        const upTo = Math.min(after + LEDGER_VERIFY_BATCH, maxId);
+      for (let after = 0; after < maxId; after += batchSize) {
+        const upTo = Math.min(after + batchSize, maxId);
         mismatches.push(...(await balanceMismatches(db, after, upTo)));
         progress?.(upTo, maxId);
       }
