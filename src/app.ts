@@ -16,10 +16,13 @@ import { type Clock, systemClock } from './lib/clock.js';
 import { logOptions } from './lib/log-options.js';
 import adminRoutes from './modules/admin/routes.js';
 import authRoutes from './modules/auth/routes.js';
+import dashboardRoutes from './modules/dashboard/routes.js';
 import healthRoutes from './modules/health/routes.js';
 import packRoutes from './modules/packs/routes.js';
 import paymentRoutes from './modules/payments/routes.js';
 import pronosticRoutes from './modules/pronostics/routes.js';
+import userRoutes from './modules/users/routes.js';
+import walletRoutes from './modules/wallet/routes.js';
 import auth from './plugins/app/auth.js';
 import coercion from './plugins/app/coercion.js';
 import context from './plugins/app/context.js';
@@ -187,6 +190,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
     );
     app.addHook('preClose', () => sandbox.stop());
   }
+  await app.register(walletRoutes);
+  await app.register(dashboardRoutes);
+  await app.register(userRoutes);
 
   return app;
 }

@@ -8,6 +8,7 @@ import type { Clock } from './lib/clock.js';
 import { createAdminService } from './modules/admin/service.js';
 import { createOtpService } from './modules/auth/otp-service.js';
 import { createTokenService } from './modules/auth/tokens.js';
+import { createDashboardService } from './modules/dashboard/service.js';
 import { createAnalyst } from './modules/football/analyst.js';
 import { createFootballService } from './modules/football/service.js';
 import { createHousekeepingService } from './modules/housekeeping/service.js';
@@ -81,6 +82,7 @@ export function createServices(deps: ServiceDeps) {
     },
   });
   const housekeeping = createHousekeepingService({ clock, otp, tokens, idempotency });
+  const dashboard = createDashboardService({ users, pronostics, wallet });
 
   return {
     engine,
@@ -98,6 +100,7 @@ export function createServices(deps: ServiceDeps) {
     packs,
     paymentsDriver,
     payments,
+    dashboard,
   };
 }
 

@@ -70,6 +70,12 @@ export const messages = {
   paymentTooManyPending: 'Vous avez trop de paiements en attente. Finalisez-les ou réessayez plus tard.',
   unknownPack: 'Le pack sélectionné est invalide ou inactif.',
   webhookReceived: 'Notification reçue.',
+  walletOperations: 'Historique de vos opérations.',
+  walletLatestTransactions: 'Vos dernières transactions.',
+  invalidFromDate: 'Le champ from doit être une date valide au format AAAA-MM-JJ.',
+  invalidToDate: 'Le champ to doit être une date valide au format AAAA-MM-JJ.',
+  fromAfterTo: 'La date de début (from) doit précéder ou égaler la date de fin (to).',
+  dashboard: 'Votre tableau de bord.',
 } as const;
 
 export type MessageKey = keyof typeof messages;

@@ -4,6 +4,7 @@ import type { CliContext } from '../context.js';
 import * as aliases from './aliases.js';
 import * as credits from './credits.js';
 import * as evaluate from './evaluate.js';
+import * as ledger from './ledger.js';
 import * as migrate from './migrate.js';
 import * as purge from './purge.js';
 import * as results from './results.js';
@@ -14,6 +15,7 @@ export const commandModules: { register(program: Command, ctx: CliContext): void
   purge,
   users,
   credits,
+  ledger,
   results,
   aliases,
   evaluate,

@@ -82,6 +82,19 @@ export async function countPronostics(db: Executor, filter: ListFilter): Promise
   return Number(row?.total ?? 0);
 }
 
+/** A user's live pronostics counted by status, in one grouped query. */
+export async function countPronosticsByStatus(
+  db: Executor,
+  userId: number,
+): Promise<{ status: PronosticStatus; total: number }[]> {
+  const rows = await db
+    .select({ status: pronostics.status, total: count() })
+    .from(pronostics)
+    .where(and(eq(pronostics.userId, userId), isNull(pronostics.deletedAt)))
+    .groupBy(pronostics.status);
+  return rows.map((row) => ({ status: row.status, total: Number(row.total) }));
+}
+
 /** A live (not deleted) pronostic with its type, whoever owns it. */
 export async function findLivePronostic(db: Executor, id: number) {
   const [row] = await db

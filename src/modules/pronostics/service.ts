@@ -15,6 +15,7 @@ import { type IdempotentCommit, withoutKey } from '../idempotency/service.js';
 import { spendCredits } from '../wallet/ledger.js';
 import {
   countPronostics,
+  countPronosticsByStatus,
   findActiveType,
   findLivePronostic,
   insertPronostic,
@@ -26,6 +27,9 @@ import {
 } from './repository.js';
 import type { CreateBody, ListQuery } from './schemas.js';
 import { searchTextOf } from './search-text.js';
+
+/** How many pronostics the dashboard shows. */
+export const LATEST_PRONOSTICS = 5;
 
 /** A row still in `processing` this long after creation is cancelled and refunded. */
 export const ANALYSIS_DEADLINE_SECONDS = 15 * 60;
@@ -162,6 +166,24 @@ export function createPronosticService({ db, clock, modelName, notifyCreated }: 
         countPronostics(db, filter),
       ]);
       return { pronostics: rows.map(listedView), meta: pageMeta(page, total) };
+    },
+
+    /** The owner's live pronostics counted by status, and the newest ones: two queries. */
+    async summaryOwn(user: { id: number }) {
+      const [counts, latest] = await Promise.all([
+        countPronosticsByStatus(db, user.id),
+        listPronostics(db, { userId: user.id }, { limit: LATEST_PRONOSTICS, offset: 0 }),
+      ]);
+      const of = (status: PronosticStatus) => counts.find((row) => row.status === status)?.total ?? 0;
+      return {
+        counts: {
+          total: counts.reduce((sum, row) => sum + row.total, 0),
+          processing: of('processing'),
+          success: of('success'),
+          cancelled: of('cancelled'),
+        },
+        latest: latest.map(listedView),
+      };
     },
 
     async getOwn(user: AuthUser, id: number) {

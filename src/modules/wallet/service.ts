@@ -1,13 +1,104 @@
 // The wallet's operations outside a request's own transaction: credits granted by an operator
-// (support gesture, promotion) as `admin_adjustment` ledger rows. Other modules change balances
-// inside their own transactions through ledger.ts.
+// (support gesture, promotion) as `admin_adjustment` ledger rows; the owner's operations history;
+// and the whole-database ledger check. Other modules change balances inside their own transactions
+// through ledger.ts.
 import type { Database } from '../../db/client.js';
+import type { Currency, OperationType } from '../../db/schema/index.js';
+import { ValidationFailed } from '../../lib/errors.js';
+import { messages } from '../../lib/messages.js';
+import { offsetOf, type PageMeta, pageMeta, pageRequest } from '../../lib/pagination.js';
+import { isoTimestamp } from '../../lib/time.js';
 import { postOperation } from './ledger.js';
+import {
+  type BalanceCheck,
+  balanceMismatches,
+  countOperations,
+  countUsers,
+  listOperations,
+  maxUserId,
+  type OperationFilter,
+  type OperationRow,
+  purchaseReferenceProblems,
+} from './repository.js';
 
 export const GRANT_MAX = 1_000_000;
+/** How many operations the latest-transactions list and the dashboard show. */
+export const LATEST_OPERATIONS = 5;
+/** Users checked per grouped query by `ledger:verify`. */
+export const LEDGER_VERIFY_BATCH = 5_000;
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 export interface WalletServiceDeps {
   db: Database;
+}
+
+export interface OperationView {
+  id: number;
+  type: OperationType;
+  currency: Currency;
+  amount: number;
+  balance_after: number;
+  description: string;
+  reference: string | null;
+  created_at: string;
+}
+
+export interface OperationsQuery {
+  type?: OperationType;
+  currency?: Currency;
+  from?: string;
+  to?: string;
+  page?: number;
+  per_page?: number;
+}
+
+export interface LedgerReport {
+  users: number;
+  mismatches: BalanceCheck[];
+  duplicateReferences: { reference: string; rows: number }[];
+  unreferencedPurchases: number;
+}
+
+function operationView(row: OperationRow): OperationView {
+  return {
+    id: row.id,
+    type: row.type,
+    currency: row.currency,
+    amount: row.amount,
+    balance_after: row.balanceAfter,
+    description: row.description,
+    reference: row.reference,
+    created_at: isoTimestamp(row.createdAt),
+  };
+}
+
+/** A real calendar day `YYYY-MM-DD` as a UTC midnight, or undefined. */
+function utcDay(value: string): Date | undefined {
+  const match = DATE.exec(value);
+  if (!match) return undefined;
+  const day = new Date(Date.UTC(+match[1]!, +match[2]! - 1, +match[3]!));
+  // Date.UTC rolls 2026-02-30 over to March: such a day does not exist.
+  return day.toISOString().slice(0, 10) === value ? day : undefined;
+}
+
+/** The filters as the repository takes them; 422 naming the field on a bad date or from > to. */
+function operationFilter(userId: number, query: OperationsQuery): OperationFilter {
+  const from = query.from === undefined ? undefined : utcDay(query.from);
+  const to = query.to === undefined ? undefined : utcDay(query.to);
+  const errors: Record<string, string[]> = {};
+  if (query.from !== undefined && !from) errors.from = [messages.invalidFromDate];
+  if (query.to !== undefined && !to) errors.to = [messages.invalidToDate];
+  if (from && to && from > to) errors.from = [messages.fromAfterTo];
+  if (Object.keys(errors).length > 0) throw new ValidationFailed(errors);
+  return {
+    userId,
+    type: query.type,
+    currency: query.currency,
+    from: from?.toISOString(),
+    // `to` is inclusive: up to the end of that day, so before the next midnight.
+    before: to ? new Date(to.getTime() + 86_400_000).toISOString() : undefined,
+  };
 }
 
 export function createWalletService({ db }: WalletServiceDeps) {
@@ -40,6 +131,50 @@ export function createWalletService({ db }: WalletServiceDeps) {
         throw new Error(`the account has ${account.creditsBalance} credits: it cannot go below zero`);
       }
       return { balance: posted.balanceAfter };
+    },
+
+    /** The owner's operations, newest first, filtered and paginated. */
+    async listOwn(
+      user: { id: number },
+      query: OperationsQuery,
+    ): Promise<{ operations: OperationView[]; meta: PageMeta }> {
+      const filter = operationFilter(user.id, query);
+      const page = pageRequest(query);
+      const [rows, total] = await Promise.all([
+        listOperations(db, filter, { limit: page.perPage, offset: offsetOf(page) }),
+        countOperations(db, filter),
+      ]);
+      return { operations: rows.map(operationView), meta: pageMeta(page, total) };
+    },
+
+    /** The owner's newest operations (one query). */
+    async latestOwn(user: { id: number }): Promise<OperationView[]> {
+      const rows = await listOperations(db, { userId: user.id }, { limit: LATEST_OPERATIONS, offset: 0 });
+      return rows.map(operationView);
+    },
+
+    /**
+     * Over the whole database: every user's balances against their ledger sums (one grouped query
+     * per batch of user ids), and the purchases' provider references (each credited once).
+     */
+    async verifyLedger(
+      options: { batchSize?: number; progress?: (doneUpToId: number, maxId: number) => void } = {},
+    ): Promise<LedgerReport> {
+      const { batchSize = LEDGER_VERIFY_BATCH, progress } = options;
+      const [userCount, maxId] = await Promise.all([countUsers(db), maxUserId(db)]);
+      const mismatches: BalanceCheck[] = [];
+      for (let after = 0; after < maxId; after += batchSize) {
+        const upTo = Math.min(after + batchSize, maxId);
+        mismatches.push(...(await balanceMismatches(db, after, upTo)));
+        progress?.(upTo, maxId);
+      }
+      const references = await purchaseReferenceProblems(db);
+      return {
+        users: userCount,
+        mismatches,
+        duplicateReferences: references.duplicates,
+        unreferencedPurchases: references.unreferenced,
+      };
     },
   };
 }

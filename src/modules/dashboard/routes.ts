@@ -1,0 +1,56 @@
+// GET /api/user/dashboard: where clients read the balances, counts and the newest items.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { envelope } from '../../lib/envelope.js';
+import { messages } from '../../lib/messages.js';
+import { currentUser } from '../../plugins/app/auth.js';
+import { authErrors, Envelope, ErrorEnvelope } from '../../schemas/common.js';
+import { ListedPronostic } from '../pronostics/schemas.js';
+import { OperationSchema } from '../wallet/schemas.js';
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
+
+const FullUser = Type.Object({
+  id: Type.Integer(),
+  phone: Type.String(),
+  country: Type.String(),
+  name: Nullable(Type.String()),
+  username: Nullable(Type.String()),
+  avatar: Type.String({ description: 'Path starting with /, served without a token' }),
+  affiliation_code: Type.String(),
+  credits_balance: Type.Integer(),
+  money_balance: Type.Integer({ description: 'XAF' }),
+});
+
+const DashboardData = Type.Object({
+  pronostics: Type.Object({
+    total: Type.Integer(),
+    processing: Type.Integer(),
+    success: Type.Integer(),
+    cancelled: Type.Integer(),
+  }),
+  latest_pronostics: Type.Array(ListedPronostic),
+  latest_operations: Type.Array(OperationSchema),
+});
+
+const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { dashboard } = app.services;
+
+  app.get(
+    '/api/user/dashboard',
+    {
+      schema: {
+        tags: ['dashboard'],
+        summary: 'Tableau de bord : utilisateur, soldes, compteurs, derniers pronostics et opérations',
+        security: [{ bearer: [] }],
+        response: { 200: Envelope(DashboardData, FullUser), 404: ErrorEnvelope, ...authErrors },
+      },
+    },
+    async (request) => {
+      const { user, data } = await dashboard.of(currentUser(request));
+      return envelope({ user, message: messages.dashboard, data });
+    },
+  );
+};
+
+export default dashboardRoutes;

@@ -1,0 +1,49 @@
+// The dashboard: the caller's full user (with both balances), their pronostics counted by status,
+// their 5 newest pronostics and 5 newest operations. It owns no table; it composes the users,
+// pronostics and wallet services, in a fixed number of queries whatever the history (four: the
+// user row, the grouped counts, the newest pronostics, the newest operations), run together.
+import { NotFound } from '../../lib/errors.js';
+import type { PronosticService } from '../pronostics/service.js';
+import { avatarOf } from '../users/avatars.js';
+import type { UserService } from '../users/service.js';
+import type { WalletService } from '../wallet/service.js';
+
+export interface DashboardServiceDeps {
+  users: Pick<UserService, 'findById'>;
+  pronostics: Pick<PronosticService, 'summaryOwn'>;
+  wallet: Pick<WalletService, 'latestOwn'>;
+}
+
+export function createDashboardService({ users, pronostics, wallet }: DashboardServiceDeps) {
+  return {
+    async of(caller: { id: number }) {
+      const [user, summary, operations] = await Promise.all([
+        users.findById(caller.id),
+        pronostics.summaryOwn(caller),
+        wallet.latestOwn(caller),
+      ]);
+      // The token was valid a moment ago; an account gone since is simply not found.
+      if (!user) throw new NotFound();
+      return {
+        user: {
+          id: user.id,
+          phone: user.phone,
+          country: user.country,
+          name: user.name,
+          username: user.username,
+          avatar: avatarOf(user),
+          affiliation_code: user.affiliationCode,
+          credits_balance: user.creditsBalance,
+          money_balance: user.moneyBalance,
+        },
+        data: {
+          pronostics: summary.counts,
+          latest_pronostics: summary.latest,
+          latest_operations: operations,
+        },
+      };
+    },
+  };
+}
+
+export type DashboardService = ReturnType<typeof createDashboardService>;

@@ -1,0 +1,122 @@
+// Queries on the wallet's ledger (`wallet_operations`): a user's history (the owner always in the
+// WHERE, newest first on the index (user_id, created_at, id)), and the whole-database checks of
+// `ledger:verify`. Rows are written only by ledger.ts.
+import { and, count, desc, eq, gt, gte, isNull, lt, lte, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { type Currency, type OperationType, users, walletOperations } from '../../db/schema/index.js';
+
+export type OperationRow = typeof walletOperations.$inferSelect;
+
+export interface OperationFilter {
+  userId: number;
+  type?: OperationType;
+  currency?: Currency;
+  /** Inclusive lower bound, an ISO timestamp. */
+  from?: string;
+  /** Exclusive upper bound, an ISO timestamp. */
+  before?: string;
+}
+
+function filterConditions(filter: OperationFilter) {
+  return and(
+    eq(walletOperations.userId, filter.userId),
+    filter.type ? eq(walletOperations.type, filter.type) : undefined,
+    filter.currency ? eq(walletOperations.currency, filter.currency) : undefined,
+    filter.from ? gte(walletOperations.createdAt, filter.from) : undefined,
+    filter.before ? lt(walletOperations.createdAt, filter.before) : undefined,
+  );
+}
+
+export async function listOperations(
+  db: Executor,
+  filter: OperationFilter,
+  page: { limit: number; offset: number },
+): Promise<OperationRow[]> {
+  return db
+    .select()
+    .from(walletOperations)
+    .where(filterConditions(filter))
+    .orderBy(desc(walletOperations.createdAt), desc(walletOperations.id))
+    .limit(page.limit)
+    .offset(page.offset);
+}
+
+export async function countOperations(db: Executor, filter: OperationFilter): Promise<number> {
+  const [row] = await db.select({ total: count() }).from(walletOperations).where(filterConditions(filter));
+  return Number(row?.total ?? 0);
+}
+
+/** A user's balances beside their ledger sums. */
+export interface BalanceCheck {
+  id: number;
+  phone: string;
+  credits: number;
+  money: number;
+  ledgerCredits: number;
+  ledgerMoney: number;
+}
+
+/** The highest user id (0 without users): `ledger:verify` walks the ids up to it in batches. */
+export async function maxUserId(db: Executor): Promise<number> {
+  const [row] = await db.select({ max: sql<number | null>`max(${users.id})` }).from(users);
+  return Number(row?.max ?? 0);
+}
+
+/** Users with `afterId < id <= upToId` whose balances differ from their ledger sums: one grouped query. */
+export async function balanceMismatches(
+  db: Executor,
+  afterId: number,
+  upToId: number,
+): Promise<BalanceCheck[]> {
+  const ledgerCredits = sql<string>`coalesce(sum(${walletOperations.amount}) filter (where ${walletOperations.currency} = 'credits'), 0)`;
+  const ledgerMoney = sql<string>`coalesce(sum(${walletOperations.amount}) filter (where ${walletOperations.currency} = 'XAF'), 0)`;
+  const rows = await db
+    .select({
+      id: users.id,
+      phone: users.phone,
+      credits: users.creditsBalance,
+      money: users.moneyBalance,
+      ledgerCredits,
+      ledgerMoney,
+    })
+    .from(users)
+    .leftJoin(walletOperations, eq(walletOperations.userId, users.id))
+    .where(and(gt(users.id, afterId), lte(users.id, upToId)))
+    .groupBy(users.id)
+    .having(sql`${users.creditsBalance} <> ${ledgerCredits} or ${users.moneyBalance} <> ${ledgerMoney}`)
+    .orderBy(users.id);
+  return rows.map((row) => ({
+    ...row,
+    ledgerCredits: Number(row.ledgerCredits),
+    ledgerMoney: Number(row.ledgerMoney),
+  }));
+}
+
+export async function countUsers(db: Executor): Promise<number> {
+  const [row] = await db.select({ total: count() }).from(users);
+  return Number(row?.total ?? 0);
+}
+
+/**
+ * Provider references credited more than once (`pack_purchase` rows sharing a reference) and
+ * purchases without a reference (which nothing could prove unique). The unique index forbids the
+ * first; this proves it on the data.
+ */
+export async function purchaseReferenceProblems(
+  db: Executor,
+): Promise<{ duplicates: { reference: string; rows: number }[]; unreferenced: number }> {
+  const duplicates = await db
+    .select({ reference: sql<string>`${walletOperations.reference}`, rows: count() })
+    .from(walletOperations)
+    .where(and(eq(walletOperations.type, 'pack_purchase'), sql`${walletOperations.reference} is not null`))
+    .groupBy(walletOperations.reference)
+    .having(sql`count(*) > 1`);
+  const [unreferenced] = await db
+    .select({ total: count() })
+    .from(walletOperations)
+    .where(and(eq(walletOperations.type, 'pack_purchase'), isNull(walletOperations.reference)));
+  return {
+    duplicates: duplicates.map((row) => ({ reference: row.reference, rows: Number(row.rows) })),
+    unreferenced: Number(unreferenced?.total ?? 0),
+  };
+}
