@@ -31,7 +31,7 @@ describe.skipIf(!usingPostgres())('ROLE=worker process', () => {
     await new Promise<void>((resolve, reject) => {
       child.stdout.on('data', (chunk: Buffer) => {
         output += chunk.toString();
-        if (output.includes('analysis worker started')) resolve();
+        if (output.includes('analysis worker and payment poller started')) resolve();
       });
       // Its stderr too: a start that fails says why there.
       child.stderr.on('data', (chunk: Buffer) => {
