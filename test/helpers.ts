@@ -70,6 +70,37 @@ export function testOutbox(): TestOutbox {
   };
 }
 
+/** Drizzle's entry points to a query: every database call the app makes goes through one of them. */
+const QUERY_METHODS = new Set([
+  'select',
+  'selectDistinct',
+  'insert',
+  'update',
+  'delete',
+  'execute',
+  'transaction',
+]);
+
+/** The test's database, with a counter of the queries the app starts on it. */
+export async function countingDatabase(): Promise<{ database: TestDatabase; queries: () => number }> {
+  const inner = await createTestDatabase();
+  let queries = 0;
+  const db = new Proxy(inner.handle.db, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function' || !QUERY_METHODS.has(String(property))) return value;
+      return (...args: unknown[]) => {
+        queries += 1;
+        return value.apply(target, args);
+      };
+    },
+  });
+  const handle = new Proxy(inner.handle, {
+    get: (target, property, receiver) => (property === 'db' ? db : Reflect.get(target, property, receiver)),
+  });
+  return { database: { handle, drop: inner.drop }, queries: () => queries };
+}
+
 export interface TestApp {
   app: App;
   clock: ManualClock;

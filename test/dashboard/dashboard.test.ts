@@ -3,8 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { pronostics, users } from '../../src/db/schema/index.js';
 import { fixedEngine } from '../fakes/engines.js';
 import {
+  countingDatabase,
   createTestApp,
-  createTestDatabase,
   expectLedgerConsistent,
   type SignedIn,
   signIn,
@@ -12,37 +12,6 @@ import {
   type TestDatabase,
 } from '../helpers.js';
 import { seedOperations } from '../wallet/helpers.js';
-
-/** Drizzle's entry points to a query (as in test/hardening/rate-limit.test.ts). */
-const QUERY_METHODS = new Set([
-  'select',
-  'selectDistinct',
-  'insert',
-  'update',
-  'delete',
-  'execute',
-  'transaction',
-]);
-
-/** The test's database, with a counter of the queries the app starts on it. */
-async function countingDatabase(): Promise<{ database: TestDatabase; queries: () => number }> {
-  const inner = await createTestDatabase();
-  let queries = 0;
-  const db = new Proxy(inner.handle.db, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function' || !QUERY_METHODS.has(String(property))) return value;
-      return (...args: unknown[]) => {
-        queries += 1;
-        return value.apply(target, args);
-      };
-    },
-  });
-  const handle = new Proxy(inner.handle, {
-    get: (target, property, receiver) => (property === 'db' ? db : Reflect.get(target, property, receiver)),
-  });
-  return { database: { handle, drop: inner.drop }, queries: () => queries };
-}
 
 let t: TestApp;
 let database: TestDatabase;

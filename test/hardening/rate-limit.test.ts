@@ -4,42 +4,17 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientNetwork } from '../../src/lib/network.js';
-import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from '../helpers.js';
+import {
+  countingDatabase,
+  createTestApp,
+  createTestDatabase,
+  type TestApp,
+  type TestDatabase,
+} from '../helpers.js';
 
 const LIMIT = 5;
 /** A well-formed token that no one was given: the app looks it up. */
 const wrongToken = (i: number) => ({ authorization: `Bearer ${'x'.repeat(40)}${i}` });
-
-/** Drizzle's entry points to a query: every database call the app makes goes through one of them. */
-const QUERY_METHODS = new Set([
-  'select',
-  'selectDistinct',
-  'insert',
-  'update',
-  'delete',
-  'execute',
-  'transaction',
-]);
-
-/** The test's database, with a counter of the queries the app starts on it. */
-async function countingDatabase(): Promise<{ database: TestDatabase; queries: () => number }> {
-  const inner = await createTestDatabase();
-  let queries = 0;
-  const db = new Proxy(inner.handle.db, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function' || !QUERY_METHODS.has(String(property))) return value;
-      return (...args: unknown[]) => {
-        queries += 1;
-        return value.apply(target, args);
-      };
-    },
-  });
-  const handle = new Proxy(inner.handle, {
-    get: (target, property, receiver) => (property === 'db' ? db : Reflect.get(target, property, receiver)),
-  });
-  return { database: { handle, drop: inner.drop }, queries: () => queries };
-}
 
 describe(`general limit: ${LIMIT} requests a minute per client network`, () => {
   let t: TestApp;

@@ -2,6 +2,7 @@
 // is down (5xx) or unreachable, so a passing outage does not cost the user a sign-in.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
+import { describeFetchError, isTimeout, parseJson } from '../http-answers.js';
 import { type MessagingDriverName, MessagingError } from './types.js';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -65,7 +66,7 @@ export async function postWithRetry(options: PostOptions): Promise<unknown> {
           cause: error,
         });
       }
-      failure = new MessagingError(`${provider}: unreachable (${describe(error)})`, {
+      failure = new MessagingError(`${provider}: unreachable (${describeFetchError(error)})`, {
         provider,
         reason: 'unavailable',
         retryable: true,
@@ -79,28 +80,4 @@ export async function postWithRetry(options: PostOptions): Promise<unknown> {
     );
     if (retryDelayMs > 0) await sleep(retryDelayMs);
   }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-function isTimeout(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-}
-
-/** The low-level reason (ECONNREFUSED, socket closed) fetch hides in `cause`. */
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause;
-  if (cause instanceof Error) return (cause as NodeJS.ErrnoException).code ?? cause.message;
-  return error.message;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

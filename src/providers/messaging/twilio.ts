@@ -2,7 +2,8 @@
 // approved authentication content template (free-form text outside a 24 h session is refused).
 import { type Config, ConfigError } from '../../config.js';
 import { otpChannels } from '../../db/schema/index.js';
-import { type HttpDriverDeps, isRecord, type ProviderAnswer, postWithRetry } from './http.js';
+import { isRecord } from '../http-answers.js';
+import { type HttpDriverDeps, type ProviderAnswer, postWithRetry } from './http.js';
 import {
   type Channel,
   type CodeMessage,

@@ -1,7 +1,8 @@
 // Meta's WhatsApp Cloud API: the code goes out in an approved authentication template with a
 // copy-code button. WhatsApp only; it cannot send SMS.
 import { type Config, ConfigError } from '../../config.js';
-import { type HttpDriverDeps, isRecord, type ProviderAnswer, postWithRetry } from './http.js';
+import { isRecord } from '../http-answers.js';
+import { type HttpDriverDeps, type ProviderAnswer, postWithRetry } from './http.js';
 import { type MessagingDriver, MessagingError, type MessagingFailure } from './types.js';
 
 type WhatsappCloudSettings = Config['whatsappCloud'];

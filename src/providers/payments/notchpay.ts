@@ -5,6 +5,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { setTimeout as defaultSleep } from 'node:timers/promises';
 import { type Config, ConfigError } from '../../config.js';
+import { describeFetchError, isRecord, isTimeout, parseJson } from '../http-answers.js';
 import { redactPhoneNumbers } from '../messaging/redact.js';
 import {
   PaymentProviderError,
@@ -101,7 +102,7 @@ export function createNotchPayDriver(
           );
           if (!options.retryTimeouts) throw failure;
         } else {
-          failure = new PaymentProviderError(`notchpay: unreachable (${describe(error)})`, {
+          failure = new PaymentProviderError(`notchpay: unreachable (${describeFetchError(error)})`, {
             provider: 'notchpay',
             retryable: true,
             cause: error,
@@ -300,28 +301,4 @@ function toAmount(value: unknown): number | null {
 
 function text(value: unknown): string | null {
   return typeof value === 'string' && value.length > 0 ? value : null;
-}
-
-function parseJson(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
-}
-
-function isTimeout(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-}
-
-/** The low-level reason (ECONNREFUSED, socket closed) fetch hides in `cause`. */
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause;
-  if (cause instanceof Error) return (cause as NodeJS.ErrnoException).code ?? cause.message;
-  return error.message;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
