@@ -98,6 +98,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
     routerOptions: { maxParamLength: 100 },
     ajv: { customOptions: { coerceTypes: false, allErrors: true } },
     frameworkErrors: frameworkErrorHandler,
+    // A request that reaches a kept-alive connection while the app closes is served (its answer says
+    // `Connection: close`, see graceful-close.ts) instead of Fastify's bare 503 outside the envelope:
+    // the server still waits for it before the database closes.
+    return503OnClosing: false,
   };
   const app = Fastify(serverOptions).withTypeProvider<TypeBoxTypeProvider>();
 
