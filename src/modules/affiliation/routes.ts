@@ -181,13 +181,17 @@ const affiliationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Approuver un retrait : le transfert mobile money part aussitôt (une seule décision)',
         security: [{ bearer: [] }],
         params: IdParams,
-        body: Type.Optional(ApproveBody),
+        body: ApproveBody,
         response: { 200: OneWithdrawal, ...decisionErrors },
+      },
+      // The body is optional: an approval without a note sends none.
+      preValidation: async (request) => {
+        request.body ??= {};
       },
     },
     async (request) => {
       const user = currentUser(request);
-      const withdrawal = await affiliation.approve(user, request.params.id, request.body?.message);
+      const withdrawal = await affiliation.approve(user, request.params.id, request.body.message);
       return envelope({ user: { id: user.id }, message: messages.withdrawalApproved, data: { withdrawal } });
     },
   );

@@ -243,7 +243,8 @@ export function createAffiliationService(deps: AffiliationServiceDeps) {
     const log = logger.child({ withdrawal_id: row.id, reference: row.transferReference, source });
     if (row.status !== 'pending' || row.decision !== 'approved') return 'unchanged';
     const now = clock.now();
-    const checks = row.checks + 1;
+    // The send's own answer is not one of the poller's looks: its schedule stays as approval set it.
+    const checks = given ? row.checks : row.checks + 1;
     const pastDeadline = row.payoutDeadlineAt !== null && now >= new Date(row.payoutDeadlineAt);
     let word = given;
     if (!word) {
@@ -306,7 +307,10 @@ export function createAffiliationService(deps: AffiliationServiceDeps) {
     }
     // `pending`, `sent`, or a word we do not know: still under way, or unknown.
     const escalated = pastDeadline || row.escalatedAt !== null;
-    await updateWithdrawal(tx, row.id, { ...seen, nextCheckAt: nextCheck(row, checks, escalated) });
+    await updateWithdrawal(tx, row.id, {
+      ...seen,
+      nextCheckAt: given && !escalated ? row.nextCheckAt : nextCheck(row, checks, escalated),
+    });
     if (pastDeadline) await escalate(tx, row, `stuck_${status}`, log);
     return escalated ? 'escalated' : 'pending';
   }
