@@ -3,7 +3,9 @@
 // refunded) and reject (refund in the same transaction), one decision ever (sequential and
 // concurrent), an audit row per decision, and the admin guard on every route.
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createCliContext } from '../../src/cli/context.js';
+import { runCli } from '../../src/cli/index.js';
 import { auditLog, withdrawals } from '../../src/db/schema/index.js';
 import type { SandboxDriver } from '../../src/providers/payments/sandbox.js';
 import { createTestApp, expectLedgerConsistent, type SignedIn, signIn, type TestApp } from '../helpers.js';
@@ -28,7 +30,11 @@ async function userWithWithdrawal(amount = 5000, phone?: string) {
 }
 
 async function ownView(user: SignedIn, id: number) {
-  const response = await t.app.inject({ method: 'GET', url: '/api/user/affiliation/withdrawals', headers: user.headers });
+  const response = await t.app.inject({
+    method: 'GET',
+    url: '/api/user/affiliation/withdrawals',
+    headers: user.headers,
+  });
   return response.json().data.withdrawals.find((w: { id: number }) => w.id === id);
 }
 
@@ -45,7 +51,12 @@ describe('POST /api/admin/withdrawals/{id}/approve with the sandbox', () => {
       status: 'pending',
       message: expect.stringMatching(/transfert .* en cours/),
       user: { id: user.id, phone: user.phone },
-      decision: { status: 'approved', admin_id: admin.id, message: 'Vérifié', decided_at: expect.any(String) },
+      decision: {
+        status: 'approved',
+        admin_id: admin.id,
+        message: 'Vérifié',
+        decided_at: expect.any(String),
+      },
       payout: { provider: 'sandbox', reference: `wd-${id}`, provider_status: 'sent' },
       escalated: false,
     });
@@ -54,9 +65,16 @@ describe('POST /api/admin/withdrawals/{id}/approve with the sandbox', () => {
     expect(await sandbox().deliverDue()).toBeGreaterThanOrEqual(1);
     const row = await withdrawalRow(t, id);
     expect(row).toMatchObject({ status: 'success', providerStatus: 'complete', decision: 'approved' });
-    expect(await ownView(user, id)).toMatchObject({ status: 'success', message: expect.stringMatching(/effectué/) });
+    expect(await ownView(user, id)).toMatchObject({
+      status: 'success',
+      message: expect.stringMatching(/effectué/),
+    });
     expect(await moneyOf(t, user.id)).toBe(0);
-    const overview = await t.app.inject({ method: 'GET', url: '/api/user/affiliation/overview', headers: user.headers });
+    const overview = await t.app.inject({
+      method: 'GET',
+      url: '/api/user/affiliation/overview',
+      headers: user.headers,
+    });
     expect(overview.json().data.wallet).toEqual({ balance: 0, total_earned: 6000 });
     const audit = await auditRowsOf(t, id);
     expect(audit).toMatchObject([
@@ -96,7 +114,11 @@ describe('POST /api/admin/withdrawals/{id}/approve with the sandbox', () => {
   it('answers 404 for an unknown withdrawal and a bad id', async () => {
     expect((await decide(t, admin, 999_999, 'approve')).statusCode).toBe(404);
     expect((await decide(t, admin, 999_999, 'reject', { message: 'Non' })).statusCode).toBe(404);
-    const bad = await t.app.inject({ method: 'POST', url: '/api/admin/withdrawals/abc/approve', headers: admin.headers });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/withdrawals/abc/approve',
+      headers: admin.headers,
+    });
     expect(bad.statusCode).toBe(404);
   });
 });
@@ -114,9 +136,15 @@ describe('POST /api/admin/withdrawals/{id}/reject', () => {
       payout: null,
     });
     expect(await moneyOf(t, user.id)).toBe(7000);
-    expect(await ledgerRows(t, `withdrawal:${id}:refund`)).toMatchObject([{ type: 'withdrawal_refund', amount: 7000 }]);
+    expect(await ledgerRows(t, `withdrawal:${id}:refund`)).toMatchObject([
+      { type: 'withdrawal_refund', amount: 7000 },
+    ]);
     expect(await auditRowsOf(t, id)).toMatchObject([
-      { adminId: admin.id, action: 'withdrawal.reject', details: { message: 'Numéro non vérifié', refunded: 7000 } },
+      {
+        adminId: admin.id,
+        action: 'withdrawal.reject',
+        details: { message: 'Numéro non vérifié', refunded: 7000 },
+      },
     ]);
   });
 
@@ -176,7 +204,11 @@ describe('GET /api/admin/withdrawals', () => {
     const a = await userWithWithdrawal(5000);
     const b = await userWithWithdrawal(8000);
     await decide(t, admin, b.id, 'reject', { message: 'Refusé' });
-    const response = await t.app.inject({ method: 'GET', url: '/api/admin/withdrawals?per_page=50', headers: admin.headers });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/admin/withdrawals?per_page=50',
+      headers: admin.headers,
+    });
     expect(response.statusCode).toBe(200);
     const items = response.json().data.withdrawals as { id: number }[];
     const ids = items.map((item) => item.id);
@@ -194,18 +226,33 @@ describe('GET /api/admin/withdrawals', () => {
       headers: admin.headers,
     });
     expect(byPhone.json().data.withdrawals.map((w: { id: number }) => w.id)).toEqual([a.id]);
-    const cancelled = await t.app.inject({ method: 'GET', url: '/api/admin/withdrawals?status=cancelled&per_page=50', headers: admin.headers });
-    expect(cancelled.json().data.withdrawals.every((w: { status: string }) => w.status === 'cancelled')).toBe(true);
+    const cancelled = await t.app.inject({
+      method: 'GET',
+      url: '/api/admin/withdrawals?status=cancelled&per_page=50',
+      headers: admin.headers,
+    });
+    expect(cancelled.json().data.withdrawals.every((w: { status: string }) => w.status === 'cancelled')).toBe(
+      true,
+    );
     expect(cancelled.json().data.withdrawals.map((w: { id: number }) => w.id)).toContain(b.id);
 
-    await t.app.db.update(withdrawals).set({ createdAt: '2026-01-15T10:00:00Z' }).where(eq(withdrawals.id, a.id));
+    await t.app.db
+      .update(withdrawals)
+      .set({ createdAt: '2026-01-15T10:00:00Z' })
+      .where(eq(withdrawals.id, a.id));
     const inJanuary = await t.app.inject({
       method: 'GET',
       url: '/api/admin/withdrawals?from=2026-01-15&to=2026-01-15',
       headers: admin.headers,
     });
     expect(inJanuary.json().data.withdrawals.map((w: { id: number }) => w.id)).toEqual([a.id]);
-    expect(inJanuary.json().data.meta).toEqual({ current_page: 1, last_page: 1, per_page: 10, total: 1, has_more: false });
+    expect(inJanuary.json().data.meta).toEqual({
+      current_page: 1,
+      last_page: 1,
+      per_page: 10,
+      total: 1,
+      has_more: false,
+    });
   });
 
   it('answers 422 on bad filters', async () => {
@@ -218,7 +265,11 @@ describe('GET /api/admin/withdrawals', () => {
       ['per_page=51', 'per_page'],
       ['escalated=maybe', 'escalated'],
     ]) {
-      const response = await t.app.inject({ method: 'GET', url: `/api/admin/withdrawals?${query}`, headers: admin.headers });
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/api/admin/withdrawals?${query}`,
+        headers: admin.headers,
+      });
       expect(response.statusCode, query).toBe(422);
       expect(response.json().errors).toHaveProperty([field as string]);
     }
@@ -229,7 +280,11 @@ describe('GET /api/admin/withdrawals', () => {
     const routes = [
       { method: 'GET' as const, url: '/api/admin/withdrawals' },
       { method: 'POST' as const, url: `/api/admin/withdrawals/${id}/approve` },
-      { method: 'POST' as const, url: `/api/admin/withdrawals/${id}/reject`, payload: { message: 'Non merci' } },
+      {
+        method: 'POST' as const,
+        url: `/api/admin/withdrawals/${id}/reject`,
+        payload: { message: 'Non merci' },
+      },
     ];
     for (const route of routes) {
       const asUser = await t.app.inject({ ...route, headers: user.headers });
@@ -238,6 +293,37 @@ describe('GET /api/admin/withdrawals', () => {
       expect((await t.app.inject(route)).statusCode, route.url).toBe(401);
     }
     expect((await withdrawalRow(t, id)).decision).toBeNull();
-    expect(await t.app.db.select().from(auditLog).where(sql`${auditLog.targetId} = ${String(id)}`)).toEqual([]);
+    expect(
+      await t.app.db
+        .select()
+        .from(auditLog)
+        .where(sql`${auditLog.targetId} = ${String(id)}`),
+    ).toEqual([]);
+  });
+});
+
+describe('ledger:verify after withdrawals, refunds and payouts', () => {
+  it('stays clean', async () => {
+    // Something of every kind: a paid payout, a failed one refunded, a rejection, a pending request.
+    const paid = await userWithWithdrawal();
+    await decide(t, admin, paid.id, 'approve');
+    const failed = await userWithWithdrawal(5000, '+237690100000');
+    await decide(t, admin, failed.id, 'approve');
+    const rejected = await userWithWithdrawal();
+    await decide(t, admin, rejected.id, 'reject', { message: 'Refusé' });
+    await userWithWithdrawal();
+    t.clock.advance(5000);
+    await t.app.paymentPoller.drain();
+    expect((await withdrawalRow(t, paid.id)).status).toBe('success');
+    expect((await withdrawalRow(t, failed.id)).status).toBe('cancelled');
+    const out: string[] = [];
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const code = await runCli(
+      ['ledger:verify'],
+      createCliContext(t.config, { database: t.database, clock: t.clock, out: (line) => out.push(line) }),
+    );
+    vi.restoreAllMocks();
+    expect(code).toBe(0);
+    expect(out.at(-1)).toBe('Ledger OK.');
   });
 });
