@@ -15,6 +15,7 @@ import { openConfiguredDatabase } from './db/open.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { logOptions } from './lib/log-options.js';
 import adminRoutes from './modules/admin/routes.js';
+import affiliationRoutes from './modules/affiliation/routes.js';
 import authRoutes from './modules/auth/routes.js';
 import dashboardRoutes from './modules/dashboard/routes.js';
 import healthRoutes from './modules/health/routes.js';
@@ -175,6 +176,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const paymentPoller = new PaymentPoller({
     database,
     payments: services.payments,
+    payouts: { checkDue: () => services.affiliation.checkDuePayout() },
     logger: app.log.child({ component: 'payment-poller' }),
   });
   app.decorate('paymentPoller', paymentPoller);
@@ -197,6 +199,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(walletRoutes);
   await app.register(dashboardRoutes);
   await app.register(userRoutes);
+  await app.register(affiliationRoutes);
 
   return app;
 }

@@ -46,6 +46,8 @@ export interface Config {
   welcomeCredits: number;
   withdrawMin: number;
   referralCommissionPercent: number;
+  /** A payout still not final this long after its approval is escalated to an admin (never refunded by itself). */
+  payoutStuckSeconds: number;
 
   messagingDriver: MessagingDriverName;
   whatsappDriver: MessagingDriverName;
@@ -286,6 +288,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     welcomeCredits: integer(env, 'WELCOME_CREDITS', 0, 0, 1_000_000),
     withdrawMin: integer(env, 'WITHDRAW_MIN', 5000, 1, 100_000_000),
     referralCommissionPercent: integer(env, 'REFERRAL_COMMISSION_PERCENT', 10, 0, 100),
+    payoutStuckSeconds: integer(env, 'PAYOUT_STUCK_SECONDS', 6 * 3600, 60, 30 * 24 * 3600),
 
     messagingDriver,
     whatsappDriver,
@@ -366,6 +369,8 @@ function requireDriverSettings(config: Config): void {
   }
   if (config.paymentsDriver === 'notchpay') {
     need('NOTCHPAY_PUBLIC_KEY', config.notchpay.publicKey, 'PAYMENTS_DRIVER=notchpay');
+    // Withdrawals are paid out by transfers, which need the private key (`X-Grant`).
+    need('NOTCHPAY_PRIVATE_KEY', config.notchpay.privateKey, 'PAYMENTS_DRIVER=notchpay');
     need('NOTCHPAY_WEBHOOK_SECRET', config.notchpay.webhookSecret, 'PAYMENTS_DRIVER=notchpay');
   }
   if (config.whatsappDriver === 'whatsapp-cloud') {

@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import type { Clock } from './lib/clock.js';
 import { createAdminService } from './modules/admin/service.js';
+import { createAffiliationService } from './modules/affiliation/service.js';
 import { createOtpService } from './modules/auth/otp-service.js';
 import { createTokenService } from './modules/auth/tokens.js';
 import { createDashboardService } from './modules/dashboard/service.js';
@@ -65,6 +66,16 @@ export function createServices(deps: ServiceDeps) {
   });
   const analysisJobs = createAnalysisJobs({ db });
   const paymentsDriver = deps.paymentsDriver ?? createPaymentsDriver(config, { clock });
+  const affiliation = createAffiliationService({
+    db,
+    clock,
+    logger,
+    config,
+    driver: paymentsDriver,
+    audit: admin,
+    // The sandbox pays out after its delay: the poller's first look comes one second later.
+    firstCheckAfterMs: paymentsDriver.name === 'sandbox' ? config.paymentSandboxDelayMs + 1000 : 5000,
+  });
   const payments = createPaymentService({
     db,
     clock,
@@ -74,6 +85,8 @@ export function createServices(deps: ServiceDeps) {
     maxPending: config.rateLimit ? config.paymentMaxPending : null,
     // The sandbox settles after its delay: the poller's first look comes one second later.
     firstCheckAfterMs: paymentsDriver.name === 'sandbox' ? config.paymentSandboxDelayMs + 1000 : 5000,
+    referrals: affiliation,
+    transfers: affiliation,
     notifyCreated: (id) => {
       database.notify(PAYMENT_CREATED_CHANNEL, String(id)).catch((error: unknown) => {
         // The poller's tick finds the payment anyway.
@@ -101,6 +114,7 @@ export function createServices(deps: ServiceDeps) {
     paymentsDriver,
     payments,
     dashboard,
+    affiliation,
   };
 }
 

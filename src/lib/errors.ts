@@ -82,6 +82,25 @@ export class InsufficientCredits extends DomainError {
   }
 }
 
+/** The withdrawable balance (XAF) is below the amount asked for; nothing was changed. */
+export class InsufficientBalance extends DomainError {
+  override readonly data: { balance: number; required: number };
+  override readonly user: { id: number; money_balance: number };
+
+  constructor(userId: number, balance: number, required: number) {
+    super(messages.insufficientBalance);
+    this.data = { balance, required };
+    this.user = { id: userId, money_balance: balance };
+  }
+}
+
+/** A withdrawal already has its admin's decision (approved or rejected): a decision is taken once. */
+export class AlreadyDecided extends DomainError {
+  constructor() {
+    super(messages.withdrawalAlreadyDecided);
+  }
+}
+
 export class RateLimited extends DomainError {
   override readonly data: { retry_after: number };
 

@@ -76,6 +76,27 @@ export const messages = {
   invalidToDate: 'Le champ to doit être une date valide au format AAAA-MM-JJ.',
   fromAfterTo: 'La date de début (from) doit précéder ou égaler la date de fin (to).',
   dashboard: 'Votre tableau de bord.',
+  affiliationCodeInvalid: 'Le code de parrainage doit contenir 8 lettres majuscules ou chiffres.',
+  affiliationCodeUnknown: 'Ce code de parrainage n’existe pas ou n’est plus actif.',
+  affiliationCodeOwn: 'Vous ne pouvez pas utiliser votre propre code de parrainage.',
+  affiliationAlreadyApplied: 'Vous avez déjà un parrain : le code de parrainage ne s’applique qu’une fois.',
+  affiliationCycle:
+    'Ce code de parrainage est celui d’un de vos filleuls : le parrainage ne peut pas boucler.',
+  affiliationApplied: 'Code de parrainage appliqué.',
+  affiliationOverview: 'Votre portefeuille de parrainage.',
+  affiliationGodchildren: 'Vos filleuls.',
+  withdrawalList: 'Vos retraits.',
+  withdrawalCreated: 'Votre demande de retrait a été enregistrée.',
+  withdrawalPhoneInvalid:
+    'Le numéro de retrait doit être un numéro mobile camerounais valide (ex. +237670000000).',
+  withdrawalIconInvalid: 'Le champ operator.icon doit être une URL http(s).',
+  insufficientBalance: 'Solde de parrainage insuffisant pour ce retrait.',
+  withdrawalAlreadyDecided: 'Ce retrait a déjà été traité : la décision ne peut plus changer.',
+  withdrawalNotFound: 'Retrait introuvable.',
+  adminWithdrawalList: 'Demandes de retrait.',
+  withdrawalApproved: 'Retrait approuvé.',
+  withdrawalRejected: 'Retrait refusé et remboursé.',
+  invalidPhoneFilter: 'Le champ phone doit être un numéro au format international (ex. +237670000000).',
 } as const;
 
 export type MessageKey = keyof typeof messages;
@@ -132,4 +153,20 @@ function duration(seconds: number): string {
 export const paymentTexts = {
   description: (credits: number) => `Achat de ${credits} crédits`,
   credit: (credits: number) => `Achat de pack : ${credits} crédits`,
+} as const;
+
+/** What a withdrawal tells its owner (its `message`) at each step, and its ledger rows. */
+export const withdrawalTexts = {
+  waiting: 'Votre demande de retrait est en attente de validation.',
+  paying: 'Retrait validé : le transfert vers votre compte mobile money est en cours.',
+  paid: 'Retrait effectué : le montant a été envoyé sur votre compte mobile money.',
+  failed: 'Le transfert a échoué. Le montant a été recrédité sur votre solde de parrainage.',
+  refused:
+    'Le transfert a été refusé par l’opérateur. Le montant a été recrédité sur votre solde de parrainage.',
+  expired: 'Le transfert a expiré sans aboutir. Le montant a été recrédité sur votre solde de parrainage.',
+  amountTooLow: (min: number) => `Le montant minimum de retrait est de ${min} XAF.`,
+  debit: (amount: number) => `Retrait de ${amount} XAF`,
+  refund: (amount: number) => `Remboursement du retrait de ${amount} XAF`,
+  payoutDescription: (id: number) => `Retrait de parrainage n° ${id}`,
+  commission: (percent: number) => `Commission de parrainage (${percent} %) sur l’achat d’un filleul`,
 } as const;

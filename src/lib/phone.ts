@@ -38,3 +38,14 @@ export function phoneForCountry(raw: string, country: string): PhoneCheck {
   if (!MOBILE_TYPES.has(parsed.getType() ?? '')) return { invalid: 'not_mobile' };
   return { phone: parsed.number, callingCode: parsed.countryCallingCode };
 }
+
+/**
+ * The E.164 form of a Cameroon mobile number, typed internationally or as its nine national digits
+ * (`6…`), or undefined: the payer of a pack and the receiver of a withdrawal are checked alike.
+ */
+export function cameroonMobileOf(raw: string): string | undefined {
+  const compact = raw.replace(SEPARATORS, '');
+  const international = /^6\d{8}$/.test(compact) ? `+237${compact}` : compact;
+  const checked = phoneForCountry(international, 'CM');
+  return 'invalid' in checked ? undefined : checked.phone;
+}

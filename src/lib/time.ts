@@ -19,3 +19,11 @@ export function isoTimestamp(value: string | Date): string {
 export function addSeconds(date: Date, seconds: number): Date {
   return new Date(date.getTime() + seconds * 1000);
 }
+
+/** A real calendar day `YYYY-MM-DD` as its UTC midnight, or undefined (2026-02-30 does not exist). */
+export function utcDay(value: string): Date | undefined {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return undefined;
+  const day = new Date(Date.UTC(+match[1]!, +match[2]! - 1, +match[3]!));
+  return day.toISOString().slice(0, 10) === value ? day : undefined;
+}

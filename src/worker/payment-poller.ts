@@ -2,7 +2,8 @@
 // each one's backoff in `next_check_at`) until the provider's final word or its expiry, so a lost
 // webhook never loses a payment. It wakes at once on a new payment (LISTEN/NOTIFY on PostgreSQL,
 // in-process on PGlite) and ticks every second; any number of pollers may share one PostgreSQL,
-// since each due payment is claimed with FOR UPDATE SKIP LOCKED.
+// since each due payment is claimed with FOR UPDATE SKIP LOCKED. It follows withdrawal payouts (the
+// provider's transfers) the same way, through the same kind of step.
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle } from '../db/client.js';
 
@@ -17,6 +18,8 @@ export interface PaymentChecks {
 export interface PaymentPollerDeps {
   database: DatabaseHandle;
   payments: PaymentChecks;
+  /** Approved withdrawals whose transfer is not final yet (the affiliation service's step). */
+  payouts?: PaymentChecks;
   logger: FastifyBaseLogger;
   /** The tick; a payment's first look is due one second after the sandbox's delay, so 1 s by default. */
   tickMs?: number;
@@ -56,15 +59,21 @@ export class PaymentPoller {
     while (this.#running && this.#again) {
       this.#again = false;
       let due = true;
-      while (this.#running && due) due = await this.deps.payments.checkDue();
+      while (this.#running && due) due = await this.checkOne();
     }
   }
 
   /** Checks every due payment now; returns how many it checked (tests and the CLI). */
   async drain(): Promise<number> {
     let checked = 0;
-    while (await this.deps.payments.checkDue()) checked += 1;
+    while (await this.checkOne()) checked += 1;
     return checked;
+  }
+
+  /** One due payment, else one due payout; false when neither is due. */
+  private async checkOne(): Promise<boolean> {
+    if (await this.deps.payments.checkDue()) return true;
+    return (await this.deps.payouts?.checkDue()) ?? false;
   }
 
   async stop(): Promise<void> {

@@ -28,7 +28,12 @@ export async function startWorkerProcess(config: Config): Promise<RunningWorker>
     logger,
     options: { concurrency: config.workerConcurrency, leaseSeconds: config.workerLeaseSeconds },
   });
-  const paymentPoller = new PaymentPoller({ database, payments: services.payments, logger });
+  const paymentPoller = new PaymentPoller({
+    database,
+    payments: services.payments,
+    payouts: { checkDue: () => services.affiliation.checkDuePayout() },
+    logger,
+  });
   await worker.start();
   await paymentPoller.start();
   logger.info({ role: 'worker' }, 'analysis worker and payment poller started');

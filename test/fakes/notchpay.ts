@@ -1,6 +1,8 @@
 // A local stand-in for NotchPay's payments API (../shared/INTEGRATIONS.md): it checks each request the
 // way NotchPay would (the public key as Authorization, JSON bodies, the fields each call needs), keeps
 // payments by our reference, answers NotchPay's documented bodies and errors, and can be told to fail.
+// Payouts too: `POST /recipients`, `POST /transfers` (409 on a reused reference) and
+// `GET /transfers/{reference}`, which also need the private key in `X-Grant` (403 without it).
 // `signedNotchPayWebhook` builds the webhooks NotchPay sends, signed with the hash key.
 
 import { createHmac, randomBytes } from 'node:crypto';
@@ -9,6 +11,7 @@ import { parseJson, readBody, sendJson, serveOnLoopback } from './http.js';
 
 export const NOTCHPAY_PUBLIC_KEY = 'pk_test.fake0123456789abcdefghijklmnopqrstuvwxyz';
 export const NOTCHPAY_HASH_KEY = 'hsk_test.fake-webhook-hash-key-0123456789';
+export const NOTCHPAY_PRIVATE_KEY = 'sk_test.fake-private-grant-key-0123456789';
 
 const CHANNELS = ['cm.mtn', 'cm.orange', 'cm.mobile'];
 
@@ -52,6 +55,28 @@ export type NotchPayBehaviour =
   | 'stall'
   | 'drop';
 
+export interface FakeNotchRecipient {
+  id: string;
+  name: string;
+  phone: string;
+  channel: string;
+  account_number: string;
+  country: string;
+  reference: string;
+}
+
+/** A transfer: `pending` when created; the test moves it (`sent`, `complete`, `failed`…). */
+export interface FakeNotchTransfer {
+  id: string;
+  reference: string;
+  amount: number;
+  currency: string;
+  channel: string;
+  recipient: string;
+  description: string;
+  status: string;
+}
+
 export interface NotchPayRequest {
   method: string;
   path: string;
@@ -67,7 +92,16 @@ export interface NotchPayFake {
   /** What the fake found wrong in requests (empty when the driver did everything right). */
   problems: string[];
   payments: Map<string, FakeNotchPayment>;
+  recipients: Map<string, FakeNotchRecipient>;
+  /** By our reference. */
+  transfers: Map<string, FakeNotchTransfer>;
   respond(...behaviours: NotchPayBehaviour[]): void;
+  /** What NotchPay says of a transfer from now on. */
+  setTransfer(reference: string, change: Partial<Pick<FakeNotchTransfer, 'status' | 'amount'>>): void;
+  /** A transfer NotchPay already knows (an earlier attempt created it): creating it again is a 409. */
+  seedTransfer(
+    transfer: Pick<FakeNotchTransfer, 'reference' | 'amount'> & Partial<FakeNotchTransfer>,
+  ): FakeNotchTransfer;
   /** A payment NotchPay already knows (an earlier attempt created it): creating it again is a 409. */
   seedPayment(
     payment: Pick<FakeNotchPayment, 'reference' | 'amount'> & Partial<FakeNotchPayment>,
@@ -88,6 +122,8 @@ export async function startNotchPayFake(
   const problems: string[] = [];
   const queue: NotchPayBehaviour[] = [];
   const payments = new Map<string, FakeNotchPayment>();
+  const recipients = new Map<string, FakeNotchRecipient>();
+  const transfers = new Map<string, FakeNotchTransfer>();
 
   const server = await serveOnLoopback(async (req, res) => {
     const raw = await readBody(req);
@@ -110,8 +146,20 @@ export async function startNotchPayFake(
 
     const route = routeOf(method, path, chargeMethod);
     if (!route) return refuse(`unexpected ${method} ${path}`, 404, 'Route not found');
+    const payout = route.kind === 'recipient' || route.kind === 'transfer' || route.kind === 'readTransfer';
+    if (payout && req.headers['x-grant'] !== NOTCHPAY_PRIVATE_KEY) {
+      return refuse(`x-grant ${req.headers['x-grant']}`, 403, 'Missing or invalid grant');
+    }
     const invalid =
-      route.kind === 'create' ? checkCreate(body) : route.kind === 'charge' ? checkCharge(body) : undefined;
+      route.kind === 'create'
+        ? checkCreate(body)
+        : route.kind === 'charge'
+          ? checkCharge(body)
+          : route.kind === 'recipient'
+            ? checkRecipient(body)
+            : route.kind === 'transfer'
+              ? checkTransfer(body, recipients)
+              : undefined;
     if (invalid) return refuse(invalid.problem, 422, 'The given data was invalid.', invalid.errors);
 
     const behaviour = queue.shift();
@@ -136,6 +184,54 @@ export async function startNotchPayFake(
     route: Route,
     body: Record<string, unknown> | undefined,
   ): { status: number; body?: unknown; error?: string } {
+    if (route.kind === 'recipient') {
+      const input = body as Record<string, string>;
+      const recipient: FakeNotchRecipient = {
+        id: `rcp.test_${randomBytes(8).toString('hex')}`,
+        name: input.name ?? '',
+        phone: input.phone ?? '',
+        channel: input.channel ?? '',
+        account_number: input.account_number ?? '',
+        country: input.country ?? '',
+        reference: input.reference ?? '',
+      };
+      recipients.set(recipient.id, recipient);
+      return { status: 201, body: { status: 'Created', message: 'Recipient created', code: 201, recipient } };
+    }
+    if (route.kind === 'transfer') {
+      const input = body as Record<string, unknown>;
+      const reference = input.reference as string;
+      if (transfers.has(reference))
+        return { status: 409, error: 'A transfer with this reference already exists' };
+      const transfer: FakeNotchTransfer = {
+        id: `trf.test_${randomBytes(8).toString('hex')}`,
+        reference,
+        amount: input.amount as number,
+        currency: input.currency as string,
+        channel: input.channel as string,
+        recipient: input.recipient as string,
+        description: input.description as string,
+        status: 'pending',
+      };
+      transfers.set(reference, transfer);
+      return {
+        status: 201,
+        body: {
+          status: 'Accepted',
+          message: 'Transfer initialized',
+          code: 201,
+          transfer: transferOf(transfer),
+        },
+      };
+    }
+    if (route.kind === 'readTransfer') {
+      const transfer = transfers.get(route.reference);
+      if (!transfer) return { status: 404, error: 'Transfer not found' };
+      return {
+        status: 200,
+        body: { code: 200, status: 'OK', message: 'Transfer retrieved', transfer: transferOf(transfer) },
+      };
+    }
     if (route.kind === 'create') {
       const input = body as Record<string, unknown>;
       const reference = input.reference as string;
@@ -163,6 +259,7 @@ export async function startNotchPayFake(
         },
       };
     }
+    if (!('reference' in route)) return { status: 404, error: 'Route not found' };
     const payment = payments.get(route.reference);
     if (!payment) return { status: 404, error: 'Payment not found' };
     if (route.kind === 'charge') {
@@ -197,7 +294,27 @@ export async function startNotchPayFake(
     requests,
     problems,
     payments,
+    recipients,
+    transfers,
     respond: (...behaviours) => queue.push(...behaviours),
+    setTransfer(reference, change) {
+      const transfer = transfers.get(reference);
+      if (!transfer) throw new Error(`the NotchPay fake has no transfer ${reference}`);
+      Object.assign(transfer, change);
+    },
+    seedTransfer(seed) {
+      const transfer: FakeNotchTransfer = {
+        id: `trf.test_${randomBytes(8).toString('hex')}`,
+        currency: 'XAF',
+        channel: 'cm.mtn',
+        recipient: 'rcp.seeded',
+        description: 'Seeded',
+        status: 'pending',
+        ...seed,
+      };
+      transfers.set(transfer.reference, transfer);
+      return transfer;
+    },
     seedPayment(seed) {
       const payment: FakeNotchPayment = {
         id: newId(),
@@ -220,10 +337,17 @@ export async function startNotchPayFake(
   };
 }
 
-type Route = { kind: 'create' } | { kind: 'charge' | 'read'; reference: string };
+type Route =
+  | { kind: 'create' | 'recipient' | 'transfer' }
+  | { kind: 'charge' | 'read' | 'readTransfer'; reference: string };
 
 function routeOf(method: string, path: string, chargeMethod: string): Route | undefined {
   if (path === '/payments' && method === 'POST') return { kind: 'create' };
+  if (path === '/recipients' && method === 'POST') return { kind: 'recipient' };
+  if (path === '/transfers' && method === 'POST') return { kind: 'transfer' };
+  const transfer = /^\/transfers\/([^/?]+)$/.exec(path);
+  if (transfer && method === 'GET')
+    return { kind: 'readTransfer', reference: decodeURIComponent(transfer[1] as string) };
   const match = /^\/payments\/([^/?]+)$/.exec(path);
   if (!match) return undefined;
   const reference = decodeURIComponent(match[1] as string);
@@ -280,6 +404,67 @@ function checkCharge(body: unknown): Invalid | undefined {
     );
   }
   return undefined;
+}
+
+/** NotchPay's checks on `POST /recipients`. */
+function checkRecipient(body: unknown): Invalid | undefined {
+  const input = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  if (typeof input.name !== 'string' || input.name === '') {
+    return invalidField('name', 'The name field is required.', input.name);
+  }
+  if (!CHANNELS.includes(input.channel as string)) {
+    return invalidField('channel', 'The selected channel is invalid.', input.channel);
+  }
+  if (typeof input.account_number !== 'string' || !/^\+?2376\d{8}$/.test(input.account_number)) {
+    return invalidField(
+      'account_number',
+      'The account number is not a Cameroon mobile number.',
+      input.account_number,
+    );
+  }
+  if (input.country !== 'CM')
+    return invalidField('country', 'The selected country is invalid.', input.country);
+  return undefined;
+}
+
+/** NotchPay's checks on `POST /transfers`. */
+function checkTransfer(body: unknown, recipients: Map<string, FakeNotchRecipient>): Invalid | undefined {
+  const input = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  if (!Number.isInteger(input.amount) || (input.amount as number) <= 0) {
+    return invalidField('amount', 'The amount must be a whole number of XAF.', input.amount);
+  }
+  if (input.currency !== 'XAF')
+    return invalidField('currency', 'The selected currency is invalid.', input.currency);
+  if (!CHANNELS.includes(input.channel as string)) {
+    return invalidField('channel', 'The selected channel is invalid.', input.channel);
+  }
+  if (typeof input.recipient !== 'string' || !recipients.has(input.recipient)) {
+    return invalidField('recipient', 'The selected recipient is invalid.', input.recipient);
+  }
+  if (typeof input.reference !== 'string' || input.reference === '' || input.reference.length > 100) {
+    return invalidField('reference', 'The reference field is required.', input.reference);
+  }
+  if (typeof input.description !== 'string' || input.description === '') {
+    return invalidField('description', 'The description field is required.', input.description);
+  }
+  return undefined;
+}
+
+/** A transfer as NotchPay shows it in answers and in webhooks' `data`. */
+export function transferOf(transfer: FakeNotchTransfer): Record<string, unknown> {
+  return {
+    id: transfer.id,
+    reference: transfer.reference,
+    amount: transfer.amount,
+    currency: transfer.currency,
+    channel: transfer.channel,
+    recipient: transfer.recipient,
+    description: transfer.description,
+    status: transfer.status,
+    fee: 0,
+    sandbox: true,
+    created_at: '2025-01-01T12:00:00.000000Z',
+  };
 }
 
 function newId(): string {

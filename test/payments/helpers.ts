@@ -9,6 +9,7 @@ import {
   type PaymentsDriver,
   type PaymentToStart,
   type ProviderPayment,
+  type TransferToSend,
 } from '../../src/providers/payments/index.js';
 import { SANDBOX_SIGNATURE_HEADER, signSandboxWebhook } from '../../src/providers/payments/sandbox.js';
 import type { SignedIn, TestApp } from '../helpers.js';
@@ -131,6 +132,25 @@ export function programmableDriver() {
         });
       }
       return word(payment);
+    },
+    // Payouts are not this driver's subject (test/affiliation drives them): every transfer stays sent.
+    async sendTransfer(transfer: TransferToSend) {
+      return {
+        reference: transfer.reference,
+        providerReference: null,
+        status: 'sent',
+        amount: transfer.amount,
+        currency: 'XAF',
+      };
+    },
+    async fetchTransfer(transfer: TransferToSend) {
+      return {
+        reference: transfer.reference,
+        providerReference: null,
+        status: 'sent',
+        amount: transfer.amount,
+        currency: 'XAF',
+      };
     },
     verifyWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>) {
       const given = headers[TEST_HEADER];

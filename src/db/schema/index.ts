@@ -1,5 +1,6 @@
 // Every table of the service; Drizzle generates the SQL migrations from this module.
 export * from './admin.js';
+export * from './affiliation.js';
 export * from './football.js';
 export * from './idempotency.js';
 export * from './pronostics.js';

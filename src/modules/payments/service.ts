@@ -10,7 +10,7 @@ import type { PaymentChannel } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { NotFound, NotOwner, RateLimited, Unauthenticated, ValidationFailed } from '../../lib/errors.js';
 import { messages, paymentTexts } from '../../lib/messages.js';
-import { phoneForCountry } from '../../lib/phone.js';
+import { cameroonMobileOf } from '../../lib/phone.js';
 import { addSeconds, isoTimestamp } from '../../lib/time.js';
 import {
   PaymentProviderError,
@@ -53,6 +53,19 @@ export interface PackLookup {
   ): Promise<{ id: number; name: string; credits: number; price: number; currency: string } | undefined>;
 }
 
+/** The affiliation's share of a settled payment: the godfather's commission, in the settlement's transaction. */
+export interface ReferralCommissions {
+  postReferralCommission(
+    tx: Executor,
+    payment: { id: number; userId: number; amount: number },
+  ): Promise<void>;
+}
+
+/** Who follows the provider's transfers (withdrawal payouts): a `transfer.*` webhook is a hint to re-fetch. */
+export interface TransferEvents {
+  onTransferEvent(reference: string): Promise<unknown>;
+}
+
 export interface PaymentServiceDeps {
   db: Database;
   clock: Clock;
@@ -65,6 +78,8 @@ export interface PaymentServiceDeps {
   firstCheckAfterMs: number;
   /** Wakes the pollers once a payment is committed. */
   notifyCreated?: (id: number) => void;
+  referrals?: ReferralCommissions;
+  transfers?: TransferEvents;
 }
 
 export type Settlement = 'success' | 'failed' | 'pending' | 'unchanged' | 'flagged';
@@ -88,11 +103,9 @@ export type PaymentView = ReturnType<typeof paymentView>;
 
 /** The E.164 form of a Cameroon mobile number, typed internationally or as its nine national digits. */
 function payerPhoneOf(raw: string): string {
-  const compact = raw.replace(/[\s().-]/g, '');
-  const international = /^6\d{8}$/.test(compact) ? `+237${compact}` : compact;
-  const checked = phoneForCountry(international, 'CM');
-  if ('invalid' in checked) throw ValidationFailed.field('phone', messages.paymentPhoneInvalid);
-  return checked.phone;
+  const phone = cameroonMobileOf(raw);
+  if (!phone) throw ValidationFailed.field('phone', messages.paymentPhoneInvalid);
+  return phone;
 }
 
 /** NotchPay's channel for the number: MTN or Orange when its prefix says so clearly, else the generic one. */
@@ -220,8 +233,12 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         description: paymentTexts.credit(row.credits),
         reference: `payment:${row.id}`,
       });
-      // Affiliation hook: the referrer's commission on this purchase is posted here, in this same
-      // transaction, when the affiliation issue lands.
+      // The godfather's commission on this purchase: same transaction, so exactly once as well.
+      await deps.referrals?.postReferralCommission(tx, {
+        id: row.id,
+        userId: row.userId,
+        amount: row.amount,
+      });
       log.info({ credits: row.credits }, 'payment succeeded; credits granted');
       return 'success';
     }
@@ -341,8 +358,12 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     ): Promise<{ event: string; settlement?: Settlement | undefined }> {
       const event = provider === driver.name ? driver.verifyWebhook(rawBody, headers) : null;
       if (!event) throw new Unauthenticated();
-      if (!event.type.startsWith('payment.') || !event.reference) return { event: event.type };
-      // `transfer.*` (withdrawal payouts) is dispatched here when the affiliation issue lands.
+      if (!event.reference) return { event: event.type };
+      if (event.type.startsWith('transfer.')) {
+        await deps.transfers?.onTransferEvent(event.reference);
+        return { event: event.type };
+      }
+      if (!event.type.startsWith('payment.')) return { event: event.type };
       const id = await findPaymentIdByReference(db, event.reference);
       if (id === undefined) return { event: event.type };
       return { event: event.type, settlement: await settle(id, 'webhook') };

@@ -7,8 +7,10 @@ import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { type ErrorBody, errorEnvelope as envelope } from '../../lib/envelope.js';
 import {
   AccessDenied,
+  AlreadyDecided,
   DomainError,
   type FieldErrors,
+  InsufficientBalance,
   InsufficientCredits,
   InvalidCode,
   NotFound,
@@ -112,9 +114,11 @@ const domainStatuses: [abstract new (...args: never[]) => DomainError, number][]
   [InvalidCode, 400],
   [Unauthenticated, 401],
   [InsufficientCredits, 402],
+  [InsufficientBalance, 402],
   [AccessDenied, 403],
   [NotFound, 404],
   [RequestInFlight, 409],
+  [AlreadyDecided, 409],
   [ValidationFailed, 422],
   [RateLimited, 429],
 ];

@@ -2,7 +2,10 @@
 // on the payer's phone (no hosted page), read back by reference, and announced by signed webhooks.
 // Every call is safe to repeat: NotchPay keys the payment on our reference and answers 409 when it
 // already knows it, so an uncertain create (timeout, 409) is resolved by reading, never by a second one.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+// Payouts (withdrawals) go through a recipient, then a transfer under our reference (`wd-<id>`), both
+// with the private key in `X-Grant`; a transfer create is sent once, and any doubt about it (timeout,
+// 409, 5xx, lost connection) is resolved by reading that reference.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { setTimeout as defaultSleep } from 'node:timers/promises';
 import { type Config, ConfigError } from '../../config.js';
 import { describeFetchError, isRecord, isTimeout, parseJson } from '../http-answers.js';
@@ -12,6 +15,8 @@ import {
   type PaymentsDriver,
   type PaymentToStart,
   type ProviderPayment,
+  type ProviderTransfer,
+  type TransferToSend,
   type WebhookEvent,
 } from './types.js';
 
@@ -39,6 +44,10 @@ interface CallOptions {
   signal: AbortSignal | undefined;
   /** Only reads are repeated after a timeout; a write that timed out is resolved by reading. */
   retryTimeouts: boolean;
+  /** Payouts and recipients need the private key in `X-Grant`. */
+  grant?: boolean;
+  /** Calls at most (NOTCHPAY_MAX_ATTEMPTS by default); a transfer create is sent once. */
+  maxAttempts?: number;
 }
 
 export function createNotchPayDriver(
@@ -53,6 +62,7 @@ export function createNotchPayDriver(
   const doFetch = deps.fetch ?? globalThis.fetch;
   const sleep = deps.sleep ?? ((ms: number) => defaultSleep(ms).then(() => undefined));
   const baseUrl = settings.baseUrl.replace(/\/+$/, '');
+  const { privateKey } = settings;
 
   async function call(method: string, path: string, body: unknown, options: CallOptions): Promise<unknown> {
     for (let attempt = 1; ; attempt++) {
@@ -65,6 +75,7 @@ export function createNotchPayDriver(
           headers: {
             // NotchPay takes the public key as it is, without "Bearer".
             authorization: publicKey as string,
+            ...(options.grant ? { 'x-grant': grantKey() } : {}),
             accept: 'application/json',
             ...(body === undefined ? {} : { 'content-type': 'application/json' }),
           },
@@ -109,9 +120,28 @@ export function createNotchPayDriver(
           });
         }
       }
-      if (attempt >= NOTCHPAY_MAX_ATTEMPTS) throw failure;
+      if (attempt >= (options.maxAttempts ?? NOTCHPAY_MAX_ATTEMPTS)) throw failure;
       await sleep(waitMs);
     }
+  }
+
+  function grantKey(): string {
+    if (!privateKey) {
+      throw new PaymentProviderError('notchpay: NOTCHPAY_PRIVATE_KEY is required for payouts', {
+        provider: 'notchpay',
+        retryable: false,
+      });
+    }
+    return privateKey;
+  }
+
+  async function fetchTransfer(transfer: TransferToSend, signal?: AbortSignal): Promise<ProviderTransfer> {
+    const answer = await call('GET', `/transfers/${encodeURIComponent(transfer.reference)}`, undefined, {
+      signal,
+      retryTimeouts: true,
+      grant: true,
+    });
+    return toProviderTransfer(answer, transfer);
   }
 
   async function fetchPayment(payment: PaymentToStart, signal?: AbortSignal): Promise<ProviderPayment> {
@@ -165,6 +195,55 @@ export function createNotchPayDriver(
 
     fetch: fetchPayment,
 
+    async sendTransfer(transfer, signal) {
+      // A recipient moves no money: a new one per attempt is harmless, so its create may be retried.
+      const recipientAnswer = await call(
+        'POST',
+        '/recipients',
+        {
+          name: transfer.recipientName,
+          phone: transfer.phone,
+          channel: transfer.channel,
+          account_number: transfer.phone,
+          country: 'CM',
+          reference: `${transfer.reference}-${randomBytes(4).toString('hex')}`,
+        },
+        { signal, retryTimeouts: false, grant: true },
+      );
+      const recipient = readObject(recipientAnswer, 'recipient');
+      const recipientId = recipient ? text(recipient.id) : null;
+      if (!recipientId) {
+        throw new PaymentProviderError(`notchpay: the recipient of ${transfer.reference} has no id`, {
+          provider: 'notchpay',
+          retryable: true,
+        });
+      }
+      try {
+        const answer = await call(
+          'POST',
+          '/transfers',
+          {
+            amount: transfer.amount,
+            currency: transfer.currency,
+            channel: transfer.channel,
+            recipient: recipientId,
+            description: transfer.description,
+            reference: transfer.reference,
+          },
+          { signal, retryTimeouts: false, grant: true, maxAttempts: 1 },
+        );
+        return toProviderTransfer(answer, transfer);
+      } catch (error) {
+        if (!isUncertainTransfer(error)) throw error;
+        // It may have been created: only reading the reference tells, never a second create.
+        return fetchTransfer(transfer, signal).catch((readError: unknown) => {
+          throw notCreatedTransfer(readError, transfer);
+        });
+      }
+    },
+
+    fetchTransfer,
+
     verifyWebhook(rawBody, headers) {
       const header = headers[NOTCHPAY_SIGNATURE_HEADER];
       const signature = Array.isArray(header) ? (header.length === 1 ? header[0] : undefined) : header;
@@ -183,6 +262,58 @@ function paymentPath(payment: PaymentToStart): string {
 /** A 409 (NotchPay already knows the reference) or a timeout: the truth is found by reading it. */
 function isUncertain(error: unknown): boolean {
   return error instanceof NotchPayTimeout || (error instanceof PaymentProviderError && error.status === 409);
+}
+
+/** Anything but a clear refusal of a transfer create may have created it. */
+function isUncertainTransfer(error: unknown): boolean {
+  return error instanceof PaymentProviderError && (error.retryable || error.status === 409);
+}
+
+function notCreatedTransfer(error: unknown, transfer: TransferToSend): unknown {
+  if (!(error instanceof PaymentProviderError) || error.status !== 404) return error;
+  return new PaymentProviderError(`notchpay: transfer ${transfer.reference} was not created`, {
+    provider: 'notchpay',
+    status: 404,
+    retryable: true,
+    cause: error,
+  });
+}
+
+/** The object of an answer: under its own name (`transfer`, `recipient`) or `data`. */
+function readObject(answer: unknown, name: string): Record<string, unknown> | undefined {
+  if (!isRecord(answer)) return undefined;
+  if (isRecord(answer[name])) return answer[name] as Record<string, unknown>;
+  if (isRecord(answer.data)) return answer.data;
+  return undefined;
+}
+
+function toProviderTransfer(answer: unknown, transfer: TransferToSend): ProviderTransfer {
+  const data = readObject(answer, 'transfer');
+  const invalid = (what: string) =>
+    new PaymentProviderError(`notchpay: answer about transfer ${transfer.reference} ${what}`, {
+      provider: 'notchpay',
+      retryable: true,
+    });
+  if (!data) throw invalid('has no transfer');
+  const reference = ourReference(data);
+  if (reference !== null && reference !== transfer.reference && reference !== text(data.id)) {
+    throw new PaymentProviderError(
+      `notchpay: asked about transfer ${transfer.reference}, answered about ${reference}`,
+      { provider: 'notchpay', retryable: false },
+    );
+  }
+  const status = text(data.status);
+  const amount = toAmount(data.amount);
+  if (status === null) throw invalid('has no status');
+  if (amount === null) throw invalid('has no amount');
+  const notchReference = text(data.reference);
+  return {
+    reference: transfer.reference,
+    providerReference: text(data.id) ?? (notchReference !== transfer.reference ? notchReference : null),
+    status,
+    amount,
+    currency: text(data.currency) ?? 'XAF',
+  };
 }
 
 /**

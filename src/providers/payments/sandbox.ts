@@ -2,10 +2,19 @@
 // it was stored — `complete` with the right amount, or `failed` when the payer's number ends in 0000 —
 // and `fetch` computes that from the payment alone (stateless, like asking a real provider). Right
 // after the delay it signs a webhook, as a real provider would, and hands it to `deliver`, which the
-// app points at its own webhook route, so the sandbox exercises the same path as NotchPay.
+// app points at its own webhook route, so the sandbox exercises the same path as NotchPay. Payouts
+// work the same way: a transfer is `sent` until the delay has passed since its approval, then
+// `complete`, or `failed` when the receiving number ends in 0000, announced by a `transfer.*` webhook.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../../lib/clock.js';
-import type { PaymentsDriver, PaymentToStart, ProviderPayment, WebhookEvent } from './types.js';
+import type {
+  PaymentsDriver,
+  PaymentToStart,
+  ProviderPayment,
+  ProviderTransfer,
+  TransferToSend,
+  WebhookEvent,
+} from './types.js';
 
 export const SANDBOX_SIGNATURE_HEADER = 'x-sandbox-signature';
 
@@ -45,7 +54,8 @@ export function createSandboxDriver(options: SandboxOptions): SandboxDriver {
   const { appSecret, delayMs, clock } = options;
   let deliver: WebhookDelivery | undefined;
   let useTimers = false;
-  const scheduled = new Map<string, { at: number; payment: PaymentToStart }>();
+  type Scheduled = { at: number; payment: PaymentToStart } | { at: number; transfer: TransferToSend };
+  const scheduled = new Map<string, Scheduled>();
   const timers = new Set<NodeJS.Timeout>();
 
   function settlesAt(payment: PaymentToStart): number {
@@ -65,13 +75,40 @@ export function createSandboxDriver(options: SandboxOptions): SandboxDriver {
     };
   }
 
-  async function send(payment: PaymentToStart): Promise<void> {
+  function transferState(transfer: TransferToSend): ProviderTransfer {
+    const paid = clock.now().getTime() >= transfer.approvedAt.getTime() + delayMs;
+    return {
+      reference: transfer.reference,
+      providerReference: `sandbox-${transfer.reference}`,
+      status: paid ? (transfer.phone.endsWith('0000') ? 'failed' : 'complete') : 'sent',
+      amount: transfer.amount,
+      currency: transfer.currency,
+    };
+  }
+
+  function schedule(reference: string, entry: Scheduled): void {
+    scheduled.set(reference, entry);
+    if (deliver && useTimers) {
+      const wait = Math.max(0, entry.at - clock.now().getTime());
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        void driver.deliverDue();
+      }, wait);
+      timer.unref();
+      timers.add(timer);
+    }
+  }
+
+  async function send(entry: Scheduled): Promise<void> {
     if (!deliver) return;
-    const state = current(payment);
+    const [kind, reference, status] =
+      'payment' in entry
+        ? ['payment', entry.payment.reference, current(entry.payment).status]
+        : ['transfer', entry.transfer.reference, transferState(entry.transfer).status];
     const rawBody = JSON.stringify({
-      id: `sandbox-event-${payment.reference}`,
-      event: `payment.${state.status}`,
-      data: { reference: payment.reference, status: state.status },
+      id: `sandbox-event-${reference}`,
+      event: `${kind}.${status}`,
+      data: { reference, status },
     });
     await deliver(rawBody, {
       'content-type': 'application/json',
@@ -83,21 +120,21 @@ export function createSandboxDriver(options: SandboxOptions): SandboxDriver {
     name: 'sandbox',
 
     async start(payment) {
-      scheduled.set(payment.reference, { at: settlesAt(payment), payment });
-      if (deliver && useTimers) {
-        const wait = Math.max(0, settlesAt(payment) - clock.now().getTime());
-        const timer = setTimeout(() => {
-          timers.delete(timer);
-          void driver.deliverDue();
-        }, wait);
-        timer.unref();
-        timers.add(timer);
-      }
+      schedule(payment.reference, { at: settlesAt(payment), payment });
       return current(payment);
     },
 
     async fetch(payment) {
       return current(payment);
+    },
+
+    async sendTransfer(transfer) {
+      schedule(transfer.reference, { at: transfer.approvedAt.getTime() + delayMs, transfer });
+      return transferState(transfer);
+    },
+
+    async fetchTransfer(transfer) {
+      return transferState(transfer);
     },
 
     verifyWebhook(rawBody, headers) {
@@ -129,9 +166,11 @@ export function createSandboxDriver(options: SandboxOptions): SandboxDriver {
     async deliverDue() {
       const now = clock.now().getTime();
       const due = [...scheduled.values()].filter((entry) => entry.at <= now);
-      for (const entry of due) scheduled.delete(entry.payment.reference);
+      for (const entry of due) {
+        scheduled.delete('payment' in entry ? entry.payment.reference : entry.transfer.reference);
+      }
       // A lost delivery only delays the settlement: the poller looks at every pending payment.
-      await Promise.allSettled(due.map((entry) => send(entry.payment)));
+      await Promise.allSettled(due.map((entry) => send(entry)));
       return due.length;
     },
 

@@ -12,6 +12,38 @@ export type ProviderPaymentStatus =
   | 'complete'
   | 'refunded';
 
+/** A transfer's statuses at the provider (NotchPay's words): still moving, paid, or not paid. */
+export const providerTransferPending = ['pending', 'processing', 'sent'] as const;
+export const providerTransferFailures = ['failed', 'rejected', 'expired', 'canceled', 'cancelled'] as const;
+
+/** A payout (a withdrawal) as we stored it before asking the provider to send it. */
+export interface TransferToSend {
+  /** Ours, unique, derived from the withdrawal (`wd-<id>`); the provider keys the transfer on it. */
+  reference: string;
+  /** Whole XAF: exactly what the user asked for (the provider's fees are ours). */
+  amount: number;
+  currency: 'XAF';
+  /** The receiving mobile-money number, E.164. */
+  phone: string;
+  channel: PaymentChannel;
+  /** The recipient's name as the provider records it. */
+  recipientName: string;
+  /** Shown in the provider's records (French). */
+  description: string;
+  /** When the payout was approved (the sandbox pays out relative to it). */
+  approvedAt: Date;
+}
+
+/** What the provider says of a transfer. */
+export interface ProviderTransfer {
+  reference: string;
+  providerReference: string | null;
+  /** `pending`, `sent`, `complete`, `failed`, `rejected`, `expired`, or a word we do not know. */
+  status: string;
+  amount: number;
+  currency: string;
+}
+
 /** A payment as we stored it before calling the provider. */
 export interface PaymentToStart {
   /** Ours, unique; the provider keys the payment on it. */
@@ -64,6 +96,13 @@ export interface PaymentsDriver {
    * null for a missing or wrong signature.
    */
   verifyWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): WebhookEvent | null;
+  /**
+   * Sends a payout. Never twice: an uncertain create (timeout, 409, 5xx) is answered by fetching the
+   * reference; a 404 there means nothing was created (a PaymentProviderError with status 404).
+   */
+  sendTransfer(transfer: TransferToSend, signal?: AbortSignal): Promise<ProviderTransfer>;
+  /** The provider's current word on a transfer we sent; a 404 PaymentProviderError when it never heard of it. */
+  fetchTransfer(transfer: TransferToSend, signal?: AbortSignal): Promise<ProviderTransfer>;
 }
 
 /** The provider could not be reached or refused the call; `retryable` says whether to try later. */

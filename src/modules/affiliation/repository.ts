@@ -1,0 +1,277 @@
+// The affiliation's queries: the godfather link (`users.godfather_id`, this module's column of the
+// users table, as the balances are the wallet's), the godchildren a user sees, and `withdrawals`.
+// Balances are never written here: the wallet's ledger does it in the service's transaction.
+import { and, asc, count, desc, eq, gte, inArray, lt, lte, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Executor } from '../../db/client.js';
+import { users, type WithdrawalStatus, withdrawals } from '../../db/schema/index.js';
+
+export type WithdrawalRow = typeof withdrawals.$inferSelect;
+export type NewWithdrawal = typeof withdrawals.$inferInsert;
+
+/** The advisory-lock key of every change of the godfather graph (one at a time: no cycle can race in). */
+const AFFILIATION_GRAPH_LOCK = 0x61666631;
+
+/** Serializes the applies of referral codes until the transaction ends. */
+export async function lockAffiliationGraph(db: Executor): Promise<void> {
+  await db.execute(sql`SELECT pg_advisory_xact_lock(${AFFILIATION_GRAPH_LOCK})`);
+}
+
+export interface Referrer {
+  id: number;
+  status: 'active' | 'blocked';
+  name: string | null;
+  username: string | null;
+  phone: string;
+}
+
+const referrerColumns = {
+  id: users.id,
+  status: users.status,
+  name: users.name,
+  username: users.username,
+  phone: users.phone,
+};
+
+export async function findUserByAffiliationCode(db: Executor, code: string): Promise<Referrer | undefined> {
+  const [row] = await db.select(referrerColumns).from(users).where(eq(users.affiliationCode, code)).limit(1);
+  return row;
+}
+
+/** The user's own godfather link, locked until the transaction ends. */
+export async function lockGodfatherLink(
+  db: Executor,
+  userId: number,
+): Promise<{ godfatherId: number | null } | undefined> {
+  const [row] = await db
+    .select({ godfatherId: users.godfatherId })
+    .from(users)
+    .where(eq(users.id, userId))
+    .for('update');
+  return row;
+}
+
+/**
+ * Whether `userId` is `godfatherId` or one of its godfathers, however far up: the chain is walked in
+ * SQL (a recursive CTE; UNION stops on a loop, the depth bound on anything unexpected).
+ */
+export async function isInGodfatherChain(
+  db: Executor,
+  godfatherId: number,
+  userId: number,
+): Promise<boolean> {
+  const result = await db.execute(sql`
+    WITH RECURSIVE chain(id, godfather_id, depth) AS (
+      SELECT id, godfather_id, 1 FROM users WHERE id = ${godfatherId}
+      UNION
+      SELECT u.id, u.godfather_id, c.depth + 1
+        FROM users u JOIN chain c ON u.id = c.godfather_id
+       WHERE c.depth < 100000
+    )
+    SELECT 1 AS found FROM chain WHERE id = ${userId} LIMIT 1`);
+  return (result as unknown as { rows: unknown[] }).rows.length > 0;
+}
+
+export async function setGodfather(db: Executor, userId: number, godfatherId: number): Promise<boolean> {
+  const updated = await db
+    .update(users)
+    .set({ godfatherId, updatedAt: sql`now()` })
+    .where(and(eq(users.id, userId), sql`${users.godfatherId} IS NULL`))
+    .returning({ id: users.id });
+  return updated.length > 0;
+}
+
+/** The godfather a user has now (the one a payment's commission goes to), if any. */
+export async function findGodfatherOf(db: Executor, userId: number): Promise<Referrer | undefined> {
+  const godfather = alias(users, 'godfather');
+  const [row] = await db
+    .select({
+      id: godfather.id,
+      status: godfather.status,
+      name: godfather.name,
+      username: godfather.username,
+      phone: godfather.phone,
+    })
+    .from(users)
+    .innerJoin(godfather, eq(godfather.id, users.godfatherId))
+    .where(eq(users.id, userId));
+  return row;
+}
+
+export interface GodchildRow {
+  id: number;
+  name: string | null;
+  username: string | null;
+  phone: string;
+  avatarPath: string | null;
+  createdAt: string;
+}
+
+/** The active godchildren, newest first, at most `limit`. */
+export async function listGodchildren(
+  db: Executor,
+  godfatherId: number,
+  limit: number,
+): Promise<GodchildRow[]> {
+  return db
+    .select({
+      id: users.id,
+      name: users.name,
+      username: users.username,
+      phone: users.phone,
+      avatarPath: users.avatarPath,
+      createdAt: users.createdAt,
+    })
+    .from(users)
+    .where(and(eq(users.godfatherId, godfatherId), eq(users.status, 'active')))
+    .orderBy(desc(users.createdAt), desc(users.id))
+    .limit(limit);
+}
+
+export async function countActiveGodchildren(db: Executor, godfatherId: number): Promise<number> {
+  const [row] = await db
+    .select({ total: count() })
+    .from(users)
+    .where(and(eq(users.godfatherId, godfatherId), eq(users.status, 'active')));
+  return Number(row?.total ?? 0);
+}
+
+export async function moneyBalanceOf(db: Executor, userId: number): Promise<number> {
+  const [row] = await db.select({ balance: users.moneyBalance }).from(users).where(eq(users.id, userId));
+  return row?.balance ?? 0;
+}
+
+export async function sumPaidWithdrawals(db: Executor, userId: number): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${withdrawals.amount}), 0)` })
+    .from(withdrawals)
+    .where(and(eq(withdrawals.userId, userId), eq(withdrawals.status, 'success')));
+  return Number(row?.total ?? 0);
+}
+
+export async function insertWithdrawal(db: Executor, values: NewWithdrawal): Promise<WithdrawalRow> {
+  const [row] = await db.insert(withdrawals).values(values).returning();
+  return row!;
+}
+
+export async function findWithdrawal(db: Executor, id: number): Promise<WithdrawalRow | undefined> {
+  const [row] = await db.select().from(withdrawals).where(eq(withdrawals.id, id));
+  return row;
+}
+
+export async function findWithdrawalIdByTransferReference(
+  db: Executor,
+  reference: string,
+): Promise<number | undefined> {
+  const [row] = await db
+    .select({ id: withdrawals.id })
+    .from(withdrawals)
+    .where(eq(withdrawals.transferReference, reference));
+  return row?.id;
+}
+
+/** The withdrawal, locked until the transaction ends (decisions, webhooks and the poller wait here). */
+export async function lockWithdrawal(db: Executor, id: number): Promise<WithdrawalRow | undefined> {
+  const [row] = await db.select().from(withdrawals).where(eq(withdrawals.id, id)).for('update');
+  return row;
+}
+
+/** The approved payout whose check is most overdue, locked; one another poller holds is skipped. */
+export async function lockDuePayout(db: Executor, now: Date): Promise<WithdrawalRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(withdrawals)
+    .where(
+      and(
+        eq(withdrawals.status, 'pending'),
+        eq(withdrawals.decision, 'approved'),
+        lte(withdrawals.nextCheckAt, now.toISOString()),
+      ),
+    )
+    .orderBy(asc(withdrawals.nextCheckAt), asc(withdrawals.id))
+    .limit(1)
+    .for('update', { skipLocked: true });
+  return row;
+}
+
+export async function updateWithdrawal(
+  db: Executor,
+  id: number,
+  changes: Partial<Omit<NewWithdrawal, 'id' | 'userId' | 'amount'>>,
+): Promise<WithdrawalRow> {
+  const [row] = await db
+    .update(withdrawals)
+    .set({ ...changes, updatedAt: sql`now()` })
+    .where(eq(withdrawals.id, id))
+    .returning();
+  return row!;
+}
+
+export interface WithdrawalFilter {
+  userId?: number;
+  status?: WithdrawalStatus;
+  /** The receiving number or the account's phone, E.164. */
+  phone?: string;
+  escalated?: boolean;
+  /** Inclusive lower bound, an ISO timestamp. */
+  from?: string;
+  /** Exclusive upper bound, an ISO timestamp. */
+  before?: string;
+}
+
+function filterConditions(filter: WithdrawalFilter) {
+  return and(
+    filter.userId !== undefined ? eq(withdrawals.userId, filter.userId) : undefined,
+    filter.status ? eq(withdrawals.status, filter.status) : undefined,
+    filter.phone
+      ? or(
+          eq(withdrawals.phone, filter.phone),
+          sql`${withdrawals.userId} IN (SELECT id FROM users WHERE phone = ${filter.phone})`,
+        )
+      : undefined,
+    filter.escalated === undefined
+      ? undefined
+      : filter.escalated
+        ? sql`${withdrawals.escalatedAt} IS NOT NULL`
+        : sql`${withdrawals.escalatedAt} IS NULL`,
+    filter.from ? gte(withdrawals.createdAt, filter.from) : undefined,
+    filter.before ? lt(withdrawals.createdAt, filter.before) : undefined,
+  );
+}
+
+export async function listWithdrawals(
+  db: Executor,
+  filter: WithdrawalFilter,
+  page: { limit: number; offset: number },
+): Promise<WithdrawalRow[]> {
+  return db
+    .select()
+    .from(withdrawals)
+    .where(filterConditions(filter))
+    .orderBy(desc(withdrawals.createdAt), desc(withdrawals.id))
+    .limit(page.limit)
+    .offset(page.offset);
+}
+
+export async function countWithdrawals(db: Executor, filter: WithdrawalFilter): Promise<number> {
+  const [row] = await db.select({ total: count() }).from(withdrawals).where(filterConditions(filter));
+  return Number(row?.total ?? 0);
+}
+
+/** The accounts of the withdrawals an admin lists: who asked. */
+export async function findAccounts(
+  db: Executor,
+  ids: number[],
+): Promise<{ id: number; phone: string; name: string | null; username: string | null; status: string }[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select({
+      id: users.id,
+      phone: users.phone,
+      name: users.name,
+      username: users.username,
+      status: users.status,
+    })
+    .from(users)
+    .where(inArray(users.id, ids));
+}

@@ -1,0 +1,146 @@
+// Request and response schemas of the affiliation: the spec's field names exactly (overview,
+// godchild, withdrawal, its 201/402), and the back office's view of a withdrawal.
+import { Type } from 'typebox';
+import { paymentProviders, withdrawalDecisions, withdrawalStatuses } from '../../db/schema/index.js';
+import { PageMetaSchema, PageQuery, Timestamp } from '../../schemas/common.js';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
+  Type.Union([schema, Type.Null()]);
+
+export const ApplyAffiliationBody = Type.Object(
+  {
+    affiliation_code: Type.String({
+      minLength: 1,
+      maxLength: 32,
+      description: 'The godfather’s 8-character code; case and surrounding spaces do not matter',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const ApplyAffiliationData = Type.Object({
+  godfather: Type.Object({ name: Type.String({ description: 'Name, else username, else masked phone' }) }),
+});
+
+export const OverviewData = Type.Object({
+  wallet: Type.Object({
+    balance: Type.Integer({ description: 'Withdrawable now, XAF' }),
+    total_earned: Type.Integer({ description: 'Balance plus completed withdrawals, XAF' }),
+  }),
+  godchildren_count: Type.Integer({ description: 'Referred users whose account is active' }),
+  withdraw_min: Type.Integer(),
+});
+
+export const GodchildSchema = Type.Object({
+  id: Type.Integer(),
+  name: Type.String({ description: 'Name, else username, else the phone masked as +237******12' }),
+  phone: Type.String({ description: 'E.164' }),
+  avatar: Type.String({ description: 'A path starting with /' }),
+  created_at: Timestamp,
+});
+
+export const WithdrawalSchema = Type.Object({
+  id: Type.Integer(),
+  amount: Type.Integer({ description: 'XAF' }),
+  status: Type.Enum(withdrawalStatuses),
+  message: Nullable(Type.String()),
+  meta: Type.Object({
+    phone: Type.String({ description: 'E.164' }),
+    operator: Type.Object({ name: Type.String(), icon: Type.String({ description: 'A URL' }) }),
+  }),
+  created_at: Timestamp,
+});
+
+export const WithdrawalsQuery = Type.Object({
+  status: Type.Optional(Type.Enum(withdrawalStatuses)),
+  ...PageQuery,
+});
+
+export const WithdrawalsData = Type.Object({
+  withdrawals: Type.Array(WithdrawalSchema),
+  meta: PageMetaSchema,
+});
+
+export const WithdrawBody = Type.Object(
+  {
+    amount: Type.Integer({ description: 'XAF, at least WITHDRAW_MIN (5000 by default)' }),
+    phone: Type.String({ minLength: 1, maxLength: 32, description: 'The receiving Cameroon mobile number' }),
+    operator: Type.Object(
+      {
+        name: Type.String({ minLength: 1, maxLength: 64 }),
+        icon: Type.String({ minLength: 1, maxLength: 512, description: 'An http(s) URL' }),
+      },
+      { additionalProperties: false, description: 'What the client showed; display only' },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const WithdrawData = Type.Object({ balance: Type.Integer({ description: 'XAF, after the debit' }) });
+export const WithdrawUser = Type.Object({ id: Type.Integer(), money_balance: Type.Integer() });
+
+const Day = (description: string) => Type.String({ maxLength: 10, description, examples: ['2026-03-10'] });
+
+export const AdminWithdrawalsQuery = Type.Object({
+  status: Type.Optional(Type.Enum(withdrawalStatuses)),
+  phone: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 32, description: 'E.164: the receiving number or the account’s' }),
+  ),
+  from: Type.Optional(Day('UTC date YYYY-MM-DD, inclusive')),
+  to: Type.Optional(Day('UTC date YYYY-MM-DD, inclusive')),
+  escalated: Type.Optional(
+    Type.Union([Type.Literal('true'), Type.Literal('false')], {
+      description: 'Only the payouts escalated to an admin (true) or the others (false)',
+    }),
+  ),
+  ...PageQuery,
+});
+
+export const AdminWithdrawalSchema = Type.Object({
+  ...WithdrawalSchema.properties,
+  user: Type.Object({
+    id: Type.Integer(),
+    phone: Nullable(Type.String()),
+    name: Nullable(Type.String()),
+    status: Nullable(Type.String()),
+  }),
+  decision: Nullable(
+    Type.Object({
+      status: Type.Enum(withdrawalDecisions),
+      admin_id: Nullable(Type.Integer()),
+      message: Nullable(Type.String()),
+      decided_at: Nullable(Timestamp),
+    }),
+  ),
+  payout: Nullable(
+    Type.Object({
+      provider: Nullable(Type.Enum(paymentProviders)),
+      reference: Type.String({ description: 'Ours, sent to the provider: wd-<id>' }),
+      provider_reference: Nullable(Type.String()),
+      provider_status: Nullable(Type.String()),
+      checks: Type.Integer(),
+      next_check_at: Nullable(Timestamp),
+      deadline_at: Nullable(Timestamp),
+      finished_at: Nullable(Timestamp),
+    }),
+  ),
+  escalated: Type.Boolean({
+    description: 'The payout needs an admin: stuck, unknown or refused at the provider',
+  }),
+  escalation: Nullable(Type.Object({ reason: Nullable(Type.String()), escalated_at: Timestamp })),
+});
+
+export const AdminWithdrawalsData = Type.Object({
+  withdrawals: Type.Array(AdminWithdrawalSchema),
+  meta: PageMetaSchema,
+});
+
+export const ApproveBody = Type.Object(
+  { message: Type.Optional(Type.String({ maxLength: 500 })) },
+  { additionalProperties: false },
+);
+
+export const RejectBody = Type.Object(
+  { message: Type.String({ minLength: 3, maxLength: 500, description: 'Why; shown to the user' }) },
+  { additionalProperties: false },
+);
