@@ -3,5 +3,6 @@ export * from './admin.js';
 export * from './football.js';
 export * from './idempotency.js';
 export * from './pronostics.js';
+export * from './support.js';
 export * from './users.js';
 export * from './wallet.js';

@@ -14,6 +14,7 @@ import {
   NotFound,
   RateLimited,
   RequestInFlight,
+  TicketClosed,
   Unauthenticated,
   UpstreamFailed,
   ValidationFailed,
@@ -115,6 +116,7 @@ const domainStatuses: [abstract new (...args: never[]) => DomainError, number][]
   [AccessDenied, 403],
   [NotFound, 404],
   [RequestInFlight, 409],
+  [TicketClosed, 409],
   [ValidationFailed, 422],
   [RateLimited, 429],
 ];
@@ -132,6 +134,14 @@ function fromDomainError(error: DomainError): ErrorAnswer {
   }
   return { status, body };
 }
+
+/** @fastify/multipart's limit errors (413), said in words a person understands. */
+const multipartLimitMessages: Record<string, string> = {
+  FST_REQ_FILE_TOO_LARGE: messages.uploadTooLarge,
+  FST_FILES_LIMIT: messages.uploadTooManyParts,
+  FST_FIELDS_LIMIT: messages.uploadTooManyParts,
+  FST_PARTS_LIMIT: messages.uploadTooManyParts,
+};
 
 const frameworkStatusMessages: Record<number, string> = {
   400: messages.badRequest,
@@ -170,6 +180,8 @@ export function toErrorAnswer(error: FastifyError | DomainError | Error): ErrorA
     return bodyError(messages.invalidJson);
   }
   const status = fastifyError.statusCode;
+  const limitMessage = multipartLimitMessages[fastifyError.code];
+  if (status === 413 && limitMessage) return { status, body: envelope({ message: limitMessage }) };
   if (status !== undefined && status >= 400 && status < 500) {
     return { status, body: envelope({ message: frameworkStatusMessages[status] ?? messages.badRequest }) };
   }
