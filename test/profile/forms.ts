@@ -44,7 +44,15 @@ export function jpegWithExif(): Promise<Buffer> {
 
 /** Random pixels: an image whose PNG is large (noise does not compress). */
 export function noisyPng(width: number, height: number): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
+  return sharp({
+    create: {
+      width,
+      height,
+      channels: 3,
+      background: '#000',
+      noise: { type: 'gaussian', mean: 128, sigma: 60 },
+    },
+  })
     .png({ compressionLevel: 0 })
     .toBuffer();
 }

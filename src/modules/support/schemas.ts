@@ -46,10 +46,9 @@ export const AdminTicketSchema = Type.Object({
   updated_at: Timestamp,
 });
 
-export const ReplyBody = Type.Object(
-  { message: Type.String({ minLength: REPLY_LENGTH.min, maxLength: REPLY_LENGTH.max }) },
-  { additionalProperties: false },
-);
+export const ReplyBody = Type.Object({
+  message: Type.String({ minLength: REPLY_LENGTH.min, maxLength: REPLY_LENGTH.max }),
+});
 
 export const TicketListQuery = Type.Object({
   status: Type.Optional(Type.Enum(ticketStatuses)),

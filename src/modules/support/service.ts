@@ -257,7 +257,10 @@ export function createSupportService({ db, storage, logger, audit, maxUnclosed }
             throw ValidationFailed.field('attachment', messages.ticketAttachmentType);
           }
           const key = `tickets/${caller.id}-${randomBytes(16).toString('hex')}.${ext}`;
-          const { size } = await storage.put(key, stream, { contentType: mime });
+          const { size } = await storage.put(key, stream, { contentType: mime }).catch((error: unknown) => {
+            // Past the upload limit: the library's 413 is the answer, whatever the write said.
+            throw isFrameworkError(source.errored) ? source.errored : error;
+          });
           attachment = { key, contentType: mime, name: cleanFileName(fileName, ext ?? 'bin'), size };
         });
         const errors: FieldErrors = {};

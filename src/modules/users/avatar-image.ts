@@ -44,7 +44,9 @@ export async function avatarWebp(source: Readable): Promise<Buffer> {
   try {
     await pipeline(stream, encoder, collect);
   } catch (error) {
-    // Past the upload limit: the library's 413, not a bad image.
+    // Past the upload limit: the library's 413, not a bad image (the decoder may fail first, on
+    // the cut bytes, so the upload's own error is looked at too).
+    if (isFrameworkError(source.errored)) throw source.errored;
     if (isFrameworkError(error)) throw error;
     const tooLarge = /pixel limit/i.test((error as Error).message);
     throw ValidationFailed.field(

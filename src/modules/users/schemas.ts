@@ -25,5 +25,5 @@ export const UpdateProfileBody = Type.Object(
       Type.String({ minLength: 3, maxLength: 30, pattern: USERNAME_PATTERN, examples: ['jean.dupont_237'] }),
     ),
   },
-  { description: 'At least one field', additionalProperties: false },
+  { description: 'At least one field' },
 );

@@ -28,6 +28,9 @@ export function requireMultipart(request: FastifyRequest): void {
  */
 export function fileStreamOf(request: FastifyRequest, part: MultipartFile): MultipartFile['file'] {
   const { RequestFileTooLargeError } = request.server.multipartErrors;
-  part.file.once('limit', () => part.file.destroy(new RequestFileTooLargeError()));
+  const refuse = () => part.file.destroy(new RequestFileTooLargeError());
+  // Busboy reads ahead of the consumer: the limit may have been passed before the part reached us.
+  if (part.file.truncated) refuse();
+  else part.file.once('limit', refuse);
   return part.file;
 }
