@@ -22,6 +22,7 @@ import healthRoutes from './modules/health/routes.js';
 import packRoutes from './modules/packs/routes.js';
 import paymentRoutes from './modules/payments/routes.js';
 import pronosticRoutes from './modules/pronostics/routes.js';
+import supportRoutes from './modules/support/routes.js';
 import userRoutes from './modules/users/routes.js';
 import walletRoutes from './modules/wallet/routes.js';
 import auth from './plugins/app/auth.js';
@@ -39,6 +40,7 @@ import security from './plugins/external/security.js';
 import type { Messenger } from './providers/messaging/index.js';
 import type { PaymentsDriver } from './providers/payments/index.js';
 import type { SandboxDriver } from './providers/payments/sandbox.js';
+import type { StorageDriver } from './providers/storage/index.js';
 import { createServices } from './services.js';
 import type { AnalysisEngine } from './worker/analysis-engine.js';
 import { PaymentPoller } from './worker/payment-poller.js';
@@ -58,6 +60,8 @@ export interface AppOptions {
   worker?: boolean;
   /** Speaks to the payment provider; by default the driver PAYMENTS_DRIVER names. */
   paymentsDriver?: PaymentsDriver;
+  /** Keeps uploaded files; by default the driver STORAGE_DRIVER names. */
+  storage?: StorageDriver;
   /** Worker tuning (backoff, lease, poll) over the configured concurrency and lease; the defaults suit production. */
   workerOptions?: Partial<WorkerOptions>;
   /** Pino options, or false; by default JSON logs at LOG_LEVEL (server.ts asks for readable ones on a terminal). */
@@ -123,6 +127,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...(options.messenger ? { messenger: options.messenger } : {}),
     ...(options.engine ? { engine: options.engine } : {}),
     ...(options.paymentsDriver ? { paymentsDriver: options.paymentsDriver } : {}),
+    ...(options.storage ? { storage: options.storage } : {}),
   });
   await app.register(context, { config, database, clock, services, closeDatabase: ownsDatabase });
   await app.register(requestId);
@@ -200,6 +205,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(dashboardRoutes);
   await app.register(userRoutes);
   await app.register(affiliationRoutes);
+  await app.register(supportRoutes);
 
   return app;
 }

@@ -10,6 +10,7 @@ export type Role = 'all' | 'api' | 'worker';
 export type MessagingDriverName = 'log' | 'twilio' | 'whatsapp-cloud';
 export type PaymentsDriverName = 'sandbox' | 'notchpay';
 export type AiDriverName = 'builtin' | 'openai';
+export type StorageDriverName = 'local' | 's3';
 export type TrustProxy = boolean | number | string[];
 
 export interface Config {
@@ -100,6 +101,19 @@ export interface Config {
   workerConcurrency: number;
   /** How long a claim holds a pronostic row; an analysis still running then is aborted. */
   workerLeaseSeconds: number;
+
+  /** Where uploaded files (avatars, ticket attachments) live: DATA_DIR/files, or an S3-compatible bucket. */
+  storageDriver: StorageDriverName;
+  s3: {
+    /** Unset: AWS S3 in S3_REGION; else any S3-compatible server (MinIO, Garage, R2…). */
+    endpoint: string | undefined;
+    bucket: string | undefined;
+    accessKey: string | undefined;
+    secretKey: string | undefined;
+    region: string;
+    /** Path-style URLs (`endpoint/bucket/key`): what most S3-compatible servers need. */
+    forcePathStyle: boolean;
+  };
 }
 
 export class ConfigError extends Error {
@@ -333,6 +347,16 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     resultsBaseUrl: httpUrl(env, 'RESULTS_BASE_URL', 'https://www.football-data.co.uk/mmz4281') as string,
     workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 4, 1, 64),
     workerLeaseSeconds: integer(env, 'WORKER_LEASE_SECONDS', 60, 10, 3600),
+
+    storageDriver: oneOf(env, 'STORAGE_DRIVER', ['local', 's3'] as const, 'local'),
+    s3: {
+      endpoint: httpUrl(env, 'S3_ENDPOINT', undefined),
+      bucket: optional(env, 'S3_BUCKET'),
+      accessKey: optional(env, 'S3_ACCESS_KEY'),
+      secretKey: optional(env, 'S3_SECRET_KEY'),
+      region: text(env, 'S3_REGION', 'us-east-1'),
+      forcePathStyle: onOff(env, 'S3_FORCE_PATH_STYLE', optional(env, 'S3_ENDPOINT') !== undefined),
+    },
   };
 
   if (aiDriver === 'openai') {
@@ -345,6 +369,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     }
   }
   requireDriverSettings(config);
+  requireStorageSettings(config);
   requireNarrativeInsideLease(config);
   config.appSecret = resolveSecret(env, appEnv, dataDir);
   return Object.freeze(config);
@@ -380,6 +405,18 @@ function requireDriverSettings(config: Config): void {
       config.whatsappCloud.phoneNumberId,
       'WHATSAPP_DRIVER=whatsapp-cloud',
     );
+  }
+}
+
+/** STORAGE_DRIVER=s3 without its bucket or keys is a start error, not a failure at the first upload. */
+function requireStorageSettings(config: Config): void {
+  if (config.storageDriver !== 's3') return;
+  for (const [name, value] of [
+    ['S3_BUCKET', config.s3.bucket],
+    ['S3_ACCESS_KEY', config.s3.accessKey],
+    ['S3_SECRET_KEY', config.s3.secretKey],
+  ] as const) {
+    if (value === undefined) throw new ConfigError(`${name} is required when STORAGE_DRIVER=s3`);
   }
 }
 

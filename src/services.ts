@@ -18,10 +18,13 @@ import { createPackService } from './modules/packs/service.js';
 import { createPaymentService } from './modules/payments/service.js';
 import { createAnalysisJobs } from './modules/pronostics/analysis-jobs.js';
 import { createPronosticService } from './modules/pronostics/service.js';
+import { createSupportService, MAX_UNCLOSED_TICKETS } from './modules/support/service.js';
+import { createProfileService } from './modules/users/profile.js';
 import { createUserService } from './modules/users/service.js';
 import { createWalletService } from './modules/wallet/service.js';
 import { createMessenger, type Messenger } from './providers/messaging/index.js';
 import { createPaymentsDriver, type PaymentsDriver } from './providers/payments/index.js';
+import { createStorage, type StorageDriver } from './providers/storage/index.js';
 import type { AnalysisEngine } from './worker/analysis-engine.js';
 import { PAYMENT_CREATED_CHANNEL } from './worker/payment-poller.js';
 import { CREATED_CHANNEL } from './worker/worker.js';
@@ -37,6 +40,8 @@ export interface ServiceDeps {
   engine?: AnalysisEngine & { describe?(): Promise<{ matches: number; leagues: number }> };
   /** Speaks to the payment provider; by default the driver PAYMENTS_DRIVER names. */
   paymentsDriver?: PaymentsDriver;
+  /** Keeps uploaded files; by default the driver STORAGE_DRIVER names. */
+  storage?: StorageDriver;
 }
 
 export function createServices(deps: ServiceDeps) {
@@ -96,6 +101,15 @@ export function createServices(deps: ServiceDeps) {
   });
   const housekeeping = createHousekeepingService({ clock, otp, tokens, idempotency });
   const dashboard = createDashboardService({ users, pronostics, wallet });
+  const storage = deps.storage ?? createStorage(config);
+  const profile = createProfileService({ db, storage, logger });
+  const support = createSupportService({
+    db,
+    storage,
+    logger,
+    audit: admin,
+    maxUnclosed: config.rateLimit ? MAX_UNCLOSED_TICKETS : null,
+  });
 
   return {
     engine,
@@ -115,6 +129,9 @@ export function createServices(deps: ServiceDeps) {
     payments,
     dashboard,
     affiliation,
+    storage,
+    profile,
+    support,
   };
 }
 

@@ -59,6 +59,13 @@ export class RequestInFlight extends DomainError {
   }
 }
 
+/** A support ticket that is closed takes no reply (409). */
+export class TicketClosed extends DomainError {
+  constructor() {
+    super(messages.ticketIsClosed);
+  }
+}
+
 /** A 422: `errors` maps each field (dot paths for nested ones) to French messages. */
 export class ValidationFailed extends DomainError {
   constructor(readonly errors: FieldErrors) {

@@ -4,5 +4,6 @@ export * from './affiliation.js';
 export * from './football.js';
 export * from './idempotency.js';
 export * from './pronostics.js';
+export * from './support.js';
 export * from './users.js';
 export * from './wallet.js';

@@ -6,21 +6,8 @@ import { messages } from '../../lib/messages.js';
 import { currentUser } from '../../plugins/app/auth.js';
 import { authErrors, Envelope, ErrorEnvelope } from '../../schemas/common.js';
 import { ListedPronostic } from '../pronostics/schemas.js';
+import { FullUserSchema } from '../users/schemas.js';
 import { OperationSchema } from '../wallet/schemas.js';
-
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
-
-const FullUser = Type.Object({
-  id: Type.Integer(),
-  phone: Type.String(),
-  country: Type.String(),
-  name: Nullable(Type.String()),
-  username: Nullable(Type.String()),
-  avatar: Type.String({ description: 'Path starting with /, served without a token' }),
-  affiliation_code: Type.String(),
-  credits_balance: Type.Integer(),
-  money_balance: Type.Integer({ description: 'XAF' }),
-});
 
 const DashboardData = Type.Object({
   pronostics: Type.Object({
@@ -43,7 +30,7 @@ const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['dashboard'],
         summary: 'Tableau de bord : utilisateur, soldes, compteurs, derniers pronostics et opérations',
         security: [{ bearer: [] }],
-        response: { 200: Envelope(DashboardData, FullUser), 404: ErrorEnvelope, ...authErrors },
+        response: { 200: Envelope(DashboardData, FullUserSchema), 404: ErrorEnvelope, ...authErrors },
       },
     },
     async (request) => {

@@ -4,7 +4,7 @@
 // user row, the grouped counts, the newest pronostics, the newest operations), run together.
 import { NotFound } from '../../lib/errors.js';
 import type { PronosticService } from '../pronostics/service.js';
-import { avatarOf } from '../users/avatars.js';
+import { fullUserView } from '../users/profile.js';
 import type { UserService } from '../users/service.js';
 import type { WalletService } from '../wallet/service.js';
 
@@ -25,17 +25,7 @@ export function createDashboardService({ users, pronostics, wallet }: DashboardS
       // The token was valid a moment ago; an account gone since is simply not found.
       if (!user) throw new NotFound();
       return {
-        user: {
-          id: user.id,
-          phone: user.phone,
-          country: user.country,
-          name: user.name,
-          username: user.username,
-          avatar: avatarOf(user),
-          affiliation_code: user.affiliationCode,
-          credits_balance: user.creditsBalance,
-          money_balance: user.moneyBalance,
-        },
+        user: fullUserView(user),
         data: {
           pronostics: summary.counts,
           latest_pronostics: summary.latest,

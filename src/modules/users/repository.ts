@@ -1,5 +1,5 @@
 // Queries on user accounts.
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { type UserRole, users } from '../../db/schema/index.js';
 
@@ -35,4 +35,32 @@ export async function affiliationCodeTaken(db: Executor, code: string): Promise<
 
 export async function setUserRole(db: Executor, id: number, role: UserRole): Promise<void> {
   await db.update(users).set({ role }).where(eq(users.id, id));
+}
+
+export async function updateUserProfile(
+  db: Executor,
+  id: number,
+  changes: { name?: string; username?: string },
+): Promise<UserRow | undefined> {
+  const [row] = await db
+    .update(users)
+    .set({ ...changes, updatedAt: sql`now()` })
+    .where(eq(users.id, id))
+    .returning();
+  return row;
+}
+
+/** The user's row, locked until the caller's transaction ends (two avatar uploads apply one after the other). */
+export async function lockUser(db: Executor, id: number): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).for('update').limit(1);
+  return row;
+}
+
+export async function setAvatarPath(db: Executor, id: number, avatarPath: string): Promise<UserRow> {
+  const [row] = await db
+    .update(users)
+    .set({ avatarPath, updatedAt: sql`now()` })
+    .where(eq(users.id, id))
+    .returning();
+  return row!;
 }

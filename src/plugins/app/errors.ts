@@ -16,6 +16,7 @@ import {
   NotFound,
   RateLimited,
   RequestInFlight,
+  TicketClosed,
   Unauthenticated,
   UpstreamFailed,
   ValidationFailed,
@@ -119,6 +120,7 @@ const domainStatuses: [abstract new (...args: never[]) => DomainError, number][]
   [NotFound, 404],
   [RequestInFlight, 409],
   [AlreadyDecided, 409],
+  [TicketClosed, 409],
   [ValidationFailed, 422],
   [RateLimited, 429],
 ];
@@ -136,6 +138,14 @@ function fromDomainError(error: DomainError): ErrorAnswer {
   }
   return { status, body };
 }
+
+/** @fastify/multipart's limit errors (413), said in words a person understands. */
+const multipartLimitMessages: Record<string, string> = {
+  FST_REQ_FILE_TOO_LARGE: messages.uploadTooLarge,
+  FST_FILES_LIMIT: messages.uploadTooManyParts,
+  FST_FIELDS_LIMIT: messages.uploadTooManyParts,
+  FST_PARTS_LIMIT: messages.uploadTooManyParts,
+};
 
 const frameworkStatusMessages: Record<number, string> = {
   400: messages.badRequest,
@@ -174,6 +184,8 @@ export function toErrorAnswer(error: FastifyError | DomainError | Error): ErrorA
     return bodyError(messages.invalidJson);
   }
   const status = fastifyError.statusCode;
+  const limitMessage = multipartLimitMessages[fastifyError.code];
+  if (status === 413 && limitMessage) return { status, body: envelope({ message: limitMessage }) };
   if (status !== undefined && status >= 400 && status < 500) {
     return { status, body: envelope({ message: frameworkStatusMessages[status] ?? messages.badRequest }) };
   }

@@ -1,0 +1,36 @@
+// What an uploaded file is, decided by its first bytes (file-type's signatures), never by the name
+// or the type the client declares: a text file named `photo.png` is text.
+import type { Readable } from 'node:stream';
+import { fileTypeStream } from 'file-type';
+
+export interface SniffedUpload {
+  /** The whole upload, its first bytes included. */
+  stream: Readable;
+  /** The detected media type (`image/png`), or undefined when no signature matched. */
+  mime: string | undefined;
+  /** The usual extension of that type (`png`). */
+  ext: string | undefined;
+}
+
+export async function sniffUpload(source: Readable): Promise<SniffedUpload> {
+  const stream = await fileTypeStream(source);
+  return { stream, mime: stream.fileType?.mime, ext: stream.fileType?.ext };
+}
+
+/**
+ * Reads the rest of a refused upload and drops it, so the client's request ends normally and it
+ * reads the answer; the multipart limits bound how much that is.
+ */
+export async function discardUpload(stream: Readable): Promise<void> {
+  await new Promise<void>((resolve) => {
+    stream.on('error', () => resolve());
+    stream.on('end', resolve);
+    stream.on('close', resolve);
+    stream.resume();
+  });
+}
+
+/** An error a framework raised while the upload streamed (a 413 past a multipart limit): not the file's fault. */
+export function isFrameworkError(error: unknown): boolean {
+  return typeof (error as { statusCode?: unknown } | null)?.statusCode === 'number';
+}

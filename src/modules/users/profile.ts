@@ -1,0 +1,118 @@
+// The profile: the full user (what the dashboard shows too), the name and username, and the avatar.
+// An avatar is stored under a new key on each upload (so its URL can be cached for ever), the row
+// points at it in a transaction that locks the user, and only then is the old file removed; if the
+// row cannot be written, the new file is removed, so a failure leaves neither file nor row.
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Static } from 'typebox';
+import type { Database } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { NotFound, ValidationFailed } from '../../lib/errors.js';
+import { messages } from '../../lib/messages.js';
+import type { StorageDriver, StoredFile } from '../../providers/storage/index.js';
+import { avatarOf } from './avatars.js';
+import { findUserById, lockUser, setAvatarPath, type UserRow, updateUserProfile } from './repository.js';
+import type { FullUserSchema, UpdateProfileBody } from './schemas.js';
+
+export type FullUser = Static<typeof FullUserSchema>;
+
+/** Where user avatars are served (beside the default one): `/avatars/<user id>-<32 hex>.webp`. */
+export const USER_AVATAR_FILE = /^[1-9]\d{0,9}-[0-9a-f]{32}\.webp$/;
+const AVATAR_FOLDER = 'avatars';
+
+export function fullUserView(user: UserRow): FullUser {
+  return {
+    id: user.id,
+    phone: user.phone,
+    country: user.country,
+    name: user.name,
+    username: user.username,
+    avatar: avatarOf(user),
+    affiliation_code: user.affiliationCode,
+    credits_balance: user.creditsBalance,
+    money_balance: user.moneyBalance,
+  };
+}
+
+/** The storage key of an uploaded avatar's public path, or undefined for the default one. */
+function avatarKeyOf(path: string | null): string | undefined {
+  const file = path?.startsWith(`/${AVATAR_FOLDER}/`) ? path.slice(AVATAR_FOLDER.length + 2) : undefined;
+  return file !== undefined && USER_AVATAR_FILE.test(file) ? `${AVATAR_FOLDER}/${file}` : undefined;
+}
+
+export interface ProfileServiceDeps {
+  db: Database;
+  storage: StorageDriver;
+  logger: FastifyBaseLogger;
+}
+
+export function createProfileService({ db, storage, logger }: ProfileServiceDeps) {
+  return {
+    async profileOf(caller: { id: number }): Promise<FullUser> {
+      const user = await findUserById(db, caller.id);
+      if (!user) throw new NotFound();
+      return fullUserView(user);
+    },
+
+    /** Changes the name and/or the username; a username another account holds is a 422, even in a race. */
+    async update(caller: { id: number }, input: Static<typeof UpdateProfileBody>): Promise<FullUser> {
+      if (input.name === undefined && input.username === undefined) {
+        throw ValidationFailed.field('body', messages.profileNothingToChange);
+      }
+      const changes: { name?: string; username?: string } = {};
+      if (input.name !== undefined) {
+        const name = input.name.trim();
+        if (name.length < 2) throw ValidationFailed.field('name', messages.profileNameBlank);
+        changes.name = name;
+      }
+      if (input.username !== undefined) changes.username = input.username;
+      try {
+        const user = await updateUserProfile(db, caller.id, changes);
+        if (!user) throw new NotFound();
+        return fullUserView(user);
+      } catch (error) {
+        // The unique index decides, so two accounts racing for one username cannot both get it.
+        if (isUniqueViolation(error, 'users_username_unique')) {
+          throw ValidationFailed.field('username', messages.usernameTaken);
+        }
+        throw error;
+      }
+    },
+
+    /** Stores the (already re-encoded) WebP as the user's avatar and removes the previous file. */
+    async changeAvatar(caller: { id: number }, webp: Uint8Array): Promise<FullUser> {
+      const key = `${AVATAR_FOLDER}/${caller.id}-${randomBytes(16).toString('hex')}.webp`;
+      await storage.put(key, webp, { contentType: 'image/webp' });
+      let previous: string | null;
+      let user: UserRow;
+      try {
+        ({ previous, user } = await db.transaction(async (tx) => {
+          const current = await lockUser(tx, caller.id);
+          if (!current) throw new NotFound();
+          return { previous: current.avatarPath, user: await setAvatarPath(tx, caller.id, `/${key}`) };
+        }));
+      } catch (error) {
+        await storage.delete(key).catch((cleanup: unknown) => {
+          logger.error({ err: cleanup, key }, 'could not remove an avatar whose row was not written');
+        });
+        throw error;
+      }
+      const previousKey = avatarKeyOf(previous);
+      if (previousKey) {
+        // The row no longer names it; a failure here leaves an orphan file, never a broken avatar.
+        await storage.delete(previousKey).catch((cleanup: unknown) => {
+          logger.warn({ err: cleanup, key: previousKey }, 'could not remove a replaced avatar');
+        });
+      }
+      return fullUserView(user);
+    },
+
+    /** A user's avatar file by its public name, or undefined. */
+    async avatarFile(file: string): Promise<StoredFile | undefined> {
+      if (!USER_AVATAR_FILE.test(file)) return undefined;
+      return storage.get(`${AVATAR_FOLDER}/${file}`);
+    },
+  };
+}
+
+export type ProfileService = ReturnType<typeof createProfileService>;
