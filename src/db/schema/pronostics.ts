@@ -55,6 +55,10 @@ export const pronostics = pgTable(
     index('pronostics_user_list_idx')
       .on(table.userId, table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst())
       .where(sql`${table.deletedAt} IS NULL`),
+    // The list filtered by status, in the same order, and the dashboard's counts by status.
+    index('pronostics_user_status_list_idx')
+      .on(table.userId, table.status, table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst())
+      .where(sql`${table.deletedAt} IS NULL`),
     index('pronostics_due_idx').on(table.runAfter).where(sql`${table.status} = 'processing'`),
     index('pronostics_search_trgm_idx').using('gin', sql`${table.searchText} gin_trgm_ops`),
     uniqueIndex('pronostics_idempotency_key_unique').on(table.idempotencyKeyId),
