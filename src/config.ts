@@ -37,6 +37,8 @@ export interface Config {
   tokenIdleTtlSeconds: number;
   /** Absolute lifetime of a token, whatever its activity. */
   tokenMaxAgeSeconds: number;
+  /** How long a process may answer for a checked token from memory (0: every request reads the database). */
+  tokenCacheSeconds: number;
   otpTtlSeconds: number;
   otpMaxAttempts: number;
   otpResendCooldownSeconds: number;
@@ -293,6 +295,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
 
     tokenIdleTtlSeconds: integer(env, 'TOKEN_IDLE_TTL_SECONDS', 600, 10, 30 * 24 * 3600),
     tokenMaxAgeSeconds: integer(env, 'TOKEN_MAX_AGE_SECONDS', 30 * 24 * 3600, 60, 366 * 24 * 3600),
+    // Off in tests, which change users and tokens behind the service's back and look at once;
+    // the cache's own tests turn it on.
+    tokenCacheSeconds: integer(env, 'TOKEN_CACHE_SECONDS', appEnv === 'test' ? 0 : 10, 0, 60),
     otpTtlSeconds: integer(env, 'OTP_TTL_SECONDS', 600, 30, 3600),
     otpMaxAttempts: integer(env, 'OTP_MAX_ATTEMPTS', 5, 1, 20),
     otpResendCooldownSeconds: integer(env, 'OTP_RESEND_COOLDOWN_SECONDS', 60, 0, 3600),

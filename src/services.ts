@@ -56,7 +56,7 @@ export function createServices(deps: ServiceDeps) {
   const idempotency = createIdempotencyService({ db, clock });
   const admin = createAdminService({ db });
   const packs = createPackService({ db, audit: admin });
-  const tokens = createTokenService({ db, config, clock });
+  const tokens = createTokenService({ db, config, clock, database });
   const otp = createOtpService({ db, config, clock, messenger, users, tokens });
   const pronostics = createPronosticService({
     db,

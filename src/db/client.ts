@@ -22,13 +22,26 @@ export type Executor = Database | Transaction;
 
 export type Notification = (payload: string) => void;
 
+/**
+ * Told when notifications may have been missed: the LISTEN connection was lost (`lost`), and when
+ * a new one listens again (`restored`). A cache invalidated by notifications stops trusting itself
+ * in between.
+ */
+export interface ListenGaps {
+  lost(): void;
+  restored(): void;
+}
+
 export interface DatabaseHandle {
   readonly db: Database;
   readonly kind: 'pglite' | 'postgres';
   /** A trivial query; throws when the database does not answer. */
   ping(): Promise<void>;
-  /** Subscribes to a channel: LISTEN/NOTIFY on PostgreSQL, in-process on PGlite. */
-  listen(channel: string, onMessage: Notification): Promise<() => Promise<void>>;
+  /**
+   * Subscribes to a channel: LISTEN/NOTIFY on PostgreSQL; on PGlite, `notify` stays in-process and
+   * the database's own NOTIFY (a trigger's) is delivered too.
+   */
+  listen(channel: string, onMessage: Notification, gaps?: ListenGaps): Promise<() => Promise<void>>;
   notify(channel: string, payload: string): Promise<void>;
   /** Applies the pending SQL migrations (safe when several processes start at once). */
   migrate(): Promise<void>;
@@ -115,8 +128,11 @@ async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
         listeners.set(channel, set);
       }
       set.add(onMessage);
+      // A trigger's pg_notify, delivered when its statement commits (before the query resolves).
+      const unlistenDatabase = await client.listen(channel, onMessage);
       return async () => {
         set.delete(onMessage);
+        if (!closed) await unlistenDatabase();
       };
     },
     async notify(channel, payload) {
@@ -154,6 +170,9 @@ async function openPostgres(
   pool.on('error', () => {});
   const db = drizzlePostgres(pool, { schema }) as unknown as Database;
   const listeners = new Map<string, Set<Notification>>();
+  const gapWatchers = new Set<ListenGaps>();
+  /** A connection was lost since the last one listened: the next one that does says so. */
+  let inGap = false;
   let listenClient: pg.PoolClient | undefined;
   let connecting: Promise<pg.PoolClient> | undefined;
   let retryTimer: NodeJS.Timeout | undefined;
@@ -176,6 +195,10 @@ async function openPostgres(
     }
     listenClient = client;
     retryMs = LISTEN_RETRY_MS.first;
+    if (inGap) {
+      inGap = false;
+      for (const watcher of gapWatchers) watcher.restored();
+    }
     return client;
   }
 
@@ -196,6 +219,8 @@ async function openPostgres(
     if (listenClient !== client) return;
     listenClient = undefined;
     client.release(true);
+    inGap = true;
+    for (const watcher of gapWatchers) watcher.lost();
     scheduleReconnect();
   }
 
@@ -217,8 +242,9 @@ async function openPostgres(
     async ping() {
       await pool.query('SELECT 1');
     },
-    async listen(channel, onMessage) {
+    async listen(channel, onMessage, gaps) {
       if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`invalid channel name ${channel}`);
+      if (gaps) gapWatchers.add(gaps);
       let set = listeners.get(channel);
       const isNew = set === undefined;
       if (!set) {
@@ -231,6 +257,7 @@ async function openPostgres(
       if (isNew) await client.query(`LISTEN ${channel}`);
       return async () => {
         set.delete(onMessage);
+        if (gaps) gapWatchers.delete(gaps);
       };
     },
     async notify(channel, payload) {
@@ -255,6 +282,7 @@ async function openPostgres(
       closed = true;
       clearTimeout(retryTimer);
       listeners.clear();
+      gapWatchers.clear();
       const client = listenClient ?? (await connecting?.catch(() => undefined));
       listenClient = undefined;
       client?.release();

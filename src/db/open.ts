@@ -80,7 +80,10 @@ export async function openConfiguredDatabase(
   }
   let server: PgliteSocketServer;
   try {
-    server = await servePgliteOnSocket(embeddedClientOf(handle)!, socketPath);
+    server = await servePgliteOnSocket(embeddedClientOf(handle)!, socketPath, {
+      // A command's trigger NOTIFY (e.g. `user:role` invalidating cached tokens) reaches this process's listeners.
+      onNotification: (channel, payload) => void handle.notify(channel, payload),
+    });
   } catch (error) {
     await handle.close();
     lock.release();

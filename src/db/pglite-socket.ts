@@ -17,10 +17,16 @@ const PROTOCOL_3 = 196608;
 const READY_FOR_QUERY = 0x5a; // 'Z'
 const TERMINATE = 0x58; // 'X'
 const IDLE = 0x49; // 'I'
+const NOTIFICATION_RESPONSE = 0x41; // 'A'
 
 export interface SocketServerOptions {
   /** A client that holds the database in a transaction and sends nothing for this long is cut off. */
   idleInTransactionMs?: number;
+  /**
+   * A NOTIFY raised by a command's statement (a trigger's): the one session's notifications come
+   * back in that command's answer, so they are handed to the service's listeners from here.
+   */
+  onNotification?: (channel: string, payload: string) => void;
 }
 
 export interface PgliteSocketServer {
@@ -55,6 +61,25 @@ function endsIdle(chunks: Uint8Array[]): boolean {
   const answer = Buffer.concat(chunks);
   const n = answer.length;
   return n >= 6 && answer[n - 6] === READY_FOR_QUERY && answer[n - 1] === IDLE;
+}
+
+/** The NotificationResponse messages ('A': pid, channel, payload) in a backend's answer. */
+export function notificationsIn(answer: Buffer): { channel: string; payload: string }[] {
+  const found: { channel: string; payload: string }[] = [];
+  let at = 0;
+  while (at + 5 <= answer.length) {
+    const length = answer.readInt32BE(at + 1);
+    if (answer[at] === NOTIFICATION_RESPONSE) {
+      const body = answer.subarray(at + 9, at + 1 + length);
+      const end = body.indexOf(0);
+      found.push({
+        channel: body.subarray(0, end).toString('utf8'),
+        payload: body.subarray(end + 1, body.indexOf(0, end + 1)).toString('utf8'),
+      });
+    }
+    at += 1 + length;
+  }
+  return found;
 }
 
 export async function servePgliteOnSocket(
@@ -109,6 +134,11 @@ export async function servePgliteOnSocket(
       release ??= await takeTurn();
       const answer = await execute(message);
       for (const chunk of answer) socket.write(chunk);
+      if (options.onNotification) {
+        for (const { channel, payload } of notificationsIn(Buffer.concat(answer))) {
+          options.onNotification(channel, payload);
+        }
+      }
       if (endsIdle(answer)) {
         release();
         release = undefined;

@@ -50,11 +50,29 @@ export const pronostics = pgTable(
     createdAt: createdAt(),
   },
   (table) => [
+    // The list's ORDER BY is `created_at DESC, id DESC`, i.e. NULLS FIRST: the index is built in
+    // exactly that order, or the planner reads and sorts all of a user's rows for every page.
     index('pronostics_user_list_idx')
-      .on(table.userId, table.createdAt.desc(), table.id.desc())
+      .on(table.userId, table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst())
+      .where(sql`${table.deletedAt} IS NULL`),
+    // The list filtered by status, in the same order, and the dashboard's counts by status.
+    index('pronostics_user_status_list_idx')
+      .on(table.userId, table.status, table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst())
       .where(sql`${table.deletedAt} IS NULL`),
     index('pronostics_due_idx').on(table.runAfter).where(sql`${table.status} = 'processing'`),
     index('pronostics_search_trgm_idx').using('gin', sql`${table.searchText} gin_trgm_ops`),
     uniqueIndex('pronostics_idempotency_key_unique').on(table.idempotencyKeyId),
   ],
 );
+
+/**
+ * Each user's live (not deleted) pronostics, kept by the pronostic service in the same transaction
+ * as a create or a soft delete: the unfiltered list's total is one key lookup instead of a count
+ * of all of the user's rows.
+ */
+export const pronosticCounters = pgTable('pronostic_counters', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id),
+  live: integer('live').notNull().default(0),
+});

@@ -4,7 +4,12 @@
 // the attempt it claimed: a worker whose lease ran out (and whose row another took) writes nothing.
 import { and, asc, count, desc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { type PronosticStatus, pronostics, pronosticTypes } from '../../db/schema/index.js';
+import {
+  type PronosticStatus,
+  pronosticCounters,
+  pronostics,
+  pronosticTypes,
+} from '../../db/schema/index.js';
 import type { PronosticTypeSlug } from '../../engine/types.js';
 import { escapeLike } from '../../lib/text.js';
 
@@ -28,6 +33,24 @@ export async function findActiveType(db: Executor, id: number): Promise<Pronosti
   return row;
 }
 
+/** The columns a pronostic's answer shows: never `search_text`, `last_error` or the worker's fields. */
+const shownColumns = {
+  id: pronostics.id,
+  typeId: pronostics.typeId,
+  status: pronostics.status,
+  creditsCost: pronostics.creditsCost,
+  teamsDetails: pronostics.teamsDetails,
+  result: pronostics.result,
+  aiModel: pronostics.aiModel,
+  createdAt: pronostics.createdAt,
+};
+
+/** A pronostic as the API shows it. */
+export type ShownPronostic = Pick<
+  PronosticRow,
+  'id' | 'typeId' | 'status' | 'creditsCost' | 'teamsDetails' | 'result' | 'aiModel' | 'createdAt'
+>;
+
 export async function insertPronostic(
   db: Executor,
   values: Pick<
@@ -42,9 +65,39 @@ export async function insertPronostic(
     | 'deadlineAt'
     | 'idempotencyKeyId'
   >,
-): Promise<PronosticRow> {
-  const [row] = await db.insert(pronostics).values(values).returning();
+): Promise<ShownPronostic> {
+  const [row] = await db.insert(pronostics).values(values).returning(shownColumns);
   return row!;
+}
+
+/** Counts one more live pronostic for its owner (in the create's transaction). */
+export async function countCreated(db: Executor, userId: number): Promise<void> {
+  await db
+    .insert(pronosticCounters)
+    .values({ userId, live: 1 })
+    .onConflictDoUpdate({
+      target: pronosticCounters.userId,
+      set: { live: sql`${pronosticCounters.live} + 1` },
+    });
+}
+
+/** Counts one live pronostic less (in the soft delete's transaction, only when it deleted a row). */
+export async function countDeleted(db: Executor, userId: number): Promise<void> {
+  await db
+    .update(pronosticCounters)
+    .set({ live: sql`${pronosticCounters.live} - 1` })
+    .where(eq(pronosticCounters.userId, userId));
+}
+
+/** How many live pronostics the user has: one key lookup (a named, prepared statement). */
+export async function liveCount(db: Executor, userId: number): Promise<number> {
+  const [row] = await db
+    .select({ live: pronosticCounters.live })
+    .from(pronosticCounters)
+    .where(eq(pronosticCounters.userId, sql.placeholder('userId')))
+    .prepare('pronostic_live_count')
+    .execute({ userId });
+  return row?.live ?? 0;
 }
 
 export interface ListFilter {
@@ -63,22 +116,43 @@ function listConditions(filter: ListFilter) {
   );
 }
 
+/**
+ * A page of the user's live pronostics, newest first, read along `pronostics_user_list_idx` (same
+ * order, so no sort). The unfiltered page, the hot one, is a named prepared statement.
+ */
+export function listQuery(db: Executor, filter: ListFilter, page: { limit: number; offset: number }) {
+  const filtered = filter.status !== undefined || filter.search !== undefined;
+  const query = db
+    .select(shownColumns)
+    .from(pronostics)
+    .where(
+      filtered
+        ? listConditions(filter)
+        : and(eq(pronostics.userId, sql.placeholder('userId')), isNull(pronostics.deletedAt)),
+    )
+    .orderBy(desc(pronostics.createdAt), desc(pronostics.id))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'));
+  const values = { userId: filter.userId, limit: page.limit, offset: page.offset };
+  return { query, values, name: filtered ? undefined : 'pronostics_list_page' };
+}
+
 export async function listPronostics(
   db: Executor,
   filter: ListFilter,
   page: { limit: number; offset: number },
-): Promise<PronosticRow[]> {
-  return db
-    .select()
-    .from(pronostics)
-    .where(listConditions(filter))
-    .orderBy(desc(pronostics.createdAt), desc(pronostics.id))
-    .limit(page.limit)
-    .offset(page.offset);
+): Promise<ShownPronostic[]> {
+  const { query, values, name } = listQuery(db, filter, page);
+  return query.prepare(name ?? '').execute(values);
+}
+
+/** Counts the rows a filter matches: only the user's own, along the same index. */
+export function countQuery(db: Executor, filter: ListFilter) {
+  return db.select({ total: count() }).from(pronostics).where(listConditions(filter));
 }
 
 export async function countPronostics(db: Executor, filter: ListFilter): Promise<number> {
-  const [row] = await db.select({ total: count() }).from(pronostics).where(listConditions(filter));
+  const [row] = await countQuery(db, filter);
   return Number(row?.total ?? 0);
 }
 
@@ -95,14 +169,27 @@ export async function countPronosticsByStatus(
   return rows.map((row) => ({ status: row.status, total: Number(row.total) }));
 }
 
-/** A live (not deleted) pronostic with its type, whoever owns it. */
-export async function findLivePronostic(db: Executor, id: number) {
-  const [row] = await db
-    .select({ pronostic: pronostics, type: pronosticTypes })
+/** The detail: a live (not deleted) pronostic, its owner and its type, whoever owns it. */
+export function detailQuery(db: Executor) {
+  return db
+    .select({
+      pronostic: shownColumns,
+      userId: pronostics.userId,
+      type: {
+        id: pronosticTypes.id,
+        name: pronosticTypes.name,
+        slug: pronosticTypes.slug,
+        difficulty: pronosticTypes.difficulty,
+      },
+    })
     .from(pronostics)
     .innerJoin(pronosticTypes, eq(pronosticTypes.id, pronostics.typeId))
-    .where(and(eq(pronostics.id, id), isNull(pronostics.deletedAt)))
+    .where(and(eq(pronostics.id, sql.placeholder('id')), isNull(pronostics.deletedAt)))
     .limit(1);
+}
+
+export async function findLivePronostic(db: Executor, id: number) {
+  const [row] = await detailQuery(db).prepare('pronostic_detail').execute({ id });
   return row;
 }
 

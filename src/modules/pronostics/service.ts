@@ -14,6 +14,8 @@ import type { AuthUser } from '../auth/tokens.js';
 import { type IdempotentCommit, withoutKey } from '../idempotency/service.js';
 import { spendCredits } from '../wallet/ledger.js';
 import {
+  countCreated,
+  countDeleted,
   countPronostics,
   countPronosticsByStatus,
   findActiveType,
@@ -21,8 +23,9 @@ import {
   insertPronostic,
   listActiveTypes,
   listPronostics,
-  type PronosticRow,
+  liveCount,
   type PronosticTypeRow,
+  type ShownPronostic,
   softDeletePronostic,
 } from './repository.js';
 import type { CreateBody, ListQuery } from './schemas.js';
@@ -49,7 +52,7 @@ function typeView(type: PronosticTypeRow) {
   };
 }
 
-function pronosticView(row: PronosticRow) {
+function pronosticView(row: ShownPronostic) {
   return {
     id: row.id,
     type_id: row.typeId,
@@ -61,7 +64,7 @@ function pronosticView(row: PronosticRow) {
   };
 }
 
-function listedView(row: PronosticRow) {
+function listedView(row: ShownPronostic) {
   return { ...pronosticView(row), ai_model: row.aiModel };
 }
 
@@ -107,7 +110,7 @@ export function createPronosticService({ db, clock, modelName, notifyCreated }: 
   async function findOwned(user: AuthUser, id: number) {
     const found = await findLivePronostic(db, id);
     if (!found) throw new NotFound(messages.pronosticNotFound);
-    if (found.pronostic.userId !== user.id) throw new NotOwner(messages.pronosticForbidden);
+    if (found.userId !== user.id) throw new NotOwner(messages.pronosticForbidden);
     return found;
   }
 
@@ -141,6 +144,7 @@ export function createPronosticService({ db, clock, modelName, notifyCreated }: 
           deadlineAt: addSeconds(now, ANALYSIS_DEADLINE_SECONDS).toISOString(),
           idempotencyKeyId: commit.keyId,
         });
+        await countCreated(tx, user.id);
         // A short balance throws, rolling the insert back: no pronostic without its debit.
         const debit = await spendCredits(tx, {
           userId: user.id,
@@ -160,10 +164,12 @@ export function createPronosticService({ db, clock, modelName, notifyCreated }: 
     async listOwn(user: AuthUser, query: Static<typeof ListQuery>) {
       const page = pageRequest(query);
       const search = query.search?.trim() ? foldForSearch(query.search.trim()) : undefined;
-      const filter = { userId: user.id, status: query.status as PronosticStatus | undefined, search };
+      const status = query.status as PronosticStatus | undefined;
+      const filter = { userId: user.id, ...(status ? { status } : {}), ...(search ? { search } : {}) };
+      // Unfiltered, the total is the user's live counter; a filter's total is counted (the user's rows only).
       const [rows, total] = await Promise.all([
         listPronostics(db, filter, { limit: page.perPage, offset: offsetOf(page) }),
-        countPronostics(db, filter),
+        status || search ? countPronostics(db, filter) : liveCount(db, user.id),
       ]);
       return { pronostics: rows.map(listedView), meta: pageMeta(page, total) };
     },
@@ -188,16 +194,15 @@ export function createPronosticService({ db, clock, modelName, notifyCreated }: 
 
     async getOwn(user: AuthUser, id: number) {
       const { pronostic, type } = await findOwned(user, id);
-      return {
-        ...listedView(pronostic),
-        type: { id: type.id, name: type.name, slug: type.slug, difficulty: type.difficulty },
-      };
+      return { ...listedView(pronostic), type };
     },
 
     async deleteOwn(user: AuthUser, id: number): Promise<void> {
       await findOwned(user, id);
-      // A concurrent delete may win; either way the row is gone for this user.
-      await softDeletePronostic(db, id, user.id, clock.now());
+      // A concurrent delete may win; either way the row is gone for this user, counted down once.
+      await db.transaction(async (tx) => {
+        if (await softDeletePronostic(tx, id, user.id, clock.now())) await countDeleted(tx, user.id);
+      });
     },
   };
 }

@@ -20,6 +20,14 @@ export function currentUser(request: { user: AuthUser | null }): AuthUser {
 
 async function authPlugin(app: FastifyInstance): Promise<void> {
   app.decorateRequest('user', null);
+  // The token cache answers only while this process hears the database's auth announcements.
+  let stopWatching: (() => Promise<void>) | undefined;
+  app.addHook('onReady', async () => {
+    stopWatching = await app.services.tokens.watchChanges();
+  });
+  app.addHook('onClose', async () => {
+    await stopWatching?.();
+  });
   app.addHook('onRequest', async (request) => {
     // The matched route's pattern, not the raw URL: `/api/%75ser/…` routes to a user path too.
     const path = request.routeOptions.url ?? request.url.split('?')[0] ?? '';

@@ -1,0 +1,361 @@
+// `npm run bench:http`: the service over HTTP against a hand-written minimal server
+// (bench/http/reference-server.ts) on the same database and rows, in alternating pairs, with
+// autocannon. PostgreSQL when BENCH_DATABASE_URL is set (a fresh database is created on it and
+// dropped at the end); otherwise only the embedded PGlite workload runs. Options:
+//   --workloads list,search,detail,create,wallet,pglite   (default: all that the database allows)
+//   --users 10000 --per-user 100 --pglite-users 1000       (rows seeded)
+//   --duration 15 --warmup 3 --pairs 3 --connections 50    (seconds, seconds, pairs, connections)
+// Quick run: npm run bench:http -- --users 1000 --duration 5 --warmup 1 --pairs 1
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { type DatabaseHandle, openDatabase } from '../../src/db/client.js';
+import { type Seeded, seed } from './seed.js';
+
+const { values: args } = parseArgs({
+  options: {
+    workloads: { type: 'string', default: 'list,search,detail,create,wallet,pglite' },
+    users: { type: 'string', default: '10000' },
+    'per-user': { type: 'string', default: '100' },
+    'pglite-users': { type: 'string', default: '1000' },
+    duration: { type: 'string', default: '15' },
+    warmup: { type: 'string', default: '3' },
+    pairs: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '50' },
+  },
+});
+const workloads = new Set(args.workloads.split(','));
+const duration = Number(args.duration);
+const warmup = Number(args.warmup);
+const pairs = Number(args.pairs);
+const connections = Number(args.connections);
+const perUser = Number(args['per-user']);
+const APP_SECRET = `bench-${randomBytes(16).toString('hex')}`;
+const root = new URL('../../', import.meta.url).pathname;
+const postgresBase = process.env.BENCH_DATABASE_URL;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+interface Server {
+  name: string;
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+async function start(name: string, script: string, env: Record<string, string>): Promise<Server> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, script)], {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port), REF_PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
+    try {
+      await fetch(`${url}/api/`);
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`${name} did not start`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  return {
+    name,
+    url,
+    child,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** CPU seconds (user + system) and resident memory of a process, from /proc (Linux). */
+function processStats(pid: number): { cpuSeconds: number; rssMb: number } {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const cpuSeconds = (Number(fields[11]) + Number(fields[12])) / 100;
+    const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return { cpuSeconds, rssMb: rss ? Number(rss[1]) / 1024 : 0 };
+  } catch {
+    return { cpuSeconds: 0, rssMb: 0 };
+  }
+}
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  rssMb: number;
+  cpuPercent: number;
+}
+
+type RequestOf = () => { path: string; method?: string; body?: string; headers: Record<string, string> };
+
+async function drive(server: Server, next: RequestOf, seconds: number): Promise<Figures> {
+  const pid = server.child.pid!;
+  const before = processStats(pid);
+  let peakRss = before.rssMb;
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, processStats(pid).rssMb);
+  }, 250);
+  const started = performance.now();
+  const result = await autocannon({
+    url: server.url,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        setupRequest: (request) => {
+          const chosen = next();
+          return {
+            ...request,
+            method: (chosen.method ?? 'GET') as 'GET',
+            path: chosen.path,
+            headers: { ...chosen.headers, ...(chosen.body ? { 'content-type': 'application/json' } : {}) },
+            ...(chosen.body ? { body: chosen.body } : {}),
+          };
+        },
+      },
+    ],
+  });
+  clearInterval(sampler);
+  const wall = (performance.now() - started) / 1000;
+  const after = processStats(pid);
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+    rssMb: Math.max(peakRss, after.rssMb),
+    cpuPercent: (100 * (after.cpuSeconds - before.cpuSeconds)) / wall,
+  };
+}
+
+const random = (n: number) => Math.floor(Math.random() * n);
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+
+function line(label: string, f: Figures): string {
+  return (
+    `  ${label.padEnd(22)} ${f.rps.toFixed(0).padStart(7)} req/s  p50 ${String(f.p50).padStart(4)} ms` +
+    `  p99 ${String(f.p99).padStart(5)} ms  errors ${String(f.errors).padStart(4)}` +
+    `  RSS ${f.rssMb.toFixed(0).padStart(4)} MB  CPU ${f.cpuPercent.toFixed(0).padStart(3)}%`
+  );
+}
+
+const summary: string[] = [];
+
+/** Warm-up of both, then `pairs` alternating reference/service runs; prints each and the ratios. */
+async function compare(label: string, service: Server, reference: Server | undefined, next: RequestOf) {
+  console.log(`\n${label}`);
+  await drive(service, next, warmup);
+  if (reference) await drive(reference, next, warmup);
+  const ratios: number[] = [];
+  const serviceRuns: Figures[] = [];
+  for (let pair = 1; pair <= pairs; pair++) {
+    const ref = reference ? await drive(reference, next, duration) : undefined;
+    const own = await drive(service, next, duration);
+    serviceRuns.push(own);
+    if (ref) console.log(line(`pair ${pair} reference`, ref));
+    console.log(line(`pair ${pair} service`, own));
+    if (ref) {
+      ratios.push(own.rps / ref.rps);
+      console.log(`  pair ${pair} service ÷ reference: ${(own.rps / ref.rps).toFixed(2)}×`);
+    }
+  }
+  const best = median(serviceRuns.map((run) => run.rps));
+  const p99 = median(serviceRuns.map((run) => run.p99));
+  const rss = Math.max(...serviceRuns.map((run) => run.rssMb));
+  const ratio = ratios.length > 0 ? `${median(ratios).toFixed(2)}×` : 'n/a';
+  console.log(`  median service ÷ reference: ${ratio}`);
+  summary.push(`| ${label} | ${best.toFixed(0)} | ${p99} | ${ratio} | ${rss.toFixed(0)} |`);
+}
+
+/** Create → the row's status is no longer `processing`, polled through the detail endpoint. */
+async function createToSuccess(service: Server, seeded: Seeded, samples: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const who = random(seeded.tokens.length);
+    const headers = { authorization: `Bearer ${seeded.tokens[who]}`, 'content-type': 'application/json' };
+    const started = performance.now();
+    const created = await fetch(`${service.url}/api/user/pronostic/create`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        type_id: 1 + (i % 6),
+        teams_details: { home: `Team ${i % 16}`, away: 'Coton Sport' },
+      }),
+    });
+    const id = ((await created.json()) as { data: { pronostic: { id: number } } }).data.pronostic.id;
+    for (;;) {
+      const detail = await fetch(`${service.url}/api/user/pronostic/${id}`, { headers });
+      const body = (await detail.json()) as { data: { pronostic: { status: string } } };
+      if (body.data.pronostic.status !== 'processing') break;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    times.push(performance.now() - started);
+  }
+  return times.sort((a, b) => a - b);
+}
+
+async function postgresDatabase(): Promise<{ url: string; handle: DatabaseHandle; drop(): Promise<void> }> {
+  const name = `pronostics_http_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: postgresBase });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(postgresBase as string);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase({ url: url.toString(), poolSize: 4 });
+  await handle.migrate();
+  return {
+    url: url.toString(),
+    handle,
+    async drop() {
+      await handle.close().catch(() => {});
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+const serviceEnv = (database: Record<string, string>) => ({
+  ...database,
+  APP_ENV: 'development',
+  APP_SECRET,
+  RATE_LIMIT: 'off',
+  LOG_LEVEL: 'warn',
+  ROLE: 'all',
+});
+
+function listRequest(seeded: Seeded, query = ''): RequestOf {
+  const pages = Math.max(1, Math.floor(perUser / 10));
+  return () => {
+    const who = random(seeded.tokens.length);
+    return {
+      path: `/api/user/pronostics?page=${1 + random(pages)}${query}`,
+      headers: { authorization: `Bearer ${seeded.tokens[who]}` },
+    };
+  };
+}
+
+console.log(
+  `bench:http on ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GB, Node ${process.version}; ` +
+    `${connections} connections, ${duration} s runs after ${warmup} s warm-ups, ${pairs} pair(s)`,
+);
+
+if (postgresBase && [...workloads].some((w) => w !== 'pglite')) {
+  const database = await postgresDatabase();
+  const servers: Server[] = [];
+  try {
+    const users = Number(args.users);
+    console.log(`PostgreSQL: seeding ${users} users × ${perUser} pronostics…`);
+    const seeded = await seed(database.handle, { users, perUser, appSecret: APP_SECRET });
+    console.log(`seeded in ${seeded.seconds.toFixed(0)} s`);
+    await database.handle.close();
+    const service = await start('service', 'src/server.ts', serviceEnv({ DATABASE_URL: database.url }));
+    const reference = await start('reference', 'bench/http/reference-server.ts', {
+      REF_DATABASE_URL: database.url,
+      REF_APP_SECRET: APP_SECRET,
+    });
+    servers.push(service, reference);
+
+    if (workloads.has('list')) await compare('list page', service, reference, listRequest(seeded));
+    if (workloads.has('search')) {
+      await compare('list with search', service, reference, listRequest(seeded, '&search=team%2003'));
+    }
+    if (workloads.has('detail')) {
+      await compare('detail', service, reference, () => {
+        const who = random(seeded.tokens.length);
+        const ids = seeded.pronosticIds[who]!;
+        return {
+          path: `/api/user/pronostic/${ids[random(ids.length)]}`,
+          headers: { authorization: `Bearer ${seeded.tokens[who]}` },
+        };
+      });
+    }
+    if (workloads.has('wallet')) {
+      await compare('wallet operations page', service, undefined, () => ({
+        path: '/api/user/wallet/operations?page=1',
+        headers: { authorization: `Bearer ${seeded.tokens[random(seeded.tokens.length)]}` },
+      }));
+    }
+    if (workloads.has('create')) {
+      const idle = await createToSuccess(service, seeded, 20);
+      console.log(
+        `\ncreate → success at idle: p50 ${median(idle).toFixed(0)} ms, max ${idle.at(-1)!.toFixed(0)} ms`,
+      );
+      summary.push(`| create → success, idle (p50 ms) | — | ${median(idle).toFixed(0)} | n/a | — |`);
+      let counter = 0;
+      const underLoad = createToSuccess(service, seeded, 20);
+      await compare('create (debit + ledger row)', service, undefined, () => {
+        counter += 1;
+        return {
+          method: 'POST',
+          path: '/api/user/pronostic/create',
+          headers: { authorization: `Bearer ${seeded.tokens[random(seeded.tokens.length)]}` },
+          body: JSON.stringify({
+            type_id: 1 + (counter % 6),
+            teams_details: { home: `Team ${counter % 16}`, away: 'Coton Sport' },
+          }),
+        };
+      });
+      const loaded = await underLoad;
+      console.log(
+        `create → success under load: p50 ${median(loaded).toFixed(0)} ms, max ${loaded.at(-1)!.toFixed(0)} ms`,
+      );
+      summary.push(`| create → success, under load (p50 ms) | — | ${median(loaded).toFixed(0)} | n/a | — |`);
+    }
+  } finally {
+    for (const server of servers) await server.stop();
+    await database.drop();
+  }
+}
+
+if (workloads.has('pglite') && (!postgresBase || args.workloads.includes('pglite'))) {
+  const dir = mkdtempSync(join(tmpdir(), 'pronostics-bench-'));
+  let service: Server | undefined;
+  try {
+    const users = Number(args['pglite-users']);
+    console.log(`\nPGlite: seeding ${users} users × ${perUser} pronostics…`);
+    const handle = await openDatabase({ url: join(dir, 'pglite') });
+    await handle.migrate();
+    const seeded = await seed(handle, { users, perUser, appSecret: APP_SECRET });
+    await handle.close();
+    console.log(`seeded in ${seeded.seconds.toFixed(0)} s`);
+    service = await start('service (PGlite)', 'src/server.ts', serviceEnv({ DATA_DIR: dir }));
+    await compare('list page (PGlite)', service, undefined, listRequest(seeded));
+  } finally {
+    await service?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+console.log(
+  '\n| workload | service req/s (median) | service p99 ms (median) | service ÷ reference (median) | service RSS MB (peak) |',
+);
+console.log('|---|---|---|---|---|');
+for (const row of summary) console.log(row);

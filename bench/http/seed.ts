@@ -1,0 +1,141 @@
+// Seeds the benchmark's database fast: users with credits (and the ledger row that gives them),
+// one bearer token each, and N pronostics each with realistic results (the engine's own result
+// objects, ~1-2 KB of JSON) spread over the past months, in multi-row INSERTs of a few thousand
+// rows (unnest of arrays), with a progress bar. Then the counters, VACUUM ANALYZE.
+import { SingleBar } from 'cli-progress';
+import { sql } from 'drizzle-orm';
+import type { DatabaseHandle } from '../../src/db/client.js';
+import { fitModel } from '../../src/engine/model.js';
+import { buildResult } from '../../src/engine/result.js';
+import { pronosticTypeSlugs } from '../../src/engine/types.js';
+import { keyedHash, newToken } from '../../src/lib/crypto.js';
+import { searchTextOf } from '../../src/modules/pronostics/search-text.js';
+import { simulateLeague } from '../../test/engine/simulate.js';
+
+export interface Seeded {
+  /** tokens[i] belongs to userIds[i]. */
+  tokens: string[];
+  userIds: number[];
+  /** A few pronostic ids of each user (for the detail workload): ids[i] are userIds[i]'s. */
+  pronosticIds: number[][];
+  seconds: number;
+}
+
+interface Template {
+  typeId: number;
+  teams: string;
+  result: string;
+  searchText: string;
+}
+
+function templates(): Template[] {
+  const { matches } = simulateLeague({ teams: 16, seasons: 3, seed: 7 });
+  const asOf = matches.at(-1)!.date + 86_400_000;
+  const model = fitModel(matches, asOf);
+  const out: Template[] = [];
+  for (let i = 0; i < 40; i++) {
+    const home = `Team ${String(i % 16).padStart(2, '0')}`;
+    const away = `Team ${String((i * 7 + 3) % 16).padStart(2, '0')}`;
+    const slug = pronosticTypeSlugs[i % pronosticTypeSlugs.length]!;
+    const context = {
+      home: { name: home, known: true, matches: 90, form: null },
+      away: { name: away, known: true, matches: 90, form: null },
+      league: { name: 'Elite One', known: true },
+    };
+    const teams = { home, away, league: 'Elite One', date: '2026-03-14' };
+    const { result } = buildResult(slug, model.predict(home, away), context);
+    out.push({
+      typeId: pronosticTypeSlugs.indexOf(slug) + 1,
+      teams: JSON.stringify(teams),
+      result: JSON.stringify(result),
+      searchText: searchTextOf(teams, result as unknown as Record<string, unknown>),
+    });
+  }
+  return out;
+}
+
+const BATCH = 2000;
+
+export async function seed(
+  database: DatabaseHandle,
+  options: { users: number; perUser: number; appSecret: string; quiet?: boolean },
+): Promise<Seeded> {
+  const started = performance.now();
+  const { db } = database;
+  const credits = 1_000_000;
+  await db.execute(sql`
+    INSERT INTO users (phone, country, affiliation_code, credits_balance)
+    SELECT '+2376' || lpad(g::text, 8, '0'), 'CM', 'BENCH' || g, ${credits}::int
+    FROM generate_series(1, ${options.users}::int) AS g`);
+  await db.execute(sql`
+    INSERT INTO wallet_operations (user_id, type, currency, amount, balance_after, reference, description)
+    SELECT id, 'admin_adjustment', 'credits', credits_balance, credits_balance, 'bench:grant:' || id, 'Crédits du banc'
+    FROM users WHERE affiliation_code LIKE 'BENCH%'`);
+  const idRows = (await db.execute(
+    sql`SELECT id FROM users WHERE affiliation_code LIKE 'BENCH%' ORDER BY id`,
+  )) as unknown as { rows: { id: number }[] };
+  const userIds = idRows.rows.map((row) => row.id);
+  const tokens = userIds.map(() => newToken());
+  for (let at = 0; at < userIds.length; at += BATCH) {
+    const rows = userIds.slice(at, at + BATCH).map((u, i) => ({
+      u,
+      h: keyedHash(options.appSecret, 'token', tokens[at + i]!),
+    }));
+    await db.execute(sql`
+      INSERT INTO access_tokens (user_id, token_hash, last_used_at, created_at)
+      SELECT u, h, now(), now() FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(u int, h text)`);
+  }
+
+  const shapes = templates();
+  const total = userIds.length * options.perUser;
+  const bar = new SingleBar({
+    format: 'seeding pronostics [{bar}] {percentage}% {value}/{total} rows, {eta}s left',
+    noTTYOutput: true,
+    notTTYSchedule: 5000,
+  });
+  if (!options.quiet) bar.start(total, 0);
+  const pending: number[] = [];
+  const flush = async () => {
+    // One JSON document per batch: a multi-row INSERT with six parameters whatever the batch size.
+    const parts: string[] = [];
+    for (const index of pending) {
+      const shape = shapes[index % shapes.length]!;
+      const u = userIds[Math.floor(index / options.perUser)]!;
+      // Each user's rows spread over the last ~100 days, newest last.
+      const a = (options.perUser - (index % options.perUser)) * 86_400 + (index % 997);
+      parts.push(
+        `{"u":${u},"t":${shape.typeId},"d":${shape.teams},"r":${shape.result},"s":${JSON.stringify(shape.searchText)},"a":${a}}`,
+      );
+    }
+    await db.execute(sql`
+      INSERT INTO pronostics (user_id, type_id, status, credits_cost, teams_details, result, ai_model,
+                              search_text, attempts, run_after, deadline_at, finished_at, created_at)
+      SELECT u, t, 'success', t, d, r, 'dixon-coles-1', s, 1, now(), now(), now(), now() - make_interval(secs => a)
+      FROM jsonb_to_recordset(${`[${parts.join(',')}]`}::jsonb) AS x(u int, t int, d jsonb, r jsonb, s text, a int)`);
+    if (!options.quiet) bar.increment(pending.length);
+    pending.length = 0;
+  };
+  for (let index = 0; index < total; index++) {
+    pending.push(index);
+    if (pending.length === BATCH) await flush();
+  }
+  if (pending.length > 0) await flush();
+  if (!options.quiet) bar.stop();
+
+  await db.execute(sql`
+    INSERT INTO pronostic_counters (user_id, live)
+    SELECT user_id, count(*)::int FROM pronostics WHERE deleted_at IS NULL GROUP BY user_id
+    ON CONFLICT (user_id) DO UPDATE SET live = EXCLUDED.live`);
+  await db.execute(sql`VACUUM ANALYZE`);
+  const firstRows = (await db.execute(sql`
+    SELECT user_id, (array_agg(id ORDER BY id))[1:5] AS ids FROM pronostics GROUP BY user_id`)) as unknown as {
+    rows: { user_id: number; ids: number[] }[];
+  };
+  const byUser = new Map(firstRows.rows.map((row) => [row.user_id, row.ids]));
+  return {
+    tokens,
+    userIds,
+    pronosticIds: userIds.map((id) => byUser.get(id) ?? []),
+    seconds: (performance.now() - started) / 1000,
+  };
+}

@@ -1,0 +1,201 @@
+// The hot queries' plans on a seeded table: every list page is read along an index in the order it
+// is returned (no Sort node) and nothing scans a whole table. Checked with the custom plan and with
+// the generic plan a named prepared statement ends up using. Fails if an index and its query drift
+// apart again (the list once ordered `DESC` = NULLS FIRST over a `DESC NULLS LAST` index).
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Executor } from '../../src/db/client.js';
+import { findActiveToken } from '../../src/modules/auth/token-repository.js';
+import { countQuery, detailQuery, listQuery, liveCount } from '../../src/modules/pronostics/repository.js';
+import { createTestApp, type TestApp } from '../helpers.js';
+
+let t: TestApp;
+const USERS = 2000;
+const PER_USER = 20;
+const HEAVY_EXTRA = 500;
+let userId: number;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.app.db.execute(sql`
+    INSERT INTO users (phone, country, affiliation_code)
+    SELECT '+2376' || lpad(g::text, 8, '0'), 'CM', 'PLAN' || g FROM generate_series(1, ${USERS}::int) AS g`);
+  await t.app.db.execute(sql`
+    INSERT INTO pronostics (user_id, type_id, status, credits_cost, teams_details, result, ai_model,
+                            search_text, run_after, deadline_at, created_at, deleted_at)
+    SELECT u.id, 1 + g % 6, CASE WHEN g % 7 = 0 THEN 'cancelled' ELSE 'success' END, 1,
+           jsonb_build_object('home', 'Equipe ' || g, 'away', 'Rival ' || u.id),
+           jsonb_build_object('summary', repeat('analyse ', 40)), 'dixon-coles-1',
+           'equipe ' || g || ' rival ' || u.id || ' ' || repeat('analyse ', 40),
+           now(), now(), now() - (g || ' minutes')::interval,
+           CASE WHEN g % 10 = 0 THEN now() END
+    FROM users u CROSS JOIN generate_series(1, ${PER_USER}::int) AS g`);
+  // The measured user is a heavy one: a page of theirs must not read and sort all their rows.
+  await t.app.db.execute(sql`
+    INSERT INTO pronostics (user_id, type_id, status, credits_cost, teams_details, result, ai_model,
+                            search_text, run_after, deadline_at, created_at)
+    SELECT (SELECT max(id) FROM users), 1, CASE WHEN g % 7 = 0 THEN 'cancelled' ELSE 'success' END, 1,
+           jsonb_build_object('home', 'Equipe ' || g, 'away', 'Rival'), jsonb_build_object('summary', 'x'),
+           'dixon-coles-1', 'equipe ' || g || ' rival', now(), now(), now() - (g || ' hours')::interval
+    FROM generate_series(1, ${HEAVY_EXTRA}::int) AS g`);
+  await t.app.db.execute(sql`
+    INSERT INTO access_tokens (user_id, token_hash, last_used_at, created_at)
+    SELECT id, 'hash-' || id, now(), now() FROM users`);
+  await t.app.db.execute(sql`
+    INSERT INTO pronostic_counters (user_id, live)
+    SELECT user_id, count(*) FROM pronostics WHERE deleted_at IS NULL GROUP BY user_id`);
+  await t.app.db.execute(sql`ANALYZE`);
+  const [row] = rowsOf(await t.app.db.execute(sql`SELECT id FROM users ORDER BY id DESC LIMIT 1`)) as {
+    id: number;
+  }[];
+  userId = row!.id;
+}, 60_000);
+afterAll(() => t.close());
+
+function rowsOf(result: unknown): Record<string, unknown>[] {
+  return (result as { rows: Record<string, unknown>[] }).rows;
+}
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  Plans?: PlanNode[];
+}
+
+function nodesOf(node: PlanNode): PlanNode[] {
+  return [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+}
+
+function literal(value: unknown): string {
+  if (typeof value === 'number') return String(value);
+  return `'${String(value).replaceAll("'", "''")}'`;
+}
+
+/** Drizzle's parameters, placeholders filled from `values`. */
+function paramsOf(params: unknown[], values: Record<string, unknown>): unknown[] {
+  return params.map((param) =>
+    param !== null && typeof param === 'object' && 'name' in param
+      ? values[(param as { name: string }).name]
+      : param,
+  );
+}
+
+/** The plan PostgreSQL uses for `text` with `params`, custom or generic (as a prepared statement's). */
+async function planOf(
+  query: { sql: string; params: unknown[] },
+  mode: 'force_custom_plan' | 'force_generic_plan',
+): Promise<PlanNode[]> {
+  return t.app.db.transaction(async (tx) => {
+    await tx.execute(sql.raw(`SET LOCAL plan_cache_mode = ${mode}`));
+    await tx.execute(sql.raw(`PREPARE plan_probe AS ${query.sql}`));
+    const args = query.params.length > 0 ? `(${query.params.map(literal).join(', ')})` : '';
+    const result = await tx.execute(sql.raw(`EXPLAIN (FORMAT JSON) EXECUTE plan_probe${args}`));
+    await tx.execute(sql.raw('DEALLOCATE plan_probe'));
+    const cell = Object.values(rowsOf(result)[0]!)[0];
+    const plan = (typeof cell === 'string' ? JSON.parse(cell) : cell) as { Plan: PlanNode }[];
+    return nodesOf(plan[0]!.Plan);
+  });
+}
+
+/**
+ * A search matches rows no index keeps in date order, so its page may be a top-N sort: of the
+ * user's matching rows only (reached by an index), never of a table scan.
+ */
+function expectIndexed(nodes: PlanNode[], label: string): void {
+  const types = seeded(nodes).map(
+    (node) => `${node['Node Type']}${node['Relation Name'] ? ` ${node['Relation Name']}` : ''}`,
+  );
+  expect(
+    types.filter((type) => type.startsWith('Seq Scan')),
+    `${label}: ${types.join(' > ')}`,
+  ).toEqual([]);
+}
+
+/** The seeded tables' nodes and every other kind (a six-row lookup table may well be scanned). */
+function seeded(nodes: PlanNode[]): PlanNode[] {
+  return nodes.filter((node) => node['Relation Name'] !== 'pronostic_types');
+}
+
+function expectIndexedAndUnsorted(nodes: PlanNode[], label: string): void {
+  const types = seeded(nodes).map(
+    (node) => `${node['Node Type']}${node['Relation Name'] ? ` ${node['Relation Name']}` : ''}`,
+  );
+  expect(
+    types.filter((type) => type.startsWith('Seq Scan')),
+    `${label}: ${types.join(' > ')}`,
+  ).toEqual([]);
+  expect(
+    types.filter((type) => type.includes('Sort')),
+    `${label}: ${types.join(' > ')}`,
+  ).toEqual([]);
+}
+
+const db = (): Executor => t.app.db;
+
+const builtQueries = (): {
+  label: string;
+  query: { toSQL(): { sql: string; params: unknown[] } };
+  values: Record<string, unknown>;
+}[] => {
+  const page = { limit: 10, offset: 20 };
+  const plain = listQuery(db(), { userId }, page);
+  const byStatus = listQuery(db(), { userId, status: 'cancelled' }, page);
+  const searched = listQuery(db(), { userId, search: 'equipe 1' }, page);
+  return [
+    { label: 'list page', query: plain.query, values: plain.values },
+    { label: 'list by status', query: byStatus.query, values: byStatus.values },
+    { label: 'list with search', query: searched.query, values: searched.values },
+    { label: 'count by status', query: countQuery(db(), { userId, status: 'cancelled' }), values: {} },
+    { label: 'count with search', query: countQuery(db(), { userId, search: 'equipe 1' }), values: {} },
+    { label: 'detail', query: detailQuery(db()), values: { id: 1234 } },
+  ];
+};
+
+describe('hot query plans on a seeded table', () => {
+  for (const mode of ['force_custom_plan', 'force_generic_plan'] as const) {
+    it(`lists, counts and the detail use indexes in their order, no sort (${mode})`, async () => {
+      for (const { label, query, values } of builtQueries()) {
+        const built = query.toSQL();
+        const nodes = await planOf({ sql: built.sql, params: paramsOf(built.params, values) }, mode);
+        if (label.includes('search')) expectIndexed(nodes, label);
+        else expectIndexedAndUnsorted(nodes, label);
+      }
+    });
+  }
+
+  it('the list page is one index scan of pronostics_user_list_idx (a Limit over it, nothing else)', async () => {
+    const { query, values } = listQuery(db(), { userId }, { limit: 10, offset: 0 });
+    const built = query.toSQL();
+    const nodes = await planOf(
+      { sql: built.sql, params: paramsOf(built.params, values) },
+      'force_generic_plan',
+    );
+    expect(nodes.map((node) => node['Node Type'])).toEqual(['Limit', 'Index Scan']);
+    expect((nodes[1] as { 'Index Name'?: string })['Index Name']).toBe('pronostics_user_list_idx');
+  });
+
+  it('the token lookup and the live counter are key lookups', async () => {
+    // The repository's own queries, explained with the very text and parameters drizzle sends.
+    const tokenSql = await captureSql(() => findActiveToken(db(), 'hash-1'));
+    expectIndexedAndUnsorted(await planOf(tokenSql, 'force_generic_plan'), 'token lookup');
+    const counterSql = await captureSql(() => liveCount(db(), userId));
+    expectIndexedAndUnsorted(await planOf(counterSql, 'force_generic_plan'), 'live count');
+    expect(await liveCount(db(), userId)).toBe(PER_USER - PER_USER / 10 + HEAVY_EXTRA);
+  });
+});
+
+/** The text and parameters of the one query `run` sends (drizzle's logger sees every query). */
+async function captureSql(run: () => Promise<unknown>): Promise<{ sql: string; params: unknown[] }> {
+  const session = (db() as unknown as { session: { logger: { logQuery(q: string, p: unknown[]): void } } })
+    .session;
+  const previous = session.logger;
+  let captured: { sql: string; params: unknown[] } | undefined;
+  session.logger = { logQuery: (query, params) => (captured ??= { sql: query, params }) };
+  try {
+    await run();
+  } finally {
+    session.logger = previous;
+  }
+  if (!captured) throw new Error('no query was sent');
+  return captured;
+}
