@@ -22,6 +22,11 @@ export interface FittedModel {
   predict(home: string, away: string): Prediction;
 }
 
+/** A model from ratings fitted elsewhere (the analyst's fit thread). */
+export function modelFromRatings(ratings: Ratings): FittedModel {
+  return wrap(ratings);
+}
+
 function wrap(ratings: Ratings): FittedModel {
   return { ratings, predict: (home, away) => predictFixture(ratings, home, away) };
 }

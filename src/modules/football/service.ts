@@ -22,6 +22,7 @@ import {
   insertTeams,
   latestLeagueOfTeam,
   leagueMatches,
+  leagueVersion,
   matchStats,
   type StoredMatch,
 } from './repository.js';
@@ -239,6 +240,14 @@ export function createFootballService({ db, config, fetch: fetchImpl = fetch }: 
     /** A league's matches played on days in [from, before), oldest first. */
     playedMatches(leagueId: number, from: string, before: string): Promise<StoredMatch[]> {
       return leagueMatches(db, leagueId, from, before);
+    },
+
+    /**
+     * What changes when this league's results change (an import of another league leaves it), and
+     * its latest result day before `before` (yyyy-mm-dd, exclusive).
+     */
+    leagueVersion(leagueId: number, before: string) {
+      return leagueVersion(db, leagueId, before);
     },
 
     /** Cheap facts that change whenever results are added (matches, leagues, highest match id). */
