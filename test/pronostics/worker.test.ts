@@ -127,6 +127,35 @@ describe('analysis worker', () => {
     expect(list.json().data.pronostics[0].status).toBe('cancelled');
   });
 
+  it('cancels and refunds, with a clear reason, a job whose type the engine does not know', async () => {
+    const engine = fixedEngine();
+    const t = await app({ engine });
+    // A type added in the back office before the engine answers it (the slug column has no SQL check).
+    const [type] = await t.app.db
+      .execute<{ id: number }>(
+        sql`INSERT INTO pronostic_types (name, slug, description, difficulty) VALUES ('Corners', 'corners-9-5', 'Plus ou moins de 9,5 corners', 2) RETURNING id`,
+      )
+      .then((result) => ('rows' in result ? result.rows : result) as Array<{ id: number }>);
+    const user = await signIn(t, { credits: 4 });
+    const id = await create(t, user, type!.id);
+    expect(await t.app.worker.runOnce()).toBe('cancelled');
+    expect(engine.calls).toBe(0);
+    const pronostic = await detail(t, user, id);
+    expect(pronostic.status).toBe('cancelled');
+    expect(pronostic.result).toEqual({
+      reason: 'unsupported_type',
+      message: expect.stringContaining('pas encore pris en charge'),
+    });
+    const operations = await operationsOf(t, user);
+    expect(operations.at(-1)).toEqual(['pronostic_refund', -operations.at(-2)![1]!]);
+    expect(operations.map(([type]) => type)).toEqual([
+      'admin_adjustment',
+      'pronostic_debit',
+      'pronostic_refund',
+    ]);
+    expect((await rowOf(t, id)).lastError).toContain('corners-9-5');
+  });
+
   it('cancels and refunds a row still processing past its 15-minute deadline', async () => {
     const engine = failingEngine();
     const t = await app({ engine, workerOptions: { backoffSeconds: [3600] } });
