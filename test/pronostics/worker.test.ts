@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
-import { pronostics, walletOperations } from '../../src/db/schema/index.js';
+import { pronostics, pronosticTypes, walletOperations } from '../../src/db/schema/index.js';
 import { createAnalysisJobs } from '../../src/modules/pronostics/analysis-jobs.js';
 import { AnalysisWorker } from '../../src/worker/worker.js';
 import { failingEngine, fixedEngine, hangingEngine, hangingOn } from '../fakes/engines.js';
@@ -132,10 +132,14 @@ describe('analysis worker', () => {
     const t = await app({ engine });
     // A type added in the back office before the engine answers it (the slug column has no SQL check).
     const [type] = await t.app.db
-      .execute<{ id: number }>(
-        sql`INSERT INTO pronostic_types (name, slug, description, difficulty) VALUES ('Corners', 'corners-9-5', 'Plus ou moins de 9,5 corners', 2) RETURNING id`,
-      )
-      .then((result) => ('rows' in result ? result.rows : result) as Array<{ id: number }>);
+      .insert(pronosticTypes)
+      .values({
+        name: 'Corners',
+        slug: 'corners-9-5' as never,
+        description: 'Plus ou moins de 9,5 corners',
+        difficulty: 2,
+      })
+      .returning({ id: pronosticTypes.id });
     const user = await signIn(t, { credits: 4 });
     const id = await create(t, user, type!.id);
     expect(await t.app.worker.runOnce()).toBe('cancelled');
