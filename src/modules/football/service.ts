@@ -6,7 +6,7 @@ import { basename } from 'node:path';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import type { FootballLeague, FootballTeam, NewFootballMatch } from '../../db/schema/index.js';
-import { decodeResults, downloadResults, resultsUrl } from './import.js';
+import { currentSeason, decodeResults, downloadResults, resultsUrl } from './import.js';
 import { KNOWN_TEAM_ALIASES } from './known-aliases.js';
 import { normalizeName } from './normalize.js';
 import {
@@ -183,6 +183,12 @@ export function createFootballService({ db, config, fetch: fetchImpl = fetch }: 
       const text = await downloadResults(url, fetchImpl);
       const report = await importText(text, `${code} ${season}`, onProgress, { league: code, season });
       return { ...report, url };
+    },
+
+    /** The daily sync's step: the season current at `now`, downloaded and imported. */
+    async syncCurrentSeason(code: string, now: Date): Promise<FileImportReport & { url: string; season: string }> {
+      const season = currentSeason(now);
+      return { ...(await this.syncLeague(code, season)), season };
     },
 
     /**
