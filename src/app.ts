@@ -41,8 +41,8 @@ import type { SandboxDriver } from './providers/payments/sandbox.js';
 import { createServices } from './services.js';
 import type { AnalysisEngine } from './worker/analysis-engine.js';
 import { PaymentPoller } from './worker/payment-poller.js';
-import { ResultsSync } from './worker/results-sync.js';
 import { warnWithoutResults } from './worker/process.js';
+import { ResultsSync } from './worker/results-sync.js';
 import { AnalysisWorker, type WorkerOptions } from './worker/worker.js';
 
 export interface AppOptions {

@@ -11,7 +11,14 @@ export interface ResultsSource {
   syncCurrentSeason(
     code: string,
     now: Date,
-  ): Promise<{ season: string; url: string; rows: number; inserted: number; duplicates: number; skipped: unknown[] }>;
+  ): Promise<{
+    season: string;
+    url: string;
+    rows: number;
+    inserted: number;
+    duplicates: number;
+    skipped: unknown[];
+  }>;
 }
 
 export interface ResultsSyncOptions {

@@ -186,7 +186,10 @@ export function createFootballService({ db, config, fetch: fetchImpl = fetch }: 
     },
 
     /** The daily sync's step: the season current at `now`, downloaded and imported. */
-    async syncCurrentSeason(code: string, now: Date): Promise<FileImportReport & { url: string; season: string }> {
+    async syncCurrentSeason(
+      code: string,
+      now: Date,
+    ): Promise<FileImportReport & { url: string; season: string }> {
       const season = currentSeason(now);
       return { ...(await this.syncLeague(code, season)), season };
     },
