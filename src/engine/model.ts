@@ -5,7 +5,7 @@ import { globalRatings, type Prediction, predictFixture } from './predict.js';
 import { seasonStakes } from './stakes.js';
 import type { PlayedMatch, Ratings } from './types.js';
 
-export const MODEL_NAME = 'dixon-coles-1';
+export const MODEL_NAME = 'dixon-coles-2';
 
 export type ModelSettings = Omit<FitOptions, 'asOf' | 'warmStart'> & {
   /**
