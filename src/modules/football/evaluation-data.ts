@@ -1,5 +1,6 @@
 // Turns result files into evaluation matches: the played match for the model, the bookmaker's
 // margin-free probabilities beside it (Pinnacle closing, else the market average) for scoring only.
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { type EvaluationMatch, impliedProbabilities, type Probabilities3 } from '../../engine/evaluation.js';
@@ -92,7 +93,8 @@ export function protocolFiles(
   const blockOf = new Map<string, ProtocolBlock>();
   for (const block of asked) for (const season of PROTOCOL_BLOCKS[block]) blockOf.set(season, block);
   return {
-    train: leagues.flatMap((league) => training.map((season) => file(league, season))),
+    // Earlier seasons a league lacks are simply not there to train on; a reported one must exist.
+    train: leagues.flatMap((league) => training.map((season) => file(league, season))).filter(existsSync),
     test: leagues.flatMap((league) => seasons.map((season) => file(league, season))),
     blockOf,
   };
