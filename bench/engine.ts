@@ -1,7 +1,10 @@
 // Engine timings from one run: fitting one league (20 teams, 5 seasons of simulated results)
-// and one prediction from fitted ratings. `npx tsx bench/engine.ts`
+// and one prediction from fitted ratings, then how long the event loop stalls while the
+// analyst's worker thread fits. `npx tsx bench/engine.ts`
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fitModel } from '../src/engine/model.js';
 import { buildResult } from '../src/engine/result.js';
+import { threadFitter } from '../src/modules/football/fit-pool.js';
 import { simulateLeague } from '../test/engine/simulate.js';
 
 const { matches } = simulateLeague({ teams: 20, seasons: 5, seed: 1 });
@@ -34,3 +37,16 @@ console.log(`matches in the fit:            ${model.ratings.matches}`);
 console.log(`fit one league (20 teams, 5 seasons): ${fitMs.toFixed(1)} ms`);
 console.log(`one prediction (score matrix + markets): ${(predictMs * 1000).toFixed(1)} µs`);
 console.log(`one full-analysis result (with French text): ${(resultMs * 1000).toFixed(1)} µs`);
+
+// The analyst's path: fits on the worker thread while this loop stays free.
+const thread = threadFitter();
+await thread.fit(matches, asOf);
+const delay = monitorEventLoopDelay({ resolution: 1 });
+delay.enable();
+started = performance.now();
+for (let i = 0; i < fits; i++) await thread.fit(matches, asOf);
+const threadMs = (performance.now() - started) / fits;
+delay.disable();
+await thread.close();
+console.log(`fit on the worker thread (round trip): ${threadMs.toFixed(1)} ms`);
+console.log(`event loop's longest stall meanwhile: ${(delay.max / 1e6).toFixed(1)} ms`);

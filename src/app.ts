@@ -45,6 +45,7 @@ import { createServices } from './services.js';
 import type { AnalysisEngine } from './worker/analysis-engine.js';
 import { PaymentPoller } from './worker/payment-poller.js';
 import { warnWithoutResults } from './worker/process.js';
+import { ResultsSync } from './worker/results-sync.js';
 import { AnalysisWorker, type WorkerOptions } from './worker/worker.js';
 
 export interface AppOptions {
@@ -72,6 +73,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     worker: AnalysisWorker;
     paymentPoller: PaymentPoller;
+    resultsSync: ResultsSync;
   }
 }
 
@@ -169,6 +171,24 @@ export async function buildApp(options: AppOptions): Promise<App> {
     app.addHook('onReady', () => worker.start());
     // Finish or release the current analysis before the database closes.
     app.addHook('preClose', () => worker.stop());
+  }
+
+  if (engine.close) {
+    const closeEngine = engine.close.bind(engine);
+    app.addHook('onClose', () => closeEngine());
+  }
+  // The daily results sync runs with the analysis worker, for RESULTS_SYNC_LEAGUES (none outside
+  // production unless set); tests drive `app.resultsSync` themselves.
+  const resultsSync = new ResultsSync({
+    source: services.football,
+    clock,
+    logger: app.log.child({ component: 'results-sync' }),
+    options: { leagues: config.resultsSyncLeagues },
+  });
+  app.decorate('resultsSync', resultsSync);
+  if (runWorker) {
+    app.addHook('onReady', async () => resultsSync.start());
+    app.addHook('preClose', () => resultsSync.stop());
   }
 
   await app.register(healthRoutes);

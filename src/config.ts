@@ -99,6 +99,12 @@ export interface Config {
     narrativeDeadlineMs: number;
   };
   resultsBaseUrl: string;
+  /**
+   * Leagues whose current season the worker downloads from RESULTS_BASE_URL daily (football-data.co.uk
+   * codes). Default: the five big leagues in production, none elsewhere (nothing leaves the machine
+   * in development or tests unless asked).
+   */
+  resultsSyncLeagues: string[];
   /** Analyses one worker process runs at once. */
   workerConcurrency: number;
   /** How long a claim holds a pronostic row; an analysis still running then is aborted. */
@@ -196,6 +202,19 @@ function parseDatabaseUrl(env: Env): string | undefined {
   if (raw === undefined) return undefined;
   if (raw === 'memory://' || /^postgres(?:ql)?:\/\/.+/.test(raw)) return raw;
   return fail('DATABASE_URL', 'unset (embedded PGlite), memory:// or a postgres:// URL', raw);
+}
+
+function parseSyncLeagues(env: Env, appEnv: Config['appEnv']): string[] {
+  const raw = optional(env, 'RESULTS_SYNC_LEAGUES');
+  if (raw === undefined) return appEnv === 'production' ? ['E0', 'SP1', 'D1', 'I1', 'F1'] : [];
+  const codes = raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '' && part.toLowerCase() !== 'none');
+  if (codes.some((code) => !/^[A-Za-z0-9]{1,8}$/.test(code))) {
+    fail('RESULTS_SYNC_LEAGUES', 'comma-separated league codes such as E0,SP1 (or none)', raw);
+  }
+  return [...new Set(codes)];
 }
 
 function parseCorsOrigins(env: Env): string[] {
@@ -350,6 +369,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       narrativeDeadlineMs: integer(env, 'AI_NARRATIVE_DEADLINE_MS', 40_000, 100, 3_600_000),
     },
     resultsBaseUrl: httpUrl(env, 'RESULTS_BASE_URL', 'https://www.football-data.co.uk/mmz4281') as string,
+    resultsSyncLeagues: parseSyncLeagues(env, appEnv),
     workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 4, 1, 64),
     workerLeaseSeconds: integer(env, 'WORKER_LEASE_SECONDS', 60, 10, 3600),
 

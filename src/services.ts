@@ -37,7 +37,11 @@ export interface ServiceDeps {
   /** Sends sign-in codes; by default the drivers the configuration names. */
   messenger?: Messenger;
   /** Runs the analyses; by default the football analyst (statistical model, optional LLM text). */
-  engine?: AnalysisEngine & { describe?(): Promise<{ matches: number; leagues: number }> };
+  engine?: AnalysisEngine & {
+    describe?(): Promise<{ matches: number; leagues: number }>;
+    /** Stops what it runs beside the event loop (the analyst's fit thread). */
+    close?(): Promise<void>;
+  };
   /** Speaks to the payment provider; by default the driver PAYMENTS_DRIVER names. */
   paymentsDriver?: PaymentsDriver;
   /** Keeps uploaded files; by default the driver STORAGE_DRIVER names. */

@@ -12,7 +12,7 @@ export interface AnalysisFacts {
   confidence: number;
   home: TeamContext & { attack: number; defence: number };
   away: TeamContext & { attack: number; defence: number };
-  league: { name: string | null; known: boolean };
+  league: { name: string | null; known: boolean; stale?: { latestResult: string | null } };
   oneXTwo: { home: number; draw: number; away: number };
   bttsYes: number;
   over25: number;
@@ -146,7 +146,34 @@ function opening(facts: AnalysisFacts, seed: number): string {
   );
 }
 
+/** `2020-03-08` → `8 mars 2020`. */
+function frenchDate(day: string): string {
+  const months = [
+    'janvier',
+    'février',
+    'mars',
+    'avril',
+    'mai',
+    'juin',
+    'juillet',
+    'août',
+    'septembre',
+    'octobre',
+    'novembre',
+    'décembre',
+  ];
+  const [year, month, date] = day.split('-').map(Number);
+  return `${date} ${months[(month ?? 1) - 1]} ${year}`;
+}
+
 function caveat(facts: AnalysisFacts): string | null {
+  const stale = facts.league.stale;
+  if (stale) {
+    const league = facts.league.name ?? 'ce championnat';
+    return stale.latestResult
+      ? `Attention : nos derniers résultats de ${league} datent du ${frenchDate(stale.latestResult)}. Les équipes ont pu beaucoup changer depuis ; cette estimation repose sur des données anciennes et reste à prendre avec une grande prudence.`
+      : `Attention : nous n’avons aucun résultat récent de ${league}. Cette estimation repose sur des repères généraux et reste à prendre avec une grande prudence.`;
+  }
   if (!facts.league.known) {
     return 'Ce championnat n’est pas couvert par nos données : l’estimation repose sur des repères généraux (avantage du terrain compris) et reste à prendre avec prudence.';
   }

@@ -5,7 +5,7 @@ import { globalRatings, type Prediction, predictFixture } from './predict.js';
 import { seasonStakes } from './stakes.js';
 import type { PlayedMatch, Ratings } from './types.js';
 
-export const MODEL_NAME = 'dixon-coles-1';
+export const MODEL_NAME = 'dixon-coles-2';
 
 export type ModelSettings = Omit<FitOptions, 'asOf' | 'warmStart'> & {
   /**
@@ -20,6 +20,11 @@ export const DEFAULT_SETTINGS: ModelSettings = { ...DEFAULT_FIT, motivation: 0.0
 export interface FittedModel {
   readonly ratings: Ratings;
   predict(home: string, away: string): Prediction;
+}
+
+/** A model from ratings fitted elsewhere (the analyst's fit thread). */
+export function modelFromRatings(ratings: Ratings): FittedModel {
+  return wrap(ratings);
 }
 
 function wrap(ratings: Ratings): FittedModel {

@@ -18,7 +18,12 @@ export const MARKET_OF: Record<PronosticTypeSlug, MarketName> = {
 export interface MatchContext {
   home: TeamContext;
   away: TeamContext;
-  league: { name: string | null; known: boolean };
+  league: {
+    name: string | null;
+    known: boolean;
+    /** Set when the league's latest result is too old for the match (see analyst.ts): the day of that result, or null. */
+    stale?: { latestResult: string | null };
+  };
 }
 
 export interface MarketSummary {
@@ -80,8 +85,13 @@ export function dataQuality(context: MatchContext): DataQuality {
   const fewest = Math.min(home, away);
   // Half a season of both sides makes the ratings settle; a full one more so.
   const level: DataQualityLevel =
-    !context.league.known || fewest < 10 ? 'low' : fewest < 30 ? 'medium' : 'high';
-  return { home_matches: home, away_matches: away, level };
+    !context.league.known || context.league.stale || fewest < 10 ? 'low' : fewest < 30 ? 'medium' : 'high';
+  const quality: DataQuality = { home_matches: home, away_matches: away, level };
+  if (context.league.stale) {
+    quality.stale = true;
+    quality.latest_result = context.league.stale.latestResult;
+  }
+  return quality;
 }
 
 /** Every market's pick, confidence and (rounded) probabilities. */

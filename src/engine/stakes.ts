@@ -1,7 +1,9 @@
 // What is still at stake for each side near the end of a season, from the league table as of a
-// date: a side that can no longer win the title, reach or lose a top-six place, or go down has
-// "nothing to play for", and such sides do worse than their ratings against sides that still
-// need points (docs/engine.md). Only the last matches of a double round-robin season are judged.
+// date: a side that can no longer win the title, reach or lose a Champions League (top-four) or
+// European (top-six) place, or go down has "nothing to play for", and such sides do worse than
+// their ratings against sides that still need points (docs/engine.md). Only the last matches of a
+// double round-robin season are judged; a season interrupted by a long pause (spring 2020) is
+// still one season.
 import { DAY_MS } from './dixon-coles.js';
 import type { PlayedMatch } from './types.js';
 
@@ -11,6 +13,8 @@ export type Stake = 'live' | 'dead';
 const SEASON_BREAK_DAYS = 42;
 /** Stakes are judged once a side has at most this many matches left. */
 const LAST_MATCHES = 10;
+/** The Champions League line: four places in England, Spain, Germany and Italy (three in France until 2019-20; four is the usual line). */
+const CHAMPIONS_PLACES = 4;
 const EUROPEAN_PLACES = 6;
 const RELEGATION_PLACES = 3;
 
@@ -19,15 +23,8 @@ interface Standing {
   played: number;
 }
 
-/** Each side's stake as of `asOf`; sides (or seasons) not yet in their last matches are absent. */
-export function seasonStakes(matches: readonly PlayedMatch[], asOf: number): Map<string, Stake> {
-  const stakes = new Map<string, Stake>();
-  const played = matches.filter((match) => match.date < asOf).sort((a, b) => a.date - b.date);
-  const last = played.at(-1);
-  if (!last || asOf - last.date >= SEASON_BREAK_DAYS * DAY_MS) return stakes;
-  let start = played.length - 1;
-  while (start > 0 && played[start]!.date - played[start - 1]!.date < SEASON_BREAK_DAYS * DAY_MS) start--;
-
+/** Points and matches played of each side over a run of matches. */
+function tableOf(matches: readonly PlayedMatch[]): Map<string, Standing> {
   const table = new Map<string, Standing>();
   const standing = (team: string) => {
     let row = table.get(team);
@@ -37,7 +34,7 @@ export function seasonStakes(matches: readonly PlayedMatch[], asOf: number): Map
     }
     return row;
   };
-  for (const match of played.slice(start)) {
+  for (const match of matches) {
     const home = standing(match.home);
     const away = standing(match.away);
     home.played++;
@@ -49,12 +46,50 @@ export function seasonStakes(matches: readonly PlayedMatch[], asOf: number): Map
       away.points++;
     }
   }
+  return table;
+}
+
+/**
+ * Where the current season starts: after the last pause of SEASON_BREAK_DAYS or more, unless the
+ * run before that pause, joined to the run after it, is still one unfinished double round-robin
+ * of the same sides (a season suspended for weeks, as in spring 2020).
+ */
+function seasonStart(played: readonly PlayedMatch[]): number {
+  let start = played.length - 1;
+  while (start > 0 && played[start]!.date - played[start - 1]!.date < SEASON_BREAK_DAYS * DAY_MS) start--;
+  while (start > 0) {
+    let before = start - 1;
+    while (before > 0 && played[before]!.date - played[before - 1]!.date < SEASON_BREAK_DAYS * DAY_MS)
+      before--;
+    const earlier = tableOf(played.slice(before, start));
+    const joined = tableOf(played.slice(before));
+    const total = 2 * (joined.size - 1);
+    const sameSides = joined.size === earlier.size;
+    const unfinished = [...earlier.values()].some((row) => row.played < total);
+    const fits = [...joined.values()].every((row) => row.played <= total);
+    if (!(sameSides && unfinished && fits)) break;
+    start = before;
+  }
+  return start;
+}
+
+/** Each side's stake as of `asOf`; sides (or seasons) not yet in their last matches are absent. */
+export function seasonStakes(matches: readonly PlayedMatch[], asOf: number): Map<string, Stake> {
+  const stakes = new Map<string, Stake>();
+  const played = matches.filter((match) => match.date < asOf).sort((a, b) => a.date - b.date);
+  const last = played.at(-1);
+  if (!last) return stakes;
+  const table = tableOf(played.slice(seasonStart(played)));
 
   const teams = table.size;
   const total = 2 * (teams - 1);
   const rows = [...table.values()];
   // Another format (a split league, play-offs) is not a double round-robin: no judgement.
   if (teams < EUROPEAN_PLACES + RELEGATION_PLACES + 2 || rows.some((row) => row.played > total))
+    return stakes;
+  // Long after the last match of a finished season, nothing is at stake any more; a season
+  // paused with matches still to play keeps its judgement.
+  if (asOf - last.date >= SEASON_BREAK_DAYS * DAY_MS && rows.every((row) => row.played === total))
     return stakes;
   const byPoints = rows.sort((a, b) => b.points - a.points);
   const pointsAt = (rank: number) => byPoints[rank - 1]!.points;
@@ -67,12 +102,15 @@ export function seasonStakes(matches: readonly PlayedMatch[], asOf: number): Map
     const left = total - row.played;
     if (left > LAST_MATCHES) continue;
     const best = row.points + 3 * left;
+    // Can it still reach place `rank` (or above), or still lose it?
+    const race = (rank: number) => best >= pointsAt(rank) && row.points <= bestAt(rank + 1);
     const title = best >= pointsAt(1) && row.points <= bestAt(2);
-    const europe = best >= pointsAt(EUROPEAN_PLACES) && row.points <= bestAt(EUROPEAN_PLACES + 1);
+    const champions = race(CHAMPIONS_PLACES);
+    const europe = race(EUROPEAN_PLACES);
     // Still in danger, and not yet down: it can still reach the points of the last safe place.
     const relegation =
       row.points <= bestAt(teams - RELEGATION_PLACES + 1) && best >= pointsAt(teams - RELEGATION_PLACES);
-    stakes.set(team, title || europe || relegation ? 'live' : 'dead');
+    stakes.set(team, title || champions || europe || relegation ? 'live' : 'dead');
   }
   return stakes;
 }

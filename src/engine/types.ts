@@ -50,6 +50,13 @@ export interface DataQuality {
   home_matches: number;
   away_matches: number;
   level: DataQualityLevel;
+  /**
+   * Present (true) only when the league's latest result is older than the staleness window before
+   * the match: the ratings describe the past, and the text says so.
+   */
+  stale?: true;
+  /** With `stale`: the day of the league's latest result we hold (`yyyy-mm-dd`), or null if none. */
+  latest_result?: string | null;
 }
 
 /** One played match. `date` is epoch milliseconds (UTC midnight of the match day is enough). */

@@ -49,6 +49,8 @@ export const messages = {
   pronosticRefundDescription: 'Remboursement du pronostic',
   analysisFailed: 'L’analyse n’a pas pu être réalisée. Vos crédits ont été remboursés.',
   analysisTimedOut: 'L’analyse a pris trop de temps. Vos crédits ont été remboursés.',
+  analysisUnsupportedType:
+    'Ce type de pronostic n’est pas encore pris en charge par notre moteur d’analyse. Vos crédits ont été remboursés.',
   phoneNotMobile: 'Le numéro de téléphone doit être un numéro mobile.',
   otpBudgetExhausted: 'L’envoi de codes est momentanément limité. Réessayez plus tard.',
   auditList: 'Journal des actions des administrateurs.',

@@ -11,6 +11,11 @@ export interface AnalysisOutcome {
 }
 
 export interface AnalysisEngine {
+  /**
+   * The pronostic types it answers (default: the engine's slug list). A job of another type (one
+   * added in the back office before the engine knows it) is cancelled and refunded, never guessed at.
+   */
+  readonly supportedTypes?: readonly string[];
   /** The model that will run an analysis now (stored as `ai_model` at creation). */
   readonly modelName: string;
   /**

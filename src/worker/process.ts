@@ -7,6 +7,7 @@ import { systemClock } from '../lib/clock.js';
 import { logOptions } from '../lib/log-options.js';
 import { createServices } from '../services.js';
 import { PaymentPoller } from './payment-poller.js';
+import { ResultsSync } from './results-sync.js';
 import { AnalysisWorker } from './worker.js';
 
 export interface RunningWorker {
@@ -34,14 +35,26 @@ export async function startWorkerProcess(config: Config): Promise<RunningWorker>
     payouts: { checkDue: () => services.affiliation.checkDuePayout() },
     logger,
   });
+  const resultsSync = new ResultsSync({
+    source: services.football,
+    clock: systemClock,
+    logger,
+    options: { leagues: config.resultsSyncLeagues },
+  });
   await worker.start();
   await paymentPoller.start();
+  resultsSync.start();
   logger.info({ role: 'worker' }, 'analysis worker and payment poller started');
+  if (config.resultsSyncLeagues.length > 0) {
+    logger.info({ leagues: config.resultsSyncLeagues }, 'daily results sync scheduled');
+  }
   return {
     logger,
     async stop() {
+      await resultsSync.stop();
       await paymentPoller.stop();
       await worker.stop();
+      await engine.close?.();
       await database.close();
     },
   };

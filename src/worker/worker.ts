@@ -8,6 +8,7 @@
 // worker that dies leaves its row to be claimed again when the lease runs out.
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle } from '../db/client.js';
+import { pronosticTypeSlugs } from '../engine/types.js';
 import type { Clock } from '../lib/clock.js';
 import { messages } from '../lib/messages.js';
 import { addSeconds } from '../lib/time.js';
@@ -152,6 +153,15 @@ export class AnalysisWorker {
         job,
         { reason: 'analysis_failed', message: messages.analysisFailed },
         `claimed ${job.attempts} times without finishing`,
+      );
+    }
+    const supported: readonly string[] = this.deps.engine.supportedTypes ?? pronosticTypeSlugs;
+    if (!supported.includes(job.typeSlug)) {
+      log.warn({ type: job.typeSlug }, 'pronostic type unknown to the engine; cancelling and refunding');
+      return this.cancel(
+        job,
+        { reason: 'unsupported_type', message: messages.analysisUnsupportedType },
+        `pronostic type "${job.typeSlug}" is not one the engine answers`,
       );
     }
     const signal = AbortSignal.any([

@@ -39,6 +39,10 @@ export interface SimulationOptions {
   intercept?: number;
   /** First match day, epoch ms. */
   start?: number;
+  /** The home advantage on a day, when it changes (matches behind closed doors). */
+  homeAdvantageOn?: (day: number) => number;
+  /** A side's attack and defence change from a day on (a new owner, a sold star). */
+  shift?: { team: number; from: number; attack: number; defence: number };
 }
 
 export const SIMULATION_START = Date.UTC(2015, 7, 8);
@@ -65,12 +69,20 @@ export function simulateLeague(options: SimulationOptions): {
     // Ten matches a match day, three or four days apart: a season of about nine months.
     fixtures.forEach(([home, away], i) => {
       if (i > 0 && i % Math.max(Math.floor(options.teams / 2), 1) === 0) day += 3.5 * DAY;
-      const lambda = Math.exp(intercept + homeAdvantage + home.attack - away.defence);
-      const mu = Math.exp(intercept + away.attack - home.defence);
+      const date = Math.floor(day / DAY) * DAY;
+      const advantage = options.homeAdvantageOn?.(date) ?? homeAdvantage;
+      const shifted = (team: SimulatedTeam) => {
+        const shift = options.shift;
+        if (!shift || teams[shift.team] !== team || date < shift.from) return team;
+        return { ...team, attack: team.attack + shift.attack, defence: team.defence + shift.defence };
+      };
+      const [h, a] = [shifted(home), shifted(away)];
+      const lambda = Math.exp(intercept + advantage + h.attack - a.defence);
+      const mu = Math.exp(intercept + a.attack - h.defence);
       const homeGoals = poisson(lambda, random);
       const awayGoals = poisson(mu, random);
       matches.push({
-        date: Math.floor(day / DAY) * DAY,
+        date,
         home: home.name,
         away: away.name,
         homeGoals,

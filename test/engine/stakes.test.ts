@@ -44,18 +44,57 @@ describe('end-of-season stakes', () => {
     const late = season(20);
     const stakes = seasonStakes(late, late.at(-1)!.date + DAY);
     expect(stakes.size).toBe(12);
-    // Two matches left: the title race, the race for 6th and the fight against the drop are open…
-    for (const club of ['Club 00', 'Club 01', 'Club 05', 'Club 06', 'Club 08', 'Club 09']) {
+    // Two matches left: the title race, the race for 4th (the Champions League), the race for 6th
+    // and the fight against the drop are open…
+    for (const club of [
+      'Club 00',
+      'Club 01',
+      'Club 03',
+      'Club 04',
+      'Club 05',
+      'Club 06',
+      'Club 08',
+      'Club 09',
+    ]) {
       expect(stakes.get(club), club).toBe('live');
     }
-    // …while 3rd to 5th can neither win the title nor fall out of the top six, 8th is stranded,
-    // and the last two are already down.
-    for (const club of ['Club 02', 'Club 03', 'Club 04', 'Club 07', 'Club 10', 'Club 11']) {
+    // …while 3rd can neither win the title nor fall out of the top four, 8th is stranded, and the
+    // last two are already down.
+    for (const club of ['Club 02', 'Club 07', 'Club 10', 'Club 11']) {
       expect(stakes.get(club), club).toBe('dead');
     }
     // With one left, the champion has nothing more to play for.
     const last = season(21);
     expect(seasonStakes(last, last.at(-1)!.date + DAY).get('Club 00')).toBe('dead');
+  });
+
+  it('knows the Champions League line: sides racing for fourth still play for something', () => {
+    const late = season(20);
+    const stakes = seasonStakes(late, late.at(-1)!.date + DAY);
+    // 4th and 5th are within two wins of each other with two matches left, both far from 6th/7th's fight.
+    expect(stakes.get('Club 03')).toBe('live');
+    expect(stakes.get('Club 04')).toBe('live');
+  });
+
+  it('keeps judging a season suspended for weeks (spring 2020), not one that is over', () => {
+    const late = season(20);
+    const pause = 90 * DAY;
+    // The last two rounds are played after a three-month pause.
+    const suspended = season(22).map((match, i) =>
+      i >= late.length ? { ...match, date: match.date + pause } : match,
+    );
+    const before = seasonStakes(late, late.at(-1)!.date + DAY);
+    // During the pause, and after the restart, the table is the whole season's.
+    expect(seasonStakes(suspended, late.at(-1)!.date + 60 * DAY)).toEqual(before);
+    const restart = suspended[late.length + 6]!.date;
+    const afterRestart = seasonStakes(suspended, restart);
+    // One round after the restart: the same judgement as the same table without the pause.
+    const unpaused = season(21);
+    expect(afterRestart).toEqual(seasonStakes(unpaused, unpaused.at(-1)!.date + DAY));
+    expect(afterRestart.size).toBe(12);
+    // A finished season, then a new one after the summer: the new one starts from zero.
+    const next = season(22).map((match) => ({ ...match, date: match.date + 300 * DAY }));
+    expect(seasonStakes([...season(22), ...next.slice(0, 6)], next[5]!.date + DAY).size).toBe(0);
   });
 
   it('tilts a fixture toward the side that still needs points', () => {

@@ -3,9 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/config.js';
 import { pronosticTypes } from '../../src/db/schema/index.js';
 import { MARKET_OF } from '../../src/engine/result.js';
+import type { PlayedMatch } from '../../src/engine/types.js';
 import { pronosticTypeSlugs } from '../../src/engine/types.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { createAnalyst } from '../../src/modules/football/analyst.js';
+import { inlineFitter, threadFitter } from '../../src/modules/football/fit-pool.js';
 import type { ResultRow } from '../../src/modules/football/results-csv.js';
 import { createFootballService, type FootballService } from '../../src/modules/football/service.js';
 import { simulateLeague } from '../engine/simulate.js';
@@ -43,7 +45,8 @@ function rowsFor(league: string, seed: number, start: number): ResultRow[] {
 }
 
 const START = Date.UTC(2023, 7, 12);
-const clock = new ManualClock('2025-06-01T12:00:00Z');
+// A few weeks after the simulated seasons' last results: the data is current.
+const clock = new ManualClock('2024-11-15T12:00:00Z');
 let database: TestDatabase;
 let football: FootballService;
 let fake: FakeOpenAi;
@@ -71,10 +74,10 @@ describe('pronostic types', () => {
 describe('analyst on an empty database', () => {
   it('still answers from global priors, marked low, and describes no results', async () => {
     const analyst = createAnalyst({ football, config: testConfig(), logger: silent, clock });
-    expect(analyst.modelName).toBe('dixon-coles-1');
+    expect(analyst.modelName).toBe('dixon-coles-2');
     expect(await analyst.describe()).toEqual({ matches: 0, leagues: 0 });
     const { result, aiModel } = await analyst.analyse({ home: 'Alpha', away: 'Beta' }, '1x2');
-    expect(aiModel).toBe('dixon-coles-1');
+    expect(aiModel).toBe('dixon-coles-2');
     expect(result.data_quality).toEqual({ home_matches: 0, away_matches: 0, level: 'low' });
     const probabilities = result.probabilities as { home: number; away: number };
     expect(probabilities.home).toBeGreaterThan(probabilities.away);
@@ -95,7 +98,7 @@ describe('analyst with results', () => {
         { home: 'ATLETICO norte', away: 'real sur', league: 'premier league' },
         type,
       );
-      expect(aiModel).toBe('dixon-coles-1');
+      expect(aiModel).toBe('dixon-coles-2');
       expect(result.data_quality).toMatchObject({ level: 'high' });
       expect(result.analysis).toContain('ATLETICO norte');
       expect(result.analysis).toContain('Real Sur');
@@ -168,7 +171,7 @@ describe('analyst with results', () => {
   it('refits when new results arrive', async () => {
     const analyst = createAnalyst({ football, config: testConfig(), logger: silent, clock });
     const before = await analyst.analyse({ home: 'Team 07', away: 'Team 08', league: 'E0' }, '1x2');
-    const extra = rowsFor('E0', 99, Date.UTC(2025, 4, 1)).slice(0, 30);
+    const extra = rowsFor('E0', 99, Date.UTC(2024, 9, 20)).slice(0, 30);
     await football.importRows(extra);
     clock.advanceSeconds(10);
     const after = await analyst.analyse({ home: 'Team 07', away: 'Team 08', league: 'E0' }, '1x2');
@@ -188,18 +191,121 @@ describe('analyst with results', () => {
     });
     const plain = createAnalyst({ football, config: testConfig(), logger: silent, clock });
     const withLlm = createAnalyst({ football, config, logger: silent, clock });
-    expect(withLlm.modelName).toBe(`dixon-coles-1+${OPENAI_MODEL}`);
+    expect(withLlm.modelName).toBe(`dixon-coles-2+${OPENAI_MODEL}`);
     const details = { home: 'Team 03', away: 'Team 09', league: 'E0' };
     const statistical = await plain.analyse(details, 'over-under-2-5');
 
     fake.modes = ['ok'];
     const rewritten = await withLlm.analyse(details, 'over-under-2-5');
-    expect(rewritten.aiModel).toBe(`dixon-coles-1+${OPENAI_MODEL}`);
+    expect(rewritten.aiModel).toBe(`dixon-coles-2+${OPENAI_MODEL}`);
     expect(rewritten.result.analysis).toBe(fake.analysis);
     expect({ ...rewritten.result, analysis: '' }).toEqual({ ...statistical.result, analysis: '' });
 
     fake.modes = ['malformed'];
     const fallback = await withLlm.analyse(details, 'over-under-2-5');
     expect(fallback).toEqual(statistical);
+  });
+});
+
+/** The inline fitter, counting its fits and keeping what each was given. */
+function countingFitter() {
+  const inner = inlineFitter();
+  const calls: Array<{ matches: PlayedMatch[]; asOf: number }> = [];
+  return {
+    calls,
+    fit(matches: PlayedMatch[], asOf: number) {
+      calls.push({ matches, asOf });
+      return inner.fit(matches, asOf);
+    },
+    close: () => inner.close(),
+  };
+}
+
+describe('analyst fits', () => {
+  it('two requests that miss the cache at once share one fit; an import of another league keeps it', async () => {
+    const fitter = countingFitter();
+    const analyst = createAnalyst({ football, config: testConfig(), logger: silent, clock, fitter });
+    const details = { home: 'Team 05', away: 'Team 06', league: 'E0', date: '2024-11-20' };
+    const [first, second] = await Promise.all([
+      analyst.analyse(details, '1x2'),
+      analyst.analyse({ ...details, home: 'Team 07' }, 'btts'),
+    ]);
+    expect(fitter.calls).toHaveLength(1);
+    expect(first.result.data_quality).toMatchObject({ level: 'high' });
+    expect(second.result.data_quality).toMatchObject({ level: 'high' });
+
+    // Results of another league arrive: this league's fit stays.
+    await football.importRows(rowsFor('SP1', 77, Date.UTC(2024, 9, 25)).slice(0, 12));
+    clock.advanceSeconds(10);
+    await analyst.analyse(details, 'exact-score');
+    expect(fitter.calls).toHaveLength(1);
+    // Results of this league arrive: it is fitted again, once.
+    await football.importRows(rowsFor('E0', 78, Date.UTC(2024, 10, 8)).slice(0, 6));
+    clock.advanceSeconds(10);
+    await Promise.all([analyst.analyse(details, '1x2'), analyst.analyse(details, 'btts')]);
+    expect(fitter.calls).toHaveLength(2);
+  });
+
+  it('fits a fixture on the results of earlier days only, never its own day', async () => {
+    const fitter = countingFitter();
+    const analyst = createAnalyst({ football, config: testConfig(), logger: silent, clock, fitter });
+    // A day with E0 matches in the simulated second season.
+    const day = '2024-08-18';
+    const dayStart = Date.parse(`${day}T00:00:00Z`);
+    const stored = await football.playedMatches(1, day, '2024-08-19');
+    expect(stored.length).toBeGreaterThan(0);
+    await analyst.analyse(
+      { home: 'Team 05', away: 'Team 06', league: 'E0', date: `${day}T19:00:00Z` },
+      '1x2',
+    );
+    expect(fitter.calls).toHaveLength(1);
+    expect(fitter.calls[0]!.asOf).toBe(dayStart);
+    expect(Math.max(...fitter.calls[0]!.matches.map((match) => match.date))).toBeLessThan(dayStart);
+  });
+
+  it('says when the league has no recent results: stale data in data_quality and in the text', async () => {
+    const later = new ManualClock('2026-03-01T12:00:00Z');
+    const analyst = createAnalyst({
+      football,
+      config: testConfig(),
+      logger: silent,
+      clock: later,
+      fitter: inlineFitter(),
+    });
+    const { result } = await analyst.analyse(
+      { home: 'Team 05', away: 'Team 06', league: 'E0' },
+      'full-analysis',
+    );
+    const latest = (await football.leagueVersion(1, '2026-03-02')).latestBefore;
+    expect(latest).toMatch(/^2024-11-/);
+    expect(result.data_quality).toMatchObject({ level: 'low', stale: true, latest_result: latest });
+    expect(result.analysis).toContain('nos derniers résultats de');
+    expect(result.analysis).toContain('2024');
+    // With current data, no such flag.
+    const current = createAnalyst({
+      football,
+      config: testConfig(),
+      logger: silent,
+      clock,
+      fitter: inlineFitter(),
+    });
+    const fresh = await current.analyse({ home: 'Team 05', away: 'Team 06', league: 'E0' }, '1x2');
+    expect(fresh.result.data_quality).not.toHaveProperty('stale');
+    expect(fresh.result.analysis).not.toContain('nos derniers résultats');
+  });
+
+  it('the worker thread fits exactly what the inline fit gives', async () => {
+    const { matches } = simulateLeague({ teams: 10, seasons: 2, seed: 5 });
+    const asOf = matches.at(-1)!.date + 86_400_000;
+    const thread = threadFitter();
+    try {
+      const [threaded, inline] = await Promise.all([
+        thread.fit(matches, asOf),
+        inlineFitter().fit(matches, asOf),
+      ]);
+      expect(threaded).toEqual(inline);
+    } finally {
+      await thread.close();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -83,30 +83,67 @@ describe('evaluate', () => {
     expect(code).toBe(0);
     expect(lines).toHaveLength(1);
     const report = JSON.parse(lines[0]!);
-    expect(Object.keys(report).sort()).toEqual([
-      'baseline',
-      'bookmaker',
-      'engine',
-      'leagues',
-      'matches',
-      'rps_ratio',
-    ]);
+    // The keys scripts read stay; the protocol's blocks, seasons and months come beside them.
+    expect(Object.keys(report)).toEqual(
+      expect.arrayContaining(['baseline', 'bookmaker', 'engine', 'leagues', 'matches', 'rps_ratio']),
+    );
+    expect(report.rps_ratio_ci[0]).toBeLessThan(report.rps_ratio);
+    expect(report.rps_ratio_ci[1]).toBeGreaterThan(report.rps_ratio);
     expect(report.matches).toBe(2 * 180);
     for (const name of ['engine', 'baseline', 'bookmaker']) {
       expect(Object.keys(report[name]).sort()).toEqual(['brier', 'logloss', 'ou_logloss', 'rps']);
     }
     expect(Object.keys(report.leagues)).toEqual(['AA', 'BB']);
-    expect(Object.keys(report.leagues.AA).sort()).toEqual([
-      'bookmaker_rps',
-      'engine_rps',
-      'matches',
-      'rps_ratio',
-    ]);
+    expect(Object.keys(report.leagues.AA)).toEqual(
+      expect.arrayContaining(['bookmaker_rps', 'engine_rps', 'matches', 'rps_ratio']),
+    );
     // The bookmaker here knows the true strengths: the engine comes close, the baseline does not.
     expect(report.rps_ratio).toBeGreaterThan(0.98);
     expect(report.rps_ratio).toBeLessThan(1.1);
     expect(report.baseline.rps).toBeGreaterThan(report.engine.rps);
     expect(report.rps_ratio).toBeCloseTo(report.engine.rps / report.bookmaker.rps, 12);
+  });
+
+  it('runs the protocol on season files: blocks, seasons, months, intervals and the plot', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'protocol-'));
+    const { train, test } = leagueCsv('AA', 3);
+    const [header, ...rows] = [...train.split('\n'), ...test.split('\n').slice(1)];
+    // Simulated seasons start in August 2015, 2016 and 2017: one file per season, as in the data folder.
+    for (const year of [2015, 2016, 2017]) {
+      const season = `${year}-${String((year + 1) % 100).padStart(2, '0')}`;
+      const inSeason = rows.filter((row) => row.split(',')[1]!.endsWith(String(year)));
+      writeFileSync(join(dir, `AA-${season}.csv`), [header, ...inSeason].join('\n'));
+    }
+    const plot = join(dir, 'plot.svg');
+    const lines: string[] = [];
+    const ctx = createCliContext(testConfig(), { out: (line) => lines.push(line) });
+    const args = ['evaluate', '--data', dir, '--block', 'validation', '--leagues', 'AA', '--plot', plot];
+    expect(await runCli([...args, '--json'], ctx)).toBe(0);
+    const report = JSON.parse(lines[0]!);
+    expect(Object.keys(report.blocks)).toEqual(['validation']);
+    expect(report.blocks.validation.matches).toBe(180);
+    expect(report.matches).toBe(180);
+    expect(Object.keys(report.seasons)).toEqual(['AA 2016-17', 'AA 2017-18']);
+    expect(Object.keys(report.months).length).toBeGreaterThan(2);
+    const [low, high] = report.blocks.validation.rps_ratio_ci;
+    expect(low).toBeLessThan(report.blocks.validation.rps_ratio);
+    expect(high).toBeGreaterThan(report.blocks.validation.rps_ratio);
+    expect(report.blocks.validation.ou_ratio).toBeGreaterThan(0.9);
+    const svg = readFileSync(plot, 'utf8');
+    expect(svg.startsWith('<svg')).toBe(true);
+    for (const title of ['Home win', 'Draw', 'Away win', 'RPS ratio engine / bookmaker per season']) {
+      expect(svg).toContain(title);
+    }
+    expect(svg).toContain('2016-17: ');
+    // Seeded bootstrap: the same run gives the same interval.
+    lines.length = 0;
+    expect(await runCli([...args, '--json'], ctx)).toBe(0);
+    expect(JSON.parse(lines[0]!).rps_ratio_ci).toEqual(report.rps_ratio_ci);
+    // The table names the block and the interval.
+    lines.length = 0;
+    expect(await runCli(args, ctx)).toBe(0);
+    expect(lines).toContain('Block validation');
+    expect(lines.join('\n')).toMatch(/RPS ratio engine \/ bookmaker: [\d.]+ \(95 % bootstrap/);
   });
 
   it('scores with the textbook formulas', () => {

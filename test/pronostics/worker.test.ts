@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
-import { pronostics, walletOperations } from '../../src/db/schema/index.js';
+import { pronostics, pronosticTypes, walletOperations } from '../../src/db/schema/index.js';
 import { createAnalysisJobs } from '../../src/modules/pronostics/analysis-jobs.js';
 import { AnalysisWorker } from '../../src/worker/worker.js';
 import { failingEngine, fixedEngine, hangingEngine, hangingOn } from '../fakes/engines.js';
@@ -125,6 +125,39 @@ describe('analysis worker', () => {
     ]);
     const list = await t.app.inject({ method: 'GET', url: '/api/user/pronostics', headers: user.headers });
     expect(list.json().data.pronostics[0].status).toBe('cancelled');
+  });
+
+  it('cancels and refunds, with a clear reason, a job whose type the engine does not know', async () => {
+    const engine = fixedEngine();
+    const t = await app({ engine });
+    // A type added in the back office before the engine answers it (the slug column has no SQL check).
+    const [type] = await t.app.db
+      .insert(pronosticTypes)
+      .values({
+        name: 'Corners',
+        slug: 'corners-9-5' as never,
+        description: 'Plus ou moins de 9,5 corners',
+        difficulty: 2,
+      })
+      .returning({ id: pronosticTypes.id });
+    const user = await signIn(t, { credits: 4 });
+    const id = await create(t, user, type!.id);
+    expect(await t.app.worker.runOnce()).toBe('cancelled');
+    expect(engine.calls).toBe(0);
+    const pronostic = await detail(t, user, id);
+    expect(pronostic.status).toBe('cancelled');
+    expect(pronostic.result).toEqual({
+      reason: 'unsupported_type',
+      message: expect.stringContaining('pas encore pris en charge'),
+    });
+    const operations = await operationsOf(t, user);
+    expect(operations.at(-1)).toEqual(['pronostic_refund', -operations.at(-2)![1]!]);
+    expect(operations.map(([type]) => type)).toEqual([
+      'admin_adjustment',
+      'pronostic_debit',
+      'pronostic_refund',
+    ]);
+    expect((await rowOf(t, id)).lastError).toContain('corners-9-5');
   });
 
   it('cancels and refunds a row still processing past its 15-minute deadline', async () => {
@@ -264,11 +297,11 @@ describe('analysis worker', () => {
       });
       const user = await signIn(t, { credits: 1 });
       const id = await create(t, user);
-      expect((await rowOf(t, id)).aiModel).toBe(`dixon-coles-1+${OPENAI_MODEL}`);
+      expect((await rowOf(t, id)).aiModel).toBe(`dixon-coles-2+${OPENAI_MODEL}`);
       expect(await t.app.worker.runOnce()).toBe('success');
       const row = await rowOf(t, id);
       expect(row.status).toBe('success');
-      expect(row.aiModel).toBe('dixon-coles-1');
+      expect(row.aiModel).toBe('dixon-coles-2');
       expect(row.attempts).toBe(1);
       expect(row.result?.analysis).toEqual(expect.any(String));
       expect(row.result?.analysis).not.toBe(fake.analysis);

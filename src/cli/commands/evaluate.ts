@@ -1,15 +1,44 @@
-// `evaluate --train <csv…> --test <csv…> [--json]`: walk-forward evaluation of the engine on
-// result files, beside a naive baseline and the bookmaker (odds are scored, never learned from).
+// `evaluate`: walk-forward evaluation of the engine on result files, beside a naive baseline and
+// the bookmaker (odds are scored, never learned from). Two ways to name the files:
+// `--train <csv…> --test <csv…>`, or `--data <dir> --block validation` for the honest protocol
+// (docs/engine.md: tune ≤ 2015-16, validate 2016-17..2017-18, report 2018-19..2019-20).
 // Reads the CSV files directly; no database needed.
+import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { type EvaluationReport, evaluate, type Scores } from '../../engine/evaluation.js';
-import { loadEvaluationFiles } from '../../modules/football/evaluation-data.js';
+import {
+  type DetailedReport,
+  defaultForecaster,
+  type GroupScores,
+  type ScoredMatch,
+  type Scores,
+  summarise,
+  walkForward,
+} from '../../engine/evaluation.js';
+import { DEFAULT_SETTINGS, type ModelSettings } from '../../engine/model.js';
+import { evaluationPlot } from '../../engine/plot.js';
+import {
+  loadEvaluationFiles,
+  PROTOCOL_BLOCKS,
+  PROTOCOL_LEAGUES,
+  type ProtocolBlock,
+  protocolFiles,
+} from '../../modules/football/evaluation-data.js';
 import type { CliContext } from '../context.js';
 import { progressBar } from './progress.js';
 
-const fixed = (value: number | null, digits = 4) => (value === null ? '—' : value.toFixed(digits));
+const fixed = (value: number | null, digits = 4) =>
+  value === null || !Number.isFinite(value) ? '—' : value.toFixed(digits);
 
-export function formatReport(report: EvaluationReport, trainMatches: number): string[] {
+function groupLine(name: string, scores: GroupScores, width = 10): string {
+  const ci = `[${fixed(scores.rps_ratio_ci[0])}, ${fixed(scores.rps_ratio_ci[1])}]`;
+  return `${name.padEnd(width)} ${String(scores.matches).padStart(7)} ${fixed(scores.engine_rps).padStart(10)} ${fixed(scores.bookmaker_rps).padStart(10)} ${fixed(scores.rps_ratio).padStart(7)} ${ci.padStart(18)} ${fixed(scores.ou_ratio).padStart(8)}`;
+}
+
+function groupHeader(name: string, width = 10): string {
+  return `${name.padEnd(width)} ${'matches'.padStart(7)} ${'engine RPS'.padStart(10)} ${'book. RPS'.padStart(10)} ${'ratio'.padStart(7)} ${'95 % bootstrap'.padStart(18)} ${'O/U rat.'.padStart(8)}`;
+}
+
+export function formatReport(report: DetailedReport, trainMatches: number): string[] {
   const row = (name: string, scores: Scores) =>
     `${name.padEnd(10)} ${fixed(scores.rps).padStart(8)} ${fixed(scores.logloss).padStart(9)} ${fixed(scores.brier).padStart(8)} ${fixed(scores.ou_logloss).padStart(14)}`;
   const lines = [
@@ -20,47 +49,101 @@ export function formatReport(report: EvaluationReport, trainMatches: number): st
     row('baseline', report.baseline),
     row('bookmaker', report.bookmaker),
     '',
-    `RPS ratio engine / bookmaker: ${fixed(report.rps_ratio)}`,
+    `RPS ratio engine / bookmaker: ${fixed(report.rps_ratio)} (95 % bootstrap ${fixed(report.rps_ratio_ci[0])}–${fixed(report.rps_ratio_ci[1])})`,
   ];
-  if (report.engine.ou_logloss !== null && report.bookmaker.ou_logloss !== null) {
+  if (report.ou_ratio !== null && report.ou_ratio_ci) {
     lines.push(
-      `O/U 2.5 log-loss ratio engine / bookmaker: ${fixed(report.engine.ou_logloss / report.bookmaker.ou_logloss)}`,
+      `O/U 2.5 log-loss ratio engine / bookmaker: ${fixed(report.ou_ratio)} (95 % bootstrap ${fixed(report.ou_ratio_ci[0])}–${fixed(report.ou_ratio_ci[1])})`,
     );
   }
-  lines.push(
-    '',
-    `${'league'.padEnd(8)} ${'matches'.padStart(7)} ${'engine RPS'.padStart(11)} ${'bookmaker RPS'.padStart(14)} ${'ratio'.padStart(7)}`,
-  );
+  for (const [block, scores] of Object.entries(report.blocks)) {
+    lines.push('', `Block ${block}`, groupHeader('league'), groupLine('all', scores));
+    for (const [league, inLeague] of Object.entries(scores.leagues)) lines.push(groupLine(league, inLeague));
+  }
+  lines.push('', groupHeader('league'));
   for (const [league, scores] of Object.entries(report.leagues)) {
-    lines.push(
-      `${league.padEnd(8)} ${String(scores.matches).padStart(7)} ${fixed(scores.engine_rps).padStart(11)} ${fixed(scores.bookmaker_rps).padStart(14)} ${fixed(scores.rps_ratio).padStart(7)}`,
-    );
+    lines.push(groupLine(league, scores as GroupScores));
   }
+  lines.push('', groupHeader('season', 12));
+  for (const [season, scores] of Object.entries(report.seasons)) lines.push(groupLine(season, scores, 12));
+  lines.push('', groupHeader('month', 12));
+  for (const [month, scores] of Object.entries(report.months_of_year))
+    lines.push(groupLine(`(any) ${month}`, scores, 12));
+  for (const [month, scores] of Object.entries(report.months)) lines.push(groupLine(month, scores, 12));
   return lines;
+}
+
+interface EvaluateOptions {
+  train?: string[];
+  test?: string[];
+  data?: string;
+  block?: string[];
+  leagues?: string[];
+  settings?: string;
+  json?: boolean;
+  plot?: string;
+}
+
+function parseSettings(text: string | undefined): ModelSettings {
+  if (!text) return DEFAULT_SETTINGS;
+  const overrides = JSON.parse(text) as Partial<ModelSettings>;
+  if (typeof overrides !== 'object' || overrides === null)
+    throw new Error('--settings must be a JSON object');
+  return { ...DEFAULT_SETTINGS, ...overrides };
 }
 
 export function register(program: Command, ctx: CliContext): void {
   program
     .command('evaluate')
     .description('Walk-forward evaluation of the engine against a naive baseline and the bookmaker')
-    .requiredOption('--train <files...>', 'result CSV files the model starts from')
-    .requiredOption('--test <files...>', 'result CSV files predicted match day by match day')
+    .option('--train <files...>', 'result CSV files the model starts from')
+    .option('--test <files...>', 'result CSV files predicted match day by match day')
+    .option('--data <dir>', 'the protocol: a folder of <league>-<season>.csv files (see --block)')
+    .option('--block <blocks...>', `protocol blocks to report: ${Object.keys(PROTOCOL_BLOCKS).join(', ')}`, [
+      'validation',
+    ])
+    .option('--leagues <codes...>', 'protocol leagues', [...PROTOCOL_LEAGUES])
+    .option('--settings <json>', 'model settings overriding the shipped ones (experiments)')
     .option('--json', 'print one JSON object instead of the table')
-    .action(async (options: { train: string[]; test: string[]; json?: boolean }) => {
-      const train = await loadEvaluationFiles(options.train);
-      const test = await loadEvaluationFiles(options.test);
+    .option('--plot <file.svg>', 'write a reliability diagram and a per-season ratio chart')
+    .action(async (options: EvaluateOptions) => {
+      let trainFiles: string[];
+      let testFiles: string[];
+      let blockOf: Map<string, string> | undefined;
+      if (options.data) {
+        const blocks = (options.block ?? []) as ProtocolBlock[];
+        const unknown = blocks.filter((block) => !(block in PROTOCOL_BLOCKS));
+        if (unknown.length > 0) throw new Error(`unknown --block ${unknown.join(', ')}`);
+        const files = protocolFiles(options.data, blocks, options.leagues);
+        trainFiles = files.train;
+        testFiles = files.test;
+        blockOf = files.blockOf;
+      } else {
+        if (!options.train || !options.test)
+          throw new Error('give --train and --test files, or --data <dir>');
+        trainFiles = options.train;
+        testFiles = options.test;
+      }
+      const settings = parseSettings(options.settings);
+      const train = await loadEvaluationFiles(trainFiles);
+      const test = await loadEvaluationFiles(testFiles);
       const trainMatches = train.flatMap((file) => file.matches);
       const testMatches = test.flatMap((file) => file.matches);
+      if (blockOf) for (const match of testMatches) match.block = blockOf.get(match.season ?? '') ?? null;
       if (testMatches.length === 0) throw new Error('no test match could be read');
       const bar = progressBar('evaluate');
-      let report: EvaluationReport;
+      let scored: ScoredMatch[];
       try {
-        report = evaluate(trainMatches, testMatches, undefined, (done, total) => {
+        scored = walkForward(trainMatches, testMatches, defaultForecaster(settings), (done, total) => {
           if (done % 50 === 0 || done === total) bar.update(done, total);
         });
       } finally {
         bar.stop();
       }
+      // In a protocol run, seasons between two asked blocks are walked through but not reported.
+      if (blockOf) scored = scored.filter((match) => match.block !== null);
+      const report = summarise(scored);
+      if (options.plot) await writeFile(options.plot, evaluationPlot(scored));
       if (options.json) {
         ctx.out(JSON.stringify(report));
         return;
@@ -69,5 +152,6 @@ export function register(program: Command, ctx: CliContext): void {
         if (file.skipped.length > 0) ctx.out(`${file.file}: ${file.skipped.length} rows skipped`);
       }
       for (const line of formatReport(report, trainMatches.length)) ctx.out(line);
+      if (options.plot) ctx.out(`Plot written to ${options.plot}`);
     });
 }

@@ -79,6 +79,9 @@ export const footballMatches = pgTable(
     // A side plays at most once a day: the same fixture on the same day is the same match.
     uniqueIndex('football_matches_fixture_unique').on(table.homeTeamId, table.awayTeamId, table.playedOn),
     index('football_matches_league_date_idx').on(table.leagueId, table.playedOn),
+    // A team's latest league (the analyst's lookup), from either side of the fixture.
+    index('football_matches_home_date_idx').on(table.homeTeamId, table.playedOn),
+    index('football_matches_away_date_idx').on(table.awayTeamId, table.playedOn),
   ],
 );
 

@@ -1,7 +1,8 @@
 // The analyst the worker calls: it finds the league and teams a pronostic names (any case, any
-// accents, aliases), fits the league's ratings as of the match date (cached per league and day,
-// refitted when new results arrive), builds the result of the requested type, and lets the
-// configured narrator rewrite the text. Thin data is answered from priors, never refused.
+// accents, aliases), fits the league's ratings on the results before the match day (one fit per
+// league and day, on a worker thread so the event loop never waits on it; refitted when that
+// league's results change), builds the result of the requested type, and lets the configured
+// narrator rewrite the text. Thin data is answered from priors, never refused; stale data is said.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { FootballLeague } from '../../db/schema/index.js';
@@ -10,9 +11,9 @@ import {
   DEFAULT_SETTINGS,
   dayOf,
   type FittedModel,
-  fitModel,
   globalModel,
   MODEL_NAME,
+  modelFromRatings,
 } from '../../engine/model.js';
 import { borrowRating, predictFixture } from '../../engine/predict.js';
 import { buildResult, type MatchContext } from '../../engine/result.js';
@@ -21,22 +22,25 @@ import type { Clock } from '../../lib/clock.js';
 import { createNarrator } from '../../providers/ai/index.js';
 import type { Narrator } from '../../providers/ai/types.js';
 import type { AnalysisEngine, AnalysisOutcome } from '../../worker/analysis-engine.js';
+import { type LeagueFitter, threadFitter } from './fit-pool.js';
 import type { FootballService } from './service.js';
 
 /**
- * The worker's analysis engine (model name e.g. 'dixon-coles-1', or 'dixon-coles-1+gpt-4o-mini'
+ * The worker's analysis engine (model name e.g. 'dixon-coles-2', or 'dixon-coles-2+gpt-4o-mini'
  * with the LLM); thin data is not a failure.
  */
 export interface Analyst extends AnalysisEngine {
   /** Cheap facts for the start-up log, e.g. { matches: 0 } → a warning that no results are loaded. */
   describe(): Promise<{ matches: number; leagues: number }>;
+  /** Stops the fit thread. */
+  close(): Promise<void>;
 }
 
 export interface AnalystDeps {
   /** The results it fits on and the names it resolves. */
   football: Pick<
     FootballService,
-    'resolveLeague' | 'resolveTeam' | 'latestLeagueOf' | 'playedMatches' | 'stats'
+    'resolveLeague' | 'resolveTeam' | 'latestLeagueOf' | 'playedMatches' | 'stats' | 'leagueVersion'
   >;
   config: Config;
   logger: FastifyBaseLogger;
@@ -44,11 +48,18 @@ export interface AnalystDeps {
   fetch?: typeof fetch;
   /** A narrator instead of the configured one (tests). */
   narrator?: Narrator;
+  /** Where fits run: a worker thread by default; inline in the CLI and in tests that count fits. */
+  fitter?: LeagueFitter;
 }
 
 const DAY_MS = 86_400_000;
-/** How often the cache asks whether results were added. */
+/** How often the cache asks whether a league's results changed. */
 const VERSION_CHECK_MS = 5_000;
+/**
+ * A league whose latest result is older than this before the match is stale: longer than a summer
+ * break (about 80 days) or the spring 2020 pause (about 90), shorter than a lost season.
+ */
+export const STALE_AFTER_DAYS = 120;
 const CACHE_ENTRIES = 32;
 /** Dates before this are typos, not matches to analyse as of then. */
 const EARLIEST_AS_OF = Date.UTC(1990, 0, 1);
@@ -57,6 +68,8 @@ interface FittedLeague {
   version: string;
   model: FittedModel;
   matches: PlayedMatch[];
+  /** The league's latest result before the fit's day (`yyyy-mm-dd`), or null. */
+  latestResult: string | null;
 }
 
 function teamKey(id: number): string {
@@ -73,58 +86,87 @@ function displayName(value: unknown, fallback: string): string {
     : name;
 }
 
-/** The "as of" instant: the match day when a sensible past or present date is given, else now. */
+/**
+ * The "as of" instant, always the start of a day: the fit uses results of earlier days only, so a
+ * match is never fitted on its own result. The match day when a sensible date up to today is
+ * given; for a later match (or no date), the start of tomorrow, i.e. every result we hold.
+ */
 export function asOfFor(details: Record<string, unknown>, now: Date): number {
-  const nowMs = now.getTime();
+  const tomorrow = dayOf(now.getTime()) + DAY_MS;
   const raw = details.date;
-  if (typeof raw !== 'string') return nowMs;
+  if (typeof raw !== 'string') return tomorrow;
   const parsed = Date.parse(raw.trim());
-  if (!Number.isFinite(parsed) || parsed < EARLIEST_AS_OF) return nowMs;
-  // A match on a past day is analysed with what was known the day before it; today or later, with all we have.
-  const day = dayOf(parsed);
-  return day < dayOf(nowMs) ? day : nowMs;
+  if (!Number.isFinite(parsed) || parsed < EARLIEST_AS_OF) return tomorrow;
+  return Math.min(dayOf(parsed), tomorrow);
 }
+
+const isoDay = (instant: number) => new Date(instant).toISOString().slice(0, 10);
 
 export function createAnalyst(deps: AnalystDeps): Analyst {
   const { football, logger } = deps;
   const narrator = deps.narrator ?? createNarrator(deps.config, { logger, fetch: deps.fetch });
   const modelName = narrator.model ? `${MODEL_NAME}+${narrator.model}` : MODEL_NAME;
+  const fitter = deps.fitter ?? threadFitter();
   const cache = new Map<string, FittedLeague>();
-  let version: { value: string; checkedAt: number } | undefined;
+  /** Fits under way, by cache key and version: a second request waits for the first's fit. */
+  const inflight = new Map<string, Promise<FittedLeague>>();
+  const versions = new Map<string, { value: string; latest: string | null; checkedAt: number }>();
 
-  async function dataVersion(): Promise<string> {
+  /** The league's results as of a day: changes when an import touches this league, no other. */
+  async function leagueVersion(
+    leagueId: number,
+    asOf: number,
+  ): Promise<{ value: string; latest: string | null }> {
     const now = deps.clock.now().getTime();
-    if (!version || now - version.checkedAt >= VERSION_CHECK_MS || now < version.checkedAt) {
-      const stats = await football.stats();
-      version = { value: `${stats.matches}:${stats.maxId}`, checkedAt: now };
-    }
-    return version.value;
+    const key = `${leagueId}:${asOf}`;
+    const known = versions.get(key);
+    if (known && now - known.checkedAt < VERSION_CHECK_MS && now >= known.checkedAt) return known;
+    const version = await football.leagueVersion(leagueId, isoDay(asOf));
+    const fresh = {
+      value: `${version.matches}:${version.maxId}`,
+      latest: version.latestBefore,
+      checkedAt: now,
+    };
+    versions.set(key, fresh);
+    while (versions.size > CACHE_ENTRIES * 4) versions.delete(versions.keys().next().value as string);
+    return fresh;
   }
 
   async function fitLeague(league: FootballLeague, asOf: number): Promise<FittedLeague> {
-    const current = await dataVersion();
-    const key = `${league.id}:${dayOf(asOf)}:${asOf >= dayOf(deps.clock.now().getTime()) ? 'now' : 'past'}`;
+    const current = await leagueVersion(league.id, asOf);
+    const key = `${league.id}:${asOf}`;
     const cached = cache.get(key);
-    if (cached && cached.version === current) return cached;
-
-    const from = new Date(asOf - DEFAULT_SETTINGS.windowDays * DAY_MS).toISOString().slice(0, 10);
-    const before = new Date(asOf + DAY_MS).toISOString().slice(0, 10);
-    const rows = await football.playedMatches(league.id, from, before);
-    const matches: PlayedMatch[] = rows.map((row) => ({
-      date: Date.parse(`${row.playedOn}T00:00:00Z`),
-      home: teamKey(row.homeTeamId),
-      away: teamKey(row.awayTeamId),
-      homeGoals: row.homeGoals,
-      awayGoals: row.awayGoals,
-      homeShotsOnTarget: row.homeShotsOnTarget,
-      awayShotsOnTarget: row.awayShotsOnTarget,
-    }));
-    const fitted: FittedLeague = { version: current, model: fitModel(matches, asOf), matches };
-    cache.delete(key);
-    cache.set(key, fitted);
-    // Oldest entry out first: Map keeps insertion order.
-    while (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
-    return fitted;
+    if (cached && cached.version === current.value) return cached;
+    const flightKey = `${key}:${current.value}`;
+    const running = inflight.get(flightKey);
+    if (running) return running;
+    const flight = (async () => {
+      const from = isoDay(asOf - DEFAULT_SETTINGS.windowDays * DAY_MS);
+      const rows = await football.playedMatches(league.id, from, isoDay(asOf));
+      const matches: PlayedMatch[] = rows.map((row) => ({
+        date: Date.parse(`${row.playedOn}T00:00:00Z`),
+        home: teamKey(row.homeTeamId),
+        away: teamKey(row.awayTeamId),
+        homeGoals: row.homeGoals,
+        awayGoals: row.awayGoals,
+        homeShotsOnTarget: row.homeShotsOnTarget,
+        awayShotsOnTarget: row.awayShotsOnTarget,
+      }));
+      const ratings = matches.length > 0 ? await fitter.fit(matches, asOf) : globalModel(asOf).ratings;
+      const fitted: FittedLeague = {
+        version: current.value,
+        model: modelFromRatings(ratings),
+        matches,
+        latestResult: current.latest,
+      };
+      cache.delete(key);
+      cache.set(key, fitted);
+      // Oldest entry out first: Map keeps insertion order.
+      while (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
+      return fitted;
+    })().finally(() => inflight.delete(flightKey));
+    inflight.set(flightKey, flight);
+    return flight;
   }
 
   async function analyse(
@@ -139,8 +181,8 @@ export function createAnalyst(deps: AnalystDeps): Analyst {
     const awayName = displayName(input.away, 'Équipe à l’extérieur');
     const leagueText = typeof input.league === 'string' ? input.league : '';
     const asOf = asOfFor(input, deps.clock.now());
-    // Exclusive bound for "played by then" queries on match days.
-    const dayAfter = new Date(asOf + DAY_MS).toISOString().slice(0, 10);
+    // Exclusive bound for "played by then" queries: the match day itself is not known yet.
+    const dayAfter = isoDay(asOf);
 
     const [homeTeam, awayTeam] = await Promise.all([
       football.resolveTeam(homeName),
@@ -196,6 +238,10 @@ export function createAnalyst(deps: AnalystDeps): Analyst {
       },
       league: { name: league?.name ?? (leagueText || null), known: leagueKnown },
     };
+    const latest = fitted?.latestResult ?? null;
+    if (league && (latest === null || Date.parse(`${latest}T00:00:00Z`) < asOf - STALE_AFTER_DAYS * DAY_MS)) {
+      context.league.stale = { latestResult: latest };
+    }
     const built = buildResult(type, prediction, context);
     checkAbort();
 
@@ -220,5 +266,6 @@ export function createAnalyst(deps: AnalystDeps): Analyst {
       const stats = await football.stats();
       return { matches: stats.matches, leagues: stats.leagues };
     },
+    close: () => fitter.close(),
   };
 }

@@ -1,5 +1,6 @@
 // Turns result files into evaluation matches: the played match for the model, the bookmaker's
 // margin-free probabilities beside it (Pinnacle closing, else the market average) for scoring only.
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { type EvaluationMatch, impliedProbabilities, type Probabilities3 } from '../../engine/evaluation.js';
@@ -19,6 +20,7 @@ export function toEvaluationMatch(row: ResultRow): EvaluationMatch {
     awayShotsOnTarget: row.awayShotsOnTarget,
     bookmaker: oneXTwo ? impliedProbabilities<Probabilities3>([...oneXTwo]) : null,
     bookmakerOverUnder: overUnder ? impliedProbabilities<[number, number]>([...overUnder]) : null,
+    season: row.season,
   };
 }
 
@@ -39,4 +41,61 @@ export async function loadEvaluationFiles(files: readonly string[]): Promise<Loa
     });
   }
   return loaded;
+}
+
+/**
+ * The honest protocol (docs/engine.md): settings are tuned on seasons up to 2015-16, chosen on the
+ * validation block, and the final block is reported once, never used to choose anything.
+ */
+export const PROTOCOL_BLOCKS = {
+  tune: ['2013-14', '2014-15', '2015-16'],
+  validation: ['2016-17', '2017-18'],
+  final: ['2018-19', '2019-20'],
+} as const;
+export type ProtocolBlock = keyof typeof PROTOCOL_BLOCKS;
+export const PROTOCOL_LEAGUES = ['E0', 'SP1', 'D1', 'I1', 'F1'] as const;
+/** Seasons of training data before the first predicted one: the fit's window is four years. */
+const TRAINING_SEASONS = 4;
+
+function shiftSeason(season: string, by: number): string {
+  const start = Number(season.slice(0, 4)) + by;
+  return `${start}-${String((start + 1) % 100).padStart(2, '0')}`;
+}
+
+export interface ProtocolFiles {
+  train: string[];
+  test: string[];
+  /** Season → block, for the seasons reported. */
+  blockOf: Map<string, ProtocolBlock>;
+}
+
+/**
+ * The files of a protocol run in `dir` (`<league>-<season>.csv`): the walk-forward starts at the
+ * earliest block asked for, trained on the four seasons before it, and runs to the latest one;
+ * the seasons in between are predicted too but reported only if their block was asked for.
+ */
+export function protocolFiles(
+  dir: string,
+  blocks: readonly ProtocolBlock[],
+  leagues: readonly string[] = PROTOCOL_LEAGUES,
+): ProtocolFiles {
+  const order: ProtocolBlock[] = ['tune', 'validation', 'final'];
+  const asked = order.filter((block) => blocks.includes(block));
+  if (asked.length === 0) throw new Error('no protocol block asked for');
+  const seasons = order
+    .slice(order.indexOf(asked[0]!), order.indexOf(asked.at(-1)!) + 1)
+    .flatMap((block) => [...PROTOCOL_BLOCKS[block]]);
+  const first = seasons[0]!;
+  const training = Array.from({ length: TRAINING_SEASONS }, (_, i) =>
+    shiftSeason(first, i - TRAINING_SEASONS),
+  );
+  const file = (league: string, season: string) => `${dir.replace(/\/+$/, '')}/${league}-${season}.csv`;
+  const blockOf = new Map<string, ProtocolBlock>();
+  for (const block of asked) for (const season of PROTOCOL_BLOCKS[block]) blockOf.set(season, block);
+  return {
+    // Earlier seasons a league lacks are simply not there to train on; a reported one must exist.
+    train: leagues.flatMap((league) => training.map((season) => file(league, season))).filter(existsSync),
+    test: leagues.flatMap((league) => seasons.map((season) => file(league, season))),
+    blockOf,
+  };
 }

@@ -157,24 +157,57 @@ export async function leagueMatches(
     .orderBy(footballMatches.playedOn, footballMatches.id);
 }
 
-/** The league a team played its latest match in, before a day. */
+/**
+ * The league a team played its latest match in, before a day: the latest home match and the
+ * latest away match, each one step down its own (team, day) index, then the later of the two.
+ */
 export async function latestLeagueOfTeam(
   db: Executor,
   teamId: number,
   before: string,
 ): Promise<number | undefined> {
+  const latest = (side: 'home' | 'away') =>
+    db
+      .select({ leagueId: footballMatches.leagueId, playedOn: footballMatches.playedOn })
+      .from(footballMatches)
+      .where(
+        and(
+          eq(side === 'home' ? footballMatches.homeTeamId : footballMatches.awayTeamId, teamId),
+          lt(footballMatches.playedOn, before),
+        ),
+      )
+      .orderBy(desc(footballMatches.playedOn), desc(footballMatches.id))
+      .limit(1);
+  const [[home], [away]] = await Promise.all([latest('home'), latest('away')]);
+  if (!home) return away?.leagueId;
+  if (!away) return home.leagueId;
+  return away.playedOn > home.playedOn ? away.leagueId : home.leagueId;
+}
+
+/**
+ * What changes when a league's results change (its match count and highest id), and its latest
+ * result day before a bound: the cache key of its fitted ratings, and the staleness check.
+ */
+export async function leagueVersion(
+  db: Executor,
+  leagueId: number,
+  before: string,
+): Promise<{ matches: number; maxId: number; latestBefore: string | null }> {
   const [row] = await db
-    .select({ leagueId: footballMatches.leagueId })
+    .select({
+      matches: count(),
+      maxId: max(footballMatches.id),
+      latestBefore: sql<
+        string | null
+      >`max(${footballMatches.playedOn}) filter (where ${footballMatches.playedOn} < ${before})`,
+    })
     .from(footballMatches)
-    .where(
-      and(
-        or(eq(footballMatches.homeTeamId, teamId), eq(footballMatches.awayTeamId, teamId)),
-        lt(footballMatches.playedOn, before),
-      ),
-    )
-    .orderBy(desc(footballMatches.playedOn))
-    .limit(1);
-  return row?.leagueId;
+    .where(eq(footballMatches.leagueId, leagueId));
+  return {
+    matches: Number(row?.matches ?? 0),
+    maxId: Number(row?.maxId ?? 0),
+    latestBefore: row?.latestBefore ? String(row.latestBefore).slice(0, 10) : null,
+  };
 }
 
 export async function findLeagueById(db: Executor, id: number): Promise<FootballLeague | undefined> {

@@ -6,7 +6,7 @@ import { basename } from 'node:path';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import type { FootballLeague, FootballTeam, NewFootballMatch } from '../../db/schema/index.js';
-import { decodeResults, downloadResults, resultsUrl } from './import.js';
+import { currentSeason, decodeResults, downloadResults, resultsUrl } from './import.js';
 import { KNOWN_TEAM_ALIASES } from './known-aliases.js';
 import { normalizeName } from './normalize.js';
 import {
@@ -22,6 +22,7 @@ import {
   insertTeams,
   latestLeagueOfTeam,
   leagueMatches,
+  leagueVersion,
   matchStats,
   type StoredMatch,
 } from './repository.js';
@@ -184,6 +185,15 @@ export function createFootballService({ db, config, fetch: fetchImpl = fetch }: 
       return { ...report, url };
     },
 
+    /** The daily sync's step: the season current at `now`, downloaded and imported. */
+    async syncCurrentSeason(
+      code: string,
+      now: Date,
+    ): Promise<FileImportReport & { url: string; season: string }> {
+      const season = currentSeason(now);
+      return { ...(await this.syncLeague(code, season)), season };
+    },
+
     /**
      * Links two names of one team: whichever already names a team (by name or alias) is the team,
      * the other becomes its alias, so `team:alias "Manchester United" "Man United"` works either way round.
@@ -239,6 +249,14 @@ export function createFootballService({ db, config, fetch: fetchImpl = fetch }: 
     /** A league's matches played on days in [from, before), oldest first. */
     playedMatches(leagueId: number, from: string, before: string): Promise<StoredMatch[]> {
       return leagueMatches(db, leagueId, from, before);
+    },
+
+    /**
+     * What changes when this league's results change (an import of another league leaves it), and
+     * its latest result day before `before` (yyyy-mm-dd, exclusive).
+     */
+    leagueVersion(leagueId: number, before: string) {
+      return leagueVersion(db, leagueId, before);
     },
 
     /** Cheap facts that change whenever results are added (matches, leagues, highest match id). */

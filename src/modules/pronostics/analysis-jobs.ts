@@ -19,7 +19,7 @@ export type { ClaimedJob } from './repository.js';
 
 /** Why a pronostic was cancelled: stored as its `result` `{reason, message}`. */
 export interface Cancellation {
-  reason: 'analysis_failed' | 'timeout';
+  reason: 'analysis_failed' | 'timeout' | 'unsupported_type';
   /** French, for the user. */
   message: string;
 }

@@ -1,0 +1,2 @@
+CREATE INDEX "football_matches_home_date_idx" ON "football_matches" USING btree ("home_team_id","played_on");--> statement-breakpoint
+CREATE INDEX "football_matches_away_date_idx" ON "football_matches" USING btree ("away_team_id","played_on");

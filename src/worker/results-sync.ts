@@ -1,0 +1,150 @@
+// The daily results sync: the worker downloads the current season of each configured league
+// (RESULTS_SYNC_LEAGUES, from RESULTS_BASE_URL in football-data.co.uk's layout) and imports it, so a
+// production install stays current with no cron. Each league is tried up to three times with
+// growing pauses; one log line per league says what came in or why it failed. Importing is
+// idempotent, so a sync that runs twice (two workers, a restart) adds nothing twice.
+import type { FastifyBaseLogger } from 'fastify';
+
+/** What the sync needs of the football module (its service implements it). */
+export interface ResultsSource {
+  /** Downloads and imports one league's season current at `now`. */
+  syncCurrentSeason(
+    code: string,
+    now: Date,
+  ): Promise<{
+    season: string;
+    url: string;
+    rows: number;
+    inserted: number;
+    duplicates: number;
+    skipped: unknown[];
+  }>;
+}
+
+export interface ResultsSyncOptions {
+  leagues: readonly string[];
+  /** Between two syncs. */
+  intervalMs: number;
+  /** Pauses before the second, third… try of a league. */
+  retryDelaysMs: readonly number[];
+  /** First sync after start (the worker's own start-up comes first). */
+  firstDelayMs: number;
+}
+
+export const defaultResultsSyncOptions: Omit<ResultsSyncOptions, 'leagues'> = {
+  intervalMs: 24 * 3600_000,
+  retryDelaysMs: [60_000, 5 * 60_000],
+  firstDelayMs: 30_000,
+};
+
+export interface ResultsSyncDeps {
+  source: ResultsSource;
+  clock: { now(): Date };
+  logger: FastifyBaseLogger;
+  options: Partial<ResultsSyncOptions> & { leagues: readonly string[] };
+}
+
+export interface LeagueSyncOutcome {
+  league: string;
+  ok: boolean;
+  attempts: number;
+  inserted?: number;
+  error?: string;
+}
+
+export class ResultsSync {
+  readonly options: ResultsSyncOptions;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<LeagueSyncOutcome[]> | undefined;
+  #stop = new AbortController();
+
+  constructor(private readonly deps: ResultsSyncDeps) {
+    this.options = { ...defaultResultsSyncOptions, ...deps.options };
+  }
+
+  /** Schedules the first sync, then one every interval; nothing when no league is configured. */
+  start(): void {
+    if (this.options.leagues.length === 0 || this.#timer) return;
+    this.#stop = new AbortController();
+    const tick = (delay: number) => {
+      this.#timer = setTimeout(() => {
+        void this.runOnce().finally(() => {
+          if (!this.#stop.signal.aborted) tick(this.options.intervalMs);
+        });
+      }, delay);
+      this.#timer.unref();
+    };
+    tick(this.options.firstDelayMs);
+  }
+
+  /** Syncs every league now (a pass already under way is joined, not doubled). */
+  runOnce(): Promise<LeagueSyncOutcome[]> {
+    this.#running ??= this.pass().finally(() => {
+      this.#running = undefined;
+    });
+    return this.#running;
+  }
+
+  private async pass(): Promise<LeagueSyncOutcome[]> {
+    const outcomes: LeagueSyncOutcome[] = [];
+    for (const league of this.options.leagues) {
+      if (this.#stop.signal.aborted) break;
+      outcomes.push(await this.syncLeague(league));
+    }
+    return outcomes;
+  }
+
+  private async syncLeague(league: string): Promise<LeagueSyncOutcome> {
+    const { logger, source, clock } = this.deps;
+    const tries = this.options.retryDelaysMs.length + 1;
+    let lastError = '';
+    for (let attempt = 1; attempt <= tries; attempt++) {
+      try {
+        const report = await source.syncCurrentSeason(league, clock.now());
+        logger.info(
+          {
+            league,
+            season: report.season,
+            url: report.url,
+            rows: report.rows,
+            inserted: report.inserted,
+            duplicates: report.duplicates,
+            skipped: report.skipped.length,
+            attempts: attempt,
+          },
+          'results synced',
+        );
+        return { league, ok: true, attempts: attempt, inserted: report.inserted };
+      } catch (error) {
+        lastError = error instanceof Error ? error.message : String(error);
+        if (attempt === tries || !(await this.pause(this.options.retryDelaysMs[attempt - 1]!))) break;
+      }
+    }
+    logger.error({ league, attempts: tries, err: lastError }, 'results sync failed');
+    return { league, ok: false, attempts: tries, error: lastError };
+  }
+
+  /** Waits before a retry; false when stopped meanwhile. */
+  private pause(ms: number): Promise<boolean> {
+    const signal = this.#stop.signal;
+    if (signal.aborted) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(true);
+      }, ms);
+      const onAbort = () => {
+        clearTimeout(timer);
+        resolve(false);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.#stop.abort();
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.#running;
+  }
+}
