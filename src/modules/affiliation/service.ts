@@ -11,11 +11,12 @@ import type { Config } from '../../config.js';
 import type { Database, Executor, Transaction } from '../../db/client.js';
 import type { WithdrawalStatus } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
+import { dayRange } from '../../lib/day-range.js';
 import { AlreadyDecided, InsufficientBalance, NotFound, ValidationFailed } from '../../lib/errors.js';
 import { messages, withdrawalTexts } from '../../lib/messages.js';
 import { offsetOf, pageMeta, pageRequest } from '../../lib/pagination.js';
 import { cameroonMobileOf, normalizePhone } from '../../lib/phone.js';
-import { addSeconds, isoTimestamp, utcDay } from '../../lib/time.js';
+import { addSeconds, isoTimestamp } from '../../lib/time.js';
 import {
   PaymentProviderError,
   type PaymentsDriver,
@@ -334,19 +335,8 @@ export function createAffiliationService(deps: AffiliationServiceDeps) {
     const errors: Record<string, string[]> = {};
     const phone = query.phone === undefined ? undefined : normalizePhone(query.phone);
     if (query.phone !== undefined && !phone) errors.phone = [messages.invalidPhoneFilter];
-    const from = query.from === undefined ? undefined : utcDay(query.from);
-    const to = query.to === undefined ? undefined : utcDay(query.to);
-    if (query.from !== undefined && !from) errors.from = [messages.invalidFromDate];
-    if (query.to !== undefined && !to) errors.to = [messages.invalidToDate];
-    if (from && to && from > to) errors.from = [messages.fromAfterTo];
-    if (Object.keys(errors).length > 0) throw new ValidationFailed(errors);
-    return {
-      status: query.status,
-      phone,
-      escalated: query.escalated,
-      from: from?.toISOString(),
-      before: to ? new Date(to.getTime() + 86_400_000).toISOString() : undefined,
-    };
+    const { from, before } = dayRange(query, errors);
+    return { status: query.status, phone, escalated: query.escalated, from, before };
   }
 
   return {

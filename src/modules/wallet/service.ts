@@ -4,8 +4,7 @@
 // through ledger.ts.
 import type { Database } from '../../db/client.js';
 import type { Currency, OperationType } from '../../db/schema/index.js';
-import { ValidationFailed } from '../../lib/errors.js';
-import { messages } from '../../lib/messages.js';
+import { dayRange } from '../../lib/day-range.js';
 import { offsetOf, type PageMeta, pageMeta, pageRequest } from '../../lib/pagination.js';
 import { isoTimestamp } from '../../lib/time.js';
 import { postOperation } from './ledger.js';
@@ -26,8 +25,6 @@ export const GRANT_MAX = 1_000_000;
 export const LATEST_OPERATIONS = 5;
 /** Users checked per grouped query by `ledger:verify`. */
 export const LEDGER_VERIFY_BATCH = 5_000;
-
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 export interface WalletServiceDeps {
   db: Database;
@@ -73,32 +70,10 @@ function operationView(row: OperationRow): OperationView {
   };
 }
 
-/** A real calendar day `YYYY-MM-DD` as a UTC midnight, or undefined. */
-function utcDay(value: string): Date | undefined {
-  const match = DATE.exec(value);
-  if (!match) return undefined;
-  const day = new Date(Date.UTC(+match[1]!, +match[2]! - 1, +match[3]!));
-  // Date.UTC rolls 2026-02-30 over to March: such a day does not exist.
-  return day.toISOString().slice(0, 10) === value ? day : undefined;
-}
-
 /** The filters as the repository takes them; 422 naming the field on a bad date or from > to. */
 function operationFilter(userId: number, query: OperationsQuery): OperationFilter {
-  const from = query.from === undefined ? undefined : utcDay(query.from);
-  const to = query.to === undefined ? undefined : utcDay(query.to);
-  const errors: Record<string, string[]> = {};
-  if (query.from !== undefined && !from) errors.from = [messages.invalidFromDate];
-  if (query.to !== undefined && !to) errors.to = [messages.invalidToDate];
-  if (from && to && from > to) errors.from = [messages.fromAfterTo];
-  if (Object.keys(errors).length > 0) throw new ValidationFailed(errors);
-  return {
-    userId,
-    type: query.type,
-    currency: query.currency,
-    from: from?.toISOString(),
-    // `to` is inclusive: up to the end of that day, so before the next midnight.
-    before: to ? new Date(to.getTime() + 86_400_000).toISOString() : undefined,
-  };
+  const { from, before } = dayRange(query);
+  return { userId, type: query.type, currency: query.currency, from, before };
 }
 
 export function createWalletService({ db }: WalletServiceDeps) {
