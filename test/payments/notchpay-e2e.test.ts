@@ -76,6 +76,25 @@ describe('NotchPay through the app', () => {
     expect(await balanceOf(t, user.id)).toBe(12);
   });
 
+  it('an Idempotency-Key replay gives the first answer, payment URL included, and charges once', async () => {
+    const user = await signIn(t);
+    const send = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/user/wallet/checkout',
+        headers: { ...user.headers, 'idempotency-key': 'checkout-replay-1' },
+        payload: { pack_id: 1, phone: '+237670000321' },
+      });
+    const first = await send();
+    expect(first.statusCode, first.body).toBe(201);
+    const payment = first.json().data.payment;
+    expect(payment.payment_url).toMatch(/^https?:\/\//);
+    const replay = await send();
+    expect(replay.statusCode).toBe(201);
+    expect(replay.json()).toEqual(first.json());
+    expect(fake.payments.get(payment.reference)?.charges).toHaveLength(1);
+  });
+
   it('refuses a tampered webhook with 401 and changes nothing', async () => {
     const user = await signIn(t);
     const payment = await checkedOut(t, user);

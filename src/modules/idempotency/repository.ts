@@ -1,7 +1,7 @@
 // Queries for stored first answers of requests that carried an Idempotency-Key. Every write that
 // settles or forgets a claim names the claim's row and its state, so a request whose key was taken
 // over (or already settled) changes nothing.
-import { and, eq, isNull, lt, lte } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, lt, lte } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { idempotencyKeys } from '../../db/schema/index.js';
 
@@ -46,6 +46,14 @@ export async function completeKey(
     .where(and(eq(idempotencyKeys.id, id), isNull(idempotencyKeys.statusCode)))
     .returning({ id: idempotencyKeys.id });
   return rows.length > 0;
+}
+
+/** Replaces the stored answer's body of a key already answered (never a pending claim). */
+export async function replaceAnswerBody(db: Executor, id: number, responseBody: unknown): Promise<void> {
+  await db
+    .update(idempotencyKeys)
+    .set({ responseBody })
+    .where(and(eq(idempotencyKeys.id, id), isNotNull(idempotencyKeys.statusCode)));
 }
 
 /** Forgets a claim still pending (its request failed with nothing worth replaying). */

@@ -17,6 +17,7 @@ import {
   deletePendingKey,
   findKey,
   insertPending,
+  replaceAnswerBody,
 } from './repository.js';
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
@@ -36,6 +37,8 @@ export interface IdempotencyClaim {
   settle(db: Executor, answer: StoredAnswer): Promise<void>;
   /** Forgets the key: the request failed without a change worth replaying (e.g. a 422). */
   release(): Promise<void>;
+  /** Replaces the stored body of a settled key (same status): see IdempotentCommit.amend. */
+  amend(body: unknown): Promise<void>;
   readonly settled: boolean;
 }
 
@@ -49,10 +52,21 @@ export type IdempotencyOutcome = { replay: StoredAnswer } | { claim: Idempotency
 export interface IdempotentCommit<T> {
   readonly keyId: number | null;
   store(tx: Executor, result: T): Promise<void>;
+  /**
+   * After the transaction, when the effect went on outside it (a checkout calls its provider once
+   * the payment is committed): stores the answer actually sent instead, so a replay gives the
+   * client what the first request gave it (the payment URL included). If the process dies before
+   * this, the replay is the committed state, which is still true.
+   */
+  amend(result: T): Promise<void>;
 }
 
 /** The commit of a request without a key (and of callers outside HTTP: the CLI, tests). */
-export const withoutKey: IdempotentCommit<unknown> = { keyId: null, store: async () => {} };
+export const withoutKey: IdempotentCommit<unknown> = {
+  keyId: null,
+  store: async () => {},
+  amend: async () => {},
+};
 
 /** Canonical JSON (sorted keys) so that the same body in another key order is the same request. */
 function canonical(value: unknown): string {
@@ -107,6 +121,9 @@ export function createIdempotencyService({ db, clock }: IdempotencyServiceDeps) 
       async release() {
         settled = true;
         await deletePendingKey(db, keyId);
+      },
+      async amend(body) {
+        await replaceAnswerBody(db, keyId, body);
       },
     };
   }
@@ -166,5 +183,6 @@ export function commitOf<T>(
   return {
     keyId: claim.keyId,
     store: (tx, result) => claim.settle(tx, { statusCode, body: answer(result) }),
+    amend: (result) => claim.amend(answer(result)),
   };
 }

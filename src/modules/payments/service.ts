@@ -334,7 +334,9 @@ export function createPaymentService(deps: PaymentServiceDeps) {
           'payment provider did not take the payment at start; the poller will resume it',
         );
       }
-      return paymentView((await findPayment(db, created.id)) ?? created);
+      const answer = paymentView((await findPayment(db, created.id)) ?? created);
+      await commit.amend(answer);
+      return answer;
     },
 
     async getOwn(user: AuthUser, id: number): Promise<PaymentView> {
