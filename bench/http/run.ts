@@ -2,7 +2,7 @@
 // (bench/http/reference-server.ts) on the same database and rows, in alternating pairs, with
 // autocannon. PostgreSQL when BENCH_DATABASE_URL is set (a fresh database is created on it and
 // dropped at the end); otherwise only the embedded PGlite workload runs. Options:
-//   --workloads list,search,detail,create,wallet,pglite   (default: all that the database allows)
+//   --workloads list,search,detail,create,wallet,otp,pglite (default: all that the database allows)
 //   --users 10000 --per-user 100 --pglite-users 1000       (rows seeded)
 //   --duration 15 --warmup 3 --pairs 3 --connections 50    (seconds, seconds, pairs, connections)
 // Quick run: npm run bench:http -- --users 1000 --duration 5 --warmup 1 --pairs 1
@@ -16,11 +16,11 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { type DatabaseHandle, openDatabase } from '../../src/db/client.js';
-import { type Seeded, seed } from './seed.js';
+import { OTP_BENCH_CODE, type Seeded, seed } from './seed.js';
 
 const { values: args } = parseArgs({
   options: {
-    workloads: { type: 'string', default: 'list,search,detail,create,wallet,pglite' },
+    workloads: { type: 'string', default: 'list,search,detail,create,wallet,otp,pglite' },
     users: { type: 'string', default: '10000' },
     'per-user': { type: 'string', default: '100' },
     'pglite-users': { type: 'string', default: '1000' },
@@ -154,6 +154,8 @@ async function drive(server: Server, next: RequestOf, seconds: number): Promise<
 }
 
 const random = (n: number) => Math.floor(Math.random() * n);
+/** Open sign-in codes seeded per user for the OTP workload. */
+const OTP_CODES_PER_USER = 30;
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
@@ -273,7 +275,9 @@ if (postgresBase && [...workloads].some((w) => w !== 'pglite')) {
   try {
     const users = Number(args.users);
     console.log(`PostgreSQL: seeding ${users} users × ${perUser} pronostics…`);
-    const seeded = await seed(database.handle, { users, perUser, appSecret: APP_SECRET });
+    // Enough open codes for the OTP workload's runs (each verify spends one).
+    const otpCodesPerUser = workloads.has('otp') ? OTP_CODES_PER_USER : 0;
+    const seeded = await seed(database.handle, { users, perUser, appSecret: APP_SECRET, otpCodesPerUser });
     console.log(`seeded in ${seeded.seconds.toFixed(0)} s`);
     await database.handle.close();
     const service = await start('service', 'src/server.ts', serviceEnv({ DATABASE_URL: database.url }));
@@ -302,6 +306,19 @@ if (postgresBase && [...workloads].some((w) => w !== 'pglite')) {
         path: '/api/user/wallet/operations?page=1',
         headers: { authorization: `Bearer ${seeded.tokens[random(seeded.tokens.length)]}` },
       }));
+    }
+    if (workloads.has('otp')) {
+      // Phones in turn, so every user's codes are spent evenly; each verify closes a code and issues a token.
+      let turn = 0;
+      await compare('OTP verify (sign-in)', service, undefined, () => {
+        turn += 1;
+        return {
+          method: 'POST',
+          path: '/api/otp/verify',
+          headers: {},
+          body: JSON.stringify({ phone: seeded.phones[turn % seeded.phones.length], code: OTP_BENCH_CODE }),
+        };
+      });
     }
     if (workloads.has('create')) {
       const idle = await createToSuccess(service, seeded, 20);

@@ -9,6 +9,7 @@ import { fitModel } from '../../src/engine/model.js';
 import { buildResult } from '../../src/engine/result.js';
 import { pronosticTypeSlugs } from '../../src/engine/types.js';
 import { keyedHash, newToken } from '../../src/lib/crypto.js';
+import { codeHash } from '../../src/modules/auth/otp-service.js';
 import { searchTextOf } from '../../src/modules/pronostics/search-text.js';
 import { simulateLeague } from '../../test/engine/simulate.js';
 
@@ -16,6 +17,8 @@ export interface Seeded {
   /** tokens[i] belongs to userIds[i]. */
   tokens: string[];
   userIds: number[];
+  /** phones[i] is userIds[i]'s (E.164, valid: the OTP workload signs in with it). */
+  phones: string[];
   /** A few pronostic ids of each user (for the detail workload): ids[i] are userIds[i]'s. */
   pronosticIds: number[][];
   seconds: number;
@@ -56,25 +59,36 @@ function templates(): Template[] {
 
 const BATCH = 2000;
 
+/** The sign-in code every seeded OTP code carries. */
+export const OTP_BENCH_CODE = '424242';
+
 export async function seed(
   database: DatabaseHandle,
-  options: { users: number; perUser: number; appSecret: string; quiet?: boolean },
+  options: {
+    users: number;
+    perUser: number;
+    appSecret: string;
+    quiet?: boolean;
+    /** Open sign-in codes per user, all `OTP_BENCH_CODE` (the OTP verify workload spends one each). */
+    otpCodesPerUser?: number;
+  },
 ): Promise<Seeded> {
   const started = performance.now();
   const { db } = database;
   const credits = 1_000_000;
   await db.execute(sql`
     INSERT INTO users (phone, country, affiliation_code, credits_balance)
-    SELECT '+2376' || lpad(g::text, 8, '0'), 'CM', 'BENCH' || g, ${credits}::int
+    SELECT '+23769' || lpad(g::text, 7, '0'), 'CM', 'BENCH' || g, ${credits}::int
     FROM generate_series(1, ${options.users}::int) AS g`);
   await db.execute(sql`
     INSERT INTO wallet_operations (user_id, type, currency, amount, balance_after, reference, description)
     SELECT id, 'admin_adjustment', 'credits', credits_balance, credits_balance, 'bench:grant:' || id, 'Crédits du banc'
     FROM users WHERE affiliation_code LIKE 'BENCH%'`);
   const idRows = (await db.execute(
-    sql`SELECT id FROM users WHERE affiliation_code LIKE 'BENCH%' ORDER BY id`,
-  )) as unknown as { rows: { id: number }[] };
+    sql`SELECT id, phone FROM users WHERE affiliation_code LIKE 'BENCH%' ORDER BY id`,
+  )) as unknown as { rows: { id: number; phone: string }[] };
   const userIds = idRows.rows.map((row) => row.id);
+  const phones = idRows.rows.map((row) => row.phone);
   const tokens = userIds.map(() => newToken());
   for (let at = 0; at < userIds.length; at += BATCH) {
     const rows = userIds.slice(at, at + BATCH).map((u, i) => ({
@@ -84,6 +98,21 @@ export async function seed(
     await db.execute(sql`
       INSERT INTO access_tokens (user_id, token_hash, last_used_at, created_at)
       SELECT u, h, now(), now() FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(u int, h text)`);
+  }
+
+  const codes = options.otpCodesPerUser ?? 0;
+  for (let at = 0; codes > 0 && at < userIds.length; at += BATCH) {
+    // Each phone's codes share one hash (the code is the same); verify takes the newest open one.
+    const rows = idRows.rows.slice(at, at + BATCH).map((row) => ({
+      u: row.id,
+      p: row.phone,
+      h: codeHash({ appSecret: options.appSecret }, row.phone, OTP_BENCH_CODE),
+    }));
+    await db.execute(sql`
+      INSERT INTO otp_codes (user_id, phone, calling_code, channel, code_hash, ip, sent_at, expires_at)
+      SELECT u, p, '237', 'sms', h, '127.0.0.1', now() - make_interval(secs => g), now() + interval '1 day'
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(u int, p text, h text),
+           generate_series(1, ${codes}::int) AS g`);
   }
 
   const shapes = templates();
@@ -135,6 +164,7 @@ export async function seed(
   return {
     tokens,
     userIds,
+    phones,
     pronosticIds: userIds.map((id) => byUser.get(id) ?? []),
     seconds: (performance.now() - started) / 1000,
   };

@@ -260,4 +260,18 @@ describe('envelope on routing errors', () => {
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['content-security-policy']).toBeTruthy();
   });
+
+  it('sets the same security headers on every answer, a 404 included (built once, applied per request)', async () => {
+    for (const url of ['/api/', '/api/no-such-route', '/api/']) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.headers['content-security-policy']).toBe(
+        "default-src 'self';base-uri 'self';font-src 'self' https: data:;form-action 'self';" +
+          "frame-ancestors 'none';img-src 'self' data:;object-src 'none';script-src 'self';" +
+          "script-src-attr 'none';style-src 'self' 'unsafe-inline';upgrade-insecure-requests;connect-src 'self'",
+      );
+      expect(response.headers['cross-origin-resource-policy']).toBe('same-site');
+      expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(response.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+    }
+  });
 });

@@ -118,12 +118,20 @@ function listConditions(filter: ListFilter) {
 
 /**
  * A page of the user's live pronostics, newest first, read along `pronostics_user_list_idx` (same
- * order, so no sort). The unfiltered page, the hot one, is a named prepared statement.
+ * order, so no sort). The unfiltered page, the hot one, is a named prepared statement, and each of
+ * its rows carries the user's live counter (`liveTotal`, an InitPlan read once): the page and its
+ * total in one round trip, which matters most on PGlite, where every statement queues for its one
+ * connection. A filtered page's `liveTotal` is null (its total is counted).
  */
 export function listQuery(db: Executor, filter: ListFilter, page: { limit: number; offset: number }) {
   const filtered = filter.status !== undefined || filter.search !== undefined;
+  const liveTotal = filtered
+    ? sql<number | null>`NULL::int`
+    : sql<
+        number | null
+      >`(SELECT ${pronosticCounters.live} FROM ${pronosticCounters} WHERE ${pronosticCounters.userId} = ${sql.placeholder('userId')})`;
   const query = db
-    .select(shownColumns)
+    .select({ ...shownColumns, liveTotal })
     .from(pronostics)
     .where(
       filtered
@@ -141,7 +149,7 @@ export async function listPronostics(
   db: Executor,
   filter: ListFilter,
   page: { limit: number; offset: number },
-): Promise<ShownPronostic[]> {
+): Promise<(ShownPronostic & { liveTotal: number | null })[]> {
   const { query, values, name } = listQuery(db, filter, page);
   return query.prepare(name ?? '').execute(values);
 }

@@ -166,11 +166,18 @@ export function createPronosticService({ db, clock, modelName, notifyCreated }: 
       const search = query.search?.trim() ? foldForSearch(query.search.trim()) : undefined;
       const status = query.status as PronosticStatus | undefined;
       const filter = { userId: user.id, ...(status ? { status } : {}), ...(search ? { search } : {}) };
-      // Unfiltered, the total is the user's live counter; a filter's total is counted (the user's rows only).
-      const [rows, total] = await Promise.all([
-        listPronostics(db, filter, { limit: page.perPage, offset: offsetOf(page) }),
-        status || search ? countPronostics(db, filter) : liveCount(db, user.id),
-      ]);
+      const range = { limit: page.perPage, offset: offsetOf(page) };
+      if (status || search) {
+        // A filter's total is counted (the user's rows only).
+        const [rows, total] = await Promise.all([
+          listPronostics(db, filter, range),
+          countPronostics(db, filter),
+        ]);
+        return { pronostics: rows.map(listedView), meta: pageMeta(page, total) };
+      }
+      // Unfiltered, the page's rows carry the user's live counter; a page past the end reads it alone.
+      const rows = await listPronostics(db, filter, range);
+      const total = rows[0]?.liveTotal ?? (await liveCount(db, user.id));
       return { pronostics: rows.map(listedView), meta: pageMeta(page, total) };
     },
 

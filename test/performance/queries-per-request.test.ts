@@ -1,0 +1,100 @@
+// How many statements the hot list costs (issue 13): on PGlite every statement queues for the one
+// connection, so the unfiltered page carries the user's live counter in the same statement. With
+// the token cache warm, a list page is one query; a page past the end reads the counter alone; a
+// filtered page counts. Counted, not timed (speed belongs to `npm run bench:http`).
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fixedEngine } from '../fakes/engines.js';
+import {
+  countingDatabase,
+  createTestApp,
+  expectLedgerConsistent,
+  type SignedIn,
+  signIn,
+  type TestApp,
+  type TestDatabase,
+} from '../helpers.js';
+
+let t: TestApp;
+let queries: () => number;
+let database: TestDatabase;
+let user: SignedIn;
+
+beforeAll(async () => {
+  const counting = await countingDatabase();
+  database = counting.database;
+  queries = counting.queries;
+  t = await createTestApp({
+    database,
+    config: { tokenCacheSeconds: 10 },
+    engine: fixedEngine('dixon-coles-test'),
+  });
+  user = await signIn(t, { credits: 100 });
+  for (let i = 0; i < 12; i++) {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/user/pronostic/create',
+      headers: user.headers,
+      payload: { type_id: 1, teams_details: { home: `Equipe ${i}`, away: 'Coton Sport' } },
+    });
+    expect(created.statusCode).toBe(201);
+  }
+});
+afterAll(async () => {
+  await t.close();
+  await database.drop();
+});
+afterEach(() => expectLedgerConsistent(t));
+
+async function list(query: string) {
+  const response = await t.app.inject({
+    method: 'GET',
+    url: `/api/user/pronostics?${query}`,
+    headers: user.headers,
+  });
+  expect(response.statusCode).toBe(200);
+  return response.json().data as { pronostics: { id: number }[]; meta: { total: number } };
+}
+
+/** The statements one call makes (the token is already cached by an earlier request). */
+async function statementsOf<T>(call: () => Promise<T>): Promise<{ result: T; statements: number }> {
+  await list('page=1');
+  const before = queries();
+  const result = await call();
+  return { result, statements: queries() - before };
+}
+
+describe('statements per list request', () => {
+  it('the unfiltered page and its total are one statement', async () => {
+    const { result, statements } = await statementsOf(() => list('page=1&per_page=10'));
+    expect(statements).toBe(1);
+    expect(result.pronostics).toHaveLength(10);
+    expect(result.meta.total).toBe(12);
+  });
+
+  it('a page past the end reads the counter alone, and its total is still right', async () => {
+    const { result, statements } = await statementsOf(() => list('page=5&per_page=10'));
+    expect(statements).toBe(2);
+    expect(result.pronostics).toHaveLength(0);
+    expect(result.meta.total).toBe(12);
+  });
+
+  it('a filtered page counts its own rows', async () => {
+    const { result, statements } = await statementsOf(() => list('page=1&per_page=5&search=equipe%201'));
+    expect(statements).toBe(2);
+    // "Equipe 1", "Equipe 10", "Equipe 11".
+    expect(result.meta.total).toBe(3);
+    expect(result.pronostics).toHaveLength(3);
+  });
+
+  it('the total follows a delete', async () => {
+    const { pronostics } = await list('page=1&per_page=1');
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/user/pronostic/${pronostics[0]!.id}`,
+      headers: user.headers,
+    });
+    expect(removed.statusCode).toBe(200);
+    expect((await list('page=1')).meta.total).toBe(11);
+    expect((await list('page=3&per_page=10')).meta.total).toBe(11);
+  });
+});
