@@ -39,6 +39,8 @@ function rowsFor(league: string, seed: number, start: number): ResultRow[] {
       awayShots: null,
       homeShotsOnTarget: match.homeShotsOnTarget ?? null,
       awayShotsOnTarget: match.awayShotsOnTarget ?? null,
+      homeCorners: null,
+      awayCorners: null,
       odds: { pinnacleClosing: null, average: null, overUnderPinnacleClosing: null, overUnderAverage: null },
     };
   });

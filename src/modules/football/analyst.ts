@@ -149,6 +149,8 @@ export function createAnalyst(deps: AnalystDeps): Analyst {
         away: teamKey(row.awayTeamId),
         homeGoals: row.homeGoals,
         awayGoals: row.awayGoals,
+        homeShots: row.homeShots,
+        awayShots: row.awayShots,
         homeShotsOnTarget: row.homeShotsOnTarget,
         awayShotsOnTarget: row.awayShotsOnTarget,
       }));
