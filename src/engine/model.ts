@@ -6,7 +6,7 @@ import type { TotalsCalibration } from './score-matrix.js';
 import { seasonStakes } from './stakes.js';
 import type { PlayedMatch, Ratings } from './types.js';
 
-export const MODEL_NAME = 'dixon-coles-2';
+export const MODEL_NAME = 'dixon-coles-3';
 
 export type ModelSettings = Omit<FitOptions, 'asOf' | 'warmStart'> & {
   /**
