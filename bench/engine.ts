@@ -7,7 +7,13 @@ import { buildResult } from '../src/engine/result.js';
 import { threadFitter } from '../src/modules/football/fit-pool.js';
 import { simulateLeague } from '../test/engine/simulate.js';
 
-const { matches } = simulateLeague({ teams: 20, seasons: 5, seed: 1 });
+const simulated = simulateLeague({ teams: 20, seasons: 5, seed: 1 }).matches;
+// Total shots beside the shots on target, as the result files have them, so the fit reads both.
+const matches = simulated.map((match) => ({
+  ...match,
+  homeShots: 3 * (match.homeShotsOnTarget ?? 0) + 2,
+  awayShots: 3 * (match.awayShotsOnTarget ?? 0) + 2,
+}));
 const asOf = matches.at(-1)!.date + 86_400_000;
 
 // One warm-up so the JIT has seen the code, then the measured runs.

@@ -22,6 +22,10 @@ export interface FitOptions {
    * rate, where shots are known: shots are a steadier signal of strength than goals.
    */
   shotsWeight: number;
+  /** Likewise for total shots (each side's own goals per shot); 0 or absent: unused. */
+  totalShotsWeight?: number;
+  /** Likewise for corners (the league's goals per corner); 0 or absent: unused. */
+  cornersWeight?: number;
   /**
    * A side's conversion rate (goals per shot on target) is shrunk toward the league's by this
    * many shots' worth: finishing skill is real but noisy.
@@ -76,12 +80,15 @@ export const DEFAULT_FIT: Omit<FitOptions, 'asOf'> = {
   windowDays: 4 * 365,
   priorSd: 0.4,
   newcomer: { attack: -0.25, defence: -0.2 },
-  shotsWeight: 0.4,
+  // Goals 0.5, shots on target 0.3, total shots 0.2; corners add nothing beside them (validation).
+  shotsWeight: 0.3,
+  totalShotsWeight: 0.2,
+  cornersWeight: 0,
   finishingPriorShots: 60,
   drawBalance: true,
   baseline: { intercept: Math.log(1.15), homeAdvantage: 0.25, rho: -0.05 },
   baselineWeight: 20,
-  dynamic: { periodDays: 14, teamDrift: 0.12, seasonDrift: 0.1, homeDrift: 0.2, levelDrift: 0.05 },
+  dynamic: { periodDays: 14, teamDrift: 0.15, seasonDrift: 0.1, homeDrift: 0.2, levelDrift: 0.05 },
   // The goal level and the mean attack trade off slowly under block coordinate ascent; stopping at
   // steps of 1e-4 moves a 1X2 probability by about 2e-5 and halves a cold fit's time.
   tolerance: 1e-4,
@@ -109,8 +116,8 @@ interface Prepared {
   breakBefore: Uint8Array;
 }
 
-function isCount(value: number): boolean {
-  return Number.isFinite(value) && value >= 0 && value < 100;
+function isCount(value: number | null | undefined): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value < 100;
 }
 
 function prepare(matches: readonly PlayedMatch[], options: FitOptions): Prepared {
@@ -183,56 +190,53 @@ function prepare(matches: readonly PlayedMatch[], options: FitOptions): Prepared
       }
     });
   }
-  const goals = { home: 0, away: 0 };
-  const shots = { home: 0, away: 0 };
   kept.forEach((match, m) => {
     prepared.home[m] = teamIndex(match.home, match.date);
     prepared.away[m] = teamIndex(match.away, match.date);
     prepared.homeGoals[m] = match.homeGoals;
     prepared.awayGoals[m] = match.awayGoals;
     prepared.weight[m] = Math.exp(-decay * (asOf - match.date));
-    if (hasShots(match)) {
-      goals.home += match.homeGoals;
-      goals.away += match.awayGoals;
-      shots.home += match.homeShotsOnTarget as number;
-      shots.away += match.awayShotsOnTarget as number;
+  });
+  // Each signal's goal proxy per match side (NaN where the file lacks it), then the targets: the
+  // goal count with a share of it replaced by every signal the match has.
+  const signals = [
+    {
+      share: options.shotsWeight,
+      prior: options.finishingPriorShots,
+      read: (match: PlayedMatch) => [match.homeShotsOnTarget, match.awayShotsOnTarget] as const,
+    },
+    {
+      share: options.totalShotsWeight ?? 0,
+      prior: options.finishingPriorShots * TOTAL_SHOTS_PER_SHOT_ON_TARGET,
+      read: (match: PlayedMatch) => [match.homeShots, match.awayShots] as const,
+    },
+    {
+      // Goals per corner are no skill of the side's: the league's rate only.
+      share: options.cornersWeight ?? 0,
+      prior: Number.POSITIVE_INFINITY,
+      read: (match: PlayedMatch) => [match.homeCorners, match.awayCorners] as const,
+    },
+  ]
+    .filter((signal) => signal.share > 0)
+    .map((signal) => ({
+      share: Math.min(signal.share, 1),
+      proxy: goalProxy(kept, prepared, signal.read, signal.prior),
+    }));
+  for (let m = 0; m < n; m++) {
+    let homeTarget = 0;
+    let awayTarget = 0;
+    let used = 0;
+    for (const { share, proxy } of signals) {
+      const h = proxy.home[m]!;
+      const a = proxy.away[m]!;
+      if (Number.isNaN(h) || Number.isNaN(a) || used + share > 1) continue;
+      homeTarget += share * h;
+      awayTarget += share * a;
+      used += share;
     }
-  });
-
-  const conversion = shots.home + shots.away > 0 ? (goals.home + goals.away) / (shots.home + shots.away) : 0;
-  // Home sides convert their shots better than visitors (about 5 % in E0): without this the
-  // shots would understate the home advantage.
-  const venue = {
-    home: shots.home > 0 && goals.home > 0 ? goals.home / shots.home / conversion : 1,
-    away: shots.away > 0 && goals.away > 0 ? goals.away / shots.away / conversion : 1,
-  };
-  const share = conversion > 0 ? Math.min(Math.max(options.shotsWeight, 0), 1) : 0;
-  // Each side's own conversion rate, decay-weighted like everything else and shrunk to the league's.
-  const scored = new Map<number, number>();
-  const aimed = new Map<number, number>();
-  kept.forEach((match, m) => {
-    if (!hasShots(match)) return;
-    const w = prepared.weight[m]!;
-    for (const [team, teamGoals, teamShots] of [
-      [prepared.home[m]!, match.homeGoals, match.homeShotsOnTarget as number],
-      [prepared.away[m]!, match.awayGoals, match.awayShotsOnTarget as number],
-    ] as const) {
-      scored.set(team, (scored.get(team) ?? 0) + w * teamGoals);
-      aimed.set(team, (aimed.get(team) ?? 0) + w * teamShots);
-    }
-  });
-  const prior = Math.max(options.finishingPriorShots, 1e-6);
-  const finishing = (team: number) =>
-    ((scored.get(team) ?? 0) + prior * conversion) / ((aimed.get(team) ?? 0) + prior);
-  kept.forEach((match, m) => {
-    const blend = hasShots(match) ? share : 0;
-    const home = prepared.home[m]!;
-    const away = prepared.away[m]!;
-    prepared.homeTarget[m] =
-      (1 - blend) * match.homeGoals + blend * venue.home * finishing(home) * (match.homeShotsOnTarget ?? 0);
-    prepared.awayTarget[m] =
-      (1 - blend) * match.awayGoals + blend * venue.away * finishing(away) * (match.awayShotsOnTarget ?? 0);
-  });
+    prepared.homeTarget[m] = (1 - used) * prepared.homeGoals[m]! + homeTarget;
+    prepared.awayTarget[m] = (1 - used) * prepared.awayGoals[m]! + awayTarget;
+  }
 
   // A side whose current stint began after the data did came up from a lower division (or
   // is new to the data): its prior is the typical promoted team, not the league average.
@@ -259,13 +263,63 @@ function prepare(matches: readonly PlayedMatch[], options: FitOptions): Prepared
   return prepared;
 }
 
-function hasShots(match: PlayedMatch): boolean {
-  return (
-    typeof match.homeShotsOnTarget === 'number' &&
-    typeof match.awayShotsOnTarget === 'number' &&
-    isCount(match.homeShotsOnTarget) &&
-    isCount(match.awayShotsOnTarget)
-  );
+/** Total shots per shot on target, roughly: the prior of a side's total-shot conversion scales by it. */
+const TOTAL_SHOTS_PER_SHOT_ON_TARGET = 3;
+
+/**
+ * Goals expected from a count that goes with scoring (shots on target, shots, corners): the count
+ * times the side's own conversion rate (decay-weighted, shrunk toward the league's with `prior`
+ * units' worth; an infinite prior keeps the league's), times the league's home (or away)
+ * conversion relative to its overall one: home sides convert better, and without that the counts
+ * would understate the home advantage. NaN where the match lacks the count.
+ */
+function goalProxy(
+  kept: readonly PlayedMatch[],
+  prepared: Prepared,
+  read: (match: PlayedMatch) => readonly [number | null | undefined, number | null | undefined],
+  prior: number,
+): { home: Float64Array; away: Float64Array } {
+  const n = kept.length;
+  const home = new Float64Array(n).fill(Number.NaN);
+  const away = new Float64Array(n).fill(Number.NaN);
+  const goals = { home: 0, away: 0 };
+  const counts = { home: 0, away: 0 };
+  const scored = new Map<number, number>();
+  const aimed = new Map<number, number>();
+  kept.forEach((match, m) => {
+    const [h, a] = read(match);
+    if (!isCount(h) || !isCount(a)) return;
+    goals.home += match.homeGoals;
+    goals.away += match.awayGoals;
+    counts.home += h;
+    counts.away += a;
+    const w = prepared.weight[m]!;
+    for (const [team, teamGoals, teamCount] of [
+      [prepared.home[m]!, match.homeGoals, h],
+      [prepared.away[m]!, match.awayGoals, a],
+    ] as const) {
+      scored.set(team, (scored.get(team) ?? 0) + w * teamGoals);
+      aimed.set(team, (aimed.get(team) ?? 0) + w * teamCount);
+    }
+  });
+  if (counts.home + counts.away <= 0) return { home, away };
+  const conversion = (goals.home + goals.away) / (counts.home + counts.away);
+  const venue = {
+    home: counts.home > 0 && goals.home > 0 ? goals.home / counts.home / conversion : 1,
+    away: counts.away > 0 && goals.away > 0 ? goals.away / counts.away / conversion : 1,
+  };
+  const finishing = (team: number) =>
+    Number.isFinite(prior)
+      ? ((scored.get(team) ?? 0) + Math.max(prior, 1e-6) * conversion) /
+        ((aimed.get(team) ?? 0) + Math.max(prior, 1e-6))
+      : conversion;
+  kept.forEach((match, m) => {
+    const [h, a] = read(match);
+    if (!isCount(h) || !isCount(a)) return;
+    home[m] = venue.home * finishing(prepared.home[m]!) * h;
+    away[m] = venue.away * finishing(prepared.away[m]!) * a;
+  });
+  return { home, away };
 }
 
 function compareText(a: string, b: string): number {

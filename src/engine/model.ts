@@ -2,10 +2,11 @@
 // Its name and version go into `ai_model`; change MODEL_NAME when the settings change the figures.
 import { DAY_MS, DEFAULT_FIT, type FitOptions, fitDixonColes } from './dixon-coles.js';
 import { globalRatings, type Prediction, predictFixture } from './predict.js';
+import type { TotalsCalibration } from './score-matrix.js';
 import { seasonStakes } from './stakes.js';
 import type { PlayedMatch, Ratings } from './types.js';
 
-export const MODEL_NAME = 'dixon-coles-2';
+export const MODEL_NAME = 'dixon-coles-3';
 
 export type ModelSettings = Omit<FitOptions, 'asOf' | 'warmStart'> & {
   /**
@@ -13,9 +14,18 @@ export type ModelSettings = Omit<FitOptions, 'asOf' | 'warmStart'> & {
    * for: attack and defence each shifted by this much (log scale), up for one and down for the other.
    */
   motivation: number;
+  /**
+   * The over/under 2.5 recalibration applied to every score matrix (see `calibrateTotals`):
+   * chosen on the validation block, where the fitted rates were too sure of the goal total.
+   */
+  totals: TotalsCalibration;
 };
 
-export const DEFAULT_SETTINGS: ModelSettings = { ...DEFAULT_FIT, motivation: 0.07 };
+export const DEFAULT_SETTINGS: ModelSettings = {
+  ...DEFAULT_FIT,
+  motivation: 0.07,
+  totals: { shift: 0, scale: 0.85 },
+};
 
 export interface FittedModel {
   readonly ratings: Ratings;
@@ -44,7 +54,12 @@ export function fitModel(
   const when = Number.isFinite(asOf) ? asOf : Date.now();
   const ratings = fitDixonColes(matches, { ...settings, asOf: when, warmStart: previous?.ratings });
   if (ratings.matches === 0) return wrap(globalRatings(when));
-  return wrap({ ...ratings, stakes: seasonStakes(matches, when), motivation: settings.motivation });
+  return wrap({
+    ...ratings,
+    stakes: seasonStakes(matches, when),
+    motivation: settings.motivation,
+    totals: settings.totals,
+  });
 }
 
 /** The model for a league with no data at all: global priors, home advantage included. */

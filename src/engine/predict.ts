@@ -3,7 +3,7 @@
 // promoted side, or an average side under the global priors).
 import { DEFAULT_FIT, NO_DRAW_BALANCE } from './dixon-coles.js';
 import { type Markets, marketsFrom } from './markets.js';
-import { type ScoreMatrix, scoreMatrix } from './score-matrix.js';
+import { calibrateTotals, type ScoreMatrix, scoreMatrix } from './score-matrix.js';
 import type { Stake } from './stakes.js';
 import type { Ratings, TeamRating } from './types.js';
 
@@ -64,7 +64,8 @@ export function predictFixture(ratings: Ratings, home: string, away: string): Pr
     { ...homeUsed, attack: homeUsed.attack + shift, defence: homeUsed.defence + shift },
     { ...awayUsed, attack: awayUsed.attack - shift, defence: awayUsed.defence - shift },
   );
-  const matrix = scoreMatrix(lambda, mu, ratings.rho, ratings.draw);
+  const raw = scoreMatrix(lambda, mu, ratings.rho, ratings.draw);
+  const matrix = ratings.totals ? calibrateTotals(raw, ratings.totals) : raw;
   return {
     matrix,
     markets: marketsFrom(matrix),

@@ -99,3 +99,32 @@ export function blendMatrices(parts: ReadonlyArray<{ matrix: ScoreMatrix; weight
   for (let i = 0; i < p.length; i++) p[i] = p[i]! / total;
   return { p, size: SIZE, lambda: lambda / total, mu: mu / total };
 }
+
+/** A recalibration of the over/under 2.5 split: logit p′ = shift + scale · logit p. */
+export interface TotalsCalibration {
+  shift: number;
+  scale: number;
+}
+
+/**
+ * Moves the matrix's mass between the scores over 2.5 goals and the others so that the over
+ * probability p becomes p′ (logit p′ = shift + scale · logit p); within each side of the line the
+ * scores keep their proportions, so every market is still read off one consistent matrix.
+ */
+export function calibrateTotals(matrix: ScoreMatrix, calibration: TotalsCalibration): ScoreMatrix {
+  if (calibration.shift === 0 && calibration.scale === 1) return matrix;
+  let over = 0;
+  for (let x = 0; x < SIZE; x++)
+    for (let y = 0; y < SIZE; y++) if (x + y > 2) over += matrix.p[x * SIZE + y]!;
+  if (!(over > 1e-9 && over < 1 - 1e-9)) return matrix;
+  const logit = calibration.shift + calibration.scale * Math.log(over / (1 - over));
+  const target = 1 / (1 + Math.exp(-logit));
+  if (!Number.isFinite(target)) return matrix;
+  const up = target / over;
+  const down = (1 - target) / (1 - over);
+  const p = new Float64Array(matrix.p.length);
+  for (let x = 0; x < SIZE; x++) {
+    for (let y = 0; y < SIZE; y++) p[x * SIZE + y] = matrix.p[x * SIZE + y]! * (x + y > 2 ? up : down);
+  }
+  return { ...matrix, p };
+}

@@ -69,6 +69,11 @@ export interface PlayedMatch {
   /** Shots on target, when the source has them; they sharpen the strength estimate. */
   homeShotsOnTarget?: number | null;
   awayShotsOnTarget?: number | null;
+  /** Total shots and corners, when the source has them (see `totalShotsWeight`, `cornersWeight`). */
+  homeShots?: number | null;
+  awayShots?: number | null;
+  homeCorners?: number | null;
+  awayCorners?: number | null;
 }
 
 export interface TeamRating {
@@ -105,4 +110,6 @@ export interface Ratings {
   stakes?: ReadonlyMap<string, 'live' | 'dead'>;
   /** Log-rate shift of attack and defence for a side with something to play for against one without. */
   motivation?: number;
+  /** Over/under 2.5 recalibration of the score matrix (logit p′ = shift + scale · logit p). */
+  totals?: { shift: number; scale: number };
 }

@@ -39,6 +39,8 @@ function rowsFor(league: string, seed: number, start: number): ResultRow[] {
       awayShots: null,
       homeShotsOnTarget: match.homeShotsOnTarget ?? null,
       awayShotsOnTarget: match.awayShotsOnTarget ?? null,
+      homeCorners: null,
+      awayCorners: null,
       odds: { pinnacleClosing: null, average: null, overUnderPinnacleClosing: null, overUnderAverage: null },
     };
   });
@@ -74,10 +76,10 @@ describe('pronostic types', () => {
 describe('analyst on an empty database', () => {
   it('still answers from global priors, marked low, and describes no results', async () => {
     const analyst = createAnalyst({ football, config: testConfig(), logger: silent, clock });
-    expect(analyst.modelName).toBe('dixon-coles-2');
+    expect(analyst.modelName).toBe('dixon-coles-3');
     expect(await analyst.describe()).toEqual({ matches: 0, leagues: 0 });
     const { result, aiModel } = await analyst.analyse({ home: 'Alpha', away: 'Beta' }, '1x2');
-    expect(aiModel).toBe('dixon-coles-2');
+    expect(aiModel).toBe('dixon-coles-3');
     expect(result.data_quality).toEqual({ home_matches: 0, away_matches: 0, level: 'low' });
     const probabilities = result.probabilities as { home: number; away: number };
     expect(probabilities.home).toBeGreaterThan(probabilities.away);
@@ -98,7 +100,7 @@ describe('analyst with results', () => {
         { home: 'ATLETICO norte', away: 'real sur', league: 'premier league' },
         type,
       );
-      expect(aiModel).toBe('dixon-coles-2');
+      expect(aiModel).toBe('dixon-coles-3');
       expect(result.data_quality).toMatchObject({ level: 'high' });
       expect(result.analysis).toContain('ATLETICO norte');
       expect(result.analysis).toContain('Real Sur');
@@ -191,13 +193,13 @@ describe('analyst with results', () => {
     });
     const plain = createAnalyst({ football, config: testConfig(), logger: silent, clock });
     const withLlm = createAnalyst({ football, config, logger: silent, clock });
-    expect(withLlm.modelName).toBe(`dixon-coles-2+${OPENAI_MODEL}`);
+    expect(withLlm.modelName).toBe(`dixon-coles-3+${OPENAI_MODEL}`);
     const details = { home: 'Team 03', away: 'Team 09', league: 'E0' };
     const statistical = await plain.analyse(details, 'over-under-2-5');
 
     fake.modes = ['ok'];
     const rewritten = await withLlm.analyse(details, 'over-under-2-5');
-    expect(rewritten.aiModel).toBe(`dixon-coles-2+${OPENAI_MODEL}`);
+    expect(rewritten.aiModel).toBe(`dixon-coles-3+${OPENAI_MODEL}`);
     expect(rewritten.result.analysis).toBe(fake.analysis);
     expect({ ...rewritten.result, analysis: '' }).toEqual({ ...statistical.result, analysis: '' });
 

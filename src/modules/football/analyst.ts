@@ -26,7 +26,7 @@ import { type LeagueFitter, threadFitter } from './fit-pool.js';
 import type { FootballService } from './service.js';
 
 /**
- * The worker's analysis engine (model name e.g. 'dixon-coles-2', or 'dixon-coles-2+gpt-4o-mini'
+ * The worker's analysis engine (model name e.g. 'dixon-coles-3', or 'dixon-coles-3+gpt-4o-mini'
  * with the LLM); thin data is not a failure.
  */
 export interface Analyst extends AnalysisEngine {
@@ -149,6 +149,8 @@ export function createAnalyst(deps: AnalystDeps): Analyst {
         away: teamKey(row.awayTeamId),
         homeGoals: row.homeGoals,
         awayGoals: row.awayGoals,
+        homeShots: row.homeShots,
+        awayShots: row.awayShots,
         homeShotsOnTarget: row.homeShotsOnTarget,
         awayShotsOnTarget: row.awayShotsOnTarget,
       }));

@@ -125,6 +125,8 @@ export interface StoredMatch {
   awayTeamId: number;
   homeGoals: number;
   awayGoals: number;
+  homeShots: number | null;
+  awayShots: number | null;
   homeShotsOnTarget: number | null;
   awayShotsOnTarget: number | null;
 }
@@ -143,6 +145,8 @@ export async function leagueMatches(
       awayTeamId: footballMatches.awayTeamId,
       homeGoals: footballMatches.homeGoals,
       awayGoals: footballMatches.awayGoals,
+      homeShots: footballMatches.homeShots,
+      awayShots: footballMatches.awayShots,
       homeShotsOnTarget: footballMatches.homeShotsOnTarget,
       awayShotsOnTarget: footballMatches.awayShotsOnTarget,
     })

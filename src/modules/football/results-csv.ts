@@ -23,6 +23,8 @@ export interface ResultRow {
   awayShots: number | null;
   homeShotsOnTarget: number | null;
   awayShotsOnTarget: number | null;
+  homeCorners: number | null;
+  awayCorners: number | null;
   odds: RowOdds;
 }
 
@@ -210,6 +212,8 @@ export function parseResultsCsv(text: string, options: { league?: string } = {})
       awayShots: count(get('AS')),
       homeShotsOnTarget: count(get('HST')),
       awayShotsOnTarget: count(get('AST')),
+      homeCorners: count(get('HC')),
+      awayCorners: count(get('AC')),
       odds: {
         pinnacleClosing: triple('PSCH', 'PSCD', 'PSCA'),
         average:
