@@ -23,6 +23,7 @@ import packRoutes from './modules/packs/routes.js';
 import paymentRoutes from './modules/payments/routes.js';
 import pronosticRoutes from './modules/pronostics/routes.js';
 import supportRoutes from './modules/support/routes.js';
+import trackRecordRoutes from './modules/track-record/routes.js';
 import userRoutes from './modules/users/routes.js';
 import walletRoutes from './modules/wallet/routes.js';
 import auth from './plugins/app/auth.js';
@@ -239,6 +240,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(userRoutes);
   await app.register(affiliationRoutes);
   await app.register(supportRoutes);
+  await app.register(trackRecordRoutes);
 
   return app;
 }

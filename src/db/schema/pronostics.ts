@@ -80,6 +80,10 @@ export const pronostics = pgTable(
     index('pronostics_user_outcome_list_idx')
       .on(table.userId, table.outcome, table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst())
       .where(sql`${table.deletedAt} IS NULL`),
+    // `pending` (IS NULL makes no equality the planner can order by): its own partial index.
+    index('pronostics_user_pending_list_idx')
+      .on(table.userId, table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst())
+      .where(sql`${table.deletedAt} IS NULL AND ${table.outcome} IS NULL AND ${table.status} <> 'cancelled'`),
     // The track record's aggregation reads settled rows only.
     index('pronostics_settled_idx')
       .on(table.typeId, table.settledMatchId)

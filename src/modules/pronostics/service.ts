@@ -165,11 +165,17 @@ export function createPronosticService({ db, clock, modelName, notifyCreated }: 
       const page = pageRequest(query);
       const search = query.search?.trim() ? foldForSearch(query.search.trim()) : undefined;
       const status = query.status as PronosticStatus | undefined;
-      const filter = { userId: user.id, ...(status ? { status } : {}), ...(search ? { search } : {}) };
+      const outcome = query.outcome;
+      const filter = {
+        userId: user.id,
+        ...(status ? { status } : {}),
+        ...(outcome ? { outcome } : {}),
+        ...(search ? { search } : {}),
+      };
       // Unfiltered, the total is the user's live counter; a filter's total is counted (the user's rows only).
       const [rows, total] = await Promise.all([
         listPronostics(db, filter, { limit: page.perPage, offset: offsetOf(page) }),
-        status || search ? countPronostics(db, filter) : liveCount(db, user.id),
+        status || search || outcome ? countPronostics(db, filter) : liveCount(db, user.id),
       ]);
       return { pronostics: rows.map(listedView), meta: pageMeta(page, total) };
     },
