@@ -301,7 +301,10 @@ export function createTrackRecordService({ db, clock, football }: TrackRecordDep
             windows: windowsOf(accs, true),
           };
         })
-        .sort((a, b) => (a.league?.code ?? '~').localeCompare(b.league?.code ?? '~')),
+        // Known leagues by code, the unmatched (void) last.
+        .sort((a, b) =>
+          a.league && b.league ? (a.league.code < b.league.code ? -1 : 1) : a.league ? -1 : 1,
+        ),
       calibration: bins.map((bin) => ({
         from: bin.bin / 10,
         to: (bin.bin + 1) / 10,
