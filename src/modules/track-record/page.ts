@@ -9,6 +9,7 @@ export const TRACK_RECORD_PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Bilan de nos pronostics</title>
+<link rel="icon" href="data:,">
 <style>
   body { font-family: system-ui, sans-serif; margin: 0 auto; max-width: 960px; padding: 1rem; color: #1d2330; }
   h1 { font-size: 1.6rem; } h2 { font-size: 1.2rem; margin-top: 2rem; }
