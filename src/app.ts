@@ -23,6 +23,7 @@ import packRoutes from './modules/packs/routes.js';
 import paymentRoutes from './modules/payments/routes.js';
 import pronosticRoutes from './modules/pronostics/routes.js';
 import supportRoutes from './modules/support/routes.js';
+import trackRecordRoutes from './modules/track-record/routes.js';
 import userRoutes from './modules/users/routes.js';
 import walletRoutes from './modules/wallet/routes.js';
 import auth from './plugins/app/auth.js';
@@ -46,6 +47,7 @@ import type { AnalysisEngine } from './worker/analysis-engine.js';
 import { PaymentPoller } from './worker/payment-poller.js';
 import { warnWithoutResults } from './worker/process.js';
 import { ResultsSync } from './worker/results-sync.js';
+import { SettlementLoop } from './worker/settlement.js';
 import { AnalysisWorker, type WorkerOptions } from './worker/worker.js';
 
 export interface AppOptions {
@@ -74,6 +76,7 @@ declare module 'fastify' {
     worker: AnalysisWorker;
     paymentPoller: PaymentPoller;
     resultsSync: ResultsSync;
+    settlement: SettlementLoop;
   }
 }
 
@@ -177,6 +180,16 @@ export async function buildApp(options: AppOptions): Promise<App> {
     const closeEngine = engine.close.bind(engine);
     app.addHook('onClose', () => closeEngine());
   }
+  // Settlement of the track record runs with the analysis worker, woken by the results sync.
+  const settlement = new SettlementLoop({
+    settler: services.trackRecord,
+    logger: app.log.child({ component: 'settlement' }),
+  });
+  app.decorate('settlement', settlement);
+  if (runWorker) {
+    app.addHook('onReady', async () => settlement.start());
+    app.addHook('preClose', () => settlement.stop());
+  }
   // The daily results sync runs with the analysis worker, for RESULTS_SYNC_LEAGUES (none outside
   // production unless set); tests drive `app.resultsSync` themselves.
   const resultsSync = new ResultsSync({
@@ -184,6 +197,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     clock,
     logger: app.log.child({ component: 'results-sync' }),
     options: { leagues: config.resultsSyncLeagues },
+    onImported: () => settlement.wake(),
   });
   app.decorate('resultsSync', resultsSync);
   if (runWorker) {
@@ -226,6 +240,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(userRoutes);
   await app.register(affiliationRoutes);
   await app.register(supportRoutes);
+  await app.register(trackRecordRoutes);
 
   return app;
 }

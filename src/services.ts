@@ -19,6 +19,7 @@ import { createPaymentService } from './modules/payments/service.js';
 import { createAnalysisJobs } from './modules/pronostics/analysis-jobs.js';
 import { createPronosticService } from './modules/pronostics/service.js';
 import { createSupportService, MAX_UNCLOSED_TICKETS } from './modules/support/service.js';
+import { createTrackRecordService } from './modules/track-record/service.js';
 import { createProfileService } from './modules/users/profile.js';
 import { createUserService } from './modules/users/service.js';
 import { createWalletService } from './modules/wallet/service.js';
@@ -115,6 +116,8 @@ export function createServices(deps: ServiceDeps) {
     maxUnclosed: config.rateLimit ? MAX_UNCLOSED_TICKETS : null,
   });
 
+  const trackRecord = createTrackRecordService({ db, clock, football });
+
   return {
     engine,
     messenger,
@@ -136,6 +139,7 @@ export function createServices(deps: ServiceDeps) {
     storage,
     profile,
     support,
+    trackRecord,
   };
 }
 

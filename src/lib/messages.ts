@@ -35,6 +35,8 @@ export const messages = {
   pronosticTypes: 'Types de pronostics.',
   pronosticCreated: 'Votre pronostic est en cours d’analyse.',
   pronosticList: 'Vos pronostics.',
+  trackRecord: 'Bilan de toutes nos analyses réglées.',
+  trackRecordOwn: 'Bilan de vos analyses réglées.',
   pronosticDetail: 'Détail du pronostic.',
   pronosticDeleted: 'Pronostic supprimé.',
   pronosticNotFound: 'Pronostic introuvable.',

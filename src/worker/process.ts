@@ -8,6 +8,7 @@ import { logOptions } from '../lib/log-options.js';
 import { createServices } from '../services.js';
 import { PaymentPoller } from './payment-poller.js';
 import { ResultsSync } from './results-sync.js';
+import { SettlementLoop } from './settlement.js';
 import { AnalysisWorker } from './worker.js';
 
 export interface RunningWorker {
@@ -35,15 +36,18 @@ export async function startWorkerProcess(config: Config): Promise<RunningWorker>
     payouts: { checkDue: () => services.affiliation.checkDuePayout() },
     logger,
   });
+  const settlement = new SettlementLoop({ settler: services.trackRecord, logger });
   const resultsSync = new ResultsSync({
     source: services.football,
     clock: systemClock,
     logger,
     options: { leagues: config.resultsSyncLeagues },
+    onImported: () => settlement.wake(),
   });
   await worker.start();
   await paymentPoller.start();
   resultsSync.start();
+  settlement.start();
   logger.info({ role: 'worker' }, 'analysis worker and payment poller started');
   if (config.resultsSyncLeagues.length > 0) {
     logger.info({ leagues: config.resultsSyncLeagues }, 'daily results sync scheduled');
@@ -52,6 +56,7 @@ export async function startWorkerProcess(config: Config): Promise<RunningWorker>
     logger,
     async stop() {
       await resultsSync.stop();
+      await settlement.stop();
       await paymentPoller.stop();
       await worker.stop();
       await engine.close?.();

@@ -42,6 +42,8 @@ export interface ResultsSyncDeps {
   clock: { now(): Date };
   logger: FastifyBaseLogger;
   options: Partial<ResultsSyncOptions> & { leagues: readonly string[] };
+  /** Called after a pass that stored new matches (the worker wakes the settlement loop). */
+  onImported?: () => void;
 }
 
 export interface LeagueSyncOutcome {
@@ -91,6 +93,7 @@ export class ResultsSync {
       if (this.#stop.signal.aborted) break;
       outcomes.push(await this.syncLeague(league));
     }
+    if (outcomes.some((outcome) => (outcome.inserted ?? 0) > 0)) this.deps.onImported?.();
     return outcomes;
   }
 

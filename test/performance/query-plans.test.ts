@@ -38,6 +38,10 @@ beforeAll(async () => {
            jsonb_build_object('home', 'Equipe ' || g, 'away', 'Rival'), jsonb_build_object('summary', 'x'),
            'dixon-coles-1', 'equipe ' || g || ' rival', now(), now(), now() - (g || ' hours')::interval
     FROM generate_series(1, ${HEAVY_EXTRA}::int) AS g`);
+  // Settled outcomes on most successes (the rest pending), as the settlement worker leaves them.
+  await t.app.db.execute(sql`
+    UPDATE pronostics SET outcome = (ARRAY['won', 'lost', 'void'])[1 + id % 3], settled_at = now()
+    WHERE status = 'success' AND id % 4 <> 0`);
   await t.app.db.execute(sql`
     INSERT INTO access_tokens (user_id, token_hash, last_used_at, created_at)
     SELECT id, 'hash-' || id, now(), now() FROM users`);
@@ -141,10 +145,15 @@ const builtQueries = (): {
   const plain = listQuery(db(), { userId }, page);
   const byStatus = listQuery(db(), { userId, status: 'cancelled' }, page);
   const searched = listQuery(db(), { userId, search: 'equipe 1' }, page);
+  const won = listQuery(db(), { userId, outcome: 'won' }, page);
+  const pending = listQuery(db(), { userId, outcome: 'pending' }, page);
   return [
     { label: 'list page', query: plain.query, values: plain.values },
     { label: 'list by status', query: byStatus.query, values: byStatus.values },
     { label: 'list with search', query: searched.query, values: searched.values },
+    { label: 'list by outcome', query: won.query, values: won.values },
+    { label: 'list of pending', query: pending.query, values: pending.values },
+    { label: 'count by outcome', query: countQuery(db(), { userId, outcome: 'lost' }), values: {} },
     { label: 'count by status', query: countQuery(db(), { userId, status: 'cancelled' }), values: {} },
     { label: 'count with search', query: countQuery(db(), { userId, search: 'equipe 1' }), values: {} },
     { label: 'detail', query: detailQuery(db()), values: { id: 1234 } },

@@ -2,8 +2,10 @@
 // claims it with a lease, so nothing else needs to queue it.
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { settlementOutcomes } from '../../engine/settlement.js';
 import { pronosticTypeSlugs } from '../../engine/types.js';
 import { createdAt, timestamptz } from './columns.js';
+import { footballMatches } from './football.js';
 import { users } from './users.js';
 
 export const pronosticStatuses = ['processing', 'success', 'cancelled'] as const;
@@ -47,6 +49,14 @@ export const pronostics = pgTable(
     deletedAt: timestamptz('deleted_at'),
     /** The Idempotency-Key claim that created the row: one row per claim, enforced by a unique index. */
     idempotencyKeyId: integer('idempotency_key_id'),
+    /**
+     * The settlement (track record): null until the worker settles a `success` row, then `won`,
+     * `lost` or `void`, written in the same statement as `result.settlement` and `settled_at`.
+     */
+    outcome: text('outcome', { enum: settlementOutcomes }),
+    settledAt: timestamptz('settled_at'),
+    /** The stored match it was settled on (null when void for want of a result). */
+    settledMatchId: integer('settled_match_id').references(() => footballMatches.id),
     createdAt: createdAt(),
   },
   (table) => [
@@ -62,6 +72,22 @@ export const pronostics = pgTable(
     index('pronostics_due_idx').on(table.runAfter).where(sql`${table.status} = 'processing'`),
     index('pronostics_search_trgm_idx').using('gin', sql`${table.searchText} gin_trgm_ops`),
     uniqueIndex('pronostics_idempotency_key_unique').on(table.idempotencyKeyId),
+    // The settlement worker's scan: only unsettled successes, in id order (a keyset cursor).
+    index('pronostics_unsettled_idx')
+      .on(table.id)
+      .where(sql`${table.status} = 'success' AND ${table.outcome} IS NULL`),
+    // The list filtered by outcome, in the list's order (`pending` is `outcome IS NULL`).
+    index('pronostics_user_outcome_list_idx')
+      .on(table.userId, table.outcome, table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst())
+      .where(sql`${table.deletedAt} IS NULL`),
+    // `pending` (IS NULL makes no equality the planner can order by): its own partial index.
+    index('pronostics_user_pending_list_idx')
+      .on(table.userId, table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst())
+      .where(sql`${table.deletedAt} IS NULL AND ${table.outcome} IS NULL AND ${table.status} <> 'cancelled'`),
+    // The track record's aggregation reads settled rows only.
+    index('pronostics_settled_idx')
+      .on(table.typeId, table.settledMatchId)
+      .where(sql`${table.outcome} IS NOT NULL`),
   ],
 );
 

@@ -234,3 +234,68 @@ export async function matchStats(db: Executor): Promise<{ matches: number; leagu
     maxId: Number(row?.maxId ?? 0),
   };
 }
+
+export interface FixtureWindow {
+  homeTeamId: number;
+  awayTeamId: number;
+  /** The league the fixture must belong to, when one was named and found. */
+  leagueId: number | null;
+  /** Days (`yyyy-mm-dd`, inclusive) within which the match may have been played. */
+  from: string;
+  to: string;
+}
+
+export interface FixtureResult {
+  matchId: number;
+  leagueId: number;
+  playedOn: string;
+  homeGoals: number;
+  awayGoals: number;
+}
+
+/**
+ * The earliest stored match of each fixture within its window, in one statement: the windows go in
+ * as one JSON parameter, each looked up along the unique (home, away, day) index. Index-aligned with
+ * `windows`; undefined where none was played.
+ */
+export async function findFixtureResults(
+  db: Executor,
+  windows: readonly FixtureWindow[],
+): Promise<Array<FixtureResult | undefined>> {
+  if (windows.length === 0) return [];
+  const list = JSON.stringify(
+    windows.map((w, index) => ({
+      ord: index + 1,
+      home: w.homeTeamId,
+      away: w.awayTeamId,
+      league: w.leagueId,
+      day_from: w.from,
+      day_to: w.to,
+    })),
+  );
+  const result = await db.execute(sql`
+    SELECT w.ord::int AS ord, m.id AS match_id, m.league_id, m.played_on::text AS played_on,
+           m.home_goals, m.away_goals
+    FROM jsonb_to_recordset(${list}::jsonb)
+         AS w(ord int, home int, away int, league int, day_from date, day_to date)
+    CROSS JOIN LATERAL (
+      SELECT id, league_id, played_on, home_goals, away_goals
+      FROM ${footballMatches}
+      WHERE home_team_id = w.home AND away_team_id = w.away
+        AND played_on BETWEEN w.day_from AND w.day_to
+        AND (w.league IS NULL OR league_id = w.league)
+      ORDER BY played_on, id
+      LIMIT 1
+    ) AS m`);
+  const found: Array<FixtureResult | undefined> = windows.map(() => undefined);
+  for (const row of (result as unknown as { rows: Record<string, unknown>[] }).rows) {
+    found[Number(row.ord) - 1] = {
+      matchId: Number(row.match_id),
+      leagueId: Number(row.league_id),
+      playedOn: String(row.played_on).slice(0, 10),
+      homeGoals: Number(row.home_goals),
+      awayGoals: Number(row.away_goals),
+    };
+  }
+  return found;
+}

@@ -10,6 +10,9 @@ import { currentSeason, decodeResults, downloadResults, resultsUrl } from './imp
 import { KNOWN_TEAM_ALIASES } from './known-aliases.js';
 import { normalizeName } from './normalize.js';
 import {
+  type FixtureResult,
+  type FixtureWindow,
+  findFixtureResults,
   findLeague,
   findLeagueByCode,
   findLeagueById,
@@ -28,7 +31,16 @@ import {
 } from './repository.js';
 import { parseResultsCsv, type ResultRow, type SkippedRow } from './results-csv.js';
 
-export type { StoredMatch } from './repository.js';
+export type { FixtureResult, StoredMatch } from './repository.js';
+
+/** A fixture as a pronostic names it, and the days it may have been played on (inclusive). */
+export interface FixtureQuery {
+  home: string;
+  away: string;
+  league?: string;
+  from: string;
+  to: string;
+}
 
 export class AliasError extends Error {
   override name = 'AliasError';
@@ -160,9 +172,52 @@ export function createFootballService({ db, config, fetch: fetchImpl = fetch }: 
     return { ...report, file, skipped: parsed.skipped };
   }
 
+  /**
+   * The stored result of each fixture, resolved as the analyst resolves names (any case, accents,
+   * aliases; a named league restricts the match to it when we know that league): one query for the
+   * teams, one per distinct league text, one for all the matches. Index-aligned with `fixtures`.
+   */
+  async function findFixtures(fixtures: readonly FixtureQuery[]): Promise<Array<FixtureResult | undefined>> {
+    const names = new Set<string>();
+    for (const fixture of fixtures) {
+      names.add(normalizeName(fixture.home));
+      names.add(normalizeName(fixture.away));
+    }
+    names.delete('');
+    const teams = await findTeams(db, [...names]);
+    const leagues = new Map<string, number | null>();
+    for (const fixture of fixtures) {
+      const text = fixture.league ? normalizeName(fixture.league) : '';
+      if (text !== '' && !leagues.has(text)) leagues.set(text, (await findLeague(db, text))?.id ?? null);
+    }
+    const windows: FixtureWindow[] = [];
+    const positions: number[] = [];
+    fixtures.forEach((fixture, index) => {
+      const home = teams.get(normalizeName(fixture.home));
+      const away = teams.get(normalizeName(fixture.away));
+      if (!home || !away || home.id === away.id) return;
+      const league = fixture.league ? (leagues.get(normalizeName(fixture.league)) ?? null) : null;
+      windows.push({
+        homeTeamId: home.id,
+        awayTeamId: away.id,
+        leagueId: league,
+        from: fixture.from,
+        to: fixture.to,
+      });
+      positions.push(index);
+    });
+    const found = await findFixtureResults(db, windows);
+    const results: Array<FixtureResult | undefined> = fixtures.map(() => undefined);
+    positions.forEach((position, index) => {
+      results[position] = found[index];
+    });
+    return results;
+  }
+
   return {
     resolveLeague,
     resolveTeam,
+    findFixtures,
     importRows,
     importText,
 

@@ -103,6 +103,8 @@ export async function liveCount(db: Executor, userId: number): Promise<number> {
 export interface ListFilter {
   userId: number;
   status?: PronosticStatus;
+  /** The settlement: `pending` is not settled yet (and not cancelled). */
+  outcome?: 'won' | 'lost' | 'void' | 'pending';
   /** Already folded (lower-case, no accents). */
   search?: string;
 }
@@ -112,6 +114,12 @@ function listConditions(filter: ListFilter) {
     eq(pronostics.userId, filter.userId),
     isNull(pronostics.deletedAt),
     filter.status ? eq(pronostics.status, filter.status) : undefined,
+    filter.outcome === 'pending'
+      ? // A literal, not a parameter: the generic plan then still reads the outcome index in order.
+        sql`${pronostics.outcome} IS NULL AND ${pronostics.status} <> 'cancelled'`
+      : filter.outcome
+        ? eq(pronostics.outcome, filter.outcome)
+        : undefined,
     filter.search ? sql`${pronostics.searchText} LIKE ${`%${escapeLike(filter.search)}%`}` : undefined,
   );
 }
@@ -124,7 +132,7 @@ function listConditions(filter: ListFilter) {
  * connection. A filtered page's `liveTotal` is null (its total is counted).
  */
 export function listQuery(db: Executor, filter: ListFilter, page: { limit: number; offset: number }) {
-  const filtered = filter.status !== undefined || filter.search !== undefined;
+  const filtered = filter.status !== undefined || filter.search !== undefined || filter.outcome !== undefined;
   const liveTotal = filtered
     ? sql<number | null>`NULL::int`
     : sql<

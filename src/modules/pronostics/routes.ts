@@ -87,7 +87,7 @@ const pronosticRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['pronostics'],
-        summary: 'Mes pronostics (paginés, filtres status et search)',
+        summary: 'Mes pronostics (paginés, filtres status, outcome et search)',
         security: [{ bearer: [] }],
         querystring: ListQuery,
         response: {

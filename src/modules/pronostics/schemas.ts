@@ -56,8 +56,12 @@ export const CreateBody = Type.Object({
   teams_details: TeamsDetails,
 });
 
+/** The track-record filter: a settled outcome, or `pending` (not settled yet, not cancelled). */
+export const listOutcomes = ['won', 'lost', 'void', 'pending'] as const;
+
 export const ListQuery = Type.Object({
   status: Type.Optional(Status),
+  outcome: Type.Optional(Type.Enum(listOutcomes)),
   search: Type.Optional(Type.String({ maxLength: 100 })),
   ...PageQuery,
 });

@@ -165,9 +165,15 @@ export function createPronosticService({ db, clock, modelName, notifyCreated }: 
       const page = pageRequest(query);
       const search = query.search?.trim() ? foldForSearch(query.search.trim()) : undefined;
       const status = query.status as PronosticStatus | undefined;
-      const filter = { userId: user.id, ...(status ? { status } : {}), ...(search ? { search } : {}) };
+      const outcome = query.outcome;
+      const filter = {
+        userId: user.id,
+        ...(status ? { status } : {}),
+        ...(outcome ? { outcome } : {}),
+        ...(search ? { search } : {}),
+      };
       const range = { limit: page.perPage, offset: offsetOf(page) };
-      if (status || search) {
+      if (status || search || outcome) {
         // A filter's total is counted (the user's rows only).
         const [rows, total] = await Promise.all([
           listPronostics(db, filter, range),

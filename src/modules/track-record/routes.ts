@@ -1,0 +1,68 @@
+// The track record: public figures (no authentication, cached a minute in the service), the
+// caller's own, and the public page that draws them (HTML and a same-origin script: the CSP stays).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { envelope } from '../../lib/envelope.js';
+import { messages } from '../../lib/messages.js';
+import { currentUser } from '../../plugins/app/auth.js';
+import { authErrors, Envelope } from '../../schemas/common.js';
+import { TRACK_RECORD_PAGE, TRACK_RECORD_SCRIPT } from './page.js';
+import { TrackRecordSchema } from './schemas.js';
+
+const trackRecordRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { trackRecord } = app.services;
+
+  app.get(
+    '/api/track-record',
+    {
+      schema: {
+        tags: ['track-record'],
+        summary: 'Bilan public de toutes les analyses réglées (mis en cache une minute)',
+        response: { 200: Envelope(Type.Object({ track_record: TrackRecordSchema }), Type.Null()) },
+      },
+    },
+    async () =>
+      envelope({ message: messages.trackRecord, data: { track_record: await trackRecord.publicRecord() } }),
+  );
+
+  app.get(
+    '/api/user/track-record',
+    {
+      schema: {
+        tags: ['track-record'],
+        summary: 'Le même bilan, sur mes propres analyses',
+        security: [{ bearer: [] }],
+        response: {
+          200: Envelope(
+            Type.Object({ track_record: TrackRecordSchema }),
+            Type.Object({ id: Type.Integer() }),
+          ),
+          ...authErrors,
+        },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      return envelope({
+        user: { id: user.id },
+        message: messages.trackRecordOwn,
+        data: { track_record: await trackRecord.userRecord(user.id) },
+      });
+    },
+  );
+
+  app.get('/track-record', { schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'public, max-age=60')
+      .send(TRACK_RECORD_PAGE),
+  );
+  app.get('/track-record/app.js', { schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .type('text/javascript; charset=utf-8')
+      .header('cache-control', 'public, max-age=300')
+      .send(TRACK_RECORD_SCRIPT),
+  );
+};
+
+export default trackRecordRoutes;

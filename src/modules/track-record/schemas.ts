@@ -1,0 +1,66 @@
+// Response schemas of the track-record endpoints.
+import { Type } from 'typebox';
+
+const Rate = Type.Union([Type.Number(), Type.Null()]);
+
+export const FiguresSchema = Type.Object({
+  settled: Type.Integer({ description: 'Analyses réglées (gagnées + perdues + annulées)' }),
+  won: Type.Integer(),
+  lost: Type.Integer(),
+  void: Type.Integer({ description: 'Annulées (match non joué ou introuvable) : hors taux de réussite' }),
+  hit_rate: Rate,
+  mean_confidence: Rate,
+  one_x_two: Type.Union([
+    Type.Null(),
+    Type.Object({
+      count: Type.Integer(),
+      rps: Type.Number(),
+      brier: Type.Number(),
+      baseline_rps: Type.Number(),
+      baseline_brier: Type.Number(),
+    }),
+  ]),
+});
+
+const Windows = Type.Object({
+  last_30_days: FiguresSchema,
+  last_90_days: FiguresSchema,
+  last_365_days: FiguresSchema,
+  all_time: FiguresSchema,
+});
+
+export const TrackRecordSchema = Type.Object({
+  generated_at: Type.String(),
+  baseline: Type.String(),
+  overall: Windows,
+  by_type: Type.Array(Type.Object({ type: Type.String(), windows: Windows })),
+  by_league: Type.Array(
+    Type.Object({
+      league: Type.Union([
+        Type.Null(),
+        Type.Object({ id: Type.Integer(), code: Type.String(), name: Type.String() }),
+      ]),
+      windows: Windows,
+    }),
+  ),
+  calibration: Type.Array(
+    Type.Object({
+      from: Type.Number(),
+      to: Type.Number(),
+      count: Type.Integer(),
+      mean_confidence: Type.Number(),
+      hit_rate: Type.Number(),
+    }),
+  ),
+  monthly: Type.Array(
+    Type.Object({
+      month: Type.String(),
+      settled: Type.Integer(),
+      won: Type.Integer(),
+      lost: Type.Integer(),
+      void: Type.Integer(),
+      hit_rate: Rate,
+      mean_confidence: Rate,
+    }),
+  ),
+});

@@ -1,0 +1,344 @@
+// The track record: settles every `success` pronostic on the stored result of its fixture (the
+// worker calls `settleDue`), and rolls the settled rows up into the public and per-user figures.
+// Settlement reads unsettled rows in keyset batches, resolves all their fixtures in three queries
+// through the football service (the analyst's name resolution, aliases included) and writes each
+// batch in one statement, so a backlog of a million rows is a few hundred round trips.
+import type { Database } from '../../db/client.js';
+import { MARKET_OF } from '../../engine/result.js';
+import { brierScore, rankedProbabilityScore, settlePick } from '../../engine/settlement.js';
+import { type PronosticTypeSlug, pronosticTypeSlugs } from '../../engine/types.js';
+import type { Clock } from '../../lib/clock.js';
+import type { FixtureQuery, FootballService } from '../football/service.js';
+import {
+  calibrationBins,
+  leagueFrequencies,
+  type SettledGroup,
+  type Settlement,
+  settledGroups,
+  type UnsettledRow,
+  unsettledAfter,
+  writeSettlements,
+} from './repository.js';
+
+const DAY_MS = 86_400_000;
+/** A fixture is looked for on its day and the 7 days after (a postponed match); then it is void. */
+export const VOID_AFTER_DAYS = 7;
+export const SETTLE_BATCH = 2000;
+/** Dates before this are typos (the analyst's bound too). */
+const EARLIEST_DAY = Date.UTC(1990, 0, 1);
+/** The public figures are cached this long in the process. */
+export const RECORD_CACHE_MS = 60_000;
+
+const isoDay = (instant: number) => new Date(instant).toISOString().slice(0, 10);
+
+/** The first day the fixture may have been played on: the client's date, else the creation day. */
+export function fixtureDay(details: Record<string, unknown>, createdOn: string): string {
+  const raw = details.date;
+  if (typeof raw === 'string') {
+    const parsed = Date.parse(raw.trim());
+    if (Number.isFinite(parsed) && parsed >= EARLIEST_DAY) return isoDay(parsed);
+  }
+  return createdOn;
+}
+
+function fixtureQuery(row: UnsettledRow): FixtureQuery {
+  const details = row.teamsDetails ?? {};
+  const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  const from = fixtureDay(details, row.createdOn);
+  const query: FixtureQuery = {
+    home: text(details.home),
+    away: text(details.away),
+    from,
+    to: isoDay(Date.parse(`${from}T00:00:00Z`) + VOID_AFTER_DAYS * DAY_MS),
+  };
+  const league = text(details.league);
+  if (league.trim() !== '') query.league = league;
+  return query;
+}
+
+export interface SettleReport {
+  scanned: number;
+  settled: number;
+  won: number;
+  lost: number;
+  void: number;
+}
+
+export const recordWindows = ['last_30_days', 'last_90_days', 'last_365_days', 'all_time'] as const;
+export type RecordWindow = (typeof recordWindows)[number];
+/** The age bands (see settledGroups) each window takes. */
+const WINDOW_BANDS: Record<RecordWindow, number> = {
+  last_30_days: 0,
+  last_90_days: 1,
+  last_365_days: 2,
+  all_time: 3,
+};
+
+export interface OneXTwoScores {
+  count: number;
+  rps: number;
+  brier: number;
+  baseline_rps: number;
+  baseline_brier: number;
+}
+
+export interface Figures {
+  settled: number;
+  won: number;
+  lost: number;
+  void: number;
+  hit_rate: number | null;
+  mean_confidence: number | null;
+  one_x_two: OneXTwoScores | null;
+}
+
+interface Accumulator {
+  won: number;
+  lost: number;
+  void: number;
+  confidenceSum: number;
+  scored: number;
+  brierSum: number;
+  rpsSum: number;
+  baselineBrierSum: number;
+  baselineRpsSum: number;
+}
+
+const emptyAccumulator = (): Accumulator => ({
+  won: 0,
+  lost: 0,
+  void: 0,
+  confidenceSum: 0,
+  scored: 0,
+  brierSum: 0,
+  rpsSum: 0,
+  baselineBrierSum: 0,
+  baselineRpsSum: 0,
+});
+
+const round4 = (value: number) => Math.round(value * 10_000) / 10_000;
+
+function figuresOf(acc: Accumulator, withScores: boolean): Figures {
+  const judged = acc.won + acc.lost;
+  return {
+    settled: judged + acc.void,
+    won: acc.won,
+    lost: acc.lost,
+    void: acc.void,
+    hit_rate: judged > 0 ? round4(acc.won / judged) : null,
+    mean_confidence: judged > 0 ? round4(acc.confidenceSum / judged) : null,
+    one_x_two:
+      withScores && acc.scored > 0
+        ? {
+            count: acc.scored,
+            rps: round4(acc.rpsSum / acc.scored),
+            brier: round4(acc.brierSum / acc.scored),
+            baseline_rps: round4(acc.baselineRpsSum / acc.scored),
+            baseline_brier: round4(acc.baselineBrierSum / acc.scored),
+          }
+        : null,
+  };
+}
+
+export interface TrackRecord {
+  generated_at: string;
+  baseline: string;
+  overall: Record<RecordWindow, Figures>;
+  by_type: Array<{ type: PronosticTypeSlug; windows: Record<RecordWindow, Figures> }>;
+  by_league: Array<{
+    league: { id: number; code: string; name: string } | null;
+    windows: Record<RecordWindow, Figures>;
+  }>;
+  calibration: Array<{ from: number; to: number; count: number; mean_confidence: number; hit_rate: number }>;
+  monthly: Array<{ month: string } & Omit<Figures, 'one_x_two'>>;
+}
+
+export const BASELINE_DESCRIPTION =
+  'Fréquences historiques domicile / nul / extérieur de la ligue, sur tous ses résultats enregistrés';
+
+export interface TrackRecordDeps {
+  db: Database;
+  clock: Clock;
+  football: Pick<FootballService, 'findFixtures'>;
+}
+
+export function createTrackRecordService({ db, clock, football }: TrackRecordDeps) {
+  const cache = { at: Number.NEGATIVE_INFINITY, value: undefined as TrackRecord | undefined };
+
+  async function settleBatch(rows: readonly UnsettledRow[], now: Date): Promise<Settlement[]> {
+    const queries = rows.map(fixtureQuery);
+    const found = await football.findFixtures(queries);
+    const settlements: Settlement[] = [];
+    rows.forEach((row, index) => {
+      const match = found[index];
+      if (match) {
+        const score = { home: match.homeGoals, away: match.awayGoals };
+        const market = MARKET_OF[row.slug] ?? 'full_analysis';
+        settlements.push({
+          id: row.id,
+          outcome: row.pick === null ? 'void' : settlePick(market, row.pick, score, row.listedScores),
+          score: `${score.home}-${score.away}`,
+          matchId: match.matchId,
+        });
+        return;
+      }
+      // Not played (or not ours to match) by the end of the window's last day: void.
+      const windowEnd = Date.parse(`${queries[index]!.to}T00:00:00Z`) + DAY_MS;
+      if (now.getTime() >= windowEnd)
+        settlements.push({ id: row.id, outcome: 'void', score: null, matchId: null });
+    });
+    return settlements;
+  }
+
+  return {
+    /**
+     * Settles every unsettled success whose result is stored or whose window has passed, batch by
+     * batch along the unsettled index; idempotent (only unsettled rows are read and written).
+     */
+    async settleDue(options: { batchSize?: number } = {}): Promise<SettleReport> {
+      const batchSize = options.batchSize ?? SETTLE_BATCH;
+      const report: SettleReport = { scanned: 0, settled: 0, won: 0, lost: 0, void: 0 };
+      let cursor = 0;
+      for (;;) {
+        const rows = await unsettledAfter(db, cursor, batchSize);
+        if (rows.length === 0) break;
+        cursor = rows[rows.length - 1]!.id;
+        report.scanned += rows.length;
+        const now = clock.now();
+        const settlements = await settleBatch(rows, now);
+        report.settled += await writeSettlements(db, settlements, now);
+        for (const settlement of settlements) report[settlement.outcome] += 1;
+        if (rows.length < batchSize) break;
+      }
+      return report;
+    },
+
+    /** The public figures over every settled analysis, cached for a minute. */
+    async publicRecord(): Promise<TrackRecord> {
+      const now = clock.now().getTime();
+      if (cache.value && now - cache.at < RECORD_CACHE_MS && now >= cache.at) return cache.value;
+      const value = await compute();
+      cache.value = value;
+      cache.at = now;
+      return value;
+    },
+
+    /** The same figures over one user's own analyses (not cached: they are the user's). */
+    userRecord(userId: number): Promise<TrackRecord> {
+      return compute(userId);
+    },
+  };
+
+  async function compute(userId?: number): Promise<TrackRecord> {
+    const now = clock.now();
+    const today = isoDay(now.getTime());
+    const [groups, bins, leagues] = await Promise.all([
+      settledGroups(db, today, userId),
+      calibrationBins(db, userId),
+      leagueFrequencies(db),
+    ]);
+    const leagueById = new Map(leagues.map((league) => [league.id, league]));
+    const fresh = () =>
+      Object.fromEntries(recordWindows.map((w) => [w, emptyAccumulator()])) as Record<
+        RecordWindow,
+        Accumulator
+      >;
+    const overall = fresh();
+    const byType = new Map<PronosticTypeSlug, Record<RecordWindow, Accumulator>>();
+    const byLeague = new Map<number | null, Record<RecordWindow, Accumulator>>();
+    const monthly = new Map<string, Accumulator>();
+
+    const add = (acc: Accumulator, group: SettledGroup, baseline: { brier: number; rps: number }) => {
+      acc.won += group.won;
+      acc.lost += group.lost;
+      acc.void += group.void;
+      acc.confidenceSum += group.confidenceSum;
+      acc.scored += group.scored.home + group.scored.draw + group.scored.away;
+      acc.brierSum += group.brierSum;
+      acc.rpsSum += group.rpsSum;
+      acc.baselineBrierSum += baseline.brier;
+      acc.baselineRpsSum += baseline.rps;
+    };
+    for (const group of groups) {
+      const baseline = baselineSums(
+        group,
+        group.leagueId === null ? undefined : leagueById.get(group.leagueId),
+      );
+      const typeAcc = byType.get(group.slug) ?? fresh();
+      byType.set(group.slug, typeAcc);
+      const leagueAcc = byLeague.get(group.leagueId) ?? fresh();
+      byLeague.set(group.leagueId, leagueAcc);
+      for (const window of recordWindows) {
+        if (group.band > WINDOW_BANDS[window]) continue;
+        add(overall[window], group, baseline);
+        add(typeAcc[window], group, baseline);
+        add(leagueAcc[window], group, baseline);
+      }
+      const month = monthly.get(group.month) ?? emptyAccumulator();
+      monthly.set(group.month, month);
+      add(month, group, baseline);
+    }
+    const windowsOf = (accs: Record<RecordWindow, Accumulator>, withScores: boolean) =>
+      Object.fromEntries(recordWindows.map((w) => [w, figuresOf(accs[w], withScores)])) as Record<
+        RecordWindow,
+        Figures
+      >;
+    return {
+      generated_at: now.toISOString(),
+      baseline: BASELINE_DESCRIPTION,
+      overall: windowsOf(overall, true),
+      by_type: pronosticTypeSlugs
+        .filter((slug) => byType.has(slug))
+        .map((slug) => ({
+          type: slug,
+          windows: windowsOf(byType.get(slug)!, slug === '1x2' || slug === 'full-analysis'),
+        })),
+      by_league: [...byLeague.entries()]
+        .map(([id, accs]) => {
+          const league = id === null ? undefined : leagueById.get(id);
+          return {
+            league: league ? { id: league.id, code: league.code, name: league.name } : null,
+            windows: windowsOf(accs, true),
+          };
+        })
+        // Known leagues by code, the unmatched (void) last.
+        .sort((a, b) =>
+          a.league && b.league ? (a.league.code < b.league.code ? -1 : 1) : a.league ? -1 : 1,
+        ),
+      calibration: bins.map((bin) => ({
+        from: bin.bin / 10,
+        to: (bin.bin + 1) / 10,
+        count: bin.count,
+        mean_confidence: round4(bin.confidenceSum / bin.count),
+        hit_rate: round4(bin.won / bin.count),
+      })),
+      monthly: [...monthly.entries()]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([month, acc]) => {
+          const { one_x_two: _scores, ...figures } = figuresOf(acc, false);
+          return { month, ...figures };
+        }),
+    };
+  }
+}
+
+/** The naive forecast's Brier and RPS sums over a group's scored rows: its league's frequencies. */
+function baselineSums(
+  group: SettledGroup,
+  league: { home: number; draw: number; away: number } | undefined,
+): { brier: number; rps: number } {
+  const total = league ? league.home + league.draw + league.away : 0;
+  const forecast =
+    league && total > 0
+      ? { home: league.home / total, draw: league.draw / total, away: league.away / total }
+      : { home: 1 / 3, draw: 1 / 3, away: 1 / 3 };
+  let brier = 0;
+  let rps = 0;
+  for (const result of ['home', 'draw', 'away'] as const) {
+    brier += group.scored[result] * brierScore(forecast, result);
+    rps += group.scored[result] * rankedProbabilityScore(forecast, result);
+  }
+  return { brier, rps };
+}
+
+export type TrackRecordService = ReturnType<typeof createTrackRecordService>;
