@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { seededRandom } from '../../src/engine/random.js';
 import { SANDBOX_SIGNATURE_HEADER, signSandboxWebhook } from '../../src/providers/payments/sandbox.js';
 
 const { values: options } = parseArgs({
@@ -32,18 +33,7 @@ const COMMISSION_PERCENT = 10;
 // Lower than the production 5,000 XAF so that godfathers reach it often enough for many withdrawals.
 const WITHDRAW_MIN = 1000;
 
-/** mulberry32: a reproducible sequence of operations for a seed (timing still varies). */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = seeded(SEED);
+const random = seededRandom(SEED);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
 
 interface Client {

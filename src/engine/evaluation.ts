@@ -1,7 +1,9 @@
 // Walk-forward evaluation: each test match is predicted by a model fitted on the training
 // matches plus every test match played on an earlier day, never on odds; the engine is scored
 // beside a naive baseline (training H/D/A frequencies) and the bookmaker's margin-free odds.
+
 import { dayOf, type FittedModel, fitModel, type ModelSettings } from './model.js';
+import { seededRandom } from './random.js';
 import type { PlayedMatch } from './types.js';
 
 export type Outcome = 0 | 1 | 2;
@@ -241,18 +243,6 @@ function groupBy<K extends string>(matches: readonly ScoredMatch[], key: (match:
   return new Map([...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-/** mulberry32: the bootstrap's seeded generator, so a report is reproducible. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Percentile interval of Σ engine / Σ bookmaker over matches drawn with replacement. */
 export function bootstrapRatio(
   engine: Float64Array,
@@ -261,7 +251,7 @@ export function bootstrapRatio(
 ): [number, number] {
   const n = engine.length;
   if (n === 0) return [Number.NaN, Number.NaN];
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   const ratios = new Float64Array(BOOTSTRAP_SAMPLES);
   for (let b = 0; b < BOOTSTRAP_SAMPLES; b++) {
     let e = 0;

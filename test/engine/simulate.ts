@@ -1,18 +1,10 @@
 // Synthetic leagues for the engine tests: seasons simulated from known team strengths with a
 // seeded random generator, so every run sees the same matches.
+
+import { seededRandom } from '../../src/engine/random.js';
 import type { PlayedMatch } from '../../src/engine/types.js';
 
-/** mulberry32: small, fast, seeded. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom };
 
 export function poisson(rate: number, random: () => number): number {
   const limit = Math.exp(-rate);

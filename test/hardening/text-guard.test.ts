@@ -1,6 +1,7 @@
 // Text PostgreSQL cannot store (NUL, a lone UTF-16 surrogate) is a 422 naming the field on every
 // route, never a 500: body values and keys at any depth, query strings, data headers.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { seededRandom } from '../../src/engine/random.js';
 import { isStorableText } from '../../src/plugins/app/text-guard.js';
 import { fixedEngine } from '../fakes/engines.js';
 import { createTestApp, expectLedgerConsistent, type SignedIn, signIn, type TestApp } from '../helpers.js';
@@ -143,19 +144,8 @@ describe('isStorableText', () => {
   });
 });
 
-/** mulberry32: a small seeded generator, so a failure replays exactly. */
-function seeded(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let x = Math.imul(state ^ (state >>> 15), 1 | state);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 describe('random text with such characters never gives a 500', () => {
-  const random = seeded(20_260_314);
+  const random = seededRandom(20_260_314);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const pieces = ['\u0000', '\ud800', '\udbff', '\udc00', '\udfff', '😀', 'é', 'a', 'Z', ' ', '%', '"', '\\'];
   /** 1 to 12 characters, one of them always NUL or a lone surrogate. */
