@@ -91,16 +91,6 @@ describe('Dixon–Coles fit on simulated seasons', () => {
     const level = model.predict('Team 10', 'Team 10x').markets.oneXTwo;
     expect(level.draw).toBeGreaterThan(0.2);
   });
-
-  it('fits a league of 20 teams over 5 seasons well under a second, and predicts under a millisecond', () => {
-    const started = performance.now();
-    const fitted = fitModel(matches, asOf);
-    expect(performance.now() - started).toBeLessThan(1000);
-    const rounds = 2000;
-    const begin = performance.now();
-    for (let i = 0; i < rounds; i++) fitted.predict(`Team ${String(i % 20).padStart(2, '0')}`, 'Team 05');
-    expect((performance.now() - begin) / rounds).toBeLessThan(1);
-  });
 });
 
 describe('thin and strange data', () => {
