@@ -178,6 +178,7 @@ async function openPostgres(
   let retryTimer: NodeJS.Timeout | undefined;
   let retryMs = LISTEN_RETRY_MS.first;
   let closed = false;
+  const notifying = new Set<Promise<void>>();
 
   /** One connection LISTENs on every channel that has listeners. */
   async function connectListener(): Promise<pg.PoolClient> {
@@ -261,7 +262,17 @@ async function openPostgres(
       };
     },
     async notify(channel, payload) {
-      await pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
+      // Wake-ups are sent without waiting for them (a 201 does not wait for its worker's), so
+      // close lets the ones under way go out before it ends the pool; once closed, a wake-up is
+      // dropped: every listener also polls.
+      if (closed) return;
+      const sending = pool.query('SELECT pg_notify($1, $2)', [channel, payload]).then(() => undefined);
+      notifying.add(sending);
+      try {
+        await sending;
+      } finally {
+        notifying.delete(sending);
+      }
     },
     async migrate() {
       // A session-level lock needs one connection for lock, migrations and unlock.
@@ -286,6 +297,7 @@ async function openPostgres(
       const client = listenClient ?? (await connecting?.catch(() => undefined));
       listenClient = undefined;
       client?.release();
+      await Promise.allSettled([...notifying]);
       await pool.end();
     },
   };

@@ -76,6 +76,30 @@ describe.skipIf(!usingPostgres())('PostgreSQL connections', () => {
       await handle.close();
     }
   });
+
+  it('a wake-up sent just before the pool closes is delivered, not failed on an ended pool', async () => {
+    // Services send NOTIFY without waiting (a pronostic's 201 does not wait for its wake-up); a
+    // shutdown that ends the pool right after must let those go out first.
+    const url = await currentDatabaseUrl(database);
+    const listener = await openConfiguredDatabase(testConfig({ databaseUrl: url }), 'worker', {
+      poolSize: 2,
+    });
+    const sender = await openConfiguredDatabase(testConfig({ databaseUrl: url }), 'api', { poolSize: 2 });
+    try {
+      const received: string[] = [];
+      await listener.listen('closing_probe', (payload) => received.push(payload));
+      const sent = [1, 2, 3].map((n) => sender.notify('closing_probe', String(n)));
+      await sender.close();
+      await expect(Promise.all(sent)).resolves.toEqual([undefined, undefined, undefined]);
+      for (let i = 0; i < 100 && received.length < 3; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(received.sort()).toEqual(['1', '2', '3']);
+      // After the close a wake-up is dropped quietly: the workers' poll finds the row anyway.
+      await expect(sender.notify('closing_probe', '4')).resolves.toBeUndefined();
+    } finally {
+      await sender.close();
+      await listener.close();
+    }
+  });
 });
 
 describe('the embedded data-folder lock', () => {

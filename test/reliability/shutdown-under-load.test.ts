@@ -16,6 +16,8 @@ interface Server {
   child: ChildProcessWithoutNullStreams;
   url: string;
   exited: Promise<number | null>;
+  /** Everything the process wrote so far (pino's JSON lines). */
+  output(): string;
 }
 
 function startServer(env: NodeJS.ProcessEnv): Promise<Server> {
@@ -26,7 +28,7 @@ function startServer(env: NodeJS.ProcessEnv): Promise<Server> {
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (match?.[1]) resolve({ child, url: match[1], exited });
+      if (match?.[1]) resolve({ child, url: match[1], exited, output: () => output });
     });
     child.stderr.on('data', (chunk: Buffer) => {
       output += chunk.toString();
@@ -98,6 +100,13 @@ describe('graceful shutdown under load', () => {
       // Network errors only: refused at connect, or a kept-alive socket the server closed as idle.
       // Whether such a request was taken anyway is what the count below decides.
       for (const f of failures) expect(f.error).toMatch(/ECONNREFUSED|ECONNRESET|UND_ERR_SOCKET/);
+      // Nor did the close fail anything in the background (a wake-up on an ended pool, a query
+      // after the database closed): no warning or error in the server's log once it was closing.
+      const log = first.output().split('\n');
+      const closingAt = log.findIndex((line) => /"msg":"closing"/.test(line));
+      expect(closingAt).toBeGreaterThan(-1);
+      const complaints = log.slice(closingAt).filter((line) => /"level":(40|50|60)/.test(line));
+      expect(complaints).toEqual([]);
 
       const second = await startServer(env);
       try {
