@@ -84,7 +84,7 @@ describe.skipIf(!usingPostgres())('PostgreSQL connections', () => {
     const listener = await openConfiguredDatabase(testConfig({ databaseUrl: url }), 'worker', {
       poolSize: 2,
     });
-    const sender = await openConfiguredDatabase(testConfig({ databaseUrl: url }), 'api', { poolSize: 2 });
+    const sender = await openConfiguredDatabase(testConfig({ databaseUrl: url }), 'service', { poolSize: 2 });
     try {
       const received: string[] = [];
       await listener.listen('closing_probe', (payload) => received.push(payload));
