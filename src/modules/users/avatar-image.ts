@@ -6,7 +6,6 @@
 import type { Readable } from 'node:stream';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import sharp from 'sharp';
 import { ValidationFailed } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
 import { discardUpload, isFrameworkError, sniffUpload } from '../../lib/uploads.js';
@@ -25,6 +24,8 @@ export async function avatarWebp(source: Readable): Promise<Buffer> {
     await discardUpload(stream);
     throw ValidationFailed.field('avatar', messages.avatarType);
   }
+  // sharp (libvips, ~25 MB resident) is loaded with the first avatar, not with every process.
+  const { default: sharp } = await import('sharp');
   const encoder = sharp({
     limitInputPixels: AVATAR_MAX_INPUT_PIXELS,
     // A truncated file is refused; smaller oddities phones write are tolerated.

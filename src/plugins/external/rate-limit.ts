@@ -7,7 +7,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Clock } from '../../lib/clock.js';
 import { RateLimited } from '../../lib/errors.js';
 import { clientNetwork } from '../../lib/network.js';
@@ -65,7 +65,9 @@ function whenConnected(redis: Redis): Promise<void> {
   });
 }
 
-function connectRedis(app: FastifyInstance, url: string): Redis {
+async function connectRedis(app: FastifyInstance, url: string): Promise<Redis> {
+  // Loaded only when a Redis is configured: a process without one does not carry the client.
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
     lazyConnect: false,
     maxRetriesPerRequest: 1,
@@ -91,7 +93,7 @@ function connectRedis(app: FastifyInstance, url: string): Redis {
 async function rateLimitPlugin(app: FastifyInstance): Promise<void> {
   const { config } = app;
   if (!config.rateLimit) return;
-  const redis = config.redisUrl ? connectRedis(app, config.redisUrl) : undefined;
+  const redis = config.redisUrl ? await connectRedis(app, config.redisUrl) : undefined;
   await app.register(rateLimit, {
     // Not per route: the plugin's route hooks run after app-wide hooks such as auth. Only routes
     // with their own `config.rateLimit` get one (a second, tighter counter).

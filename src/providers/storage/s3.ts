@@ -4,14 +4,7 @@
 // one); S3 shows an object only once its upload completes, so a failed upload leaves nothing.
 
 import { type Readable, Transform } from 'node:stream';
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  NoSuchKey,
-  S3Client,
-  S3ServiceException,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { Config } from '../../config.js';
 import { assertStorageKey, type StorageDriver } from './types.js';
 
@@ -20,16 +13,26 @@ export function createS3Storage(settings: Config['s3']): StorageDriver {
   if (!bucket || !accessKey || !secretKey) {
     throw new Error('the s3 storage driver needs S3_BUCKET, S3_ACCESS_KEY and S3_SECRET_KEY');
   }
-  const client = new S3Client({
-    region: settings.region,
-    ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
-    forcePathStyle: settings.forcePathStyle,
-    credentials: { accessKeyId: accessKey, secretAccessKey: secretKey },
-    // The SDK's default trailing checksums (aws-chunked bodies) are AWS's own: many S3-compatible
-    // servers refuse them. Checksums only where an operation requires one.
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  // The AWS SDK (~9 MB resident) is loaded with the first file, not with every process.
+  const loadSdk = async () => {
+    const [s3, storage] = await Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage')]);
+    const client: S3Client = new s3.S3Client({
+      region: settings.region,
+      ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
+      forcePathStyle: settings.forcePathStyle,
+      credentials: { accessKeyId: accessKey, secretAccessKey: secretKey },
+      // The SDK's default trailing checksums (aws-chunked bodies) are AWS's own: many S3-compatible
+      // servers refuse them. Checksums only where an operation requires one.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+    return { ...s3, Upload: storage.Upload, client };
+  };
+  let loaded: ReturnType<typeof loadSdk> | undefined;
+  const sdk = () => {
+    loaded ??= loadSdk();
+    return loaded;
+  };
 
   return {
     name: 's3',
@@ -49,6 +52,7 @@ export function createS3Storage(settings: Config['s3']): StorageDriver {
         body.once('error', (error) => counter.destroy(error));
         counted = body.pipe(counter);
       }
+      const { Upload, client } = await sdk();
       const upload = new Upload({
         client,
         params: { Bucket: bucket, Key: key, Body: counted, ContentType: options.contentType },
@@ -61,6 +65,7 @@ export function createS3Storage(settings: Config['s3']): StorageDriver {
 
     async get(key) {
       assertStorageKey(key);
+      const { client, GetObjectCommand, NoSuchKey, S3ServiceException } = await sdk();
       try {
         const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
         return { body: answer.Body as Readable, size: answer.ContentLength ?? 0 };
@@ -78,6 +83,7 @@ export function createS3Storage(settings: Config['s3']): StorageDriver {
     async delete(key) {
       assertStorageKey(key);
       // S3 answers 204 for a key with no object too.
+      const { client, DeleteObjectCommand } = await sdk();
       await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
     },
   };
