@@ -18,14 +18,16 @@ import { type DatabaseHandle, openDatabase } from '../src/db/client.js';
 import { ManualClock } from '../src/lib/clock.js';
 
 const rowsFlag = process.argv.indexOf('--rows');
-const rows = Number(
-  rowsFlag > 0 ? process.argv[rowsFlag + 1] : (process.env.BENCH_SETTLE_ROWS ?? 100_000),
-);
+const rows = Number(rowsFlag > 0 ? process.argv[rowsFlag + 1] : (process.env.BENCH_SETTLE_ROWS ?? 100_000));
 const postgresBase = process.env.BENCH_DATABASE_URL;
 /** Rows inserted per statement while seeding (keeps PGlite's memory in bounds). */
 const SEED_CHUNK = 100_000;
 
-async function openBenchDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void>; kind: string }> {
+async function openBenchDatabase(): Promise<{
+  handle: DatabaseHandle;
+  drop: () => Promise<void>;
+  kind: string;
+}> {
   if (!postgresBase) {
     const handle = await openDatabase({ url: 'memory://' });
     return { handle, drop: () => handle.close(), kind: 'PGlite memory' };

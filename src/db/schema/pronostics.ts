@@ -111,9 +111,7 @@ export const pronostics = pgTable(
       .on(table.userId, table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst())
       .where(sql`${table.deletedAt} IS NULL AND ${table.outcome} IS NULL AND ${table.status} <> 'cancelled'`),
     // A user's own track record reads their settled rows only (the public one reads the rollup).
-    index('pronostics_user_settled_idx')
-      .on(table.userId)
-      .where(sql`${table.outcome} IS NOT NULL`),
+    index('pronostics_user_settled_idx').on(table.userId).where(sql`${table.outcome} IS NOT NULL`),
   ],
 );
 
@@ -155,9 +153,7 @@ export const trackRecordDays = pgTable(
     brierSum: doublePrecision('brier_sum').notNull().default(0),
     rpsSum: doublePrecision('rps_sum').notNull().default(0),
   },
-  (table) => [
-    unique('track_record_days_key').on(table.day, table.typeId, table.leagueId).nullsNotDistinct(),
-  ],
+  (table) => [unique('track_record_days_key').on(table.day, table.typeId, table.leagueId).nullsNotDistinct()],
 );
 
 /** The calibration rollup: won and lost rows with a stated confidence, per type and decile. */

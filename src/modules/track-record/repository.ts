@@ -233,7 +233,11 @@ export async function settledGroups(db: Executor, today: string): Promise<Settle
 }
 
 /** The same groups over one user's own settled rows (their figure columns, never `result`). */
-export async function userSettledGroups(db: Executor, today: string, userId: number): Promise<SettledGroup[]> {
+export async function userSettledGroups(
+  db: Executor,
+  today: string,
+  userId: number,
+): Promise<SettledGroup[]> {
   const result = await db.execute(sql`
     WITH own AS (
       SELECT p.type_id, p.settled_league_id AS league_id, p.settled_day AS day,
