@@ -33,4 +33,4 @@ ALTER TABLE "pronostics" ADD COLUMN "settled_rps" double precision;--> statement
 ALTER TABLE "track_record_calibration" ADD CONSTRAINT "track_record_calibration_type_id_pronostic_types_id_fk" FOREIGN KEY ("type_id") REFERENCES "public"."pronostic_types"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "track_record_days" ADD CONSTRAINT "track_record_days_type_id_pronostic_types_id_fk" FOREIGN KEY ("type_id") REFERENCES "public"."pronostic_types"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "track_record_days" ADD CONSTRAINT "track_record_days_league_id_football_leagues_id_fk" FOREIGN KEY ("league_id") REFERENCES "public"."football_leagues"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "pronostics_user_settled_idx" ON "pronostics" USING btree ("user_id") WHERE "pronostics"."outcome" IS NOT NULL;
+CREATE INDEX "pronostics_user_settled_idx" ON "pronostics" USING btree ("user_id","type_id","settled_day","settled_league_id","outcome","settled_confidence","settled_actual","settled_brier","settled_rps") WHERE "pronostics"."outcome" IS NOT NULL;

@@ -110,8 +110,21 @@ export const pronostics = pgTable(
     index('pronostics_user_pending_list_idx')
       .on(table.userId, table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst())
       .where(sql`${table.deletedAt} IS NULL AND ${table.outcome} IS NULL AND ${table.status} <> 'cancelled'`),
-    // A user's own track record reads their settled rows only (the public one reads the rollup).
-    index('pronostics_user_settled_idx').on(table.userId).where(sql`${table.outcome} IS NOT NULL`),
+    // A user's own track record reads their settled rows only (the public one reads the rollup):
+    // every column it needs is in the key, so a heavy user's figures are an index-only scan.
+    index('pronostics_user_settled_idx')
+      .on(
+        table.userId,
+        table.typeId,
+        table.settledDay,
+        table.settledLeagueId,
+        table.outcome,
+        table.settledConfidence,
+        table.settledActual,
+        table.settledBrier,
+        table.settledRps,
+      )
+      .where(sql`${table.outcome} IS NOT NULL`),
   ],
 );
 
