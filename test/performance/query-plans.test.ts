@@ -59,7 +59,7 @@ beforeAll(async () => {
     id: number;
   }[];
   userId = row!.id;
-}, 60_000);
+}, 120_000);
 afterAll(() => t.close());
 
 function rowsOf(result: unknown): Record<string, unknown>[] {
