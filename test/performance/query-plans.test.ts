@@ -7,6 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Executor } from '../../src/db/client.js';
 import { findActiveToken } from '../../src/modules/auth/token-repository.js';
 import { countQuery, detailQuery, listQuery, liveCount } from '../../src/modules/pronostics/repository.js';
+import {
+  calibrationBins,
+  settledGroups,
+  userCalibrationBins,
+  userSettledGroups,
+} from '../../src/modules/track-record/repository.js';
 import { createTestApp, type TestApp } from '../helpers.js';
 
 let t: TestApp;
@@ -53,7 +59,7 @@ beforeAll(async () => {
     id: number;
   }[];
   userId = row!.id;
-}, 60_000);
+}, 120_000);
 afterAll(() => t.close());
 
 function rowsOf(result: unknown): Record<string, unknown>[] {
@@ -201,6 +207,35 @@ describe('hot query plans on a seeded table', () => {
     const counterSql = await captureSql(() => liveCount(db(), userId));
     expectIndexedAndUnsorted(await planOf(counterSql, 'force_generic_plan'), 'live count');
     expect(await liveCount(db(), userId)).toBe(PER_USER - PER_USER / 10 + HEAVY_EXTRA);
+  });
+});
+
+describe('track-record figure queries', () => {
+  it('a user’s figures read their settled rows along pronostics_user_settled_idx, never the table', async () => {
+    for (const [label, run] of [
+      ['user groups', () => userSettledGroups(db(), '2026-06-01', userId)],
+      ['user calibration', () => userCalibrationBins(db(), userId)],
+    ] as const) {
+      const nodes = await planOf(await captureSql(run), 'force_generic_plan');
+      expectIndexed(nodes, label);
+      const indexes = nodes.map((node) => (node as { 'Index Name'?: string })['Index Name']);
+      expect(indexes, label).toContain('pronostics_user_settled_idx');
+    }
+  });
+
+  it('the public figures read the rollups only, never pronostics', async () => {
+    for (const [label, run] of [
+      ['public groups', () => settledGroups(db(), '2026-06-01')],
+      ['public calibration', () => calibrationBins(db())],
+    ] as const) {
+      const nodes = await planOf(await captureSql(run), 'force_generic_plan');
+      const relations = nodes.map((node) => node['Relation Name']).filter(Boolean);
+      expect(relations, label).not.toContain('pronostics');
+      expect(
+        relations.some((name) => name?.startsWith('track_record_')),
+        label,
+      ).toBe(true);
+    }
   });
 });
 

@@ -1,11 +1,25 @@
 // Pronostic types and pronostics. A pronostic row in `processing` is also the analysis job: the worker
 // claims it with a lease, so nothing else needs to queue it.
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  date,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  smallint,
+  text,
+  unique,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { settlementOutcomes } from '../../engine/settlement.js';
 import { pronosticTypeSlugs } from '../../engine/types.js';
 import { createdAt, timestamptz } from './columns.js';
-import { footballMatches } from './football.js';
+import { footballLeagues, footballMatches } from './football.js';
 import { users } from './users.js';
 
 export const pronosticStatuses = ['processing', 'success', 'cancelled'] as const;
@@ -57,6 +71,18 @@ export const pronostics = pgTable(
     settledAt: timestamptz('settled_at'),
     /** The stored match it was settled on (null when void for want of a result). */
     settledMatchId: integer('settled_match_id').references(() => footballMatches.id),
+    /**
+     * The few numbers the figures need, written with the settlement so they never read `result`:
+     * the match day (the settlement day when void without a match), the match's league, the
+     * stated confidence, and for a scored 1X2 forecast (won or lost, types 1x2 and full-analysis)
+     * the actual 1X2 result with the forecast's Brier and RPS (null otherwise).
+     */
+    settledDay: date('settled_day', { mode: 'string' }),
+    settledLeagueId: integer('settled_league_id'),
+    settledConfidence: doublePrecision('settled_confidence'),
+    settledActual: text('settled_actual', { enum: ['home', 'draw', 'away'] }),
+    settledBrier: doublePrecision('settled_brier'),
+    settledRps: doublePrecision('settled_rps'),
     createdAt: createdAt(),
   },
   (table) => [
@@ -84,9 +110,20 @@ export const pronostics = pgTable(
     index('pronostics_user_pending_list_idx')
       .on(table.userId, table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst())
       .where(sql`${table.deletedAt} IS NULL AND ${table.outcome} IS NULL AND ${table.status} <> 'cancelled'`),
-    // The track record's aggregation reads settled rows only.
-    index('pronostics_settled_idx')
-      .on(table.typeId, table.settledMatchId)
+    // A user's own track record reads their settled rows only (the public one reads the rollup):
+    // every column it needs is in the key, so a heavy user's figures are an index-only scan.
+    index('pronostics_user_settled_idx')
+      .on(
+        table.userId,
+        table.typeId,
+        table.settledDay,
+        table.settledLeagueId,
+        table.outcome,
+        table.settledConfidence,
+        table.settledActual,
+        table.settledBrier,
+        table.settledRps,
+      )
       .where(sql`${table.outcome} IS NOT NULL`),
   ],
 );
@@ -102,3 +139,48 @@ export const pronosticCounters = pgTable('pronostic_counters', {
     .references(() => users.id),
   live: integer('live').notNull().default(0),
 });
+
+/**
+ * The public track record's rollup, kept by the settlement in the same statement that settles the
+ * rows: per match day × pronostic type × league (null: void without a match), the counts and sums
+ * the figures are made of. The public figures read these O(days × types × leagues) rows, never the
+ * pronostics.
+ */
+export const trackRecordDays = pgTable(
+  'track_record_days',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    typeId: integer('type_id')
+      .notNull()
+      .references(() => pronosticTypes.id),
+    leagueId: integer('league_id').references(() => footballLeagues.id),
+    won: integer('won').notNull().default(0),
+    lost: integer('lost').notNull().default(0),
+    void: integer('void').notNull().default(0),
+    /** Sum of the stated confidence over won and lost rows. */
+    confidenceSum: doublePrecision('confidence_sum').notNull().default(0),
+    /** Scored 1X2 forecasts by actual result (the baseline is weighed on these). */
+    scoredHome: integer('scored_home').notNull().default(0),
+    scoredDraw: integer('scored_draw').notNull().default(0),
+    scoredAway: integer('scored_away').notNull().default(0),
+    brierSum: doublePrecision('brier_sum').notNull().default(0),
+    rpsSum: doublePrecision('rps_sum').notNull().default(0),
+  },
+  (table) => [unique('track_record_days_key').on(table.day, table.typeId, table.leagueId).nullsNotDistinct()],
+);
+
+/** The calibration rollup: won and lost rows with a stated confidence, per type and decile. */
+export const trackRecordCalibration = pgTable(
+  'track_record_calibration',
+  {
+    typeId: integer('type_id')
+      .notNull()
+      .references(() => pronosticTypes.id),
+    /** 0 = [0, 0.1) … 9 = [0.9, 1]. */
+    bin: smallint('bin').notNull(),
+    count: integer('count').notNull().default(0),
+    won: integer('won').notNull().default(0),
+    confidenceSum: doublePrecision('confidence_sum').notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.typeId, table.bin] })],
+);

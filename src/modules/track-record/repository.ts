@@ -1,16 +1,31 @@
 // Queries of the track record: the settlement worker's scan of unsettled successes (a keyset cursor
 // along `pronostics_unsettled_idx`), its one-statement batch write (`result.settlement`, `outcome`,
-// `settled_at`, `settled_match_id` together, only on rows still unsettled: idempotent), and the
-// grouped aggregation the figures are rolled up from.
+// `settled_at`, `settled_match_id` and the figure columns together, only on rows still unsettled:
+// idempotent; the rollups gain exactly the rows that statement settled), and the figures' reads:
+// the rollups for the public record, the caller's own settled rows for a user's.
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { footballLeagues, footballMatches, pronostics, pronosticTypes } from '../../db/schema/index.js';
+import {
+  footballLeagues,
+  footballMatches,
+  pronostics,
+  pronosticTypes,
+  trackRecordCalibration,
+  trackRecordDays,
+} from '../../db/schema/index.js';
 import type { SettlementOutcome } from '../../engine/settlement.js';
 import type { PronosticTypeSlug } from '../../engine/types.js';
 
 function rowsOf(result: unknown): Record<string, unknown>[] {
   return (result as { rows: Record<string, unknown>[] }).rows;
 }
+
+const numberOrNull = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+
+/** A JSON number at `path` of `result` as float8, else null (a string or an absent key is no number). */
+const jsonNumber = (path: string[]) =>
+  sql`CASE WHEN jsonb_typeof(p.result #> ${`{${path.join(',')}}`}::text[]) = 'number'
+           THEN (p.result #>> ${`{${path.join(',')}}`}::text[])::float8 END`;
 
 export interface UnsettledRow {
   id: number;
@@ -21,6 +36,10 @@ export interface UnsettledRow {
   listedScores: string[];
   /** `yyyy-mm-dd` of the row's creation (the fixture's day when the client gave none). */
   createdOn: string;
+  /** The stated confidence, when `result.confidence` is a number. */
+  confidence: number | null;
+  /** The 1X2 forecast (`result.probabilities` home/draw/away), when all three are numbers. */
+  forecast: { home: number; draw: number; away: number } | null;
 }
 
 /** The next unsettled successes after `afterId`, in id order (never the analysis text). */
@@ -30,7 +49,10 @@ export async function unsettledAfter(db: Executor, afterId: number, limit: numbe
            CASE WHEN p.result->>'market' = 'exact_score'
                 THEN (SELECT coalesce(array_agg(k), '{}') FROM jsonb_object_keys(p.result->'probabilities') AS k
                       WHERE k <> 'other') END AS listed,
-           to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS created_on
+           to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS created_on,
+           ${jsonNumber(['confidence'])} AS confidence,
+           ${jsonNumber(['probabilities', 'home'])} AS ph, ${jsonNumber(['probabilities', 'draw'])} AS pd,
+           ${jsonNumber(['probabilities', 'away'])} AS pa
     FROM ${pronostics} p JOIN ${pronosticTypes} t ON t.id = p.type_id
     WHERE p.status = 'success' AND p.outcome IS NULL AND p.id > ${afterId}
     ORDER BY p.id
@@ -44,6 +66,11 @@ export async function unsettledAfter(db: Executor, afterId: number, limit: numbe
     pick: (row.pick as string | null) ?? null,
     listedScores: parseTextArray(row.listed),
     createdOn: String(row.created_on),
+    confidence: numberOrNull(row.confidence),
+    forecast:
+      row.ph === null || row.pd === null || row.pa === null
+        ? null
+        : { home: Number(row.ph), draw: Number(row.pd), away: Number(row.pa) },
   }));
 }
 
@@ -61,11 +88,21 @@ export interface Settlement {
   /** `2-1`, or null when void for want of a result. */
   score: string | null;
   matchId: number | null;
+  /** The match day, or the settlement day when void without a match (`yyyy-mm-dd`). */
+  day: string;
+  leagueId: number | null;
+  confidence: number | null;
+  /** Set only for a scored 1X2 forecast: the actual result and the forecast's Brier and RPS. */
+  actual: 'home' | 'draw' | 'away' | null;
+  brier: number | null;
+  rps: number | null;
 }
 
 /**
  * Writes a batch of settlements in one statement; a row settled meanwhile (another worker, a
- * re-run) is left as it is. Returns how many rows this call settled.
+ * re-run) is left as it is. The same statement adds the rows it settled (its RETURNING, so never a
+ * row twice) to the day rollup and the calibration rollup, in key order (two passes at once wait
+ * for each other instead of deadlocking). Returns how many rows this call settled.
  */
 export async function writeSettlements(
   db: Executor,
@@ -74,21 +111,70 @@ export async function writeSettlements(
 ): Promise<number> {
   if (settlements.length === 0) return 0;
   const list = JSON.stringify(
-    settlements.map((s) => ({ id: s.id, outcome: s.outcome, score: s.score, match_id: s.matchId })),
+    settlements.map((s) => ({
+      id: s.id,
+      outcome: s.outcome,
+      score: s.score,
+      match_id: s.matchId,
+      day: s.day,
+      league_id: s.leagueId,
+      confidence: s.confidence,
+      actual: s.actual,
+      brier: s.brier,
+      rps: s.rps,
+    })),
   );
   const at = now.toISOString();
   const result = await db.execute(sql`
-    UPDATE ${pronostics} AS p
-    SET outcome = s.outcome,
-        settled_at = ${at}::timestamptz,
-        settled_match_id = s.match_id,
-        result = jsonb_set(coalesce(p.result, '{}'::jsonb), '{settlement}', jsonb_build_object(
-          'outcome', s.outcome, 'score', s.score,
-          'settled_at', to_char(${at}::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')))
-    FROM jsonb_to_recordset(${list}::jsonb) AS s(id int, outcome text, score text, match_id int)
-    WHERE p.id = s.id AND p.status = 'success' AND p.outcome IS NULL
-    RETURNING p.id`);
-  return rowsOf(result).length;
+    WITH s AS (
+      SELECT * FROM jsonb_to_recordset(${list}::jsonb) AS s(id int, outcome text, score text, match_id int,
+        day date, league_id int, confidence float8, actual text, brier float8, rps float8)
+    ), settled AS (
+      UPDATE ${pronostics} AS p
+      SET outcome = s.outcome,
+          settled_at = ${at}::timestamptz,
+          settled_match_id = s.match_id,
+          settled_day = s.day,
+          settled_league_id = s.league_id,
+          settled_confidence = s.confidence,
+          settled_actual = s.actual,
+          settled_brier = s.brier,
+          settled_rps = s.rps,
+          result = jsonb_set(coalesce(p.result, '{}'::jsonb), '{settlement}', jsonb_build_object(
+            'outcome', s.outcome, 'score', s.score,
+            'settled_at', to_char(${at}::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')))
+      FROM s
+      WHERE p.id = s.id AND p.status = 'success' AND p.outcome IS NULL
+      RETURNING p.type_id, s.outcome, s.day, s.league_id, s.confidence, s.actual, s.brier, s.rps
+    ), days AS (
+      INSERT INTO ${trackRecordDays} AS r (day, type_id, league_id, won, lost, void, confidence_sum,
+                                           scored_home, scored_draw, scored_away, brier_sum, rps_sum)
+      SELECT day, type_id, league_id,
+             count(*) FILTER (WHERE outcome = 'won'), count(*) FILTER (WHERE outcome = 'lost'),
+             count(*) FILTER (WHERE outcome = 'void'),
+             coalesce(sum(confidence) FILTER (WHERE outcome <> 'void'), 0),
+             count(*) FILTER (WHERE actual = 'home'), count(*) FILTER (WHERE actual = 'draw'),
+             count(*) FILTER (WHERE actual = 'away'),
+             coalesce(sum(brier), 0), coalesce(sum(rps), 0)
+      FROM settled GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+      ON CONFLICT ON CONSTRAINT track_record_days_key DO UPDATE SET
+        won = r.won + excluded.won, lost = r.lost + excluded.lost, void = r.void + excluded.void,
+        confidence_sum = r.confidence_sum + excluded.confidence_sum,
+        scored_home = r.scored_home + excluded.scored_home, scored_draw = r.scored_draw + excluded.scored_draw,
+        scored_away = r.scored_away + excluded.scored_away,
+        brier_sum = r.brier_sum + excluded.brier_sum, rps_sum = r.rps_sum + excluded.rps_sum
+    ), bins AS (
+      INSERT INTO ${trackRecordCalibration} AS c (type_id, bin, count, won, confidence_sum)
+      SELECT type_id, least(floor(confidence * 10), 9)::int, count(*), count(*) FILTER (WHERE outcome = 'won'),
+             sum(confidence)
+      FROM settled WHERE outcome IN ('won', 'lost') AND confidence IS NOT NULL
+      GROUP BY 1, 2 ORDER BY 1, 2
+      ON CONFLICT (type_id, bin) DO UPDATE SET
+        count = c.count + excluded.count, won = c.won + excluded.won,
+        confidence_sum = c.confidence_sum + excluded.confidence_sum
+    )
+    SELECT count(*)::int AS settled FROM settled`);
+  return Number(rowsOf(result)[0]?.settled ?? 0);
 }
 
 /** One group of settled rows: a type, a league, a month and an age band (0: ≤30 days … 3: older). */
@@ -108,46 +194,16 @@ export interface SettledGroup {
   rpsSum: number;
 }
 
-/**
- * Settled rows grouped by type, league, month of the match day (or of the settlement when there
- * was no match) and age band as of `today`: one pass over the settled rows, the Brier and RPS sums
- * of the 1X2 forecasts computed in SQL.
- */
-export async function settledGroups(db: Executor, today: string, userId?: number): Promise<SettledGroup[]> {
-  const result = await db.execute(sql`
-    WITH base AS (
-      SELECT t.slug, m.league_id, p.outcome,
-             (p.result->>'confidence')::float8 AS confidence,
-             coalesce(m.played_on, (p.settled_at AT TIME ZONE 'UTC')::date) AS day,
-             CASE WHEN m.home_goals > m.away_goals THEN 'home'
-                  WHEN m.home_goals = m.away_goals THEN 'draw' ELSE 'away' END AS actual,
-             (p.result->'probabilities'->>'home')::float8 AS ph,
-             (p.result->'probabilities'->>'draw')::float8 AS pd,
-             (p.result->'probabilities'->>'away')::float8 AS pa
-      FROM ${pronostics} p
-      JOIN ${pronosticTypes} t ON t.id = p.type_id
-      LEFT JOIN ${footballMatches} m ON m.id = p.settled_match_id
-      WHERE p.outcome IS NOT NULL ${userId === undefined ? sql`` : sql`AND p.user_id = ${userId}`}
-    ), scored AS (
-      SELECT *, outcome <> 'void' AND slug IN ('1x2', 'full-analysis') AND ph IS NOT NULL
-                AND league_id IS NOT NULL AS has_forecast,
-             (actual = 'home')::int AS oh, (actual = 'draw')::int AS od, (actual = 'away')::int AS oa
-      FROM base
-    )
-    SELECT slug, league_id, to_char(day, 'YYYY-MM') AS month,
-           CASE WHEN day > ${today}::date - 30 THEN 0 WHEN day > ${today}::date - 90 THEN 1
-                WHEN day > ${today}::date - 365 THEN 2 ELSE 3 END AS band,
-           count(*) FILTER (WHERE outcome = 'won') AS won,
-           count(*) FILTER (WHERE outcome = 'lost') AS lost,
-           count(*) FILTER (WHERE outcome = 'void') AS void,
-           coalesce(sum(confidence) FILTER (WHERE outcome <> 'void'), 0) AS confidence_sum,
-           count(*) FILTER (WHERE has_forecast AND actual = 'home') AS scored_home,
-           count(*) FILTER (WHERE has_forecast AND actual = 'draw') AS scored_draw,
-           count(*) FILTER (WHERE has_forecast AND actual = 'away') AS scored_away,
-           coalesce(sum((ph - oh) ^ 2 + (pd - od) ^ 2 + (pa - oa) ^ 2) FILTER (WHERE has_forecast), 0) AS brier_sum,
-           coalesce(sum(((ph - oh) ^ 2 + (ph + pd - oh - od) ^ 2) / 2) FILTER (WHERE has_forecast), 0) AS rps_sum
-    FROM scored
-    GROUP BY 1, 2, 3, 4`);
+const GROUP_SUMS = sql`
+  sum(won) AS won, sum(lost) AS lost, sum(void) AS void, sum(confidence_sum) AS confidence_sum,
+  sum(scored_home) AS scored_home, sum(scored_draw) AS scored_draw, sum(scored_away) AS scored_away,
+  sum(brier_sum) AS brier_sum, sum(rps_sum) AS rps_sum`;
+
+const bandOf = (today: string) => sql`
+  CASE WHEN day > ${today}::date - 30 THEN 0 WHEN day > ${today}::date - 90 THEN 1
+       WHEN day > ${today}::date - 365 THEN 2 ELSE 3 END`;
+
+function groupsOf(result: unknown): SettledGroup[] {
   return rowsOf(result).map((row) => ({
     slug: row.slug as PronosticTypeSlug,
     leagueId: row.league_id === null ? null : Number(row.league_id),
@@ -163,25 +219,76 @@ export async function settledGroups(db: Executor, today: string, userId?: number
   }));
 }
 
-/** Won and lost rows by stated-confidence decile (0 = [0, 0.1) … 9 = [0.9, 1]). */
-export async function calibrationBins(
-  db: Executor,
-  userId?: number,
-): Promise<Array<{ bin: number; count: number; won: number; confidenceSum: number }>> {
+/**
+ * Every settled row grouped by type, league, month of the match day (or of the settlement when
+ * there was no match) and age band as of `today`: read from the day rollup (a row per day × type
+ * × league), never from the pronostics.
+ */
+export async function settledGroups(db: Executor, today: string): Promise<SettledGroup[]> {
   const result = await db.execute(sql`
-    SELECT least(floor((p.result->>'confidence')::float8 * 10), 9)::int AS bin,
-           count(*) AS count, count(*) FILTER (WHERE p.outcome = 'won') AS won,
-           sum((p.result->>'confidence')::float8) AS confidence_sum
-    FROM ${pronostics} p
-    WHERE p.outcome IN ('won', 'lost') AND p.result->>'confidence' IS NOT NULL
-      ${userId === undefined ? sql`` : sql`AND p.user_id = ${userId}`}
-    GROUP BY 1 ORDER BY 1`);
+    SELECT t.slug, r.league_id, to_char(r.day, 'YYYY-MM') AS month, ${bandOf(today)} AS band, ${GROUP_SUMS}
+    FROM ${trackRecordDays} r JOIN ${pronosticTypes} t ON t.id = r.type_id
+    GROUP BY 1, 2, 3, 4`);
+  return groupsOf(result);
+}
+
+/** The same groups over one user's own settled rows (their figure columns, never `result`). */
+export async function userSettledGroups(
+  db: Executor,
+  today: string,
+  userId: number,
+): Promise<SettledGroup[]> {
+  const result = await db.execute(sql`
+    WITH own AS (
+      SELECT p.type_id, p.settled_league_id AS league_id, p.settled_day AS day,
+             (p.outcome = 'won')::int AS won, (p.outcome = 'lost')::int AS lost, (p.outcome = 'void')::int AS void,
+             CASE WHEN p.outcome <> 'void' THEN coalesce(p.settled_confidence, 0) ELSE 0 END AS confidence_sum,
+             (p.settled_actual = 'home')::int AS scored_home, (p.settled_actual = 'draw')::int AS scored_draw,
+             (p.settled_actual = 'away')::int AS scored_away,
+             coalesce(p.settled_brier, 0) AS brier_sum, coalesce(p.settled_rps, 0) AS rps_sum
+      FROM ${pronostics} p
+      WHERE p.user_id = ${userId} AND p.outcome IS NOT NULL
+    )
+    SELECT t.slug, own.league_id, to_char(own.day, 'YYYY-MM') AS month, ${bandOf(today)} AS band, ${GROUP_SUMS}
+    FROM own JOIN ${pronosticTypes} t ON t.id = own.type_id
+    GROUP BY 1, 2, 3, 4`);
+  return groupsOf(result);
+}
+
+export interface CalibrationBin {
+  bin: number;
+  count: number;
+  won: number;
+  confidenceSum: number;
+}
+
+function binsOf(result: unknown): CalibrationBin[] {
   return rowsOf(result).map((row) => ({
     bin: Number(row.bin),
     count: Number(row.count),
     won: Number(row.won),
     confidenceSum: Number(row.confidence_sum),
   }));
+}
+
+/** Won and lost rows by stated-confidence decile (0 = [0, 0.1) … 9 = [0.9, 1]): the rollup. */
+export async function calibrationBins(db: Executor): Promise<CalibrationBin[]> {
+  const result = await db.execute(sql`
+    SELECT bin, sum(count) AS count, sum(won) AS won, sum(confidence_sum) AS confidence_sum
+    FROM ${trackRecordCalibration} GROUP BY 1 ORDER BY 1`);
+  return binsOf(result);
+}
+
+/** The same bins over one user's own won and lost rows. */
+export async function userCalibrationBins(db: Executor, userId: number): Promise<CalibrationBin[]> {
+  const result = await db.execute(sql`
+    SELECT least(floor(p.settled_confidence * 10), 9)::int AS bin,
+           count(*) AS count, count(*) FILTER (WHERE p.outcome = 'won') AS won,
+           sum(p.settled_confidence) AS confidence_sum
+    FROM ${pronostics} p
+    WHERE p.user_id = ${userId} AND p.outcome IN ('won', 'lost') AND p.settled_confidence IS NOT NULL
+    GROUP BY 1 ORDER BY 1`);
+  return binsOf(result);
 }
 
 /** Every league's stored results by 1X2 outcome (the naive baseline's frequencies), with its name. */

@@ -1,11 +1,13 @@
 // The track record: settles every `success` pronostic on the stored result of its fixture (the
 // worker calls `settleDue`), and rolls the settled rows up into the public and per-user figures.
 // Settlement reads unsettled rows in keyset batches, resolves all their fixtures in three queries
-// through the football service (the analyst's name resolution, aliases included) and writes each
-// batch in one statement, so a backlog of a million rows is a few hundred round trips.
+// through the football service (the analyst's name resolution, aliases included; each distinct
+// fixture once) and writes each batch in one statement that also keeps the figures' rollups, so a
+// backlog of a million rows is a few hundred round trips and the public figures never read the
+// pronostics.
 import type { Database } from '../../db/client.js';
 import { MARKET_OF } from '../../engine/result.js';
-import { brierScore, rankedProbabilityScore, settlePick } from '../../engine/settlement.js';
+import { brierScore, oneXTwoOf, rankedProbabilityScore, settlePick } from '../../engine/settlement.js';
 import { type PronosticTypeSlug, pronosticTypeSlugs } from '../../engine/types.js';
 import type { Clock } from '../../lib/clock.js';
 import type { FixtureQuery, FootballService } from '../football/service.js';
@@ -17,13 +19,15 @@ import {
   settledGroups,
   type UnsettledRow,
   unsettledAfter,
+  userCalibrationBins,
+  userSettledGroups,
   writeSettlements,
 } from './repository.js';
 
 const DAY_MS = 86_400_000;
 /** A fixture is looked for on its day and the 7 days after (a postponed match); then it is void. */
 export const VOID_AFTER_DAYS = 7;
-export const SETTLE_BATCH = 2000;
+export const SETTLE_BATCH = 5000;
 /** Dates before this are typos (the analyst's bound too). */
 const EARLIEST_DAY = Date.UTC(1990, 0, 1);
 /** The public figures are cached this long in the process. */
@@ -167,25 +171,60 @@ export function createTrackRecordService({ db, clock, football }: TrackRecordDep
 
   async function settleBatch(rows: readonly UnsettledRow[], now: Date): Promise<Settlement[]> {
     const queries = rows.map(fixtureQuery);
-    const found = await football.findFixtures(queries);
+    // Many analyses name one fixture: each distinct query is resolved once.
+    const distinct = new Map<string, number>();
+    const unique: FixtureQuery[] = [];
+    const slot = queries.map((query) => {
+      const key = JSON.stringify([query.home, query.away, query.league ?? null, query.from]);
+      let index = distinct.get(key);
+      if (index === undefined) {
+        index = unique.push(query) - 1;
+        distinct.set(key, index);
+      }
+      return index;
+    });
+    const found = await football.findFixtures(unique);
     const settlements: Settlement[] = [];
     rows.forEach((row, index) => {
-      const match = found[index];
+      const match = found[slot[index]!];
       if (match) {
         const score = { home: match.homeGoals, away: match.awayGoals };
         const market = MARKET_OF[row.slug] ?? 'full_analysis';
+        const outcome = row.pick === null ? 'void' : settlePick(market, row.pick, score, row.listedScores);
+        // A scored 1X2 forecast: a won or lost 1X2 / full analysis that gave its three probabilities.
+        const scored =
+          outcome !== 'void' && (row.slug === '1x2' || row.slug === 'full-analysis') && row.forecast !== null;
+        const actual = oneXTwoOf(score);
         settlements.push({
           id: row.id,
-          outcome: row.pick === null ? 'void' : settlePick(market, row.pick, score, row.listedScores),
+          outcome,
           score: `${score.home}-${score.away}`,
           matchId: match.matchId,
+          day: match.playedOn,
+          leagueId: match.leagueId,
+          confidence: row.confidence,
+          actual: scored ? actual : null,
+          brier: scored ? brierScore(row.forecast!, actual) : null,
+          rps: scored ? rankedProbabilityScore(row.forecast!, actual) : null,
         });
         return;
       }
-      // Not played (or not ours to match) by the end of the window's last day: void.
+      // Not played (or not ours to match) by the end of the window's last day: void, counted on
+      // the settlement day.
       const windowEnd = Date.parse(`${queries[index]!.to}T00:00:00Z`) + DAY_MS;
       if (now.getTime() >= windowEnd)
-        settlements.push({ id: row.id, outcome: 'void', score: null, matchId: null });
+        settlements.push({
+          id: row.id,
+          outcome: 'void',
+          score: null,
+          matchId: null,
+          day: isoDay(now.getTime()),
+          leagueId: null,
+          confidence: row.confidence,
+          actual: null,
+          brier: null,
+          rps: null,
+        });
     });
     return settlements;
   }
@@ -232,9 +271,10 @@ export function createTrackRecordService({ db, clock, football }: TrackRecordDep
   async function compute(userId?: number): Promise<TrackRecord> {
     const now = clock.now();
     const today = isoDay(now.getTime());
+    // The public figures read the rollups the settlement keeps; a user's, their own settled rows.
     const [groups, bins, leagues] = await Promise.all([
-      settledGroups(db, today, userId),
-      calibrationBins(db, userId),
+      userId === undefined ? settledGroups(db, today) : userSettledGroups(db, today, userId),
+      userId === undefined ? calibrationBins(db) : userCalibrationBins(db, userId),
       leagueFrequencies(db),
     ]);
     const leagueById = new Map(leagues.map((league) => [league.id, league]));
