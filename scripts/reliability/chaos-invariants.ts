@@ -17,28 +17,29 @@ export interface ProviderRecords {
   transfers: { reference: string; status: string; amount: number }[];
 }
 
-export const ANALYSIS_LOG_SQL = `
-CREATE TABLE IF NOT EXISTS chaos_pronostic_log (
-  id serial PRIMARY KEY,
-  pronostic_id integer NOT NULL,
-  old_status text NOT NULL,
-  new_status text NOT NULL,
-  attempts integer NOT NULL,
-  result_changed boolean NOT NULL,
-  logged_at timestamptz NOT NULL DEFAULT clock_timestamp()
-);
-CREATE OR REPLACE FUNCTION chaos_log_pronostic() RETURNS trigger AS $$
-BEGIN
-  IF NEW.status IS DISTINCT FROM OLD.status OR NEW.result IS DISTINCT FROM OLD.result THEN
-    INSERT INTO chaos_pronostic_log (pronostic_id, old_status, new_status, attempts, result_changed)
-    VALUES (OLD.id, OLD.status, NEW.status, NEW.attempts, NEW.result IS DISTINCT FROM OLD.result);
-  END IF;
-  RETURN NEW;
-END $$ LANGUAGE plpgsql;
-DROP TRIGGER IF EXISTS chaos_log_pronostic ON pronostics;
-CREATE TRIGGER chaos_log_pronostic AFTER UPDATE ON pronostics
-  FOR EACH ROW EXECUTE FUNCTION chaos_log_pronostic();
-`;
+/** One statement each (PGlite's extended protocol takes one at a time). */
+export const ANALYSIS_LOG_SQL: readonly string[] = [
+  `CREATE TABLE IF NOT EXISTS chaos_pronostic_log (
+    id serial PRIMARY KEY,
+    pronostic_id integer NOT NULL,
+    old_status text NOT NULL,
+    new_status text NOT NULL,
+    attempts integer NOT NULL,
+    result_changed boolean NOT NULL,
+    logged_at timestamptz NOT NULL DEFAULT clock_timestamp()
+  )`,
+  `CREATE OR REPLACE FUNCTION chaos_log_pronostic() RETURNS trigger AS $$
+  BEGIN
+    IF NEW.status IS DISTINCT FROM OLD.status OR NEW.result IS DISTINCT FROM OLD.result THEN
+      INSERT INTO chaos_pronostic_log (pronostic_id, old_status, new_status, attempts, result_changed)
+      VALUES (OLD.id, OLD.status, NEW.status, NEW.attempts, NEW.result IS DISTINCT FROM OLD.result);
+    END IF;
+    RETURN NEW;
+  END $$ LANGUAGE plpgsql`,
+  'DROP TRIGGER IF EXISTS chaos_log_pronostic ON pronostics',
+  `CREATE TRIGGER chaos_log_pronostic AFTER UPDATE ON pronostics
+    FOR EACH ROW EXECUTE FUNCTION chaos_log_pronostic()`,
+];
 
 export interface InvariantReport {
   violations: string[];
@@ -97,7 +98,8 @@ export async function checkInvariants(query: Query, provider: ProviderRecords): 
         count(l.id) FILTER (WHERE l.old_status = 'processing' AND l.new_status = 'processing')::int AS results_while_processing
       FROM pronostics p LEFT JOIN chaos_pronostic_log l ON l.pronostic_id = p.id
       GROUP BY p.id
-      HAVING count(l.id) FILTER (WHERE l.old_status = 'processing' AND l.new_status <> 'processing') <> 1
+      HAVING (p.status <> 'processing'
+              AND count(l.id) FILTER (WHERE l.old_status = 'processing' AND l.new_status <> 'processing') <> 1)
           OR count(l.id) FILTER (WHERE l.old_status <> 'processing') <> 0
           OR count(l.id) FILTER (WHERE l.old_status = 'processing' AND l.new_status = 'processing') <> 0
       ORDER BY p.id`),

@@ -618,7 +618,7 @@ async function main(): Promise<void> {
     {
       const db = new pg.Client({ connectionString: databaseUrl });
       await db.connect();
-      await db.query(ANALYSIS_LOG_SQL);
+      for (const statement of ANALYSIS_LOG_SQL) await db.query(statement);
       await db.end();
     }
     const clients: Client[] = [];
