@@ -47,7 +47,8 @@ const CLIENTS = Math.max(3, Number(options.clients));
 const SEED = Number(options.seed);
 const KILLS = Number(options.kills);
 const APP_SECRET = 'chaos-run-secret-0123456789abcdef-0123456789';
-const WITHDRAW_MIN = 1000;
+/** Low, with a 50 % commission, so that the three godfathers withdraw often. */
+const WITHDRAW_MIN = 500;
 /** Payments from this number are refused by the operator; payouts to it fail. */
 const FAILING_PHONE = '+237699990000';
 const DRAIN_LIMIT_MS = 300_000;
@@ -194,6 +195,7 @@ function serviceEnv(fake: NotchPayFake, role: 'api' | 'worker'): NodeJS.ProcessE
     OTP_GLOBAL_HOURLY_BUDGET: '100000',
     WELCOME_CREDITS: '0',
     WITHDRAW_MIN: String(WITHDRAW_MIN),
+    REFERRAL_COMMISSION_PERCENT: '50',
     WORKER_LEASE_SECONDS: '10',
     // The narrative rewrite must fit two thirds of the lease (the builtin analyst has none).
     AI_NARRATIVE_DEADLINE_MS: '5000',
@@ -463,7 +465,7 @@ async function clientLoop(client: Client, types: { id: number }[], packs: { id: 
       );
       count(`create ${answer?.status ?? 'in flight'}`);
     } else if (roll < 0.8) {
-      const amount = WITHDRAW_MIN + Math.floor(random() * 3) * 500;
+      const amount = WITHDRAW_MIN * (1 + Math.floor(random() * 3));
       const phone = random() < 0.1 ? FAILING_PHONE : client.phone;
       const answer = await call(
         client,
