@@ -437,7 +437,12 @@ async function signIn(index: number): Promise<Client> {
   return { phone, token: verified.body.data.token, userId: verified.body.user.id };
 }
 
-async function clientLoop(client: Client, types: { id: number }[], packs: { id: number }[]): Promise<void> {
+async function clientLoop(
+  client: Client,
+  godfather: boolean,
+  types: { id: number }[],
+  packs: { id: number }[],
+): Promise<void> {
   while (!loadStop) {
     operations.sent += 1;
     const roll = random();
@@ -452,7 +457,7 @@ async function clientLoop(client: Client, types: { id: number }[], packs: { id: 
         key,
       );
       count(`checkout ${answer?.status ?? 'in flight'}`);
-    } else if (roll < 0.65) {
+    } else if (roll < (godfather ? 0.6 : 0.75)) {
       const answer = await call(
         client,
         'POST',
@@ -464,7 +469,7 @@ async function clientLoop(client: Client, types: { id: number }[], packs: { id: 
         key,
       );
       count(`create ${answer?.status ?? 'in flight'}`);
-    } else if (roll < 0.8) {
+    } else if (roll < 0.8 && godfather) {
       const amount = WITHDRAW_MIN * (1 + Math.floor(random() * 3));
       const phone = random() < 0.1 ? FAILING_PHONE : client.phone;
       const answer = await call(
@@ -533,24 +538,22 @@ let pgRestarts = 0;
 
 async function chaosLoop(fake: NotchPayFake, seconds: number, restartPg: boolean): Promise<void> {
   const started = Date.now();
-  // The moments: KILLS kills spread at random over the load, the PostgreSQL restart near the middle.
-  const moments = Array.from({ length: KILLS }, () => 3000 + random() * (seconds * 1000 - 8000)).sort(
-    (a, b) => a - b,
-  );
-  const pgMoment = restartPg ? seconds * 1000 * (0.4 + random() * 0.2) : Number.POSITIVE_INFINITY;
-  let pgDone = false;
-  for (const moment of moments) {
-    if (!pgDone && pgMoment < moment) {
-      await sleep(Math.max(0, started + pgMoment - Date.now()));
+  // Between two kills the service is up (the API answering) for a random while, so that a slow
+  // restart does not eat the load; PostgreSQL restarts once, after half the kills.
+  const meanGapMs = (seconds * 1000) / (KILLS + 1);
+  const sinceStart = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+  for (let k = 0; k < KILLS; k++) {
+    await sleep(meanGapMs * (0.3 + random() * 1.4));
+    if (restartPg && k === Math.floor(KILLS / 2)) {
+      console.log(`  ${sinceStart()}: PostgreSQL restart (immediate)…`);
       await restartPostgresNow();
-      pgDone = true;
+      await sleep(meanGapMs * (0.3 + random() * 0.7));
     }
-    await sleep(Math.max(0, started + moment - Date.now()));
     const name = pick(['api', 'worker-1', 'worker-2', 'api', 'worker-1', 'worker-2', 'all']);
     const victims = name === 'all' ? ['api', 'worker-1', 'worker-2'] : [name];
     await Promise.all(victims.map((victim) => kill9(victim)));
     for (const victim of victims) kills.set(victim, (kills.get(victim) ?? 0) + 1);
-    console.log(`  ${((Date.now() - started) / 1000).toFixed(1)} s: SIGKILL ${victims.join(', ')}`);
+    console.log(`  ${sinceStart()}: SIGKILL ${victims.join(', ')}`);
     await sleep(200 + random() * 2000);
     for (const victim of victims) {
       spawnProcess(victim, fake);
@@ -558,17 +561,14 @@ async function chaosLoop(fake: NotchPayFake, seconds: number, restartPg: boolean
     }
     if (victims.includes('api')) await waitForApi();
   }
-  if (!pgDone && restartPg) {
-    await sleep(Math.max(0, started + pgMoment - Date.now()));
-    await restartPostgresNow();
-  }
+  if (restartPg && KILLS === 0) await restartPostgresNow();
 }
 
 async function restartPostgresNow(): Promise<void> {
   const at = performance.now();
   restartPostgres();
   pgRestarts += 1;
-  console.log(`  PostgreSQL restarted (immediate) in ${((performance.now() - at) / 1000).toFixed(1)} s`);
+  console.log(`  PostgreSQL back after ${((performance.now() - at) / 1000).toFixed(1)} s`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -641,9 +641,10 @@ async function main(): Promise<void> {
     const provider = providerLoop(fake);
     const started = performance.now();
     const load = Promise.all([
-      ...clients.slice(1).map((client) => clientLoop(client, types, packs)),
+      ...clients.slice(1).map((client, i) => clientLoop(client, i < 3, types, packs)),
       adminLoop(),
     ]);
+    // The load lasts --seconds, and longer if the kills (each waits for the API to be back) take longer.
     await chaosLoop(fake, SECONDS, restartPg);
     await sleep(Math.max(0, started + SECONDS * 1000 - performance.now()));
     loadStop = true;
