@@ -215,8 +215,24 @@ function spawnProcess(name: string, fake: NotchPayFake): ChildProcess {
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
   processes.set(name, child);
+  child.once('exit', (code, signal) => {
+    if (expectedExits.has(child) || stopping) return;
+    // A process that ends by itself (an unhandled error on a lost connection…) is a defect: it is
+    // reported as a violation, and started again so that the run goes on.
+    unexpectedExits.push(`${name} (pid ${child.pid}) exited by itself: code ${code}, signal ${signal}`);
+    console.log(`  ${name} exited by itself (code ${code}); starting it again`);
+    if (processes.get(name) === child) {
+      spawnProcess(name, fake);
+      restarts += 1;
+    }
+  });
   return child;
 }
+
+/** Children this script killed or stopped; any other exit is unexpected. */
+const expectedExits = new WeakSet<ChildProcess>();
+const unexpectedExits: string[] = [];
+let stopping = false;
 
 async function waitForApi(): Promise<void> {
   for (let i = 0; i < 240; i++) {
@@ -237,11 +253,13 @@ function kill9(name: string): Promise<void> {
   const child = processes.get(name);
   if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  expectedExits.add(child);
   child.kill('SIGKILL');
   return exited;
 }
 
 async function stopAll(): Promise<void> {
+  stopping = true;
   await Promise.all(
     [...processes.values()].map((child) => {
       if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
@@ -701,7 +719,9 @@ async function main(): Promise<void> {
     console.log(`invariant violations: ${report.violations.length}`);
     for (const line of report.violations) console.log(`  ${line}`);
     console.log(`ledger:verify: ${verify.status === 0 ? 'clean' : `FAILED\n${verify.output}`}`);
-    ok = report.violations.length === 0 && verify.status === 0;
+    console.log(`processes that exited by themselves: ${unexpectedExits.length}`);
+    for (const line of unexpectedExits) console.log(`  ${line}`);
+    ok = report.violations.length === 0 && verify.status === 0 && unexpectedExits.length === 0;
     console.log(ok ? '\nchaos run: OK' : `\nchaos run: FAILED (process logs in ${logDir})`);
   } finally {
     providerStop = true;
