@@ -168,6 +168,12 @@ async function openPostgres(
   });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  // Nor one checked out (a transaction between two queries, a PostgreSQL restart): pg emits 'error'
+  // on the client, and the pool listens only while it is idle. The running query or transaction
+  // fails with the error; the pool drops the dead client on release.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   const db = drizzlePostgres(pool, { schema }) as unknown as Database;
   const listeners = new Map<string, Set<Notification>>();
   const gapWatchers = new Set<ListenGaps>();

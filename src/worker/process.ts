@@ -44,6 +44,10 @@ export async function startWorkerProcess(config: Config): Promise<RunningWorker>
     options: { leagues: config.resultsSyncLeagues },
     onImported: () => settlement.wake(),
   });
+  // The loops' timers are unref'd (tests stop them at will) and the LISTEN connection's reconnect
+  // waits on an unref'd timer: with every connection lost (a PostgreSQL restart) nothing would hold
+  // the event loop, and the process would close itself. This ref'd timer holds it until stop().
+  const keepAlive = setInterval(() => {}, 60_000);
   await worker.start();
   await paymentPoller.start();
   resultsSync.start();
@@ -55,6 +59,7 @@ export async function startWorkerProcess(config: Config): Promise<RunningWorker>
   return {
     logger,
     async stop() {
+      clearInterval(keepAlive);
       await resultsSync.stop();
       await settlement.stop();
       await paymentPoller.stop();

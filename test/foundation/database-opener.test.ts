@@ -56,6 +56,38 @@ describe.skipIf(!usingPostgres())('PostgreSQL connections', () => {
     }
   });
 
+  it('a connection lost inside a transaction fails that transaction, not the process', async () => {
+    // Found by `npm run chaos`: a PostgreSQL restart during a worker's transaction ended the worker
+    // process (an 'error' event on the checked-out client, which had no listener).
+    const url = await currentDatabaseUrl(database);
+    const handle = await openConfiguredDatabase(testConfig({ databaseUrl: url }), 'worker', { poolSize: 2 });
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    const uncaught: unknown[] = [];
+    const onUncaught = (error: unknown) => uncaught.push(error);
+    process.on('uncaughtException', onUncaught);
+    try {
+      const transaction = handle.db.transaction(async (tx) => {
+        const result = await tx.execute(sql`SELECT pg_backend_pid() AS pid`);
+        const pid = (result as unknown as { rows: { pid: number }[] }).rows[0]!.pid;
+        await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+        // Between two queries: the connection ends while nothing waits on it.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await tx.execute(sql`SELECT 1`);
+      });
+      await expect(transaction).rejects.toThrow();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(uncaught).toEqual([]);
+      // The pool dropped the dead client: the next queries run on a new connection.
+      await handle.ping();
+      await handle.db.transaction(async (tx) => tx.execute(sql`SELECT 1`));
+    } finally {
+      process.off('uncaughtException', onUncaught);
+      await admin.end();
+      await handle.close();
+    }
+  });
+
   it('the pool has DB_STATEMENT_TIMEOUT_MS as statement_timeout; a longer statement is cancelled', async () => {
     const url = await currentDatabaseUrl(database);
     const handle = await openConfiguredDatabase(
