@@ -21,7 +21,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const patch = (id: number, payload: unknown, headers: Record<string, string> = admin.headers) =>
-  t.app.inject({ method: 'PATCH', url: `/api/admin/pronostic-types/${id}`, headers, payload: payload as object });
+  t.app.inject({
+    method: 'PATCH',
+    url: `/api/admin/pronostic-types/${id}`,
+    headers,
+    payload: payload as object,
+  });
 const create = (payload: unknown, headers: Record<string, string> = admin.headers) =>
   t.app.inject({ method: 'POST', url: '/api/admin/pronostic-types', headers, payload: payload as object });
 const listAll = (headers: Record<string, string> = admin.headers) =>
@@ -31,7 +36,10 @@ const userTypes = async () =>
     .types as { id: number; name: string; difficulty: number }[];
 
 async function typeOf(slug: string) {
-  const [row] = await t.app.db.select().from(pronosticTypes).where(eq(pronosticTypes.slug, slug as never));
+  const [row] = await t.app.db
+    .select()
+    .from(pronosticTypes)
+    .where(eq(pronosticTypes.slug, slug as never));
   return row!;
 }
 
@@ -41,7 +49,8 @@ describe('the guard', () => {
     const calls = [
       (h: Record<string, string>) => listAll(h),
       (h: Record<string, string>) => patch(btts.id, { name: 'Piraté' }, h),
-      (h: Record<string, string>) => create({ slug: 'btts', name: 'Piraté', description: 'Piraté', difficulty: 1 }, h),
+      (h: Record<string, string>) =>
+        create({ slug: 'btts', name: 'Piraté', description: 'Piraté', difficulty: 1 }, h),
     ];
     for (const call of calls) {
       expect((await call({})).statusCode).toBe(401);
@@ -162,17 +171,29 @@ describe('PATCH /api/admin/pronostic-types/:id', () => {
         },
       },
     });
-    await expect(failing.updateType(admin, type.id, { name: 'Jamais écrit' })).rejects.toThrow('audit failed');
+    await expect(failing.updateType(admin, type.id, { name: 'Jamais écrit' })).rejects.toThrow(
+      'audit failed',
+    );
     expect((await typeOf('btts')).name).toBe(type.name);
   });
 });
 
 describe('POST /api/admin/pronostic-types', () => {
   it('refuses a market the engine does not answer (422 on slug) and a market that has a type (409)', async () => {
-    const unknown = await create({ slug: 'corners', name: 'Corners', description: 'Nombre de corners', difficulty: 2 });
+    const unknown = await create({
+      slug: 'corners',
+      name: 'Corners',
+      description: 'Nombre de corners',
+      difficulty: 2,
+    });
     expect(unknown.statusCode).toBe(422);
     expect(Object.keys(unknown.json().errors)).toEqual(['slug']);
-    const taken = await create({ slug: 'btts', name: 'Encore', description: 'Les deux marquent', difficulty: 2 });
+    const taken = await create({
+      slug: 'btts',
+      name: 'Encore',
+      description: 'Les deux marquent',
+      difficulty: 2,
+    });
     expect(taken.statusCode).toBe(409);
     expect(taken.json().data).toEqual([]);
   });
@@ -189,7 +210,12 @@ describe('POST /api/admin/pronostic-types', () => {
     });
     expect(response.statusCode).toBe(201);
     const created = response.json().data.type;
-    expect(created).toMatchObject({ slug: 'full-analysis', name: 'Analyse intégrale', difficulty: 5, active: true });
+    expect(created).toMatchObject({
+      slug: 'full-analysis',
+      name: 'Analyse intégrale',
+      difficulty: 5,
+      active: true,
+    });
     expect((await userTypes()).map((listed) => listed.id)).toContain(created.id);
     const audit = await t.app.db.select().from(auditLog).where(eq(auditLog.action, 'pronostic_type.create'));
     expect(audit.map((row) => row.targetId)).toContain(String(created.id));
