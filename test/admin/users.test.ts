@@ -306,6 +306,20 @@ describe('POST /api/admin/users/:id/credits', () => {
     expect(rows.filter((row) => row.type === 'admin_adjustment')).toHaveLength(1);
   });
 
+  it('refuses the same Idempotency-Key for another user (422 on the key), adjusting no one', async () => {
+    const [first, other] = [await signIn(t), await signIn(t)];
+    const headers = { ...admin.headers, 'idempotency-key': `adjust-two-${first.id}` };
+    const payload = { amount: 4, reason: 'Même clé, autre compte' };
+    expect(
+      (await call('POST', `/api/admin/users/${first.id}/credits`, { headers, payload })).statusCode,
+    ).toBe(200);
+    const again = await call('POST', `/api/admin/users/${other.id}/credits`, { headers, payload });
+    expect(again.statusCode).toBe(422);
+    expect(Object.keys(again.json().errors)).toEqual(['Idempotency-Key']);
+    const rows = await t.app.db.select().from(walletOperations).where(eq(walletOperations.userId, other.id));
+    expect(rows.filter((row) => row.type === 'admin_adjustment')).toEqual([]);
+  });
+
   it('writes neither the row nor the audit when the transaction rolls back', async () => {
     const target = await signIn(t);
     const balance = (await t.app.services.users.findById(target.id))!.creditsBalance;

@@ -135,8 +135,15 @@ export function createIdempotencyService({ db, clock }: IdempotencyServiceDeps) 
       scope: string;
       key: string;
       body: unknown;
+      /** The path's parameters: the same key and body on another resource is another request. */
+      params?: Record<string, unknown>;
     }): Promise<IdempotencyOutcome> {
-      const requestHash = createHash('sha256').update(canonical(request.body)).digest('hex');
+      // A route without parameters hashes its body alone (as keys stored before parameters counted).
+      const fingerprint =
+        request.params && Object.keys(request.params).length > 0
+          ? { params: request.params, body: request.body }
+          : request.body;
+      const requestHash = createHash('sha256').update(canonical(fingerprint)).digest('hex');
       for (let attempt = 0; attempt < 3; attempt++) {
         const now = clock.now();
         const id = await insertPending(db, {

@@ -47,6 +47,7 @@ async function idempotencyPlugin(app: FastifyInstance): Promise<void> {
       scope,
       key,
       body: request.body,
+      params: request.params as Record<string, unknown>,
     });
     if ('replay' in outcome) {
       // The stored answer was built from this route's response schema when it was first sent.
