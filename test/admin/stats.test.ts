@@ -102,13 +102,21 @@ describe('GET /api/admin/stats', () => {
       payload: { message: 'Refusé pour le test' },
     });
     // Settled successes: 3 won and 1 lost in the window, 2 void, and 5 won long ago (not counted).
+    // Written as the settlement writes them: the row's outcome and day, and the day rollup the
+    // public figures read (the settlement's own tests show it writes both).
     await t.app.db.execute(sql`
-      UPDATE pronostics SET outcome = v.outcome, settled_at = v.at::timestamptz
+      UPDATE pronostics SET outcome = v.outcome, settled_at = v.at::timestamptz,
+                            settled_day = (v.at::timestamptz AT TIME ZONE 'UTC')::date
       FROM (VALUES (1, 'won', ${at(2, 10)}), (2, 'won', ${at(3, 10)}), (3, 'won', ${at(0, 5)}),
                    (4, 'lost', ${at(10, 10)}), (5, 'void', ${at(4, 10)}), (6, 'void', ${at(4, 10)}),
                    (7, 'won', ${at(200, 10)}), (8, 'won', ${at(200, 10)}), (9, 'won', ${at(200, 10)}),
                    (10, 'won', ${at(200, 10)}), (11, 'won', ${at(200, 10)})) AS v(n, outcome, at)
       WHERE pronostics.id = (SELECT id FROM pronostics WHERE status = 'success' ORDER BY id OFFSET v.n - 1 LIMIT 1)`);
+    await t.app.db.execute(sql`
+      INSERT INTO track_record_days (day, type_id, league_id, won, lost, void)
+      SELECT settled_day, type_id, NULL, count(*) FILTER (WHERE outcome = 'won'),
+             count(*) FILTER (WHERE outcome = 'lost'), count(*) FILTER (WHERE outcome = 'void')
+        FROM pronostics WHERE outcome IS NOT NULL GROUP BY settled_day, type_id`);
 
     // The expected figures, computed from the seeds.
     const inWindow = (daysAgo: number) => daysAgo >= 0 && daysAgo <= 29;
