@@ -17,6 +17,7 @@ import { logOptions } from './lib/log-options.js';
 import adminRoutes from './modules/admin/routes.js';
 import affiliationRoutes from './modules/affiliation/routes.js';
 import authRoutes from './modules/auth/routes.js';
+import backofficeRoutes from './modules/backoffice/routes.js';
 import consoleRoutes from './modules/console/routes.js';
 import dashboardRoutes from './modules/dashboard/routes.js';
 import healthRoutes from './modules/health/routes.js';
@@ -211,6 +212,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(pronosticRoutes);
   await app.register(packRoutes);
   await app.register(adminRoutes);
+  await app.register(backofficeRoutes);
   await app.register(paymentRoutes);
 
   const paymentPoller = new PaymentPoller({

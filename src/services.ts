@@ -9,6 +9,7 @@ import { createAdminService } from './modules/admin/service.js';
 import { createAffiliationService } from './modules/affiliation/service.js';
 import { createOtpService } from './modules/auth/otp-service.js';
 import { createTokenService } from './modules/auth/tokens.js';
+import { createBackofficeService } from './modules/backoffice/service.js';
 import { createDashboardService } from './modules/dashboard/service.js';
 import { createAnalyst } from './modules/football/analyst.js';
 import { createFootballService } from './modules/football/service.js';
@@ -56,16 +57,17 @@ export function createServices(deps: ServiceDeps) {
   const football = createFootballService({ db, config });
   const engine = deps.engine ?? createAnalyst({ football, config, logger, clock });
 
-  const users = createUserService({ db, config });
+  const admin = createAdminService({ db });
+  const users = createUserService({ db, config, audit: admin });
   const wallet = createWalletService({ db });
   const idempotency = createIdempotencyService({ db, clock });
-  const admin = createAdminService({ db });
   const packs = createPackService({ db, audit: admin });
   const tokens = createTokenService({ db, config, clock, database });
   const otp = createOtpService({ db, config, clock, messenger, users, tokens });
   const pronostics = createPronosticService({
     db,
     clock,
+    audit: admin,
     modelName: engine.modelName,
     notifyCreated: (id) => {
       database.notify(CREATED_CHANNEL, String(id)).catch((error: unknown) => {
@@ -113,10 +115,19 @@ export function createServices(deps: ServiceDeps) {
     storage,
     logger,
     audit: admin,
+    accounts: users,
     maxUnclosed: config.rateLimit ? MAX_UNCLOSED_TICKETS : null,
   });
 
   const trackRecord = createTrackRecordService({ db, clock, football });
+  const backoffice = createBackofficeService({
+    clock,
+    users,
+    pronostics,
+    payments,
+    affiliation,
+    trackRecord,
+  });
 
   return {
     engine,
@@ -140,6 +151,7 @@ export function createServices(deps: ServiceDeps) {
     profile,
     support,
     trackRecord,
+    backoffice,
   };
 }
 

@@ -59,6 +59,20 @@ export class RequestInFlight extends DomainError {
   }
 }
 
+/** A pronostic type already exists for this market (409): one type per engine market. */
+export class PronosticTypeExists extends DomainError {
+  constructor() {
+    super(messages.pronosticTypeExists);
+  }
+}
+
+/** Only a pending withdrawal whose payout is escalated is closed by hand (409). */
+export class PayoutNotEscalated extends DomainError {
+  constructor() {
+    super(messages.withdrawalNotEscalated);
+  }
+}
+
 /** A support ticket that is closed takes no reply (409). */
 export class TicketClosed extends DomainError {
   constructor() {

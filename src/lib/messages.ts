@@ -129,6 +129,37 @@ export const messages = {
   ticketAttachmentType: 'Le champ attachment doit être une image JPEG, PNG ou WebP, ou un document PDF.',
   ticketNoAttachment: 'Cette demande n’a pas de pièce jointe.',
   adminTicketList: 'Demandes d’assistance.',
+  adminUserList: 'Utilisateurs.',
+  adminUserDetail: 'Détail de l’utilisateur.',
+  adminUserOperations: 'Opérations de l’utilisateur.',
+  adminUserPronostics: 'Pronostics de l’utilisateur.',
+  userNotFound: 'Utilisateur introuvable.',
+  userCreditsAdjusted: 'Solde de crédits ajusté.',
+  userBlocked: 'Utilisateur bloqué.',
+  userUnblocked: 'Utilisateur débloqué.',
+  userRoleChanged: 'Rôle modifié.',
+  cannotBlockSelf: 'Vous ne pouvez pas bloquer votre propre compte.',
+  cannotChangeOwnRole: 'Vous ne pouvez pas modifier votre propre rôle.',
+  adjustAmountZero: 'Le champ amount doit être un nombre entier non nul.',
+  adminPronosticTypes: 'Types de pronostics (actifs et inactifs).',
+  pronosticTypeCreated: 'Type de pronostic créé.',
+  pronosticTypeUpdated: 'Type de pronostic modifié.',
+  pronosticTypeNotFound: 'Type de pronostic introuvable.',
+  pronosticTypeNothingToChange:
+    'Indiquez au moins un champ à modifier : name, description, difficulty ou is_active.',
+  pronosticTypeUnknownSlug: 'Le champ slug doit désigner un marché que le moteur d’analyse sait traiter.',
+  pronosticTypeExists: 'Un type de pronostic existe déjà pour ce marché.',
+  adminStats: 'Statistiques du jour et des 30 derniers jours.',
+  withdrawalResolved: 'Retrait clôturé manuellement.',
+  withdrawalNotEscalated:
+    'Seul un retrait en attente dont le transfert a été signalé à un administrateur peut être clôturé manuellement.',
+} as const;
+
+/** Texts of the back office's actions that carry a figure. */
+export const adminTexts = {
+  adjustBelowZero: (balance: number) =>
+    `Le solde de crédits (${balance}) ne peut pas devenir négatif : retirez au plus ${balance} crédits.`,
+  withdrawalPaidByHand: 'Retrait effectué : le montant a été envoyé sur votre compte mobile money.',
 } as const;
 
 export type MessageKey = keyof typeof messages;

@@ -275,3 +275,26 @@ export async function findAccounts(
     .from(users)
     .where(inArray(users.id, ids));
 }
+
+/** Every godchild of a user, blocked ones included (the back office's user detail). */
+export async function countAllGodchildren(db: Executor, godfatherId: number): Promise<number> {
+  const [row] = await db.select({ total: count() }).from(users).where(eq(users.godfatherId, godfatherId));
+  return Number(row?.total ?? 0);
+}
+
+/** Pending withdrawals (of one user, or everyone's): how many, and their XAF total. */
+export async function pendingWithdrawalTotals(
+  db: Executor,
+  userId?: number,
+): Promise<{ count: number; amount: number }> {
+  const [row] = await db
+    .select({ total: count(), amount: sql<string>`coalesce(sum(${withdrawals.amount}), 0)` })
+    .from(withdrawals)
+    .where(
+      and(
+        eq(withdrawals.status, 'pending'),
+        userId === undefined ? undefined : eq(withdrawals.userId, userId),
+      ),
+    );
+  return { count: Number(row?.total ?? 0), amount: Number(row?.amount ?? 0) };
+}

@@ -18,6 +18,7 @@ import {
   GodchildSchema,
   OverviewData,
   RejectBody,
+  ResolveBody,
   WithdrawalsData,
   WithdrawalsQuery,
   WithdrawBody,
@@ -212,6 +213,28 @@ const affiliationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const user = currentUser(request);
       const withdrawal = await affiliation.reject(user, request.params.id, request.body.message);
       return envelope({ user: { id: user.id }, message: messages.withdrawalRejected, data: { withdrawal } });
+    },
+  );
+
+  app.post(
+    '/api/admin/withdrawals/:id/resolve',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Clôturer à la main un retrait dont le transfert est signalé (payé : effectué ; échoué : annulé et remboursé)',
+        description:
+          'Seulement pour un retrait en attente dont le transfert a été signalé (escalated) ; sinon 409. Un événement tardif du prestataire ne change plus rien.',
+        security: [{ bearer: [] }],
+        params: IdParams,
+        body: ResolveBody,
+        response: { 200: OneWithdrawal, ...decisionErrors },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const withdrawal = await affiliation.resolveEscalated(user, request.params.id, request.body);
+      return envelope({ user: { id: user.id }, message: messages.withdrawalResolved, data: { withdrawal } });
     },
   );
 };

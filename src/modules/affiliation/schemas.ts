@@ -144,3 +144,17 @@ export const RejectBody = Type.Object(
   { message: Type.String({ minLength: 3, maxLength: 500, description: 'Why; shown to the user' }) },
   { additionalProperties: false },
 );
+
+export const ResolveBody = Type.Object(
+  {
+    outcome: Type.Union([Type.Literal('paid'), Type.Literal('failed')], {
+      description: 'paid: the money reached the user (success); failed: it did not (cancelled and refunded)',
+    }),
+    message: Type.String({
+      minLength: 3,
+      maxLength: 500,
+      description: 'What the admin found; shown to the user when the payout failed',
+    }),
+  },
+  { additionalProperties: false },
+);

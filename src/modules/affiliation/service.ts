@@ -12,7 +12,13 @@ import type { Database, Executor, Transaction } from '../../db/client.js';
 import type { WithdrawalStatus } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { dayRange } from '../../lib/day-range.js';
-import { AlreadyDecided, InsufficientBalance, NotFound, ValidationFailed } from '../../lib/errors.js';
+import {
+  AlreadyDecided,
+  InsufficientBalance,
+  NotFound,
+  PayoutNotEscalated,
+  ValidationFailed,
+} from '../../lib/errors.js';
 import { messages, withdrawalTexts } from '../../lib/messages.js';
 import { offsetOf, pageMeta, pageRequest } from '../../lib/pagination.js';
 import { cameroonMobileOf, normalizePhone } from '../../lib/phone.js';
@@ -32,6 +38,7 @@ import { avatarOf } from '../users/avatars.js';
 import { postOperation } from '../wallet/ledger.js';
 import {
   countActiveGodchildren,
+  countAllGodchildren,
   countWithdrawals,
   findAccounts,
   findGodfatherOf,
@@ -47,6 +54,7 @@ import {
   lockGodfatherLink,
   lockWithdrawal,
   moneyBalanceOf,
+  pendingWithdrawalTotals,
   setGodfather,
   sumPaidWithdrawals,
   updateWithdrawal,
@@ -605,6 +613,79 @@ export function createAffiliationService(deps: AffiliationServiceDeps) {
       });
       const [account] = await findAccounts(db, [row.userId]);
       return adminWithdrawalView(row, account);
+    },
+
+    /**
+     * Closes by hand a payout escalated to an admin (the money's fate known outside the provider's
+     * API): `paid` makes it `success`; `failed` makes it `cancelled` and refunds it in the same
+     * transaction (once: the refund's reference is unique). Only a pending, approved, escalated
+     * withdrawal (else PayoutNotEscalated, 409); audited in the same transaction. A provider event
+     * after that changes nothing: the settlement only touches pending withdrawals.
+     */
+    async resolveEscalated(
+      admin: { id: number },
+      id: number,
+      input: { outcome: 'paid' | 'failed'; message: string },
+    ): Promise<AdminWithdrawalView> {
+      const note = input.message.trim();
+      if (note.length < 3) throw ValidationFailed.field('message', messages.blankField);
+      const row = await db.transaction(async (tx) => {
+        const current = await lockWithdrawal(tx, id);
+        if (!current) throw new NotFound(messages.withdrawalNotFound);
+        if (current.status !== 'pending' || current.decision !== 'approved' || current.escalatedAt === null) {
+          throw new PayoutNotEscalated();
+        }
+        const now = clock.now().toISOString();
+        const paid = input.outcome === 'paid';
+        const updated = await updateWithdrawal(tx, id, {
+          status: paid ? 'success' : 'cancelled',
+          message: paid ? withdrawalTexts.paid : note,
+          finishedAt: now,
+          nextCheckAt: null,
+        });
+        if (!paid) {
+          await postOperation(tx, {
+            userId: current.userId,
+            type: 'withdrawal_refund',
+            currency: 'XAF',
+            amount: current.amount,
+            description: withdrawalTexts.refund(current.amount),
+            reference: `withdrawal:${id}:refund`,
+          });
+        }
+        await audit.record(tx, {
+          adminId: admin.id,
+          action: 'withdrawal.resolve',
+          targetType: 'withdrawal',
+          targetId: id,
+          details: {
+            user_id: current.userId,
+            amount: current.amount,
+            outcome: input.outcome,
+            message: note,
+            escalation_reason: current.escalationReason,
+            provider_status: current.providerStatus,
+            refunded: paid ? 0 : current.amount,
+          },
+        });
+        return updated;
+      });
+      const [account] = await findAccounts(db, [row.userId]);
+      return adminWithdrawalView(row, account);
+    },
+
+    /** A user's pending withdrawals and godchildren (the back office's user detail). */
+    async adminFiguresOf(userId: number) {
+      const [pending, godchildren] = await Promise.all([
+        pendingWithdrawalTotals(db, userId),
+        countAllGodchildren(db, userId),
+      ]);
+      return { pending, godchildren };
+    },
+
+    /** Every pending withdrawal: how many, and their XAF total. */
+    pendingTotals() {
+      return pendingWithdrawalTotals(db);
     },
 
     /** One withdrawal as the back office sees it. */

@@ -1,5 +1,5 @@
 // The payments module's queries, on its own tables (`payments`, `payment_flags`).
-import { and, asc, count, eq, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gte, isNull, lt, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { paymentFlags, payments } from '../../db/schema/index.js';
 
@@ -86,4 +86,35 @@ const CHECKOUT_LOCK_SPACE = 0x70617931;
 /** Serializes one user's checkouts until the transaction ends (the pending cap is checked under it). */
 export async function lockUserCheckouts(db: Executor, userId: number): Promise<void> {
   await db.execute(sql`SELECT pg_advisory_xact_lock(${CHECKOUT_LOCK_SPACE}, ${userId})`);
+}
+
+/** A user's successful payments: how many, and their XAF total (the back office's user detail). */
+export async function successTotalsOf(
+  db: Executor,
+  userId: number,
+): Promise<{ count: number; amount: number }> {
+  const [row] = await db
+    .select({ total: count(), amount: sql<string>`coalesce(sum(${payments.amount}), 0)` })
+    .from(payments)
+    .where(and(eq(payments.userId, userId), eq(payments.status, 'success')));
+  return { count: Number(row?.total ?? 0), amount: Number(row?.amount ?? 0) };
+}
+
+/** Payments started per UTC day and status over a range, with their XAF sums: one query. */
+export async function paymentsByDayAndStatus(
+  db: Executor,
+  range: { from: string; before: string },
+): Promise<{ day: string; status: PaymentRow['status']; total: number; amount: number }[]> {
+  const day = sql<string>`to_char(${payments.createdAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
+  const rows = await db
+    .select({ day, status: payments.status, total: count(), amount: sql<string>`sum(${payments.amount})` })
+    .from(payments)
+    .where(and(gte(payments.createdAt, range.from), lt(payments.createdAt, range.before)))
+    .groupBy(day, payments.status);
+  return rows.map((row) => ({
+    day: row.day,
+    status: row.status,
+    total: Number(row.total),
+    amount: Number(row.amount ?? 0),
+  }));
 }

@@ -32,6 +32,8 @@ import {
   lockPayment,
   lockUserCheckouts,
   type PaymentRow,
+  paymentsByDayAndStatus,
+  successTotalsOf,
   updatePayment,
 } from './repository.js';
 
@@ -279,6 +281,16 @@ export function createPaymentService(deps: PaymentServiceDeps) {
   }
 
   return {
+    /** A user's successful payments, counted and summed in XAF (the back office). */
+    successTotalsOf(userId: number) {
+      return successTotalsOf(db, userId);
+    },
+
+    /** Payments started per UTC day and status, with their XAF sums (the back office's figures). */
+    byDayAndStatus(range: { from: string; before: string }) {
+      return paymentsByDayAndStatus(db, range);
+    },
+
     /**
      * Commits a pending payment for the pack, then asks the provider to charge the payer. A provider
      * failure after the commit leaves the payment pending: the poller resumes it.

@@ -2,7 +2,7 @@
 // every WHERE that lists; the detail query finds the row first so the service can tell "not yours"
 // (403) from "none" (404). The worker's claim bumps `attempts`, and every later write is fenced by
 // the attempt it claimed: a worker whose lease ran out (and whose row another took) writes nothing.
-import { and, asc, count, desc, eq, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import {
   type PronosticStatus,
@@ -332,4 +332,75 @@ export async function releaseJob(db: Executor, job: ClaimedJob): Promise<void> {
     .update(pronostics)
     .set({ leaseUntil: null, attempts: sql`${pronostics.attempts} - 1` })
     .where(claimed(job));
+}
+
+// The back office's reads and edits.
+
+/** Every type, active or not, in the users' order. */
+export async function listAllTypes(db: Executor): Promise<PronosticTypeRow[]> {
+  return db.select().from(pronosticTypes).orderBy(asc(pronosticTypes.difficulty), asc(pronosticTypes.id));
+}
+
+export async function lockType(db: Executor, id: number): Promise<PronosticTypeRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(pronosticTypes)
+    .where(eq(pronosticTypes.id, id))
+    .for('update')
+    .limit(1);
+  return row;
+}
+
+export type TypeChanges = Partial<Pick<PronosticTypeRow, 'name' | 'description' | 'difficulty' | 'active'>>;
+
+export async function updateType(db: Executor, id: number, changes: TypeChanges): Promise<PronosticTypeRow> {
+  const [row] = await db.update(pronosticTypes).set(changes).where(eq(pronosticTypes.id, id)).returning();
+  return row!;
+}
+
+/** Inserts the type unless its slug has one; undefined when it had. */
+export async function insertTypeIfAbsent(
+  db: Executor,
+  values: Pick<typeof pronosticTypes.$inferInsert, 'name' | 'slug' | 'description' | 'difficulty' | 'active'>,
+): Promise<PronosticTypeRow | undefined> {
+  const [row] = await db
+    .insert(pronosticTypes)
+    .values(values)
+    .onConflictDoNothing({ target: pronosticTypes.slug })
+    .returning();
+  return row;
+}
+
+/** A user's pronostics, deleted ones included (with when), newest first: the back office's view. */
+export async function listAllPronosticsOf(
+  db: Executor,
+  userId: number,
+  page: { limit: number; offset: number },
+): Promise<(ShownPronostic & { deletedAt: string | null })[]> {
+  return db
+    .select({ ...shownColumns, deletedAt: pronostics.deletedAt })
+    .from(pronostics)
+    .where(eq(pronostics.userId, userId))
+    .orderBy(desc(pronostics.createdAt), desc(pronostics.id))
+    .limit(page.limit)
+    .offset(page.offset);
+}
+
+export async function countAllPronosticsOf(db: Executor, userId: number): Promise<number> {
+  const [row] = await db.select({ total: count() }).from(pronostics).where(eq(pronostics.userId, userId));
+  return Number(row?.total ?? 0);
+}
+
+/** Pronostics created per UTC day and status over a range (deleted ones included): one query. */
+export async function pronosticsByDayAndStatus(
+  db: Executor,
+  range: { from: string; before: string },
+): Promise<{ day: string; status: PronosticStatus; total: number }[]> {
+  const day = sql<string>`to_char(${pronostics.createdAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
+  const rows = await db
+    .select({ day, status: pronostics.status, total: count() })
+    .from(pronostics)
+    .where(and(gte(pronostics.createdAt, range.from), lt(pronostics.createdAt, range.before)))
+    .groupBy(day, pronostics.status);
+  return rows.map((row) => ({ day: row.day, status: row.status, total: Number(row.total) }));
 }

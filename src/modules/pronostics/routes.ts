@@ -5,13 +5,17 @@ import { envelope } from '../../lib/envelope.js';
 import { messages } from '../../lib/messages.js';
 import { currentUser } from '../../plugins/app/auth.js';
 import { authErrors, EmptyArray, Envelope, ErrorEnvelope, IdParams } from '../../schemas/common.js';
+import { adminErrors } from '../admin/schemas.js';
 import {
+  AdminPronosticTypeSchema,
   CreateBody,
   CreatedPronostic,
+  CreateTypeBody,
   DetailedPronostic,
   ListData,
   ListQuery,
   PronosticTypeSchema,
+  UpdateTypeBody,
 } from './schemas.js';
 import type { CreatedPronostic as Created } from './service.js';
 
@@ -79,6 +83,70 @@ const pronosticRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const answer = (created: Created) => createdAnswer(user.id, created);
       const created = await pronostics.create(user, request.body, request.idempotent(201, answer));
       return reply.code(201).send(answer(created));
+    },
+  );
+
+  const OneType = Envelope(Type.Object({ type: AdminPronosticTypeSchema }), UserId);
+
+  app.get(
+    '/api/admin/pronostic-types',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Tous les types de pronostics, inactifs compris',
+        security: [{ bearer: [] }],
+        response: {
+          200: Envelope(Type.Object({ types: Type.Array(AdminPronosticTypeSchema) }), UserId),
+          ...adminErrors,
+        },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      return envelope({
+        user: { id: user.id },
+        message: messages.adminPronosticTypes,
+        data: { types: await pronostics.listAllTypes() },
+      });
+    },
+  );
+
+  app.post(
+    '/api/admin/pronostic-types',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Créer un type pour un marché que le moteur sait traiter (422 sinon ; 409 s’il existe déjà)',
+        security: [{ bearer: [] }],
+        body: CreateTypeBody,
+        response: { 201: OneType, ...adminErrors, 409: ErrorEnvelope },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const type = await pronostics.createType(user, request.body);
+      return reply
+        .code(201)
+        .send(envelope({ user: { id: user.id }, message: messages.pronosticTypeCreated, data: { type } }));
+    },
+  );
+
+  app.patch(
+    '/api/admin/pronostic-types/:id',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Modifier le nom, la description, la difficulté (1 à 5) ou l’activation d’un type',
+        security: [{ bearer: [] }],
+        params: IdParams,
+        body: UpdateTypeBody,
+        response: { 200: OneType, ...adminErrors, 404: ErrorEnvelope },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const type = await pronostics.updateType(user, request.params.id, request.body);
+      return envelope({ user: { id: user.id }, message: messages.pronosticTypeUpdated, data: { type } });
     },
   );
 

@@ -67,3 +67,39 @@ export const ListQuery = Type.Object({
 });
 
 export const ListData = Type.Object({ pronostics: Type.Array(ListedPronostic), meta: PageMetaSchema });
+
+/** A type as the back office sees it: inactive ones too, and when it was created. */
+export const AdminPronosticTypeSchema = Type.Object({
+  ...PronosticTypeSchema.properties,
+  created_at: Timestamp,
+});
+
+const TypeName = Type.String({ minLength: 2, maxLength: 60 });
+const TypeDescription = Type.String({ minLength: 3, maxLength: 500 });
+const TypeDifficulty = Type.Integer({ minimum: 1, maximum: 5, description: 'Crédits nécessaires' });
+
+export const UpdateTypeBody = Type.Object(
+  {
+    name: Type.Optional(TypeName),
+    description: Type.Optional(TypeDescription),
+    difficulty: Type.Optional(TypeDifficulty),
+    is_active: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false, description: 'At least one field' },
+);
+
+export const CreateTypeBody = Type.Object(
+  {
+    slug: Type.String({
+      minLength: 1,
+      maxLength: 40,
+      description: 'A market the engine answers (one of its slugs); one type per market',
+      examples: ['btts'],
+    }),
+    name: TypeName,
+    description: TypeDescription,
+    difficulty: TypeDifficulty,
+    is_active: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);

@@ -3,17 +3,21 @@
 // deletion is soft. The service returns domain results and throws domain errors.
 import type { Static } from 'typebox';
 import type { Database } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import type { PronosticStatus } from '../../db/schema/index.js';
+import { type PronosticTypeSlug, pronosticTypeSlugs } from '../../engine/types.js';
 import type { Clock } from '../../lib/clock.js';
-import { NotFound, NotOwner, ValidationFailed } from '../../lib/errors.js';
+import { NotFound, NotOwner, PronosticTypeExists, ValidationFailed } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
 import { offsetOf, pageMeta, pageRequest } from '../../lib/pagination.js';
 import { foldForSearch } from '../../lib/text.js';
 import { addSeconds, isoTimestamp } from '../../lib/time.js';
+import type { AuditRecorder } from '../admin/service.js';
 import type { AuthUser } from '../auth/tokens.js';
 import { type IdempotentCommit, withoutKey } from '../idempotency/service.js';
 import { spendCredits } from '../wallet/ledger.js';
 import {
+  countAllPronosticsOf,
   countCreated,
   countDeleted,
   countPronostics,
@@ -21,12 +25,19 @@ import {
   findActiveType,
   findLivePronostic,
   insertPronostic,
+  insertTypeIfAbsent,
   listActiveTypes,
+  listAllPronosticsOf,
+  listAllTypes,
   listPronostics,
   liveCount,
+  lockType,
   type PronosticTypeRow,
+  pronosticsByDayAndStatus,
   type ShownPronostic,
   softDeletePronostic,
+  type TypeChanges,
+  updateType,
 } from './repository.js';
 import type { CreateBody, ListQuery } from './schemas.js';
 import { searchTextOf } from './search-text.js';
@@ -68,6 +79,35 @@ function listedView(row: ShownPronostic) {
   return { ...pronosticView(row), ai_model: row.aiModel };
 }
 
+/** A type as the back office sees it: the users' view and when it was created. */
+function adminTypeView(type: PronosticTypeRow) {
+  return { ...typeView(type), created_at: isoTimestamp(type.createdAt) };
+}
+
+export type AdminPronosticType = ReturnType<typeof adminTypeView>;
+
+export interface TypeEdit {
+  name?: string;
+  description?: string;
+  difficulty?: number;
+  is_active?: boolean;
+}
+
+export interface TypeCreation {
+  slug: string;
+  name: string;
+  description: string;
+  difficulty: number;
+  is_active?: boolean;
+}
+
+/** Trimmed text, or a 422 naming the field when nothing is left. */
+function cleanText(field: string, value: string, min: number): string {
+  const trimmed = value.trim();
+  if (trimmed.length < min) throw ValidationFailed.field(field, messages.blankField);
+  return trimmed;
+}
+
 /** A pronostic just created, and the credits left once it was paid for. */
 export interface CreatedPronostic {
   pronostic: ReturnType<typeof pronosticView>;
@@ -99,13 +139,15 @@ function checkTeamsDetails(details: CreateInput['teams_details']): void {
 export interface PronosticServiceDeps {
   db: Database;
   clock: Clock;
+  /** Writes the audit rows of the back office's type edits. */
+  audit: AuditRecorder;
   /** Names the model that will run the analysis (stored at creation). */
   modelName: string;
   /** Wakes the workers once the row is committed. */
   notifyCreated: (id: number) => void;
 }
 
-export function createPronosticService({ db, clock, modelName, notifyCreated }: PronosticServiceDeps) {
+export function createPronosticService({ db, clock, audit, modelName, notifyCreated }: PronosticServiceDeps) {
   /** The live row and its type, if `user` owns it: NotFound when there is none, NotOwner when it is another's. */
   async function findOwned(user: AuthUser, id: number) {
     const found = await findLivePronostic(db, id);
@@ -208,6 +250,114 @@ export function createPronosticService({ db, clock, modelName, notifyCreated }: 
     async getOwn(user: AuthUser, id: number) {
       const { pronostic, type } = await findOwned(user, id);
       return { ...listedView(pronostic), type };
+    },
+
+    /** Any user's pronostics for the back office, deleted ones included (flagged), newest first. */
+    async listForAdmin(userId: number, query: { page?: number; per_page?: number }) {
+      const page = pageRequest(query);
+      const [rows, total] = await Promise.all([
+        listAllPronosticsOf(db, userId, { limit: page.perPage, offset: offsetOf(page) }),
+        countAllPronosticsOf(db, userId),
+      ]);
+      return {
+        pronostics: rows.map((row) => ({
+          ...listedView(row),
+          deleted: row.deletedAt !== null,
+          deleted_at: row.deletedAt === null ? null : isoTimestamp(row.deletedAt),
+        })),
+        meta: pageMeta(page, total),
+      };
+    },
+
+    /** A user's live pronostics counted by status (the back office's user detail). */
+    async countsOf(userId: number) {
+      const counts = await countPronosticsByStatus(db, userId);
+      const of = (status: PronosticStatus) => counts.find((row) => row.status === status)?.total ?? 0;
+      return {
+        total: counts.reduce((sum, row) => sum + row.total, 0),
+        processing: of('processing'),
+        success: of('success'),
+        cancelled: of('cancelled'),
+      };
+    },
+
+    /** Pronostics created per UTC day and status (the back office's figures). */
+    byDayAndStatus(range: { from: string; before: string }) {
+      return pronosticsByDayAndStatus(db, range);
+    },
+
+    /** Every type, inactive ones included. */
+    async listAllTypes(): Promise<AdminPronosticType[]> {
+      return (await listAllTypes(db)).map(adminTypeView);
+    },
+
+    /** Edits a type; users' list and new pronostics see it at once. Audited; no change, no row. */
+    async updateType(admin: { id: number }, id: number, input: TypeEdit): Promise<AdminPronosticType> {
+      const wanted: TypeChanges = {
+        ...(input.name !== undefined ? { name: cleanText('name', input.name, 2) } : {}),
+        ...(input.description !== undefined
+          ? { description: cleanText('description', input.description, 3) }
+          : {}),
+        ...(input.difficulty !== undefined ? { difficulty: input.difficulty } : {}),
+        ...(input.is_active !== undefined ? { active: input.is_active } : {}),
+      };
+      if (Object.keys(wanted).length === 0) {
+        throw ValidationFailed.field('body', messages.pronosticTypeNothingToChange);
+      }
+      return db.transaction(async (tx) => {
+        const current = await lockType(tx, id);
+        if (!current) throw new NotFound(messages.pronosticTypeNotFound);
+        const changes = Object.fromEntries(
+          Object.entries(wanted).filter(([key, value]) => current[key as keyof TypeChanges] !== value),
+        ) as TypeChanges;
+        if (Object.keys(changes).length === 0) return adminTypeView(current);
+        const updated = await updateType(tx, id, changes);
+        const before = Object.fromEntries(
+          Object.keys(changes).map((key) => [key, current[key as keyof TypeChanges]]),
+        );
+        await audit.record(tx, {
+          adminId: admin.id,
+          action: 'pronostic_type.update',
+          targetType: 'pronostic_type',
+          targetId: id,
+          details: { before, after: changes },
+        });
+        return adminTypeView(updated);
+      });
+    },
+
+    /**
+     * A type for a market the engine answers (`pronosticTypeSlugs`, else 422 on `slug`); one type
+     * per market (409 when the slug has one). Audited in the same transaction.
+     */
+    async createType(admin: { id: number }, input: TypeCreation): Promise<AdminPronosticType> {
+      if (!(pronosticTypeSlugs as readonly string[]).includes(input.slug)) {
+        throw ValidationFailed.field('slug', messages.pronosticTypeUnknownSlug);
+      }
+      const values = {
+        slug: input.slug as PronosticTypeSlug,
+        name: cleanText('name', input.name, 2),
+        description: cleanText('description', input.description, 3),
+        difficulty: input.difficulty,
+        active: input.is_active ?? true,
+      };
+      try {
+        return await db.transaction(async (tx) => {
+          const row = await insertTypeIfAbsent(tx, values);
+          if (!row) throw new PronosticTypeExists();
+          await audit.record(tx, {
+            adminId: admin.id,
+            action: 'pronostic_type.create',
+            targetType: 'pronostic_type',
+            targetId: row.id,
+            details: { ...values },
+          });
+          return adminTypeView(row);
+        });
+      } catch (error) {
+        if (isUniqueViolation(error, 'pronostic_types_slug_unique')) throw new PronosticTypeExists();
+        throw error;
+      }
     },
 
     async deleteOwn(user: AuthUser, id: number): Promise<void> {

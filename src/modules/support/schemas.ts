@@ -43,6 +43,15 @@ export const TicketSchema = Type.Object({
 export const AdminTicketSchema = Type.Object({
   ...TicketSchema.properties,
   user_id: Type.Integer({ description: 'The ticket’s owner' }),
+  user: Type.Object(
+    {
+      id: Type.Integer(),
+      phone: Type.Union([Type.String(), Type.Null()]),
+      name: Type.Union([Type.String(), Type.Null()]),
+      username: Type.Union([Type.String(), Type.Null()]),
+    },
+    { description: 'The ticket’s owner, as the back office shows it' },
+  ),
   updated_at: Timestamp,
 });
 

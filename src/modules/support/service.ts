@@ -107,8 +107,25 @@ function ticketView(row: TicketRow, replies: ReplyRow[]) {
   };
 }
 
-function adminTicketView(row: TicketRow, replies: ReplyRow[]) {
-  return { ...ticketView(row, replies), user_id: row.userId, updated_at: isoTimestamp(row.updatedAt) };
+/** Who a ticket is from, as the back office shows it. */
+export interface TicketAccount {
+  phone: string;
+  name: string | null;
+  username: string | null;
+}
+
+function adminTicketView(row: TicketRow, replies: ReplyRow[], account: TicketAccount | undefined) {
+  return {
+    ...ticketView(row, replies),
+    user_id: row.userId,
+    user: {
+      id: row.userId,
+      phone: account?.phone ?? null,
+      name: account?.name ?? null,
+      username: account?.username ?? null,
+    },
+    updated_at: isoTimestamp(row.updatedAt),
+  };
 }
 
 export type TicketView = ReturnType<typeof ticketView>;
@@ -145,11 +162,29 @@ export interface SupportServiceDeps {
   storage: StorageDriver;
   logger: FastifyBaseLogger;
   audit: AuditRecorder;
+  /** Who the tickets are from (the users module), for the back office's views. */
+  accounts: { accountsByIds(ids: readonly number[]): Promise<Map<number, TicketAccount>> };
   /** Tickets a user may hold not closed; null lifts the cap (RATE_LIMIT=off). */
   maxUnclosed: number | null;
 }
 
-export function createSupportService({ db, storage, logger, audit, maxUnclosed }: SupportServiceDeps) {
+export function createSupportService({
+  db,
+  storage,
+  logger,
+  audit,
+  accounts,
+  maxUnclosed,
+}: SupportServiceDeps) {
+  /** One ticket as the back office sees it: its thread and who it is from. */
+  async function adminDetail(row: TicketRow): Promise<AdminTicketView> {
+    const [replies, owners] = await Promise.all([
+      repliesOf(db, [row.id]),
+      accounts.accountsByIds([row.userId]),
+    ]);
+    return adminTicketView(row, replies, owners.get(row.userId));
+  }
+
   async function withReplies(rows: TicketRow[]): Promise<Map<number, ReplyRow[]>> {
     const byTicket = new Map<number, ReplyRow[]>(rows.map((row) => [row.id, []]));
     for (const reply of await repliesOf(
@@ -342,9 +377,12 @@ export function createSupportService({ db, storage, logger, audit, maxUnclosed }
         listTickets(db, filter, { limit: page.perPage, offset: offsetOf(page) }),
         countTickets(db, filter),
       ]);
-      const replies = await withReplies(rows);
+      const [replies, owners] = await Promise.all([
+        withReplies(rows),
+        accounts.accountsByIds(rows.map((row) => row.userId)),
+      ]);
       return {
-        tickets: rows.map((row) => adminTicketView(row, replies.get(row.id) ?? [])),
+        tickets: rows.map((row) => adminTicketView(row, replies.get(row.id) ?? [], owners.get(row.userId))),
         meta: pageMeta(page, total),
       };
     },
@@ -352,7 +390,7 @@ export function createSupportService({ db, storage, logger, audit, maxUnclosed }
     async getAny(id: number): Promise<AdminTicketView> {
       const row = await findTicket(db, id);
       if (!row) throw new NotFound(messages.ticketNotFound);
-      return detail(row, adminTicketView);
+      return adminDetail(row);
     },
 
     /** The support's answer: the ticket becomes `answered`; audited in the same transaction. */
@@ -372,7 +410,7 @@ export function createSupportService({ db, storage, logger, audit, maxUnclosed }
           });
         },
       );
-      return detail(row, adminTicketView);
+      return adminDetail(row);
     },
 
     /** Closes the ticket for the support; already closed, nothing changes and nothing is audited. */
@@ -390,7 +428,7 @@ export function createSupportService({ db, storage, logger, audit, maxUnclosed }
           });
         },
       );
-      return detail(row, adminTicketView);
+      return adminDetail(row);
     },
   };
 }

@@ -1,7 +1,8 @@
 // Queries on user accounts.
-import { eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { type UserRole, users } from '../../db/schema/index.js';
+import { type UserRole, type UserStatus, users } from '../../db/schema/index.js';
+import { escapeLike } from '../../lib/text.js';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -63,4 +64,92 @@ export async function setAvatarPath(db: Executor, id: number, avatarPath: string
     .where(eq(users.id, id))
     .returning();
   return row!;
+}
+
+export interface UserListFilter {
+  /** Digits of a phone (partial), or a username/name fragment (case-insensitive); already trimmed. */
+  search?: string;
+  role?: UserRole;
+  status?: UserStatus;
+}
+
+function userListConditions(filter: UserListFilter) {
+  const search = filter.search;
+  const digits = search?.replace(/[\s+().-]/g, '');
+  const bySearch =
+    search === undefined || search === ''
+      ? undefined
+      : or(
+          digits !== undefined && /^\d+$/.test(digits)
+            ? sql`${users.phone} LIKE ${`%${escapeLike(digits)}%`}`
+            : undefined,
+          sql`lower(${users.username}) LIKE ${`%${escapeLike(search.toLowerCase())}%`}`,
+          sql`lower(${users.name}) LIKE ${`%${escapeLike(search.toLowerCase())}%`}`,
+        );
+  return and(
+    bySearch,
+    filter.role ? eq(users.role, filter.role) : undefined,
+    filter.status ? eq(users.status, filter.status) : undefined,
+  );
+}
+
+/** A page of accounts for the back office, newest first. */
+export async function listUsers(
+  db: Executor,
+  filter: UserListFilter,
+  page: { limit: number; offset: number },
+): Promise<UserRow[]> {
+  return db
+    .select()
+    .from(users)
+    .where(userListConditions(filter))
+    .orderBy(desc(users.createdAt), desc(users.id))
+    .limit(page.limit)
+    .offset(page.offset);
+}
+
+export async function countUsers(db: Executor, filter: UserListFilter): Promise<number> {
+  const [row] = await db.select({ total: count() }).from(users).where(userListConditions(filter));
+  return Number(row?.total ?? 0);
+}
+
+/** The accounts of these ids (the back office shows who a ticket or a withdrawal is from). */
+export async function findUsersByIds(db: Executor, ids: readonly number[]): Promise<UserRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(users)
+    .where(inArray(users.id, [...ids]));
+}
+
+export async function setUserStatus(db: Executor, id: number, status: UserStatus): Promise<UserRow> {
+  const [row] = await db
+    .update(users)
+    .set({ status, updatedAt: sql`now()` })
+    .where(eq(users.id, id))
+    .returning();
+  return row!;
+}
+
+export async function setUserRoleReturning(db: Executor, id: number, role: UserRole): Promise<UserRow> {
+  const [row] = await db
+    .update(users)
+    .set({ role, updatedAt: sql`now()` })
+    .where(eq(users.id, id))
+    .returning();
+  return row!;
+}
+
+/** Sign-ups from `from` (inclusive) to `before` (exclusive), in total and per UTC day: one query. */
+export async function signupsByDay(
+  db: Executor,
+  range: { from: string; before: string },
+): Promise<{ day: string; total: number }[]> {
+  const day = sql<string>`to_char(${users.createdAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
+  const rows = await db
+    .select({ day, total: count() })
+    .from(users)
+    .where(and(gte(users.createdAt, range.from), lt(users.createdAt, range.before)))
+    .groupBy(day);
+  return rows.map((row) => ({ day: row.day, total: Number(row.total) }));
 }

@@ -3,16 +3,29 @@
 // Balances change only through the wallet's ledger function.
 import { randomInt } from 'node:crypto';
 import type { Config } from '../../config.js';
-import type { Database } from '../../db/client.js';
-import type { UserRole } from '../../db/schema/index.js';
+import type { Database, Transaction } from '../../db/client.js';
+import type { UserRole, UserStatus } from '../../db/schema/index.js';
+import { NotFound, ValidationFailed } from '../../lib/errors.js';
+import { adminTexts, messages } from '../../lib/messages.js';
+import { offsetOf, pageMeta, pageRequest } from '../../lib/pagination.js';
 import { normalizePhone } from '../../lib/phone.js';
+import { isoTimestamp } from '../../lib/time.js';
+import type { AuditRecorder } from '../admin/service.js';
+import { type IdempotentCommit, withoutKey } from '../idempotency/service.js';
 import { postOperation } from '../wallet/ledger.js';
 import {
   affiliationCodeTaken,
+  countUsers,
   findUserById,
   findUserByPhone,
+  findUsersByIds,
   insertUserIfAbsent,
+  listUsers,
+  lockUser,
   setUserRole,
+  setUserRoleReturning,
+  setUserStatus,
+  signupsByDay,
   type UserRow,
 } from './repository.js';
 
@@ -28,12 +41,66 @@ export function newAffiliationCode(): string {
 
 export const welcomeBonusDescription = 'Crédits de bienvenue';
 
+/** The largest credit adjustment an admin makes in one go (either way). */
+export const ADJUST_MAX = 100_000;
+
+/** An account as the back office lists it. */
+export function adminUserView(user: UserRow) {
+  return {
+    id: user.id,
+    phone: user.phone,
+    country: user.country,
+    name: user.name,
+    username: user.username,
+    role: user.role,
+    status: user.status,
+    credits_balance: user.creditsBalance,
+    money_balance: user.moneyBalance,
+    created_at: isoTimestamp(user.createdAt),
+  };
+}
+
+export type AdminUserView = ReturnType<typeof adminUserView>;
+
+/** What an admin's credit adjustment answers: the account, the new balance, the ledger row. */
+export interface CreditAdjustment {
+  user: AdminUserView;
+  credits_balance: number;
+  operation: {
+    id: number;
+    type: 'admin_adjustment';
+    currency: 'credits';
+    amount: number;
+    balance_after: number;
+    description: string;
+    reference: string | null;
+    created_at: string;
+  };
+}
+
+export interface AdminUserQuery {
+  search?: string;
+  role?: UserRole;
+  status?: UserStatus;
+  page?: number;
+  per_page?: number;
+}
+
 export interface UserServiceDeps {
   db: Database;
   config: Pick<Config, 'welcomeCredits'>;
+  /** Writes the audit rows of the back office's actions. */
+  audit: AuditRecorder;
 }
 
-export function createUserService({ db, config }: UserServiceDeps) {
+export function createUserService({ db, config, audit }: UserServiceDeps) {
+  /** Locks the account for an admin's action: NotFound when there is none. */
+  async function lockTarget(tx: Transaction, id: number) {
+    const row = await lockUser(tx, id);
+    if (!row) throw new NotFound(messages.userNotFound);
+    return row;
+  }
+
   return {
     findById(id: number): Promise<UserRow | undefined> {
       return findUserById(db, id);
@@ -88,6 +155,131 @@ export function createUserService({ db, config }: UserServiceDeps) {
     /** Roles: `user` by default, `admin` for the back office; read on every request, so it applies at once. */
     async changeRole(userId: number, role: UserRole): Promise<void> {
       await setUserRole(db, userId, role);
+    },
+
+    /** The back office's list: search a phone's digits (partial, with or without +), a username or a name. */
+    async listForAdmin(query: AdminUserQuery) {
+      const page = pageRequest(query);
+      const search = query.search?.trim();
+      const filter = { search: search === '' ? undefined : search, role: query.role, status: query.status };
+      const [rows, total] = await Promise.all([
+        listUsers(db, filter, { limit: page.perPage, offset: offsetOf(page) }),
+        countUsers(db, filter),
+      ]);
+      return { users: rows.map(adminUserView), meta: pageMeta(page, total) };
+    },
+
+    /** The accounts of these ids, by id (who a ticket or a withdrawal is from). */
+    async accountsByIds(ids: readonly number[]): Promise<Map<number, UserRow>> {
+      const rows = await findUsersByIds(db, [...new Set(ids)]);
+      return new Map(rows.map((row) => [row.id, row]));
+    },
+
+    /**
+     * Blocks or unblocks an account, with its audit row, in one transaction. A blocked account's
+     * tokens fail from its next request: authentication reads the status, and the status change is
+     * announced to every process's token cache (migration 0012's trigger). An admin never blocks
+     * themselves. Already so: nothing changes, no audit row.
+     */
+    async setStatus(admin: { id: number }, id: number, status: UserStatus): Promise<AdminUserView> {
+      if (status === 'blocked' && admin.id === id) {
+        throw ValidationFailed.field('id', messages.cannotBlockSelf);
+      }
+      return db.transaction(async (tx) => {
+        const current = await lockTarget(tx, id);
+        if (current.status === status) return adminUserView(current);
+        const row = await setUserStatus(tx, id, status);
+        await audit.record(tx, {
+          adminId: admin.id,
+          action: status === 'blocked' ? 'user.block' : 'user.unblock',
+          targetType: 'user',
+          targetId: id,
+          details: { before: { status: current.status }, after: { status } },
+        });
+        return adminUserView(row);
+      });
+    },
+
+    /** Changes an account's role; an admin never changes their own (so the last admin stays one). */
+    async setRoleAsAdmin(admin: { id: number }, id: number, role: UserRole): Promise<AdminUserView> {
+      if (admin.id === id) throw ValidationFailed.field('role', messages.cannotChangeOwnRole);
+      return db.transaction(async (tx) => {
+        const current = await lockTarget(tx, id);
+        if (current.role === role) return adminUserView(current);
+        const row = await setUserRoleReturning(tx, id, role);
+        await audit.record(tx, {
+          adminId: admin.id,
+          action: 'user.role',
+          targetType: 'user',
+          targetId: id,
+          details: { before: { role: current.role }, after: { role } },
+        });
+        return adminUserView(row);
+      });
+    },
+
+    /**
+     * Adds (or, negative, removes) credits as an `admin_adjustment` ledger row carrying the reason,
+     * with its audit row, in one transaction. A debit below zero is a 422 on `amount`, nothing changed.
+     */
+    async adjustCredits(
+      admin: { id: number },
+      id: number,
+      input: { amount: number; reason: string },
+      commit: IdempotentCommit<CreditAdjustment> = withoutKey,
+    ): Promise<CreditAdjustment> {
+      if (input.amount === 0) throw ValidationFailed.field('amount', messages.adjustAmountZero);
+      const reason = input.reason.trim();
+      if (reason.length < 3) throw ValidationFailed.field('reason', messages.blankField);
+      return db.transaction(async (tx) => {
+        const current = await lockTarget(tx, id);
+        const posted = await postOperation(tx, {
+          userId: id,
+          type: 'admin_adjustment',
+          currency: 'credits',
+          amount: input.amount,
+          description: reason,
+          // A keyed request's claim names its one ledger row (unique reference): one key, one change.
+          reference: commit.keyId === null ? null : `admin-credits:${commit.keyId}`,
+        });
+        if (!posted) {
+          throw new ValidationFailed({ amount: [adminTexts.adjustBelowZero(current.creditsBalance)] });
+        }
+        await audit.record(tx, {
+          adminId: admin.id,
+          action: 'user.credits',
+          targetType: 'user',
+          targetId: id,
+          details: {
+            amount: input.amount,
+            reason,
+            operation_id: posted.id,
+            before: { credits_balance: current.creditsBalance },
+            after: { credits_balance: posted.balanceAfter },
+          },
+        });
+        const result: CreditAdjustment = {
+          user: adminUserView({ ...current, creditsBalance: posted.balanceAfter }),
+          credits_balance: posted.balanceAfter,
+          operation: {
+            id: posted.id,
+            type: 'admin_adjustment',
+            currency: 'credits',
+            amount: input.amount,
+            balance_after: posted.balanceAfter,
+            description: reason,
+            reference: commit.keyId === null ? null : `admin-credits:${commit.keyId}`,
+            created_at: isoTimestamp(posted.createdAt),
+          },
+        };
+        await commit.store(tx, result);
+        return result;
+      });
+    },
+
+    /** Sign-ups per UTC day over a range (the back office's figures). */
+    signupsByDay(range: { from: string; before: string }) {
+      return signupsByDay(db, range);
     },
   };
 }

@@ -20,6 +20,8 @@ export interface OperationInput {
 export interface PostedOperation {
   id: number;
   balanceAfter: number;
+  /** The row's created_at, as the database wrote it. */
+  createdAt: string;
 }
 
 /** Applies the operation, or returns null (and changes nothing) when the balance would go negative. */
@@ -48,8 +50,8 @@ export async function postOperation(
       description: operation.description,
       reference: operation.reference ?? null,
     })
-    .returning({ id: walletOperations.id });
-  return { id: inserted!.id, balanceAfter: updated.balance };
+    .returning({ id: walletOperations.id, createdAt: walletOperations.createdAt });
+  return { id: inserted!.id, balanceAfter: updated.balance, createdAt: inserted!.createdAt };
 }
 
 /**

@@ -14,6 +14,8 @@ import {
   InsufficientCredits,
   InvalidCode,
   NotFound,
+  PayoutNotEscalated,
+  PronosticTypeExists,
   RateLimited,
   RequestInFlight,
   TicketClosed,
@@ -121,6 +123,8 @@ const domainStatuses: [abstract new (...args: never[]) => DomainError, number][]
   [RequestInFlight, 409],
   [AlreadyDecided, 409],
   [TicketClosed, 409],
+  [PronosticTypeExists, 409],
+  [PayoutNotEscalated, 409],
   [ValidationFailed, 422],
   [RateLimited, 429],
 ];

@@ -1,0 +1,225 @@
+// The back office's users and dashboard (`/api/admin/*` is guarded by the auth plugin: an admin
+// token, else 401 or 403). Reads compose the owning modules' services; each action is one service
+// call that writes its effect and its audit row in one transaction.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { envelope } from '../../lib/envelope.js';
+import { messages } from '../../lib/messages.js';
+import { currentUser } from '../../plugins/app/auth.js';
+import { Envelope, ErrorEnvelope, IdParams } from '../../schemas/common.js';
+import { adminErrors } from '../admin/schemas.js';
+import type { CreditAdjustment } from '../users/service.js';
+import {
+  AdjustCreditsBody,
+  AdjustCreditsData,
+  AdminUserDetailData,
+  AdminUserListData,
+  AdminUserListQuery,
+  AdminUserOperationsData,
+  AdminUserPageQuery,
+  AdminUserPronosticsData,
+  OneUserData,
+  RoleBody,
+  StatsData,
+} from './schemas.js';
+
+const UserId = Type.Object({ id: Type.Integer() });
+const oneUserErrors = { ...adminErrors, 404: ErrorEnvelope };
+
+const backofficeRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { backoffice, users, wallet, pronostics, tokens } = app.services;
+
+  /** 404 when the account does not exist (the lists of an unknown id are not empty lists). */
+  const requireUser = (id: number) => backoffice.requireUser(id);
+
+  app.get(
+    '/api/admin/users',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Utilisateurs (paginés, plus récents d’abord ; recherche par téléphone, nom d’utilisateur ou nom)',
+        security: [{ bearer: [] }],
+        querystring: AdminUserListQuery,
+        response: { 200: Envelope(AdminUserListData, UserId), ...adminErrors },
+      },
+    },
+    async (request) => {
+      const admin = currentUser(request);
+      return envelope({
+        user: { id: admin.id },
+        message: messages.adminUserList,
+        data: await users.listForAdmin(request.query),
+      });
+    },
+  );
+
+  app.get(
+    '/api/admin/users/:id',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Un utilisateur, ses pronostics par statut, ses paiements, ses retraits en attente, son parrainage',
+        security: [{ bearer: [] }],
+        params: IdParams,
+        response: { 200: Envelope(AdminUserDetailData, UserId), ...oneUserErrors },
+      },
+    },
+    async (request) => {
+      const admin = currentUser(request);
+      return envelope({
+        user: { id: admin.id },
+        message: messages.adminUserDetail,
+        data: await backoffice.userDetail(request.params.id),
+      });
+    },
+  );
+
+  app.get(
+    '/api/admin/users/:id/operations',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Opérations du portefeuille d’un utilisateur (paginées, plus récentes d’abord)',
+        security: [{ bearer: [] }],
+        params: IdParams,
+        querystring: AdminUserPageQuery,
+        response: { 200: Envelope(AdminUserOperationsData, UserId), ...oneUserErrors },
+      },
+    },
+    async (request) => {
+      const admin = currentUser(request);
+      await requireUser(request.params.id);
+      return envelope({
+        user: { id: admin.id },
+        message: messages.adminUserOperations,
+        data: await wallet.listOwn({ id: request.params.id }, request.query),
+      });
+    },
+  );
+
+  app.get(
+    '/api/admin/users/:id/pronostics',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Pronostics d’un utilisateur, supprimés compris (paginés, plus récents d’abord)',
+        security: [{ bearer: [] }],
+        params: IdParams,
+        querystring: AdminUserPageQuery,
+        response: { 200: Envelope(AdminUserPronosticsData, UserId), ...oneUserErrors },
+      },
+    },
+    async (request) => {
+      const admin = currentUser(request);
+      await requireUser(request.params.id);
+      return envelope({
+        user: { id: admin.id },
+        message: messages.adminUserPronostics,
+        data: await pronostics.listForAdmin(request.params.id, request.query),
+      });
+    },
+  );
+
+  app.post(
+    '/api/admin/users/:id/credits',
+    {
+      config: { idempotency: 'admin-credits' },
+      schema: {
+        tags: ['admin'],
+        summary: 'Ajuster le solde de crédits (ligne admin_adjustment avec la raison ; jamais sous zéro)',
+        description:
+          'En-tête Idempotency-Key accepté. Un retrait qui rendrait le solde négatif : 422 sur amount, rien n’est changé.',
+        security: [{ bearer: [] }],
+        params: IdParams,
+        headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String()) }),
+        body: AdjustCreditsBody,
+        response: { 200: Envelope(AdjustCreditsData, UserId), ...oneUserErrors, 409: ErrorEnvelope },
+      },
+    },
+    async (request, reply) => {
+      const admin = currentUser(request);
+      const answer = (data: CreditAdjustment) =>
+        envelope({ user: { id: admin.id }, message: messages.userCreditsAdjusted, data });
+      const adjusted = await users.adjustCredits(
+        admin,
+        request.params.id,
+        request.body,
+        request.idempotent(200, answer),
+      );
+      return reply.code(200).send(answer(adjusted));
+    },
+  );
+
+  for (const [verb, status, message] of [
+    ['block', 'blocked', messages.userBlocked],
+    ['unblock', 'active', messages.userUnblocked],
+  ] as const) {
+    app.post(
+      `/api/admin/users/:id/${verb}`,
+      {
+        schema: {
+          tags: ['admin'],
+          summary:
+            status === 'blocked'
+              ? 'Bloquer un compte (ses jetons cessent de fonctionner aussitôt ; jamais le sien)'
+              : 'Débloquer un compte',
+          security: [{ bearer: [] }],
+          params: IdParams,
+          response: { 200: Envelope(OneUserData, UserId), ...oneUserErrors },
+        },
+      },
+      async (request) => {
+        const admin = currentUser(request);
+        const user = await users.setStatus(admin, request.params.id, status);
+        // This process forgets the account's cached tokens at once; the others on the trigger's announcement.
+        if (status === 'blocked') tokens.cache.forgetUser(user.id);
+        return envelope({ user: { id: admin.id }, message, data: { user } });
+      },
+    );
+  }
+
+  app.post(
+    '/api/admin/users/:id/role',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Changer le rôle d’un compte (user ou admin ; jamais le sien)',
+        security: [{ bearer: [] }],
+        params: IdParams,
+        body: RoleBody,
+        response: { 200: Envelope(OneUserData, UserId), ...oneUserErrors },
+      },
+    },
+    async (request) => {
+      const admin = currentUser(request);
+      const user = await users.setRoleAsAdmin(admin, request.params.id, request.body.role);
+      tokens.cache.forgetUser(user.id);
+      return envelope({ user: { id: admin.id }, message: messages.userRoleChanged, data: { user } });
+    },
+  );
+
+  app.get(
+    '/api/admin/stats',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Chiffres du jour et des 30 derniers jours (jours UTC), série quotidienne, précision du moteur',
+        security: [{ bearer: [] }],
+        response: { 200: Envelope(StatsData, UserId), ...adminErrors },
+      },
+    },
+    async (request) => {
+      const admin = currentUser(request);
+      return envelope({
+        user: { id: admin.id },
+        message: messages.adminStats,
+        data: await backoffice.stats(),
+      });
+    },
+  );
+};
+
+export default backofficeRoutes;

@@ -1,0 +1,157 @@
+// Request and response schemas of the back office's user and dashboard routes.
+import { Type } from 'typebox';
+import { userRoles, userStatuses } from '../../db/schema/index.js';
+import { PageMetaSchema, PageQuery, Timestamp } from '../../schemas/common.js';
+import { ListedPronostic } from '../pronostics/schemas.js';
+import { ADJUST_MAX } from '../users/service.js';
+import { OperationSchema } from '../wallet/schemas.js';
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const AdminUserSchema = Type.Object({
+  id: Type.Integer(),
+  phone: Type.String(),
+  country: Type.String(),
+  name: Nullable(Type.String()),
+  username: Nullable(Type.String()),
+  role: Type.Enum(userRoles),
+  status: Type.Enum(userStatuses),
+  credits_balance: Type.Integer(),
+  money_balance: Type.Integer({ description: 'XAF' }),
+  created_at: Timestamp,
+});
+
+export const AdminUserListQuery = Type.Object({
+  search: Type.Optional(
+    Type.String({
+      maxLength: 100,
+      description: 'Digits of a phone (partial, with or without +), or part of a username or a name',
+    }),
+  ),
+  role: Type.Optional(Type.Enum(userRoles)),
+  status: Type.Optional(Type.Enum(userStatuses)),
+  ...PageQuery,
+});
+
+export const AdminUserListData = Type.Object({ users: Type.Array(AdminUserSchema), meta: PageMetaSchema });
+
+export const AdminUserDetailData = Type.Object({
+  user: Type.Object({
+    ...AdminUserSchema.properties,
+    affiliation_code: Type.String(),
+    godfather_id: Type.Union([Type.Integer(), Type.Null()]),
+  }),
+  pronostics: Type.Object(
+    {
+      total: Type.Integer(),
+      processing: Type.Integer(),
+      success: Type.Integer(),
+      cancelled: Type.Integer(),
+    },
+    { description: 'Live (not deleted) pronostics by status' },
+  ),
+  payments: Type.Object({
+    success_count: Type.Integer(),
+    success_amount: Type.Integer({ description: 'XAF' }),
+  }),
+  withdrawals: Type.Object({
+    pending_count: Type.Integer(),
+    pending_amount: Type.Integer({ description: 'XAF' }),
+  }),
+  godchildren_count: Type.Integer(),
+});
+
+export const AdminUserPageQuery = Type.Object({ ...PageQuery });
+
+export const AdminUserOperationsData = Type.Object({
+  operations: Type.Array(OperationSchema),
+  meta: PageMetaSchema,
+});
+
+export const AdminUserPronosticsData = Type.Object({
+  pronostics: Type.Array(
+    Type.Object({
+      ...ListedPronostic.properties,
+      deleted: Type.Boolean(),
+      deleted_at: Type.Union([Timestamp, Type.Null()]),
+    }),
+  ),
+  meta: PageMetaSchema,
+});
+
+export const AdjustCreditsBody = Type.Object({
+  amount: Type.Integer({
+    minimum: -ADJUST_MAX,
+    maximum: ADJUST_MAX,
+    description: 'Non-zero credits: positive adds, negative removes (never below zero)',
+  }),
+  reason: Type.String({ minLength: 3, maxLength: 200, description: 'Shown to the user in their operations' }),
+});
+
+export const AdjustCreditsData = Type.Object({
+  user: AdminUserSchema,
+  credits_balance: Type.Integer(),
+  operation: OperationSchema,
+});
+
+export const RoleBody = Type.Object({ role: Type.Enum(userRoles) });
+
+export const OneUserData = Type.Object({ user: AdminUserSchema });
+
+const PronosticCounts = Type.Object({
+  total: Type.Integer(),
+  processing: Type.Integer(),
+  success: Type.Integer(),
+  cancelled: Type.Integer(),
+});
+
+const PaymentCounts = Type.Object({
+  total: Type.Integer(),
+  pending: Type.Integer(),
+  success: Type.Integer(),
+  failed: Type.Integer(),
+  revenue: Type.Integer({ description: 'XAF of the successful payments' }),
+});
+
+const Day = Type.String({ description: 'UTC day', examples: ['2026-03-10'] });
+
+export const StatsData = Type.Object({
+  generated_at: Type.String(),
+  today: Type.Object({
+    day: Day,
+    signups: Type.Integer(),
+    pronostics: PronosticCounts,
+    payments: PaymentCounts,
+  }),
+  last_30_days: Type.Object({
+    from: Day,
+    to: Day,
+    signups: Type.Integer(),
+    pronostics: PronosticCounts,
+    payments: PaymentCounts,
+  }),
+  withdrawals_pending: Type.Object({
+    count: Type.Integer(),
+    amount: Type.Integer({ description: 'XAF' }),
+  }),
+  series: Type.Array(
+    Type.Object({
+      day: Day,
+      signups: Type.Integer(),
+      pronostics: Type.Integer(),
+      revenue: Type.Integer({ description: 'XAF' }),
+    }),
+    { description: 'The 30 UTC days, oldest first, today last' },
+  ),
+  engine_accuracy: Type.Union([
+    Type.Null(),
+    Type.Object({
+      window: Type.Literal('last_30_days'),
+      settled: Type.Integer(),
+      won: Type.Integer(),
+      lost: Type.Integer(),
+      void: Type.Integer(),
+      hit_rate: Type.Union([Type.Number(), Type.Null()]),
+    }),
+  ]),
+});
