@@ -1014,6 +1014,652 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/pronostic-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tous les types de pronostics, inactifs compris */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: {
+                                id: number;
+                            };
+                            message: string;
+                            data: {
+                                types: {
+                                    id: number;
+                                    name: string;
+                                    slug: string;
+                                    description: string;
+                                    /** @description Crédits nécessaires */
+                                    difficulty: number;
+                                    active: boolean;
+                                    /**
+                                     * @description ISO 8601 UTC with microseconds
+                                     * @example 2026-03-10T12:34:56.123456Z
+                                     */
+                                    created_at: string;
+                                }[];
+                            };
+                            errors: unknown[];
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Créer un type pour un marché que le moteur sait traiter (422 sinon ; 409 s’il existe déjà) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description A market the engine answers (one of its slugs); one type per market
+                         * @example btts
+                         */
+                        slug: string;
+                        name: string;
+                        description: string;
+                        /** @description Crédits nécessaires */
+                        difficulty: number;
+                        is_active?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: {
+                                id: number;
+                            };
+                            message: string;
+                            data: {
+                                type: {
+                                    id: number;
+                                    name: string;
+                                    slug: string;
+                                    description: string;
+                                    /** @description Crédits nécessaires */
+                                    difficulty: number;
+                                    active: boolean;
+                                    /**
+                                     * @description ISO 8601 UTC with microseconds
+                                     * @example 2026-03-10T12:34:56.123456Z
+                                     */
+                                    created_at: string;
+                                };
+                            };
+                            errors: unknown[];
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/pronostic-types/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Modifier le nom, la description, la difficulté (1 à 5) ou l’activation d’un type */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            /** @description At least one field */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        description?: string;
+                        /** @description Crédits nécessaires */
+                        difficulty?: number;
+                        is_active?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: {
+                                id: number;
+                            };
+                            message: string;
+                            data: {
+                                type: {
+                                    id: number;
+                                    name: string;
+                                    slug: string;
+                                    description: string;
+                                    /** @description Crédits nécessaires */
+                                    difficulty: number;
+                                    active: boolean;
+                                    /**
+                                     * @description ISO 8601 UTC with microseconds
+                                     * @example 2026-03-10T12:34:56.123456Z
+                                     */
+                                    created_at: string;
+                                };
+                            };
+                            errors: unknown[];
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/api/user/pronostics": {
         parameters: {
             query?: never;
@@ -2976,6 +3622,2167 @@ export interface paths {
                                     per_page: number;
                                     total: number;
                                     has_more: boolean;
+                                };
+                            };
+                            errors: unknown[];
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Utilisateurs (paginés, plus récents d’abord ; recherche par téléphone, nom d’utilisateur ou nom) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Digits of a phone (partial, with or without +), or part of a username or a name */
+                    search?: string;
+                    role?: "user" | "admin";
+                    status?: "active" | "blocked";
+                    page?: number;
+                    per_page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: {
+                                id: number;
+                            };
+                            message: string;
+                            data: {
+                                users: {
+                                    id: number;
+                                    phone: string;
+                                    country: string;
+                                    name: string | null;
+                                    username: string | null;
+                                    /** @enum {unknown} */
+                                    role: "user" | "admin";
+                                    /** @enum {unknown} */
+                                    status: "active" | "blocked";
+                                    credits_balance: number;
+                                    /** @description XAF */
+                                    money_balance: number;
+                                    /**
+                                     * @description ISO 8601 UTC with microseconds
+                                     * @example 2026-03-10T12:34:56.123456Z
+                                     */
+                                    created_at: string;
+                                }[];
+                                meta: {
+                                    current_page: number;
+                                    last_page: number;
+                                    per_page: number;
+                                    total: number;
+                                    has_more: boolean;
+                                };
+                            };
+                            errors: unknown[];
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Un utilisateur, ses pronostics par statut, ses paiements, ses retraits en attente, son parrainage */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: {
+                                id: number;
+                            };
+                            message: string;
+                            data: {
+                                user: {
+                                    id: number;
+                                    phone: string;
+                                    country: string;
+                                    name: string | null;
+                                    username: string | null;
+                                    /** @enum {unknown} */
+                                    role: "user" | "admin";
+                                    /** @enum {unknown} */
+                                    status: "active" | "blocked";
+                                    credits_balance: number;
+                                    /** @description XAF */
+                                    money_balance: number;
+                                    /**
+                                     * @description ISO 8601 UTC with microseconds
+                                     * @example 2026-03-10T12:34:56.123456Z
+                                     */
+                                    created_at: string;
+                                    affiliation_code: string;
+                                    godfather_id: number | null;
+                                };
+                                /** @description Live (not deleted) pronostics by status */
+                                pronostics: {
+                                    total: number;
+                                    processing: number;
+                                    success: number;
+                                    cancelled: number;
+                                };
+                                payments: {
+                                    success_count: number;
+                                    /** @description XAF */
+                                    success_amount: number;
+                                };
+                                withdrawals: {
+                                    pending_count: number;
+                                    /** @description XAF */
+                                    pending_amount: number;
+                                };
+                                godchildren_count: number;
+                            };
+                            errors: unknown[];
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/operations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Opérations du portefeuille d’un utilisateur (paginées, plus récentes d’abord) */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    per_page?: number;
+                };
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: {
+                                id: number;
+                            };
+                            message: string;
+                            data: {
+                                operations: {
+                                    id: number;
+                                    /** @enum {unknown} */
+                                    type: "pack_purchase" | "pronostic_debit" | "pronostic_refund" | "welcome_bonus" | "referral_commission" | "withdrawal" | "withdrawal_refund" | "admin_adjustment";
+                                    /** @enum {unknown} */
+                                    currency: "credits" | "XAF";
+                                    /** @description Signed: positive credits the user, negative debits */
+                                    amount: number;
+                                    balance_after: number;
+                                    /** @description French, as shown to the user */
+                                    description: string;
+                                    reference: string | null;
+                                    /**
+                                     * @description ISO 8601 UTC with microseconds
+                                     * @example 2026-03-10T12:34:56.123456Z
+                                     */
+                                    created_at: string;
+                                }[];
+                                meta: {
+                                    current_page: number;
+                                    last_page: number;
+                                    per_page: number;
+                                    total: number;
+                                    has_more: boolean;
+                                };
+                            };
+                            errors: unknown[];
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/pronostics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Pronostics d’un utilisateur, supprimés compris (paginés, plus récents d’abord) */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    per_page?: number;
+                };
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: {
+                                id: number;
+                            };
+                            message: string;
+                            data: {
+                                pronostics: {
+                                    id: number;
+                                    type_id: number;
+                                    /** @enum {unknown} */
+                                    status: "processing" | "success" | "cancelled";
+                                    credits_cost: number;
+                                    /** @description Match data; other keys are kept as sent */
+                                    teams_details: {
+                                        home: string;
+                                        away: string;
+                                        league?: string;
+                                        /** @description ISO 8601 date or date-time */
+                                        date?: string;
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                    /** @description Null while processing; the analysis on success; {reason, message} when cancelled */
+                                    result: null | {
+                                        [key: string]: unknown;
+                                    };
+                                    /**
+                                     * @description ISO 8601 UTC with microseconds
+                                     * @example 2026-03-10T12:34:56.123456Z
+                                     */
+                                    created_at: string;
+                                    ai_model: string;
+                                    deleted: boolean;
+                                    deleted_at: string | null;
+                                }[];
+                                meta: {
+                                    current_page: number;
+                                    last_page: number;
+                                    per_page: number;
+                                    total: number;
+                                    has_more: boolean;
+                                };
+                            };
+                            errors: unknown[];
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ajuster le solde de crédits (ligne admin_adjustment avec la raison ; jamais sous zéro)
+         * @description En-tête Idempotency-Key accepté. Un retrait qui rendrait le solde négatif : 422 sur amount, rien n’est changé.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Non-zero credits: positive adds, negative removes (never below zero) */
+                        amount: number;
+                        /** @description Shown to the user in their operations */
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: {
+                                id: number;
+                            };
+                            message: string;
+                            data: {
+                                user: {
+                                    id: number;
+                                    phone: string;
+                                    country: string;
+                                    name: string | null;
+                                    username: string | null;
+                                    /** @enum {unknown} */
+                                    role: "user" | "admin";
+                                    /** @enum {unknown} */
+                                    status: "active" | "blocked";
+                                    credits_balance: number;
+                                    /** @description XAF */
+                                    money_balance: number;
+                                    /**
+                                     * @description ISO 8601 UTC with microseconds
+                                     * @example 2026-03-10T12:34:56.123456Z
+                                     */
+                                    created_at: string;
+                                };
+                                credits_balance: number;
+                                operation: {
+                                    id: number;
+                                    /** @enum {unknown} */
+                                    type: "pack_purchase" | "pronostic_debit" | "pronostic_refund" | "welcome_bonus" | "referral_commission" | "withdrawal" | "withdrawal_refund" | "admin_adjustment";
+                                    /** @enum {unknown} */
+                                    currency: "credits" | "XAF";
+                                    /** @description Signed: positive credits the user, negative debits */
+                                    amount: number;
+                                    balance_after: number;
+                                    /** @description French, as shown to the user */
+                                    description: string;
+                                    reference: string | null;
+                                    /**
+                                     * @description ISO 8601 UTC with microseconds
+                                     * @example 2026-03-10T12:34:56.123456Z
+                                     */
+                                    created_at: string;
+                                };
+                            };
+                            errors: unknown[];
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/block": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Bloquer un compte (ses jetons cessent de fonctionner aussitôt ; jamais le sien) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: {
+                                id: number;
+                            };
+                            message: string;
+                            data: {
+                                user: {
+                                    id: number;
+                                    phone: string;
+                                    country: string;
+                                    name: string | null;
+                                    username: string | null;
+                                    /** @enum {unknown} */
+                                    role: "user" | "admin";
+                                    /** @enum {unknown} */
+                                    status: "active" | "blocked";
+                                    credits_balance: number;
+                                    /** @description XAF */
+                                    money_balance: number;
+                                    /**
+                                     * @description ISO 8601 UTC with microseconds
+                                     * @example 2026-03-10T12:34:56.123456Z
+                                     */
+                                    created_at: string;
+                                };
+                            };
+                            errors: unknown[];
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/unblock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Débloquer un compte */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: {
+                                id: number;
+                            };
+                            message: string;
+                            data: {
+                                user: {
+                                    id: number;
+                                    phone: string;
+                                    country: string;
+                                    name: string | null;
+                                    username: string | null;
+                                    /** @enum {unknown} */
+                                    role: "user" | "admin";
+                                    /** @enum {unknown} */
+                                    status: "active" | "blocked";
+                                    credits_balance: number;
+                                    /** @description XAF */
+                                    money_balance: number;
+                                    /**
+                                     * @description ISO 8601 UTC with microseconds
+                                     * @example 2026-03-10T12:34:56.123456Z
+                                     */
+                                    created_at: string;
+                                };
+                            };
+                            errors: unknown[];
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/role": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Changer le rôle d’un compte (user ou admin ; jamais le sien) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        role: "user" | "admin";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: {
+                                id: number;
+                            };
+                            message: string;
+                            data: {
+                                user: {
+                                    id: number;
+                                    phone: string;
+                                    country: string;
+                                    name: string | null;
+                                    username: string | null;
+                                    /** @enum {unknown} */
+                                    role: "user" | "admin";
+                                    /** @enum {unknown} */
+                                    status: "active" | "blocked";
+                                    credits_balance: number;
+                                    /** @description XAF */
+                                    money_balance: number;
+                                    /**
+                                     * @description ISO 8601 UTC with microseconds
+                                     * @example 2026-03-10T12:34:56.123456Z
+                                     */
+                                    created_at: string;
+                                };
+                            };
+                            errors: unknown[];
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Chiffres du jour et des 30 derniers jours (jours UTC), série quotidienne, précision du moteur */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: {
+                                id: number;
+                            };
+                            message: string;
+                            data: {
+                                generated_at: string;
+                                today: {
+                                    /**
+                                     * @description UTC day
+                                     * @example 2026-03-10
+                                     */
+                                    day: string;
+                                    signups: number;
+                                    pronostics: {
+                                        total: number;
+                                        processing: number;
+                                        success: number;
+                                        cancelled: number;
+                                    };
+                                    payments: {
+                                        total: number;
+                                        pending: number;
+                                        success: number;
+                                        failed: number;
+                                        /** @description XAF of the successful payments */
+                                        revenue: number;
+                                    };
+                                };
+                                last_30_days: {
+                                    /**
+                                     * @description UTC day
+                                     * @example 2026-03-10
+                                     */
+                                    from: string;
+                                    /**
+                                     * @description UTC day
+                                     * @example 2026-03-10
+                                     */
+                                    to: string;
+                                    signups: number;
+                                    pronostics: {
+                                        total: number;
+                                        processing: number;
+                                        success: number;
+                                        cancelled: number;
+                                    };
+                                    payments: {
+                                        total: number;
+                                        pending: number;
+                                        success: number;
+                                        failed: number;
+                                        /** @description XAF of the successful payments */
+                                        revenue: number;
+                                    };
+                                };
+                                withdrawals_pending: {
+                                    count: number;
+                                    /** @description XAF */
+                                    amount: number;
+                                };
+                                /** @description The 30 UTC days, oldest first, today last */
+                                series: {
+                                    /**
+                                     * @description UTC day
+                                     * @example 2026-03-10
+                                     */
+                                    day: string;
+                                    signups: number;
+                                    pronostics: number;
+                                    /** @description XAF */
+                                    revenue: number;
+                                }[];
+                                engine_accuracy: null | {
+                                    /** @enum {string} */
+                                    window: "last_30_days";
+                                    settled: number;
+                                    won: number;
+                                    lost: number;
+                                    void: number;
+                                    hit_rate: number | null;
                                 };
                             };
                             errors: unknown[];
@@ -7032,6 +9839,300 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/withdrawals/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Clôturer à la main un retrait dont le transfert est signalé (payé : effectué ; échoué : annulé et remboursé)
+         * @description Seulement pour un retrait en attente dont le transfert a été signalé (escalated) ; sinon 409. Un événement tardif du prestataire ne change plus rien.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description paid: the money reached the user (success); failed: it did not (cancelled and refunded) */
+                        outcome: "paid" | "failed";
+                        /** @description What the admin found; shown to the user when the payout failed */
+                        message: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: {
+                                id: number;
+                            };
+                            message: string;
+                            data: {
+                                withdrawal: {
+                                    id: number;
+                                    /** @description XAF */
+                                    amount: number;
+                                    /** @enum {unknown} */
+                                    status: "pending" | "success" | "cancelled";
+                                    message: string | null;
+                                    meta: {
+                                        /** @description E.164 */
+                                        phone: string;
+                                        operator: {
+                                            name: string;
+                                            /** @description A URL */
+                                            icon: string;
+                                        };
+                                    };
+                                    /**
+                                     * @description ISO 8601 UTC with microseconds
+                                     * @example 2026-03-10T12:34:56.123456Z
+                                     */
+                                    created_at: string;
+                                    user: {
+                                        id: number;
+                                        phone: string | null;
+                                        name: string | null;
+                                        status: string | null;
+                                    };
+                                    decision: {
+                                        /** @enum {unknown} */
+                                        status: "approved" | "rejected";
+                                        admin_id: number | null;
+                                        message: string | null;
+                                        decided_at: string | null;
+                                    } | null;
+                                    payout: {
+                                        provider: ("sandbox" | "notchpay") | null;
+                                        /** @description Ours, sent to the provider: wd-<id> */
+                                        reference: string;
+                                        provider_reference: string | null;
+                                        provider_status: string | null;
+                                        checks: number;
+                                        next_check_at: string | null;
+                                        deadline_at: string | null;
+                                        finished_at: string | null;
+                                    } | null;
+                                    /** @description The payout needs an admin: stuck, unknown or refused at the provider */
+                                    escalated: boolean;
+                                    escalation: {
+                                        reason: string | null;
+                                        /**
+                                         * @description ISO 8601 UTC with microseconds
+                                         * @example 2026-03-10T12:34:56.123456Z
+                                         */
+                                        escalated_at: string;
+                                    } | null;
+                                };
+                            };
+                            errors: unknown[];
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/support/ticket/create": {
         parameters: {
             query?: never;
@@ -8482,6 +11583,13 @@ export interface paths {
                                     created_at: string;
                                     /** @description The ticket’s owner */
                                     user_id: number;
+                                    /** @description The ticket’s owner, as the back office shows it */
+                                    user: {
+                                        id: number;
+                                        phone: string | null;
+                                        name: string | null;
+                                        username: string | null;
+                                    };
                                     /**
                                      * @description ISO 8601 UTC with microseconds
                                      * @example 2026-03-10T12:34:56.123456Z
@@ -8719,6 +11827,13 @@ export interface paths {
                                     created_at: string;
                                     /** @description The ticket’s owner */
                                     user_id: number;
+                                    /** @description The ticket’s owner, as the back office shows it */
+                                    user: {
+                                        id: number;
+                                        phone: string | null;
+                                        name: string | null;
+                                        username: string | null;
+                                    };
                                     /**
                                      * @description ISO 8601 UTC with microseconds
                                      * @example 2026-03-10T12:34:56.123456Z
@@ -8977,6 +12092,13 @@ export interface paths {
                                     created_at: string;
                                     /** @description The ticket’s owner */
                                     user_id: number;
+                                    /** @description The ticket’s owner, as the back office shows it */
+                                    user: {
+                                        id: number;
+                                        phone: string | null;
+                                        name: string | null;
+                                        username: string | null;
+                                    };
                                     /**
                                      * @description ISO 8601 UTC with microseconds
                                      * @example 2026-03-10T12:34:56.123456Z
@@ -9247,6 +12369,13 @@ export interface paths {
                                     created_at: string;
                                     /** @description The ticket’s owner */
                                     user_id: number;
+                                    /** @description The ticket’s owner, as the back office shows it */
+                                    user: {
+                                        id: number;
+                                        phone: string | null;
+                                        name: string | null;
+                                        username: string | null;
+                                    };
                                     /**
                                      * @description ISO 8601 UTC with microseconds
                                      * @example 2026-03-10T12:34:56.123456Z

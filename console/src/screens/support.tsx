@@ -1,7 +1,7 @@
 // Support tickets: the list (by status), a ticket with its thread and attachment, reply, close.
 import { useEffect, useState } from 'preact/hooks';
 import { api, dataOf, type ResponseData } from '../api.js';
-import { follow, navigate } from '../router.js';
+import { follow } from '../router.js';
 import { Field, LoadState, Pager, useAction, useLoad, when } from '../ui.js';
 
 type TicketStatus = 'open' | 'answered' | 'closed';
@@ -81,10 +81,11 @@ function TicketList() {
   );
 }
 
-function userLabel(ticket: { user_id: number }): string {
-  const extra = ticket as { user_id: number; user?: { phone?: string | null; name?: string | null } | null };
-  const parts = [`n° ${ticket.user_id}`, extra.user?.name, extra.user?.phone].filter(Boolean);
-  return parts.join(' · ');
+function userLabel(ticket: Ticket): string {
+  const { user } = ticket;
+  return [`n° ${ticket.user_id}`, user.name, user.username ? `@${user.username}` : null, user.phone]
+    .filter(Boolean)
+    .join(' · ');
 }
 
 function TicketDetail({ id }: { id: number }) {
@@ -213,5 +214,3 @@ function Attachment({ ticket }: { ticket: Ticket }) {
     </p>
   );
 }
-
-export const goToTicket = (id: number) => navigate(`/support/${id}`);

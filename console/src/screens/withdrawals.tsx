@@ -172,7 +172,52 @@ function WithdrawalCard({ withdrawal: w, onDone }: { withdrawal: WithdrawalView;
 }
 
 function Resolve({ id, onDone }: { id: number; onDone: () => void }) {
-  void id;
-  void onDone;
-  return null;
+  const [outcome, setOutcome] = useState<'paid' | 'failed'>('paid');
+  const [message, setMessage] = useState('');
+  const { busy, run } = useAction();
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const ok = await run(
+      () =>
+        dataOf(
+          api.POST('/api/admin/withdrawals/{id}/resolve', {
+            params: { path: { id } },
+            body: { outcome, message: message.trim() },
+          }),
+        ),
+      outcome === 'paid' ? `Retrait n° ${id} marqué payé.` : `Retrait n° ${id} marqué échoué et remboursé.`,
+    );
+    if (ok) onDone();
+  };
+  return (
+    <form class="actions" onSubmit={submit} aria-label={`Régler le paiement escaladé n° ${id}`}>
+      <fieldset class="inline">
+        <legend>Issue vérifiée chez l’opérateur</legend>
+        <label>
+          <input
+            type="radio"
+            name={`outcome-${id}`}
+            checked={outcome === 'paid'}
+            onChange={() => setOutcome('paid')}
+          />{' '}
+          Payé
+        </label>
+        <label>
+          <input
+            type="radio"
+            name={`outcome-${id}`}
+            checked={outcome === 'failed'}
+            onChange={() => setOutcome('failed')}
+          />{' '}
+          Échoué (rembourser)
+        </label>
+      </fieldset>
+      <Field label="Message">
+        <input required value={message} onInput={(e) => setMessage(e.currentTarget.value)} />
+      </Field>
+      <button type="submit" class="primary" disabled={busy}>
+        Régler le paiement
+      </button>
+    </form>
+  );
 }
