@@ -1,5 +1,5 @@
 // The console's frame: sign-in gate, navigation, the status region and the current screen.
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, session } from './api.js';
 import { follow, navigate, usePath } from './router.js';
 import { Audit } from './screens/audit.js';
@@ -51,6 +51,13 @@ export function App() {
     n: 0,
   });
   const path = usePath();
+  const main = useRef<HTMLElement>(null);
+  const firstPath = useRef(path);
+  // After a move to another screen the focus goes to its content, as a page load would put it.
+  useEffect(() => {
+    if (path !== firstPath.current) main.current?.focus();
+    firstPath.current = '';
+  }, [path]);
 
   const notifier = useMemo<Notifier>(
     () => ({
@@ -111,7 +118,7 @@ export function App() {
           ))}
         </ul>
       </nav>
-      <main id="main" tabIndex={-1}>
+      <main id="main" tabIndex={-1} ref={main}>
         {screenOf(path)}
       </main>
       <div class={`status-bar ${status.tone}`} role="status" aria-live="polite" data-n={status.n}>

@@ -1,6 +1,6 @@
 // Sign-in with the service's one-time code: phone (+ country) → code → token. The token is kept
 // only once an admin route accepts it; a user without the admin role is told so and signed out.
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, api, dataOf, errorText, session } from './api.js';
 import { Field } from './ui.js';
 
@@ -43,6 +43,11 @@ export function SignIn({ onSignedIn, notice }: { onSignedIn: () => void; notice?
     notice ? { text: notice, tone: 'error' } : undefined,
   );
   const [busy, setBusy] = useState(false);
+  const codeInput = useRef<HTMLInputElement>(null);
+  // The form changes under the keyboard user: the code field takes the focus.
+  useEffect(() => {
+    if (step === 'code') codeInput.current?.focus();
+  }, [step]);
 
   const sendCode = async (event: Event) => {
     event.preventDefault();
@@ -139,6 +144,7 @@ export function SignIn({ onSignedIn, notice }: { onSignedIn: () => void; notice?
           <h2 id="code-title">Code de connexion</h2>
           <Field label="Code reçu" hint={`Envoyé au ${phone}`}>
             <input
+              ref={codeInput}
               name="code"
               inputMode="numeric"
               autoComplete="one-time-code"
