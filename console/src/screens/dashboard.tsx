@@ -90,6 +90,9 @@ function PeriodFigures({ period, name }: { period: Period; name: string }) {
 }
 
 type Point = Stats['series'][number];
+
+const dayFormat = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+const dayOf = (seconds: number) => dayFormat.format(new Date(seconds * 1000));
 type SeriesKey = 'signups' | 'pronostics' | 'revenue';
 
 function Chart({
@@ -112,9 +115,11 @@ function Chart({
       {
         width: width(),
         height: 220,
-        tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
-        series: [{}, ...lines.map((line) => ({ label: line.label, stroke: line.color, width: 2 }))],
-        axes: [{}, { size: 60 }],
+        series: [
+          { label: 'Jour', value: (_u, v) => (v == null ? '—' : dayOf(v)) },
+          ...lines.map((line) => ({ label: line.label, stroke: line.color, width: 2 })),
+        ],
+        axes: [{ values: (_u, splits) => splits.map(dayOf) }, { size: 60 }],
       },
       data,
       element,

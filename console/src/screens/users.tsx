@@ -216,7 +216,7 @@ function UserDetail({ id }: { id: number }) {
       <h2 id="pronostics-title">Pronostics</h2>
       <LoadState loaded={pronostics}>
         {pronostics.data && pronostics.data.pronostics.length === 0 ? <p>Aucun pronostic.</p> : null}
-        <div class="scroll">
+        <div class="scroll" hidden={pronostics.data?.pronostics.length === 0}>
           <table aria-labelledby="pronostics-title">
             <thead>
               <tr>
