@@ -159,7 +159,6 @@ export const messages = {
 export const adminTexts = {
   adjustBelowZero: (balance: number) =>
     `Le solde de crédits (${balance}) ne peut pas devenir négatif : retirez au plus ${balance} crédits.`,
-  withdrawalPaidByHand: 'Retrait effectué : le montant a été envoyé sur votre compte mobile money.',
 } as const;
 
 export type MessageKey = keyof typeof messages;

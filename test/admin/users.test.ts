@@ -3,10 +3,11 @@
 // blocked user's token fails on its next request) and role changes (never one's own). Every route:
 // 401 without a token, 403 with a user's (never data), 404 for an unknown id, 422 naming the field.
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog, users, walletOperations } from '../../src/db/schema/index.js';
 import {
   createTestApp,
+  createTestDatabase,
   expectLedgerConsistent,
   nextPhone,
   type SignedIn,
@@ -362,5 +363,40 @@ describe('block, unblock and role', () => {
     const bad = await call('POST', `/api/admin/users/${target.id}/role`, { payload: { role: 'owner' } });
     expect(bad.statusCode).toBe(422);
     expect(Object.keys(bad.json().errors)).toEqual(['role']);
+  });
+});
+
+describe('block with the token cache on (TOKEN_CACHE_SECONDS), two apps on one database', () => {
+  it('the blocking app refuses the cached token at once, the other one as soon as the announcement arrives', async () => {
+    const database = await createTestDatabase();
+    const first = await createTestApp({ database, config: { tokenCacheSeconds: 10 } });
+    const second = await createTestApp({ database, config: { tokenCacheSeconds: 10 } });
+    try {
+      const boss = await signIn(first, { role: 'admin' });
+      const target = await signIn(first);
+      const profile = (app: TestApp) =>
+        app.app.inject({ method: 'GET', url: '/api/user/profile', headers: target.headers });
+      // Both apps now hold the token in memory.
+      expect((await profile(first)).statusCode).toBe(200);
+      expect((await profile(second)).statusCode).toBe(200);
+      expect(first.app.services.tokens.cache.size).toBeGreaterThan(0);
+
+      const blocked = await first.app.inject({
+        method: 'POST',
+        url: `/api/admin/users/${target.id}/block`,
+        headers: boss.headers,
+      });
+      expect(blocked.statusCode).toBe(200);
+      expect((await profile(first)).statusCode).toBe(401);
+      // The other process hears `auth_changed` (NOTIFY on PostgreSQL, at commit on PGlite).
+      await vi.waitFor(async () => expect((await profile(second)).statusCode).toBe(401), {
+        timeout: 3000,
+        interval: 20,
+      });
+    } finally {
+      await second.close();
+      await first.close();
+      await database.drop();
+    }
   });
 });

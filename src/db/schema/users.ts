@@ -42,6 +42,12 @@ export const users = pgTable(
     check('users_credits_balance_non_negative', sql`${table.creditsBalance} >= 0`),
     check('users_money_balance_non_negative', sql`${table.moneyBalance} >= 0`),
     index('users_godfather_idx').on(table.godfatherId),
+    // The back office's user list: newest first (the ORDER BY's own order, NULLS FIRST), and its
+    // search, a fragment of the phone, the username or the name (trigram indexes, `LIKE '%…%'`).
+    index('users_created_idx').on(table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
+    index('users_phone_trgm_idx').using('gin', sql`${table.phone} gin_trgm_ops`),
+    index('users_username_trgm_idx').using('gin', sql`lower(${table.username}) gin_trgm_ops`),
+    index('users_name_trgm_idx').using('gin', sql`lower(${table.name}) gin_trgm_ops`),
   ],
 );
 
