@@ -37,7 +37,8 @@ describe.skipIf(!runBrowserTests)("the admin console's accessibility in Chromium
     const check = async (screen: string, ready: () => Promise<unknown>) => {
       await ready();
       await page.screenshot({ path: join(OUT, `admin-${screen}.png`), fullPage: true });
-      await page.addScriptTag({ content: AXE });
+      // Injected once per page load: the screens after the first deep link are opened in the page.
+      if ((await page.evaluate('typeof axe')) === 'undefined') await page.addScriptTag({ content: AXE });
       const violations = (await page.evaluate(
         `axe.run(document, ${JSON.stringify(AXE_OPTIONS)}).then((r) => r.violations)`,
       )) as AxeViolation[];
@@ -51,11 +52,12 @@ describe.skipIf(!runBrowserTests)("the admin console's accessibility in Chromium
     };
     await page.goto(`${f.base}/admin`);
     await check('signin', () => page.getByLabel('Numéro de téléphone').waitFor());
-    // The admin's token, as the sign-in keeps it; each screen is then opened by its own deep link.
+    // The admin's token, as the sign-in keeps it; a deep link, then each screen opened in the page
+    // (as its menu link does, `history.pushState`), so axe-core is parsed once.
     await page.evaluate(`sessionStorage.setItem('pronostics.admin.token', ${JSON.stringify(f.admin.token)})`);
     const screens: [string, string, string][] = [
-      ['dashboard', '/admin', 'Tableau de bord'],
       ['retraits', '/admin/retraits', 'Retraits'],
+      ['dashboard', '/admin', 'Tableau de bord'],
       ['utilisateurs', '/admin/utilisateurs', 'Utilisateurs'],
       [
         'utilisateur',
@@ -68,15 +70,13 @@ describe.skipIf(!runBrowserTests)("the admin console's accessibility in Chromium
       ['ticket', `/admin/support/${f.ticketId}`, 'Demande n°'],
       ['journal', '/admin/journal', 'Journal d’audit'],
     ];
+    await page.goto(`${f.base}/admin/retraits`);
     for (const [screen, url, heading] of screens) {
-      await page.goto(`${f.base}${url}`);
+      await page.evaluate(
+        `history.pushState(null, '', ${JSON.stringify(url)}); dispatchEvent(new PopStateEvent('popstate'))`,
+      );
       await check(screen, async () => {
         await page.getByRole('heading', { name: heading, level: 1 }).first().waitFor();
-        await page
-          .locator('[aria-busy="true"]')
-          .first()
-          .waitFor({ state: 'detached' })
-          .catch(() => undefined);
         await page.waitForFunction('document.querySelectorAll(\'[aria-busy="true"]\').length === 0');
       });
     }
