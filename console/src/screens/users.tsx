@@ -294,9 +294,18 @@ function Summary({ detail }: { detail: Detail }) {
   );
 }
 
+/** A fresh Idempotency-Key (getRandomValues works outside HTTPS too, unlike randomUUID). */
+function newKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join(
+    '',
+  );
+}
+
 function Credits({ id, onDone }: { id: number; onDone: () => void }) {
   const [amount, setAmount] = useState('');
   const [reason, setReason] = useState('');
+  // One key per adjustment: a retry after a lost answer is not applied twice; a new entry gets a new key.
+  const [key, setKey] = useState(newKey);
   const { busy, run } = useAction();
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -305,7 +314,7 @@ function Credits({ id, onDone }: { id: number; onDone: () => void }) {
       () =>
         dataOf(
           api.POST('/api/admin/users/{id}/credits', {
-            params: { path: { id } },
+            params: { path: { id }, header: { 'idempotency-key': key } },
             body: { amount: value, reason: reason.trim() },
           }),
         ),
@@ -314,11 +323,12 @@ function Credits({ id, onDone }: { id: number; onDone: () => void }) {
     if (ok) {
       setAmount('');
       setReason('');
+      setKey(newKey());
       onDone();
     }
   };
   return (
-    <form class="card" onSubmit={submit} aria-labelledby="credits-title">
+    <form class="card" onSubmit={submit} onInput={() => setKey(newKey())} aria-labelledby="credits-title">
       <h2 id="credits-title">Ajuster les crédits</h2>
       <Field label="Montant (négatif pour retirer)">
         <input
