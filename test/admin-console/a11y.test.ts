@@ -27,7 +27,8 @@ describe.skipIf(!runBrowserTests)("the admin console's accessibility in Chromium
   let f: ConsoleFixture;
   beforeAll(async () => {
     f = await startConsole();
-  }, 60_000);
+    // A Vite build, a fresh database and Chromium: a loaded machine needs more than the default.
+  }, 120_000);
   afterAll(() => f?.close());
 
   it('has no serious or critical axe violation on any screen (screenshots in .ci/out)', async () => {

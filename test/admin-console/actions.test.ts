@@ -13,7 +13,8 @@ describe.skipIf(!runBrowserTests)('the admin console in Chromium', () => {
   let f: ConsoleFixture;
   beforeAll(async () => {
     f = await startConsole();
-  }, 60_000);
+    // A Vite build, a fresh database and Chromium: a loaded machine needs more than the default.
+  }, 120_000);
   afterAll(() => f?.close());
 
   it('lets an admin approve and reject withdrawals, reply to a ticket and adjust credits', async () => {
