@@ -189,6 +189,11 @@ describe('GET /api/admin/users/:id and its lists', () => {
       await t.app.inject({ method: 'GET', url: '/api/user/wallet/operations', headers: owner.headers })
     ).json().data;
     expect(operations).toEqual(own);
+    const filtered = (
+      await call('GET', `/api/admin/users/${owner.id}/operations?type=pronostic_debit&per_page=1`)
+    ).json().data;
+    expect(filtered.meta).toMatchObject({ total: 2, per_page: 1 });
+    expect(filtered.operations[0]).toMatchObject({ type: 'pronostic_debit' });
 
     const listed = (await call('GET', `/api/admin/users/${owner.id}/pronostics`)).json().data;
     expect(listed.meta.total).toBe(2);
@@ -199,6 +204,20 @@ describe('GET /api/admin/users/:id and its lists', () => {
       ai_model: expect.any(String),
     });
     expect(listed.pronostics[1]).toMatchObject({ deleted: true, deleted_at: expect.any(String) });
+  });
+
+  it('answers 422 naming the field for a bad query on the per-user lists', async () => {
+    for (const [path, query, field] of [
+      ['operations', 'type=gift', 'type'],
+      ['operations', 'from=2026-02-30', 'from'],
+      ['operations', 'per_page=51', 'per_page'],
+      ['pronostics', 'page=0', 'page'],
+      ['pronostics', 'per_page=51', 'per_page'],
+    ]) {
+      const response = await call('GET', `/api/admin/users/${user.id}/${path}?${query}`);
+      expect(response.statusCode, `${path}?${query}`).toBe(422);
+      expect(Object.keys(response.json().errors), `${path}?${query}`).toContain(field);
+    }
   });
 });
 

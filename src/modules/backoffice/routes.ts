@@ -9,6 +9,7 @@ import { currentUser } from '../../plugins/app/auth.js';
 import { Envelope, ErrorEnvelope, IdParams } from '../../schemas/common.js';
 import { adminErrors } from '../admin/schemas.js';
 import type { CreditAdjustment } from '../users/service.js';
+import { OperationsQuery } from '../wallet/schemas.js';
 import {
   AdjustCreditsBody,
   AdjustCreditsData,
@@ -81,10 +82,11 @@ const backofficeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['admin'],
-        summary: 'Opérations du portefeuille d’un utilisateur (paginées, plus récentes d’abord)',
+        summary:
+          'Opérations du portefeuille d’un utilisateur (paginées, plus récentes d’abord ; filtres type, currency, from, to)',
         security: [{ bearer: [] }],
         params: IdParams,
-        querystring: AdminUserPageQuery,
+        querystring: OperationsQuery,
         response: { 200: Envelope(AdminUserOperationsData, UserId), ...oneUserErrors },
       },
     },
