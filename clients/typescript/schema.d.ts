@@ -4247,10 +4247,22 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Opérations du portefeuille d’un utilisateur (paginées, plus récentes d’abord) */
+        /** Opérations du portefeuille d’un utilisateur (paginées, plus récentes d’abord ; filtres type, currency, from, to) */
         get: {
             parameters: {
                 query?: {
+                    type?: "pack_purchase" | "pronostic_debit" | "pronostic_refund" | "welcome_bonus" | "referral_commission" | "withdrawal" | "withdrawal_refund" | "admin_adjustment";
+                    currency?: "credits" | "XAF";
+                    /**
+                     * @description UTC date YYYY-MM-DD, inclusive
+                     * @example 2026-03-10
+                     */
+                    from?: string;
+                    /**
+                     * @description UTC date YYYY-MM-DD, inclusive (up to the end of that day)
+                     * @example 2026-03-10
+                     */
+                    to?: string;
                     page?: number;
                     per_page?: number;
                 };
