@@ -129,7 +129,10 @@ export async function startConsole(): Promise<ConsoleFixture> {
       expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
       await page.getByLabel('Numéro de téléphone').fill(phone);
       await page.getByRole('button', { name: 'Recevoir un code' }).click();
-      await page.getByLabel('Code reçu').fill(t.outbox!.lastCode(phone));
+      // The code field shows once the code is sent: only then is it in the outbox.
+      const codeField = page.getByLabel('Code reçu');
+      await codeField.waitFor();
+      await codeField.fill(t.outbox!.lastCode(phone));
       await page.getByRole('button', { name: 'Se connecter' }).click();
     },
     async status(page, text) {
