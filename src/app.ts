@@ -18,6 +18,7 @@ import adminRoutes from './modules/admin/routes.js';
 import affiliationRoutes from './modules/affiliation/routes.js';
 import authRoutes from './modules/auth/routes.js';
 import backofficeRoutes from './modules/backoffice/routes.js';
+import consoleRoutes from './modules/console/routes.js';
 import dashboardRoutes from './modules/dashboard/routes.js';
 import healthRoutes from './modules/health/routes.js';
 import packRoutes from './modules/packs/routes.js';
@@ -243,6 +244,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(affiliationRoutes);
   await app.register(supportRoutes);
   await app.register(trackRecordRoutes);
+  await app.register(consoleRoutes);
 
   return app;
 }

@@ -21,6 +21,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** The admin console's built files (`npm run build` writes them to dist/console), served at /admin. */
+  consoleDir: string;
   /** Unset: PGlite in DATA_DIR/pglite; `memory://`: throw-away PGlite; `postgres://…`: PostgreSQL. */
   databaseUrl: string | undefined;
   /** PostgreSQL only: the longest one statement may run before the server cancels it. */
@@ -293,6 +295,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: text(env, 'HOST', '127.0.0.1'),
     dataDir,
+    consoleDir: (() => {
+      const raw = text(env, 'CONSOLE_DIR', './dist/console');
+      return isAbsolute(raw) ? raw : resolve(cwd, raw);
+    })(),
     databaseUrl,
     dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 15_000, 100, 3_600_000),
     redisUrl: (() => {

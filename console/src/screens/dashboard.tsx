@@ -1,0 +1,175 @@
+// The dashboard: today and the last 30 days (UTC days), the daily series as charts (uPlot), the
+// withdrawals waiting and the engine's recent accuracy when the track record has settled any.
+import { useEffect, useRef } from 'preact/hooks';
+import uPlot from 'uplot';
+import { api, dataOf, type ResponseData } from '../api.js';
+import { LoadState, number, percent, useLoad, xaf } from '../ui.js';
+
+type Stats = ResponseData<'/api/admin/stats', 'get'>;
+type Period = Omit<Stats['today'], 'day'>;
+
+export function Dashboard() {
+  const loaded = useLoad(() => dataOf(api.GET('/api/admin/stats')), []);
+  const stats = loaded.data;
+  return (
+    <section aria-labelledby="dashboard-title">
+      <h1 id="dashboard-title">Tableau de bord</h1>
+      <LoadState loaded={loaded}>
+        {stats ? (
+          <>
+            <h2>Aujourd’hui ({stats.today.day}, UTC)</h2>
+            <PeriodFigures period={stats.today} name="today" />
+            <h2>
+              30 derniers jours (du {stats.last_30_days.from} au {stats.last_30_days.to})
+            </h2>
+            <PeriodFigures period={stats.last_30_days} name="30d" />
+            <ul class="kpis">
+              <li>
+                <span class="value" data-cell="withdrawals-pending">
+                  {number(stats.withdrawals_pending.count)}
+                </span>
+                retraits en attente ({xaf(stats.withdrawals_pending.amount)})
+              </li>
+              <li>
+                <span class="value" data-cell="engine-accuracy">
+                  {stats.engine_accuracy?.hit_rate != null ? percent(stats.engine_accuracy.hit_rate) : '—'}
+                </span>
+                {stats.engine_accuracy
+                  ? `réussite du moteur sur 30 jours (${stats.engine_accuracy.won} gagnés, ${stats.engine_accuracy.lost} perdus, ${stats.engine_accuracy.settled} réglés)`
+                  : 'réussite du moteur : aucun pronostic réglé sur 30 jours'}
+              </li>
+            </ul>
+            <Chart
+              title="Inscriptions et pronostics par jour"
+              series={stats.series}
+              lines={[
+                { key: 'signups', label: 'Inscriptions', color: '#0b5cad' },
+                { key: 'pronostics', label: 'Pronostics', color: '#a4161a' },
+              ]}
+            />
+            <Chart
+              title="Recettes par jour (XAF)"
+              series={stats.series}
+              lines={[{ key: 'revenue', label: 'Recettes (XAF)', color: '#12622f' }]}
+            />
+            <SeriesTable series={stats.series} />
+          </>
+        ) : null}
+      </LoadState>
+    </section>
+  );
+}
+
+function PeriodFigures({ period, name }: { period: Period; name: string }) {
+  const figures: [string, string, string][] = [
+    ['signups', 'inscriptions', number(period.signups)],
+    [
+      'pronostics',
+      `pronostics (${period.pronostics.success} réussis, ${period.pronostics.processing} en cours, ${period.pronostics.cancelled} annulés)`,
+      number(period.pronostics.total),
+    ],
+    [
+      'payments',
+      `paiements (${period.payments.success} réussis, ${period.payments.pending} en attente, ${period.payments.failed} échoués)`,
+      number(period.payments.total),
+    ],
+    ['revenue', 'recettes', xaf(period.payments.revenue)],
+  ];
+  return (
+    <ul class="kpis">
+      {figures.map(([key, label, value]) => (
+        <li key={key}>
+          <span class="value" data-cell={`${name}:${key}`}>
+            {value}
+          </span>
+          {label}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+type Point = Stats['series'][number];
+
+const dayFormat = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+const dayOf = (seconds: number) => dayFormat.format(new Date(seconds * 1000));
+type SeriesKey = 'signups' | 'pronostics' | 'revenue';
+
+function Chart({
+  title,
+  series,
+  lines,
+}: {
+  title: string;
+  series: Point[];
+  lines: { key: SeriesKey; label: string; color: string }[];
+}) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const x = series.map((point) => Date.parse(`${point.day}T00:00:00Z`) / 1000);
+    const data: uPlot.AlignedData = [x, ...lines.map((line) => series.map((point) => point[line.key]))];
+    const width = () => Math.max(280, Math.min(element.clientWidth - 16, 900));
+    const chart = new uPlot(
+      {
+        width: width(),
+        height: 220,
+        series: [
+          { label: 'Jour', value: (_u, v) => (v == null ? '—' : dayOf(v)) },
+          ...lines.map((line) => ({ label: line.label, stroke: line.color, width: 2 })),
+        ],
+        axes: [{ values: (_u, splits) => splits.map(dayOf) }, { size: 60 }],
+      },
+      data,
+      element,
+    );
+    const resize = () => chart.setSize({ width: width(), height: 220 });
+    window.addEventListener('resize', resize);
+    return () => {
+      window.removeEventListener('resize', resize);
+      chart.destroy();
+    };
+  }, [series, lines]);
+  return (
+    <figure class="chart">
+      <figcaption>{title}</figcaption>
+      <div
+        ref={box}
+        role="img"
+        aria-label={`${title} : graphique des 30 derniers jours, détail dans le tableau`}
+      />
+    </figure>
+  );
+}
+
+function SeriesTable({ series }: { series: Point[] }) {
+  return (
+    <details>
+      <summary>Détail par jour</summary>
+      <div class="scroll">
+        <table>
+          <caption class="sr-only">Chiffres par jour</caption>
+          <thead>
+            <tr>
+              <th scope="col">Jour (UTC)</th>
+              <th scope="col">Inscriptions</th>
+              <th scope="col">Pronostics</th>
+              <th scope="col">Recettes</th>
+            </tr>
+          </thead>
+          <tbody>
+            {series.map((point) => (
+              <tr key={point.day}>
+                <td>{point.day}</td>
+                <td>{point.signups}</td>
+                <td>{point.pronostics}</td>
+                <td>{xaf(point.revenue)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </details>
+  );
+}

@@ -1,0 +1,137 @@
+// Small shared pieces of the console: the status announcer (an aria-live region), data loading,
+// pagination, formatting.
+import type { ComponentChildren } from 'preact';
+import { createContext } from 'preact';
+import { useCallback, useContext, useEffect, useState } from 'preact/hooks';
+import { ApiError, errorText, type PageMeta } from './api.js';
+
+export interface Notifier {
+  /** Says a result in the status region (read by screen readers). */
+  say(message: string, tone?: 'ok' | 'error'): void;
+  /** The session ended (401): back to sign-in. */
+  signedOut(): void;
+}
+
+export const NotifierContext = createContext<Notifier>({ say: () => {}, signedOut: () => {} });
+export const useNotifier = () => useContext(NotifierContext);
+
+export interface Loaded<T> {
+  data: T | undefined;
+  error: string | undefined;
+  loading: boolean;
+  reload: () => void;
+}
+
+/** Runs `load` when `deps` change; a 401 ends the session. */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
+  const notifier = useNotifier();
+  const [state, setState] = useState<{ data?: T; error?: string; loading: boolean }>({ loading: true });
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setState((previous) => ({ ...previous, loading: true }));
+    load().then(
+      (data) => live && setState({ data, loading: false }),
+      (error: unknown) => {
+        if (!live) return;
+        if (error instanceof ApiError && error.status === 401) notifier.signedOut();
+        setState({ error: errorText(error), loading: false });
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [...deps, tick]);
+  const reload = useCallback(() => setTick((n) => n + 1), []);
+  return { data: state.data, error: state.error, loading: state.loading, reload };
+}
+
+/** Runs an action, says its result, returns whether it worked. */
+export function useAction() {
+  const notifier = useNotifier();
+  const [busy, setBusy] = useState(false);
+  const run = async (action: () => Promise<unknown>, success: string): Promise<boolean> => {
+    setBusy(true);
+    try {
+      await action();
+      notifier.say(success, 'ok');
+      return true;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) notifier.signedOut();
+      notifier.say(errorText(error), 'error');
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, run };
+}
+
+export function Pager({
+  meta,
+  onPage,
+  label,
+}: {
+  meta: PageMeta;
+  onPage: (page: number) => void;
+  label: string;
+}) {
+  return (
+    <nav class="pager" aria-label={`Pagination : ${label}`}>
+      <button type="button" disabled={meta.current_page <= 1} onClick={() => onPage(meta.current_page - 1)}>
+        Précédent
+      </button>
+      <span>
+        Page {meta.current_page} / {Math.max(meta.last_page, 1)} · {meta.total} au total
+      </span>
+      <button type="button" disabled={!meta.has_more} onClick={() => onPage(meta.current_page + 1)}>
+        Suivant
+      </button>
+    </nav>
+  );
+}
+
+export function LoadState({ loaded, children }: { loaded: Loaded<unknown>; children: ComponentChildren }) {
+  if (loaded.error) {
+    return (
+      <p class="error" role="alert">
+        {loaded.error}
+      </p>
+    );
+  }
+  if (loaded.data === undefined) return <p aria-busy="true">Chargement…</p>;
+  return <>{children}</>;
+}
+
+const xafFormat = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 0 });
+export const xaf = (amount: number) => `${xafFormat.format(amount)} XAF`;
+export const number = (value: number) => xafFormat.format(value);
+export const percent = (value: number) =>
+  `${new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 1 }).format(value * 100)} %`;
+
+const dateFormat = new Intl.DateTimeFormat('fr-FR', {
+  dateStyle: 'short',
+  timeStyle: 'short',
+  timeZone: 'UTC',
+});
+export const when = (iso: string | null | undefined) =>
+  iso ? `${dateFormat.format(new Date(iso))} UTC` : '—';
+
+export function Field({
+  label,
+  children,
+  hint,
+}: {
+  label: string;
+  children: ComponentChildren;
+  hint?: string;
+}) {
+  return (
+    // biome-ignore lint/a11y/noLabelWithoutControl: the control is the children, inside the label.
+    <label class="field">
+      <span>{label}</span>
+      {children}
+      {hint ? <small>{hint}</small> : null}
+    </label>
+  );
+}

@@ -1,0 +1,147 @@
+// The admin console's browser-test fixture: a Vite build of console/ into a temporary folder, the
+// app serving it (listening on port 0, fresh database, sign-in caps lifted since every browser
+// sign-in comes from 127.0.0.1), a seeded admin, two pending withdrawals, a ticket, and Debian's
+// Chromium (playwright-core) with the launch flags of test/track-record/page.test.ts. Without
+// Chromium the files are skipped locally and fail in CI (CI=true).
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { build } from 'vite';
+import { expect } from 'vitest';
+import { giveMoney, withdrawn } from '../affiliation/helpers.js';
+import { createTestApp, nextPhone, type SignedIn, signIn, type TestApp } from '../helpers.js';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const available = existsSync(CHROMIUM);
+const inCi = process.env.CI === 'true';
+/** Run the browser files: with Chromium, or in CI (where its absence fails the file). */
+export const runBrowserTests = available || inCi;
+if (!available && !inCi) {
+  console.warn(`admin console browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
+}
+export const OUT = join(process.cwd(), '.ci', 'out');
+
+export interface ConsoleFixture {
+  t: TestApp;
+  browser: Browser;
+  base: string;
+  /** An admin's number, never signed in yet (the browser signs in with it). */
+  adminPhone: string;
+  /** Another admin, signed in through the API (for checks and the axe pass's token). */
+  admin: SignedIn;
+  customer: SignedIn;
+  other: SignedIn;
+  toApprove: number;
+  toReject: number;
+  ticketId: number;
+  /** Errors of every page: uncaught exceptions, console errors, failed loads, 404s. */
+  pageErrors: string[];
+  newPage(context?: BrowserContext): Promise<Page>;
+  /** Phone → code (from the test outbox) → signed in, with the mouse. */
+  signInThroughUi(page: Page, phone: string): Promise<void>;
+  /** Waits for `text` in the console's aria-live status region. */
+  status(page: Page, text: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startConsole(): Promise<ConsoleFixture> {
+  if (!available) throw new Error(`CI: Chromium is required at ${CHROMIUM} for the console tests`);
+  const buildDir = await mkdtemp(join(tmpdir(), 'admin-console-'));
+  await build({
+    configFile: join(process.cwd(), 'console', 'vite.config.ts'),
+    build: { outDir: buildDir, emptyOutDir: true },
+    logLevel: 'warn',
+  });
+  const t = await createTestApp({ config: { consoleDir: buildDir, rateLimit: false } });
+  // The admin's account exists with its role (as `user:role` gives it); the browser signs in.
+  const adminPhone = nextPhone();
+  const { user } = await t.app.services.users.findOrCreate(adminPhone, 'CM');
+  await t.app.services.users.changeRole(user.id, 'admin');
+  const admin = await signIn(t, { role: 'admin' });
+  const customer = await signIn(t);
+  const other = await signIn(t);
+  await giveMoney(t, customer.id, 9000);
+  await giveMoney(t, other.id, 7000);
+  const toApprove = await withdrawn(t, customer, { amount: 6000 });
+  const toReject = await withdrawn(t, other, { amount: 5000 });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  const form = new FormData();
+  form.set('subject', 'Retrait non reçu');
+  form.set('message', 'Bonjour, mon retrait n’est pas arrivé.');
+  const created = await fetch(`${base}/api/user/support/ticket/create`, {
+    method: 'POST',
+    body: form,
+    headers: customer.headers,
+  });
+  expect(created.status).toBe(201);
+  const ticketId = ((await created.json()) as { data: { ticket: { id: number } } }).data.ticket.id;
+  await mkdir(OUT, { recursive: true });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  });
+  const pageErrors: string[] = [];
+
+  return {
+    t,
+    browser,
+    base,
+    adminPhone,
+    admin,
+    customer,
+    other,
+    toApprove,
+    toReject,
+    ticketId,
+    pageErrors,
+    async newPage(context) {
+      const page = await (
+        context ?? (await browser.newContext({ viewport: { width: 1280, height: 900 } }))
+      ).newPage();
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+      page.on('requestfailed', (request) =>
+        pageErrors.push(`${request.url()}: ${request.failure()?.errorText}`),
+      );
+      page.on('response', (response) => {
+        if (response.status() === 404) pageErrors.push(`404 ${response.url()}`);
+      });
+      page.on('console', (message) => {
+        // A refused call (403 for the non-admin, 401 after logout) is logged by Chromium as a failed load.
+        if (message.type() === 'error' && !/status of 40[13]/.test(message.text()))
+          pageErrors.push(message.text());
+      });
+      return page;
+    },
+    async signInThroughUi(page, phone) {
+      const response = await page.goto(`${base}/admin`);
+      expect(response?.status()).toBe(200);
+      expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+      await page.getByLabel('Numéro de téléphone').fill(phone);
+      await page.getByRole('button', { name: 'Recevoir un code' }).click();
+      // The code field shows once the code is sent: only then is it in the outbox.
+      const codeField = page.getByLabel('Code reçu');
+      await codeField.waitFor();
+      await codeField.fill(t.outbox!.lastCode(phone));
+      await page.getByRole('button', { name: 'Se connecter' }).click();
+    },
+    async status(page, text) {
+      await page.locator('.status-bar[role="status"]', { hasText: text }).waitFor({ timeout: 10_000 });
+    },
+    async close() {
+      await browser.close();
+      await t.close();
+      await rm(buildDir, { recursive: true, force: true });
+    },
+  };
+}
