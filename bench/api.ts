@@ -1,44 +1,10 @@
-// API timings from one run, as ratios: listing and searching a user's pronostics among many rows
-// with the indexes against the same queries with index scans disabled, and the time from a create
-// to its analysed result with the worker running. Embedded PGlite by default;
-// BENCH_DATABASE_URL=postgres://… runs it on PostgreSQL (a scratch database is created and dropped).
-// `npm run bench` (or `npx tsx bench/api.ts`); BENCH_ROWS sets the table size (default 200000).
-import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { testConfig } from '../src/config.js';
-import { type DatabaseHandle, openDatabase } from '../src/db/client.js';
+import { openScratchDatabase } from './scratch-database.js';
 
 const rows = Number(process.env.BENCH_ROWS ?? 200_000);
 const postgresBase = process.env.BENCH_DATABASE_URL;
-
-async function openBenchDatabase(): Promise<{
-  handle: DatabaseHandle;
-  drop: () => Promise<void>;
-  kind: string;
-}> {
-  if (!postgresBase) {
-    const handle = await openDatabase({ url: 'memory://' });
-    return { handle, drop: () => handle.close(), kind: 'PGlite (memory)' };
-  }
-  const name = `pronostics_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: postgresBase });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(postgresBase);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ url: url.toString(), poolSize: 10 });
-  return {
-    handle,
-    kind: 'PostgreSQL',
-    async drop() {
-      await handle.close();
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    },
-  };
-}
 
 async function time(runs: number, fn: () => Promise<unknown>): Promise<number> {
   await fn();
@@ -47,7 +13,10 @@ async function time(runs: number, fn: () => Promise<unknown>): Promise<number> {
   return (performance.now() - started) / runs;
 }
 
-const { handle, drop, kind } = await openBenchDatabase();
+const { handle, drop, kind } = await openScratchDatabase(postgresBase, {
+  prefix: 'pronostics_bench',
+  poolSize: 10,
+});
 try {
   await handle.migrate();
   const config = testConfig({ rateLimit: false });

@@ -1,54 +1,14 @@
-// Track-record timings from one run: settling a backlog of `success` pronostics (every one names a
-// stored fixture by its teams and date, as clients do) in the worker's batches, a second pass over
-// nothing left to settle, the public figures and a heavy user's figures over the settled rows.
-// Each is printed beside a reference measured in the same run on the same rows: a plain scan
-// (`SELECT count(*)` of the settled rows), the former aggregation over every settled row (what the
-// public figures cost before the rollup) and a bare rewrite of every row (`UPDATE … SET settled_at
-// = settled_at`: the floor of any pass that writes each row once).
-// Embedded PGlite (memory) by default; BENCH_DATABASE_URL=postgres://… runs it on PostgreSQL (a
-// scratch database is created and dropped). BENCH_SETTLE_ROWS or `--rows N` sets the backlog
-// (default 100000; the documented run is 1 000 000 on PostgreSQL).
-// `npm run bench` (or `npx tsx bench/track-record.ts [--rows N]`).
-import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { testConfig } from '../src/config.js';
-import { type DatabaseHandle, openDatabase } from '../src/db/client.js';
 import { ManualClock } from '../src/lib/clock.js';
+import { openScratchDatabase } from './scratch-database.js';
 
 const rowsFlag = process.argv.indexOf('--rows');
 const rows = Number(rowsFlag > 0 ? process.argv[rowsFlag + 1] : (process.env.BENCH_SETTLE_ROWS ?? 100_000));
 const postgresBase = process.env.BENCH_DATABASE_URL;
 /** Rows inserted per statement while seeding (keeps PGlite's memory in bounds). */
 const SEED_CHUNK = 100_000;
-
-async function openBenchDatabase(): Promise<{
-  handle: DatabaseHandle;
-  drop: () => Promise<void>;
-  kind: string;
-}> {
-  if (!postgresBase) {
-    const handle = await openDatabase({ url: 'memory://' });
-    return { handle, drop: () => handle.close(), kind: 'PGlite memory' };
-  }
-  const name = `pronostics_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: postgresBase });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(postgresBase);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ url: url.toString(), poolSize: 10 });
-  return {
-    handle,
-    kind: 'PostgreSQL',
-    async drop() {
-      await handle.close();
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    },
-  };
-}
 
 async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
   const started = performance.now();
@@ -60,7 +20,10 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const millis = (ms: number) => `${ms.toFixed(0)} ms`;
 const ratio = (ms: number, reference: number) => `${(ms / reference).toFixed(2)}×`;
 
-const { handle, drop, kind } = await openBenchDatabase();
+const { handle, drop, kind } = await openScratchDatabase(postgresBase, {
+  prefix: 'pronostics_bench',
+  poolSize: 10,
+});
 try {
   await handle.migrate();
   const db = handle.db;

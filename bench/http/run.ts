@@ -14,8 +14,8 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import pg from 'pg';
-import { type DatabaseHandle, openDatabase } from '../../src/db/client.js';
+import { openDatabase } from '../../src/db/client.js';
+import { openScratchDatabase } from '../scratch-database.js';
 import { OTP_BENCH_CODE, type Seeded, seed } from './seed.js';
 
 const { values: args } = parseArgs({
@@ -224,26 +224,6 @@ async function createToSuccess(service: Server, seeded: Seeded, samples: number)
   return times.sort((a, b) => a - b);
 }
 
-async function postgresDatabase(): Promise<{ url: string; handle: DatabaseHandle; drop(): Promise<void> }> {
-  const name = `pronostics_http_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: postgresBase });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(postgresBase as string);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ url: url.toString(), poolSize: 4 });
-  await handle.migrate();
-  return {
-    url: url.toString(),
-    handle,
-    async drop() {
-      await handle.close().catch(() => {});
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    },
-  };
-}
-
 const serviceEnv = (database: Record<string, string>) => ({
   ...database,
   APP_ENV: 'development',
@@ -270,7 +250,9 @@ console.log(
 );
 
 if (postgresBase && [...workloads].some((w) => w !== 'pglite')) {
-  const database = await postgresDatabase();
+  const database = await openScratchDatabase(postgresBase, { prefix: 'pronostics_http', poolSize: 4 });
+  await database.handle.migrate();
+  const databaseUrl = database.url as string;
   const servers: Server[] = [];
   try {
     const users = Number(args.users);
@@ -280,9 +262,9 @@ if (postgresBase && [...workloads].some((w) => w !== 'pglite')) {
     const seeded = await seed(database.handle, { users, perUser, appSecret: APP_SECRET, otpCodesPerUser });
     console.log(`seeded in ${seeded.seconds.toFixed(0)} s`);
     await database.handle.close();
-    const service = await start('service', 'src/server.ts', serviceEnv({ DATABASE_URL: database.url }));
+    const service = await start('service', 'src/server.ts', serviceEnv({ DATABASE_URL: databaseUrl }));
     const reference = await start('reference', 'bench/http/reference-server.ts', {
-      REF_DATABASE_URL: database.url,
+      REF_DATABASE_URL: databaseUrl,
       REF_APP_SECRET: APP_SECRET,
     });
     servers.push(service, reference);
