@@ -194,6 +194,18 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
+/** Gives a withdrawal's amount back, once (the refund's ledger reference is unique). */
+async function refundWithdrawal(tx: Executor, withdrawal: { id: number; userId: number; amount: number }) {
+  await postOperation(tx, {
+    userId: withdrawal.userId,
+    type: 'withdrawal_refund',
+    currency: 'XAF',
+    amount: withdrawal.amount,
+    description: withdrawalTexts.refund(withdrawal.amount),
+    reference: `withdrawal:${withdrawal.id}:refund`,
+  });
+}
+
 export function createAffiliationService(deps: AffiliationServiceDeps) {
   const { db, clock, logger, config, driver, audit } = deps;
 
@@ -303,14 +315,7 @@ export function createAffiliationService(deps: AffiliationServiceDeps) {
         nextCheckAt: null,
       });
       // The provider's final word that nothing was paid: the money goes back, once (unique reference).
-      await postOperation(tx, {
-        userId: row.userId,
-        type: 'withdrawal_refund',
-        currency: 'XAF',
-        amount: row.amount,
-        description: withdrawalTexts.refund(row.amount),
-        reference: `withdrawal:${row.id}:refund`,
-      });
+      await refundWithdrawal(tx, row);
       log.info({ provider_status: status }, 'withdrawal payout failed; refunded');
       return 'cancelled';
     }
@@ -589,14 +594,7 @@ export function createAffiliationService(deps: AffiliationServiceDeps) {
           message: note,
           finishedAt: now,
         });
-        await postOperation(tx, {
-          userId: current.userId,
-          type: 'withdrawal_refund',
-          currency: 'XAF',
-          amount: current.amount,
-          description: withdrawalTexts.refund(current.amount),
-          reference: `withdrawal:${id}:refund`,
-        });
+        await refundWithdrawal(tx, current);
         await audit.record(tx, {
           adminId: admin.id,
           action: 'withdrawal.reject',
@@ -644,14 +642,7 @@ export function createAffiliationService(deps: AffiliationServiceDeps) {
           nextCheckAt: null,
         });
         if (!paid) {
-          await postOperation(tx, {
-            userId: current.userId,
-            type: 'withdrawal_refund',
-            currency: 'XAF',
-            amount: current.amount,
-            description: withdrawalTexts.refund(current.amount),
-            reference: `withdrawal:${id}:refund`,
-          });
+          await refundWithdrawal(tx, current);
         }
         await audit.record(tx, {
           adminId: admin.id,
