@@ -2,7 +2,7 @@
 // not exist or a `from` after `to` is a 422 naming the field.
 import { ValidationFailed } from './errors.js';
 import { messages } from './messages.js';
-import { utcDay } from './time.js';
+import { DAY_MS, utcDay } from './time.js';
 
 /**
  * `from` as an ISO instant (inclusive) and `before`, the midnight after `to` (exclusive). `errors`
@@ -20,6 +20,6 @@ export function dayRange(
   if (Object.keys(errors).length > 0) throw new ValidationFailed(errors);
   return {
     ...(from ? { from: from.toISOString() } : {}),
-    ...(to ? { before: new Date(to.getTime() + 86_400_000).toISOString() } : {}),
+    ...(to ? { before: new Date(to.getTime() + DAY_MS).toISOString() } : {}),
   };
 }

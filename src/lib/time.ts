@@ -16,6 +16,9 @@ export function isoTimestamp(value: string | Date): string {
   return `${new Date(utc).toISOString().slice(0, 19)}.${micros}Z`;
 }
 
+/** One UTC day in milliseconds. */
+export const DAY_MS = 86_400_000;
+
 export function addSeconds(date: Date, seconds: number): Date {
   return new Date(date.getTime() + seconds * 1000);
 }

@@ -6,13 +6,13 @@
 import type { Clock } from '../../lib/clock.js';
 import { NotFound } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
+import { DAY_MS } from '../../lib/time.js';
 import type { AffiliationService } from '../affiliation/service.js';
 import type { PaymentService } from '../payments/service.js';
 import type { PronosticService } from '../pronostics/service.js';
 import type { TrackRecordService } from '../track-record/service.js';
 import { adminUserView, type UserService } from '../users/service.js';
 
-const DAY_MS = 86_400_000;
 /** The dashboard's window: today and the 29 UTC days before it. */
 export const STATS_DAYS = 30;
 

@@ -3,6 +3,7 @@
 // league and day, on a worker thread so the event loop never waits on it; refitted when that
 // league's results change), builds the result of the requested type, and lets the configured
 // narrator rewrite the text. Thin data is answered from priors, never refused; stale data is said.
+
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { FootballLeague } from '../../db/schema/index.js';
@@ -19,6 +20,7 @@ import { borrowRating, predictFixture } from '../../engine/predict.js';
 import { buildResult, type MatchContext } from '../../engine/result.js';
 import type { PlayedMatch, PronosticTypeSlug } from '../../engine/types.js';
 import type { Clock } from '../../lib/clock.js';
+import { DAY_MS } from '../../lib/time.js';
 import { createNarrator } from '../../providers/ai/index.js';
 import type { Narrator } from '../../providers/ai/types.js';
 import type { AnalysisEngine, AnalysisOutcome } from '../../worker/analysis-engine.js';
@@ -52,7 +54,6 @@ export interface AnalystDeps {
   fitter?: LeagueFitter;
 }
 
-const DAY_MS = 86_400_000;
 /** How often the cache asks whether a league's results changed. */
 const VERSION_CHECK_MS = 5_000;
 /**

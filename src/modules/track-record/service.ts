@@ -5,11 +5,13 @@
 // fixture once) and writes each batch in one statement that also keeps the figures' rollups, so a
 // backlog of a million rows is a few hundred round trips and the public figures never read the
 // pronostics.
+
 import type { Database } from '../../db/client.js';
 import { MARKET_OF } from '../../engine/result.js';
 import { brierScore, oneXTwoOf, rankedProbabilityScore, settlePick } from '../../engine/settlement.js';
 import { type PronosticTypeSlug, pronosticTypeSlugs } from '../../engine/types.js';
 import type { Clock } from '../../lib/clock.js';
+import { DAY_MS } from '../../lib/time.js';
 import type { FixtureQuery, FootballService } from '../football/service.js';
 import {
   calibrationBins,
@@ -24,7 +26,6 @@ import {
   writeSettlements,
 } from './repository.js';
 
-const DAY_MS = 86_400_000;
 /** A fixture is looked for on its day and the 7 days after (a postponed match); then it is void. */
 export const VOID_AFTER_DAYS = 7;
 export const SETTLE_BATCH = 5000;
