@@ -18,6 +18,8 @@ const silent = { warn() {}, info() {}, error() {}, debug() {}, child: () => sile
 // Accented names for the test of case- and accent-insensitive lookup.
 const NAMES: Record<string, string> = { 'Team 00': 'Atlético Norte', 'Team 11': 'Real Sur' };
 
+const NO_ODDS = { pinnacle: null, average: null, overUnderPinnacle: null, overUnderAverage: null };
+
 function rowsFor(league: string, seed: number, start: number): ResultRow[] {
   const { matches } = simulateLeague({ teams: 12, seasons: 2, seed, start });
   return matches.map((match, i) => {
@@ -42,6 +44,7 @@ function rowsFor(league: string, seed: number, start: number): ResultRow[] {
       homeCorners: null,
       awayCorners: null,
       odds: { pinnacleClosing: null, average: null, overUnderPinnacleClosing: null, overUnderAverage: null },
+      market: { prematch: NO_ODDS, closing: NO_ODDS },
     };
   });
 }

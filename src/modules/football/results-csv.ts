@@ -2,6 +2,9 @@
 // The quirks it absorbs: dates as dd/mm/yy or dd/mm/yyyy, counts written as decimals (`2.0`),
 // trailing empty rows, and over/under columns spelled `PC>2.5` or `PC_2_5` (`PC<2.5` or `PC_2_5_1`).
 import { parseCsv } from './csv.js';
+import { canonicalColumn, type MarketOdds, type Pair, readMarketOdds, type Triple } from './odds-columns.js';
+
+export type { Pair, Triple } from './odds-columns.js';
 
 export interface ResultRow {
   /** Line in the file, for reports. */
@@ -26,6 +29,8 @@ export interface ResultRow {
   homeCorners: number | null;
   awayCorners: number | null;
   odds: RowOdds;
+  /** The market's odds in two groups that never mix: pre-match and closing. */
+  market: MarketOdds;
 }
 
 /** Bookmaker odds, kept for the evaluation only: the model never sees them. */
@@ -35,8 +40,6 @@ export interface RowOdds {
   overUnderPinnacleClosing: Pair | null;
   overUnderAverage: Pair | null;
 }
-export type Triple = [number, number, number];
-export type Pair = [number, number];
 
 export interface SkippedRow {
   line: number;
@@ -46,14 +49,6 @@ export interface SkippedRow {
 export interface ParsedResults {
   rows: ResultRow[];
   skipped: SkippedRow[];
-}
-
-/** `PC>2.5` and `PC_2_5` name the same column; so do `PC<2.5` and `PC_2_5_1`. */
-function canonicalColumn(name: string): string {
-  return name
-    .trim()
-    .replace(/>2\.5$/, '_2_5')
-    .replace(/<2\.5$/, '_2_5_1');
 }
 
 export function parseDate(text: string): { date: string; timestamp: number } | null {
@@ -112,12 +107,6 @@ function count(text: string | undefined): number | null {
   if (value === '') return null;
   const number = Number(value);
   return Number.isFinite(number) && number >= 0 && Number.isInteger(number) ? number : null;
-}
-
-function odd(text: string | undefined): number | null {
-  if (text === undefined || text.trim() === '') return null;
-  const number = Number(text.trim());
-  return Number.isFinite(number) && number > 1 ? number : null;
 }
 
 export function parseResultsCsv(text: string, options: { league?: string } = {}): ParsedResults {
@@ -186,14 +175,7 @@ export function parseResultsCsv(text: string, options: { league?: string } = {})
     }
     const seasonColumn = (get('Season') ?? '').trim();
     fileSeason ??= seasonOf(parsedDate.date);
-    const triple = (h: string, d: string, a: string): Triple | null => {
-      const values = [odd(get(h)), odd(get(d)), odd(get(a))];
-      return values.every((value) => value !== null) ? (values as Triple) : null;
-    };
-    const pair = (over: string, under: string): Pair | null => {
-      const values = [odd(get(over)), odd(get(under))];
-      return values.every((value) => value !== null) ? (values as Pair) : null;
-    };
+    const market = readMarketOdds(get);
     const kickoff = (get('Time') ?? '').trim();
     rows.push({
       line: record.line,
@@ -215,15 +197,12 @@ export function parseResultsCsv(text: string, options: { league?: string } = {})
       homeCorners: count(get('HC')),
       awayCorners: count(get('AC')),
       odds: {
-        pinnacleClosing: triple('PSCH', 'PSCD', 'PSCA'),
-        average:
-          triple('AvgCH', 'AvgCD', 'AvgCA') ??
-          triple('AvgH', 'AvgD', 'AvgA') ??
-          triple('BbAvH', 'BbAvD', 'BbAvA'),
-        overUnderPinnacleClosing: pair('PC_2_5', 'PC_2_5_1'),
-        overUnderAverage:
-          pair('AvgC_2_5', 'AvgC_2_5_1') ?? pair('Avg_2_5', 'Avg_2_5_1') ?? pair('BbAv_2_5', 'BbAv_2_5_1'),
+        pinnacleClosing: market.closing.pinnacle,
+        average: market.closing.average ?? market.prematch.average,
+        overUnderPinnacleClosing: market.closing.overUnderPinnacle,
+        overUnderAverage: market.closing.overUnderAverage ?? market.prematch.overUnderAverage,
       },
+      market,
     });
   }
   return { rows, skipped };

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CLOSING_COLUMN_NAMES,
+  canonicalColumn,
+  isEmptyGroup,
+  readMarketOdds,
+  readPrematchOdds,
+} from '../../src/modules/football/odds-columns.js';
+import { parseResultsCsv } from '../../src/modules/football/results-csv.js';
+
+function getter(row: Record<string, string>) {
+  return (column: string) => row[column];
+}
+
+describe('odds columns', () => {
+  it('reads the 2019-20 spelling into two groups that do not mix', () => {
+    const odds = readMarketOdds(
+      getter({
+        PSH: '2.1',
+        PSD: '3.4',
+        PSA: '3.5',
+        AvgH: '2.05',
+        AvgD: '3.3',
+        AvgA: '3.4',
+        P_2_5: '1.9',
+        P_2_5_1: '1.95',
+        Avg_2_5: '1.85',
+        Avg_2_5_1: '1.9',
+        PSCH: '2.2',
+        PSCD: '3.3',
+        PSCA: '3.3',
+        AvgCH: '2.15',
+        AvgCD: '3.25',
+        AvgCA: '3.2',
+        PC_2_5: '2.0',
+        PC_2_5_1: '1.85',
+        AvgC_2_5: '1.95',
+        AvgC_2_5_1: '1.8',
+      }),
+    );
+    expect(odds.prematch).toEqual({
+      pinnacle: [2.1, 3.4, 3.5],
+      average: [2.05, 3.3, 3.4],
+      overUnderPinnacle: [1.9, 1.95],
+      overUnderAverage: [1.85, 1.9],
+    });
+    expect(odds.closing).toEqual({
+      pinnacle: [2.2, 3.3, 3.3],
+      average: [2.15, 3.25, 3.2],
+      overUnderPinnacle: [2.0, 1.85],
+      overUnderAverage: [1.95, 1.8],
+    });
+  });
+
+  it('maps the older BetBrain averages to pre-match, and never fills one group from the other', () => {
+    const odds = readMarketOdds(
+      getter({
+        BbAvH: '1.5',
+        BbAvD: '4.0',
+        BbAvA: '6.5',
+        BbAv_2_5: '1.7',
+        BbAv_2_5_1: '2.1',
+        PSCH: '1.45',
+        PSCD: '4.2',
+        PSCA: '7.0',
+      }),
+    );
+    expect(odds.prematch.average).toEqual([1.5, 4.0, 6.5]);
+    expect(odds.prematch.overUnderAverage).toEqual([1.7, 2.1]);
+    expect(odds.prematch.pinnacle).toBeNull();
+    expect(odds.closing.pinnacle).toEqual([1.45, 4.2, 7.0]);
+    expect(odds.closing.average).toBeNull();
+    expect(odds.closing.overUnderAverage).toBeNull();
+  });
+
+  it('counts a half-filled or unreadable set as absent', () => {
+    const odds = readPrematchOdds(
+      getter({
+        PSH: '2.1',
+        PSD: '',
+        PSA: '3.5',
+        AvgH: 'x',
+        AvgD: '3',
+        AvgA: '3',
+        P_2_5: '1.0',
+        P_2_5_1: '2',
+      }),
+    );
+    expect(isEmptyGroup(odds)).toBe(true);
+  });
+
+  it('the pre-match reader never opens a closing column', () => {
+    const opened: string[] = [];
+    readPrematchOdds((column) => {
+      opened.push(column);
+      return '2.0';
+    });
+    expect(opened.length).toBeGreaterThan(0);
+    expect(opened.filter((column) => CLOSING_COLUMN_NAMES.includes(column))).toEqual([]);
+  });
+
+  it('names the over/under columns one way', () => {
+    expect(canonicalColumn('PC>2.5')).toBe('PC_2_5');
+    expect(canonicalColumn('BbAv<2.5 ')).toBe('BbAv_2_5_1');
+  });
+
+  it('a result row keeps both groups, with the old header spelling', () => {
+    const csv = [
+      'Div,Date,HomeTeam,AwayTeam,FTHG,FTAG,BbAvH,BbAvD,BbAvA,BbAv>2.5,BbAv<2.5,PSCH,PSCD,PSCA',
+      'E0,10/08/2018,Man United,Leicester,2,1,1.6,4.0,5.5,1.8,2.0,1.55,4.1,6.2',
+    ].join('\n');
+    const [row] = parseResultsCsv(csv).rows;
+    expect(row?.market.prematch.average).toEqual([1.6, 4.0, 5.5]);
+    expect(row?.market.prematch.overUnderAverage).toEqual([1.8, 2.0]);
+    expect(row?.market.closing.pinnacle).toEqual([1.55, 4.1, 6.2]);
+    expect(row?.market.closing.overUnderAverage).toBeNull();
+  });
+});
