@@ -5,7 +5,7 @@ import { DEFAULT_FIT, NO_DRAW_BALANCE } from './dixon-coles.js';
 import { type Markets, marketsFrom } from './markets.js';
 import { calibrateTotals, type ScoreMatrix, scoreMatrix } from './score-matrix.js';
 import type { Stake } from './stakes.js';
-import type { Ratings, TeamRating } from './types.js';
+import type { OddsMode, PrematchOdds, Ratings, TeamRating } from './types.js';
 
 export interface Prediction {
   matrix: ScoreMatrix;
@@ -14,6 +14,13 @@ export interface Prediction {
   ratings: { home: TeamRating; away: TeamRating };
   /** End-of-season stakes of each side, when judged. */
   stakes: { home: Stake | null; away: Stake | null };
+  /** Which market input the prediction used (see `PredictOptions.prematchOdds`). */
+  odds: OddsMode;
+}
+
+export interface PredictOptions {
+  /** The match's own pre-match odds, when known. This model does not use them yet (`odds: 'none'`). */
+  prematchOdds?: PrematchOdds;
 }
 
 /** Ratings for a league the data does not know: average sides, with a usual home advantage. */
@@ -51,7 +58,12 @@ export function borrowRating(target: Ratings, source: Ratings, rating: TeamRatin
   return { attack: rating.attack + shift, defence: rating.defence - shift, matches: rating.matches };
 }
 
-export function predictFixture(ratings: Ratings, home: string, away: string): Prediction {
+export function predictFixture(
+  ratings: Ratings,
+  home: string,
+  away: string,
+  _options: PredictOptions = {},
+): Prediction {
   const newcomer: TeamRating = { ...ratings.newcomer, matches: 0 };
   const homeRating = ratings.teams.get(home);
   const awayRating = ratings.teams.get(away);
@@ -72,6 +84,7 @@ export function predictFixture(ratings: Ratings, home: string, away: string): Pr
     known: { home: homeRating !== undefined, away: awayRating !== undefined },
     ratings: { home: homeUsed, away: awayUsed },
     stakes,
+    odds: 'none',
   };
 }
 

@@ -4,7 +4,14 @@
 import { type AnalysisFacts, writeAnalysis } from './analysis-text.js';
 import type { Markets } from './markets.js';
 import type { Prediction } from './predict.js';
-import type { DataQuality, DataQualityLevel, MarketName, PronosticTypeSlug, TeamContext } from './types.js';
+import type {
+  DataQuality,
+  DataQualityLevel,
+  MarketName,
+  OddsMode,
+  PronosticTypeSlug,
+  TeamContext,
+} from './types.js';
 
 export const MARKET_OF: Record<PronosticTypeSlug, MarketName> = {
   '1x2': '1x2',
@@ -79,14 +86,14 @@ function argmax(values: Record<string, number>): string {
   return best;
 }
 
-export function dataQuality(context: MatchContext): DataQuality {
+export function dataQuality(context: MatchContext, odds: OddsMode = 'none'): DataQuality {
   const home = context.home.known ? context.home.matches : 0;
   const away = context.away.known ? context.away.matches : 0;
   const fewest = Math.min(home, away);
   // Half a season of both sides makes the ratings settle; a full one more so.
   const level: DataQualityLevel =
     !context.league.known || context.league.stale || fewest < 10 ? 'low' : fewest < 30 ? 'medium' : 'high';
-  const quality: DataQuality = { home_matches: home, away_matches: away, level };
+  const quality: DataQuality = { home_matches: home, away_matches: away, level, odds };
   if (context.league.stale) {
     quality.stale = true;
     quality.latest_result = context.league.stale.latestResult;
@@ -164,7 +171,7 @@ export function buildResult(
   const market = MARKET_OF[type] ?? 'full_analysis';
   const summaries = marketSummaries(prediction.markets);
   const main = market === 'full_analysis' ? summaries['1x2'] : summaries[market];
-  const quality = dataQuality(context);
+  const quality = dataQuality(context, prediction.odds);
   const expectedGoals = {
     home: round(prediction.markets.expectedGoals.home, 2),
     away: round(prediction.markets.expectedGoals.away, 2),

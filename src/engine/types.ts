@@ -57,6 +57,23 @@ export interface DataQuality {
   stale?: true;
   /** With `stale`: the day of the league's latest result we hold (`yyyy-mm-dd`), or null if none. */
   latest_result?: string | null;
+  /** Whether the prediction used the match's pre-match market odds (`prematch`) or not (`none`). */
+  odds: OddsMode;
+}
+
+export type OddsMode = 'prematch' | 'none';
+
+/**
+ * A fixture's pre-match market odds as the analysis hands them to the engine: decimal odds,
+ * 1X2 as [home, draw, away] and over/under 2.5 as [over, under]; never closing odds (those are
+ * what the engine is scored against). `collected_at` is when they were read (ISO 8601).
+ */
+export interface PrematchOdds {
+  collected_at: string;
+  pinnacle?: [number, number, number];
+  average?: [number, number, number];
+  ou_pinnacle?: [number, number];
+  ou_average?: [number, number];
 }
 
 /** One played match. `date` is epoch milliseconds (UTC midnight of the match day is enough). */

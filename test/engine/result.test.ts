@@ -146,7 +146,7 @@ describe('result object for every pronostic type', () => {
       globalModel(asOf).predict('Équipe A', 'Équipe B'),
       contextFor('Équipe A', 'Équipe B', { home: false, away: false, league: false }),
     ).result;
-    expect(nothing.data_quality).toEqual({ home_matches: 0, away_matches: 0, level: 'low' });
+    expect(nothing.data_quality).toEqual({ home_matches: 0, away_matches: 0, level: 'low', odds: 'none' });
     expect(nothing.analysis).toContain('pas couvert par nos données');
   });
 

@@ -83,7 +83,7 @@ describe('analyst on an empty database', () => {
     expect(await analyst.describe()).toEqual({ matches: 0, leagues: 0 });
     const { result, aiModel } = await analyst.analyse({ home: 'Alpha', away: 'Beta' }, '1x2');
     expect(aiModel).toBe('dixon-coles-3');
-    expect(result.data_quality).toEqual({ home_matches: 0, away_matches: 0, level: 'low' });
+    expect(result.data_quality).toEqual({ home_matches: 0, away_matches: 0, level: 'low', odds: 'none' });
     const probabilities = result.probabilities as { home: number; away: number };
     expect(probabilities.home).toBeGreaterThan(probabilities.away);
   });

@@ -47,7 +47,7 @@ describe('pronostic analysed by the real engine', () => {
     expect(result.expected_goals).toEqual({ home: expect.any(Number), away: expect.any(Number) });
     expect(result.scores).toHaveLength(5);
     // No results loaded: the engine answers from its priors and says the data is thin.
-    expect(result.data_quality).toEqual({ home_matches: 0, away_matches: 0, level: 'low' });
+    expect(result.data_quality).toEqual({ home_matches: 0, away_matches: 0, level: 'low', odds: 'none' });
     expect(result.analysis.length).toBeGreaterThan(40);
     const sum = Object.entries(result.probabilities as Record<string, unknown>)
       .filter(([, value]) => typeof value === 'number')
