@@ -218,7 +218,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const paymentPoller = new PaymentPoller({
     database,
     payments: services.payments,
-    payouts: { checkDue: () => services.affiliation.checkDuePayout() },
+    payouts: services.payouts,
     logger: app.log.child({ component: 'payment-poller' }),
   });
   app.decorate('paymentPoller', paymentPoller);

@@ -6,17 +6,20 @@ import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import type { Clock } from './lib/clock.js';
 import { createAdminService } from './modules/admin/service.js';
+import { createWithdrawalOutcomes } from './modules/affiliation/payout-outcomes.js';
 import { createAffiliationService } from './modules/affiliation/service.js';
 import { createOtpService } from './modules/auth/otp-service.js';
 import { createTokenService } from './modules/auth/tokens.js';
 import { createBackofficeService } from './modules/backoffice/service.js';
 import { createDashboardService } from './modules/dashboard/service.js';
+import { createFlagService } from './modules/flags/service.js';
 import { createAnalyst } from './modules/football/analyst.js';
 import { createFootballService } from './modules/football/service.js';
 import { createHousekeepingService } from './modules/housekeeping/service.js';
 import { createIdempotencyService } from './modules/idempotency/service.js';
 import { createPackService } from './modules/packs/service.js';
 import { createPaymentService } from './modules/payments/service.js';
+import { createPayoutService } from './modules/payouts/service.js';
 import { createAnalysisJobs } from './modules/pronostics/analysis-jobs.js';
 import { createPronosticService } from './modules/pronostics/service.js';
 import { createSupportService, MAX_UNCLOSED_TICKETS } from './modules/support/service.js';
@@ -25,7 +28,11 @@ import { createProfileService } from './modules/users/profile.js';
 import { createUserService } from './modules/users/service.js';
 import { createWalletService } from './modules/wallet/service.js';
 import { createMessenger, type Messenger } from './providers/messaging/index.js';
-import { createPaymentsDriver, type PaymentsDriver } from './providers/payments/index.js';
+import {
+  createPaymentDrivers,
+  createPaymentsDriver,
+  type PaymentsDriver,
+} from './providers/payments/index.js';
 import { createStorage, type StorageDriver } from './providers/storage/index.js';
 import type { AnalysisEngine } from './worker/analysis-engine.js';
 import { PAYMENT_CREATED_CHANNEL } from './worker/payment-poller.js';
@@ -78,27 +85,29 @@ export function createServices(deps: ServiceDeps) {
   });
   const analysisJobs = createAnalysisJobs({ db });
   const paymentsDriver = deps.paymentsDriver ?? createPaymentsDriver(config, { clock });
-  const affiliation = createAffiliationService({
+  const paymentDrivers = createPaymentDrivers(config, { clock }, paymentsDriver);
+  // The sandbox settles and pays out after its delay: the poller's first look comes one second later.
+  const firstCheckAfterMs = paymentsDriver.name === 'sandbox' ? config.paymentSandboxDelayMs + 1000 : 5000;
+  const payouts = createPayoutService({
     db,
     clock,
     logger,
+    drivers: paymentDrivers,
+    withdrawals: createWithdrawalOutcomes({ clock }),
     config,
-    driver: paymentsDriver,
-    audit: admin,
-    // The sandbox pays out after its delay: the poller's first look comes one second later.
-    firstCheckAfterMs: paymentsDriver.name === 'sandbox' ? config.paymentSandboxDelayMs + 1000 : 5000,
+    firstCheckAfterMs,
   });
+  const affiliation = createAffiliationService({ db, clock, logger, config, audit: admin, payouts });
   const payments = createPaymentService({
     db,
     clock,
     logger,
-    driver: paymentsDriver,
+    drivers: paymentDrivers,
     packs,
     maxPending: config.rateLimit ? config.paymentMaxPending : null,
-    // The sandbox settles after its delay: the poller's first look comes one second later.
-    firstCheckAfterMs: paymentsDriver.name === 'sandbox' ? config.paymentSandboxDelayMs + 1000 : 5000,
+    firstCheckAfterMs,
     referrals: affiliation,
-    transfers: affiliation,
+    transfers: payouts,
     notifyCreated: (id) => {
       database.notify(PAYMENT_CREATED_CHANNEL, String(id)).catch((error: unknown) => {
         // The poller's tick finds the payment anyway.
@@ -106,6 +115,7 @@ export function createServices(deps: ServiceDeps) {
       });
     },
   });
+  const flags = createFlagService({ db, audit: admin, latePayments: payments });
   const housekeeping = createHousekeepingService({ clock, otp, tokens, idempotency });
   const dashboard = createDashboardService({ users, pronostics, wallet });
   const storage = deps.storage ?? createStorage(config);
@@ -126,6 +136,7 @@ export function createServices(deps: ServiceDeps) {
     pronostics,
     payments,
     affiliation,
+    flags,
     trackRecord,
   });
 
@@ -145,6 +156,8 @@ export function createServices(deps: ServiceDeps) {
     packs,
     paymentsDriver,
     payments,
+    payouts,
+    flags,
     dashboard,
     affiliation,
     storage,

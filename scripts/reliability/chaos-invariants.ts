@@ -155,8 +155,9 @@ export async function checkInvariants(query: Query, provider: ProviderRecords): 
   // Withdrawals: final, debited once, refunded exactly when cancelled, paid out at most once.
   fail(
     'withdrawal not final after the drain',
-    await query(`SELECT id, decision, provider_status, escalation_reason FROM withdrawals
-                 WHERE status = 'pending' ORDER BY id`),
+    await query(`SELECT w.id, w.decision, p.provider_status, w.escalation_reason
+                 FROM withdrawals w LEFT JOIN payouts p ON p.withdrawal_id = w.id
+                 WHERE w.status = 'pending' ORDER BY w.id`),
   );
   fail(
     'withdrawal whose debit is missing or wrong',

@@ -35,6 +35,13 @@ export class AdminOnly extends AccessDenied {
   }
 }
 
+/** An admin deciding their own withdrawal (approve, reject or resolve): another admin must. */
+export class OwnWithdrawal extends AccessDenied {
+  constructor() {
+    super(messages.withdrawalOwnDecision);
+  }
+}
+
 export class NotFound extends DomainError {
   constructor(message: string = messages.notFound) {
     super(message);
@@ -70,6 +77,13 @@ export class PronosticTypeExists extends DomainError {
 export class PayoutNotEscalated extends DomainError {
   constructor() {
     super(messages.withdrawalNotEscalated);
+  }
+}
+
+/** A flag already resolved takes no second resolution (409). */
+export class FlagAlreadyResolved extends DomainError {
+  constructor() {
+    super(messages.flagAlreadyResolved);
   }
 }
 

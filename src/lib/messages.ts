@@ -153,6 +153,16 @@ export const messages = {
   withdrawalResolved: 'Retrait clôturé manuellement.',
   withdrawalNotEscalated:
     'Seul un retrait en attente dont le transfert a été signalé à un administrateur peut être clôturé manuellement.',
+  withdrawalOwnDecision:
+    'Vous ne pouvez pas décider de votre propre retrait : un autre administrateur doit le faire.',
+  withdrawalFailureUnconfirmed:
+    'Le prestataire ne confirme pas l’échec de ce transfert : relisez-le plus tard, ou confirmez l’échec avec override et un motif.',
+  adminFlags: 'Signalements (ouverts en premier).',
+  flagNotFound: 'Signalement introuvable.',
+  flagResolved: 'Signalement résolu.',
+  flagAlreadyResolved: 'Ce signalement est déjà résolu.',
+  flagCreditNotAllowed:
+    'Le crédit n’est possible que pour un paiement signalé comme réussi après son échec (late_complete).',
 } as const;
 
 /** Texts of the back office's actions that carry a figure. */
@@ -215,6 +225,7 @@ function duration(seconds: number): string {
 export const paymentTexts = {
   description: (credits: number) => `Achat de ${credits} crédits`,
   credit: (credits: number) => `Achat de pack : ${credits} crédits`,
+  lateCredit: (credits: number) => `Achat de pack : ${credits} crédits (paiement confirmé en retard)`,
 } as const;
 
 /** What a withdrawal tells its owner (its `message`) at each step, and its ledger rows. */

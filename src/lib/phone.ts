@@ -49,3 +49,8 @@ export function cameroonMobileOf(raw: string): string | undefined {
   const checked = phoneForCountry(international, 'CM');
   return 'invalid' in checked ? undefined : checked.phone;
 }
+
+/** `+237670000012` → `+237******12`: the first 4 characters, six stars (the length hidden too), the last 2. */
+export function maskPhone(phone: string): string {
+  return `${phone.slice(0, 4)}******${phone.slice(-2)}`;
+}

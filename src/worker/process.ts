@@ -33,7 +33,7 @@ export async function startWorkerProcess(config: Config): Promise<RunningWorker>
   const paymentPoller = new PaymentPoller({
     database,
     payments: services.payments,
-    payouts: { checkDue: () => services.affiliation.checkDuePayout() },
+    payouts: services.payouts,
     logger,
   });
   const settlement = new SettlementLoop({ settler: services.trackRecord, logger });

@@ -1,7 +1,9 @@
 // An escalated payout closed by hand: `paid` makes the withdrawal `success`; `failed` makes it
-// `cancelled` and refunds it in the same transaction, once. Only a pending, escalated payout (409
-// otherwise, and on a second resolve); audited in the same transaction; a provider event arriving
-// after that changes nothing. The sandbox pays out an hour after approval, the payout is escalated
+// `cancelled` and refunds it in the same transaction, once, but only on a provider read made now
+// that shows a final failure, or with `override: true`. Only a pending, escalated payout (409
+// otherwise, and on a second resolve), never one's own (403); audited in the same transaction; a
+// provider event arriving after that changes nothing in the books, and is flagged when it
+// contradicts the resolution. The sandbox pays out an hour after approval, the payout is escalated
 // after a minute: approve, let a minute pass, look once (the poller's step) — escalated.
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -10,6 +12,7 @@ import { createAffiliationService } from '../../src/modules/affiliation/service.
 import type { SandboxDriver } from '../../src/providers/payments/sandbox.js';
 import { giveMoney, ledgerRows, moneyOf, withdrawalRow, withdrawn } from '../affiliation/helpers.js';
 import { createTestApp, expectLedgerConsistent, type SignedIn, signIn, type TestApp } from '../helpers.js';
+import { flagsOf } from '../payments/helpers.js';
 
 const HOUR_MS = 3_600_000;
 let t: TestApp;
@@ -26,6 +29,8 @@ afterAll(() => t.close());
 afterEach(() => expectLedgerConsistent(t));
 
 const sandbox = () => t.app.services.paymentsDriver as SandboxDriver;
+/** A look at the withdrawal's payout now (what the poller or a `transfer.*` webhook does). */
+const followPayout = (id: number) => t.app.services.payouts.onTransferEvent(`wd-${id}`);
 
 const resolve = (id: number, payload: unknown, headers: Record<string, string> = admin.headers) =>
   t.app.inject({
@@ -36,10 +41,10 @@ const resolve = (id: number, payload: unknown, headers: Record<string, string> =
   });
 
 /** A withdrawal approved through the API, its payout still `sent` past the deadline: escalated. */
-async function escalatedWithdrawal(amount = 5000) {
+async function escalatedWithdrawal(amount = 5000, body: Record<string, unknown> = {}) {
   const user = await signIn(t);
   await giveMoney(t, user.id, amount);
-  const id = await withdrawn(t, user, { amount });
+  const id = await withdrawn(t, user, { amount, ...body });
   const approved = await t.app.inject({
     method: 'POST',
     url: `/api/admin/withdrawals/${id}/approve`,
@@ -48,7 +53,7 @@ async function escalatedWithdrawal(amount = 5000) {
   });
   expect(approved.statusCode, approved.body).toBe(200);
   t.clock.advance(61_000);
-  expect(await t.app.services.affiliation.settlePayout(id, 'test')).toBe('escalated');
+  expect(await followPayout(id)).toBe('escalated');
   expect(await withdrawalRow(t, id)).toMatchObject({ status: 'pending', escalationReason: 'stuck_sent' });
   return { user, id, amount };
 }
@@ -76,33 +81,99 @@ describe('POST /api/admin/withdrawals/:id/resolve', () => {
     // The sandbox's word comes in late (the transfer of a 0000-less number completes): nothing moves.
     t.clock.advance(HOUR_MS);
     await sandbox().deliverDue();
-    expect(await t.app.services.affiliation.onTransferEvent(`wd-${id}`)).toBe('unchanged');
+    expect(await followPayout(id)).toBe('unchanged');
     expect(await withdrawalRow(t, id)).toMatchObject({ status: 'success' });
   });
 
-  it('failed: cancelled and refunded once in the same transaction; a late “complete” changes nothing', async () => {
+  it('failed needs a provider read showing a final failure, or override with the reason', async () => {
     const { user, id, amount } = await escalatedWithdrawal(7000);
-    const response = await resolve(id, { outcome: 'failed', message: 'Transfert jamais arrivé' });
+    // The sandbox still says `sent`: not a final failure, so no refund on an admin's word alone.
+    const unconfirmed = await resolve(id, { outcome: 'failed', message: 'Transfert jamais arrivé' });
+    expect(unconfirmed.statusCode).toBe(422);
+    expect(Object.keys(unconfirmed.json().errors)).toEqual(['override']);
+    expect(await moneyOf(t, user.id)).toBe(0);
+
+    const response = await resolve(id, {
+      outcome: 'failed',
+      message: 'Transfert jamais arrivé',
+      override: true,
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json().data.withdrawal).toMatchObject({
       status: 'cancelled',
       message: 'Transfert jamais arrivé',
+      payout: { status: 'failed' },
     });
     expect(await moneyOf(t, user.id)).toBe(amount);
     expect(await ledgerRows(t, `withdrawal:${id}:refund`)).toHaveLength(1);
+    const [audit] = await t.app.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, 'withdrawal.resolve'))
+      .orderBy(auditLog.id)
+      .then((rows) => rows.filter((row) => row.targetId === String(id)));
+    expect(audit?.details).toMatchObject({ outcome: 'failed', override: true, refunded: amount });
 
+    // The transfer completes after all: the books do not move, and an admin sees the contradiction.
     t.clock.advance(HOUR_MS);
     await sandbox().deliverDue();
-    expect(await t.app.services.affiliation.settlePayout(id, 'poller')).toBe('unchanged');
+    expect(await followPayout(id)).toBe('flagged');
     expect(await withdrawalRow(t, id)).toMatchObject({ status: 'cancelled' });
+    expect(await moneyOf(t, user.id)).toBe(amount);
+    expect(await ledgerRows(t, `withdrawal:${id}:refund`)).toHaveLength(1);
+    expect((await flagsOf(t, id, 'withdrawal')).map((flag) => flag.kind)).toEqual(['contradicts_final']);
+    admin = await signIn(t, { role: 'admin' });
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: '/api/admin/flags?target_type=withdrawal&status=open',
+      headers: admin.headers,
+    });
+    expect(listed.json().data.flags.map((flag: { target_id: number }) => flag.target_id)).toContain(id);
+  });
+
+  it('failed without override when the provider, read now, shows a final failure', async () => {
+    // A number ending in 0000: the sandbox fails the transfer once its hour has passed.
+    const { user, id, amount } = await escalatedWithdrawal(6000, { phone: '+237670000000' });
+    t.clock.advance(HOUR_MS);
+    admin = await signIn(t, { role: 'admin' });
+    const response = await resolve(id, { outcome: 'failed', message: 'L’opérateur a refusé' });
+    expect(response.statusCode, response.body).toBe(200);
     expect(await moneyOf(t, user.id)).toBe(amount);
     expect(await ledgerRows(t, `withdrawal:${id}:refund`)).toHaveLength(1);
   });
 
+  it('403 for an admin resolving, approving or rejecting their own withdrawal', async () => {
+    const other = await signIn(t, { role: 'admin' });
+    await giveMoney(t, other.id, 10_000);
+    const own = await withdrawn(t, other, { amount: 5000 });
+    for (const verb of ['approve', 'reject']) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: `/api/admin/withdrawals/${own}/${verb}`,
+        headers: other.headers,
+        payload: { message: 'Moi-même' },
+      });
+      expect(response.statusCode, verb).toBe(403);
+      expect(response.json()).toMatchObject({ data: [], errors: [] });
+      expect(response.json().message).toMatch(/propre retrait/);
+    }
+    expect(await withdrawalRow(t, own)).toMatchObject({ status: 'pending', decision: null });
+    const { id } = await escalatedWithdrawal();
+    const [row] = await t.app.db.select().from(withdrawals).where(eq(withdrawals.id, id));
+    const owner = await t.app.services.users.findById(row!.userId);
+    await t.app.services.users.changeRole(owner!.id, 'admin');
+    const ownerAdmin = await signIn(t, { phone: owner!.phone });
+    const self = await resolve(id, { outcome: 'paid', message: 'Payé à moi' }, ownerAdmin.headers);
+    expect(self.statusCode).toBe(403);
+    expect((await withdrawalRow(t, id)).status).toBe('pending');
+  });
+
   it('409 on a second resolve, on a pending payout not escalated, and on an undecided withdrawal', async () => {
     const { id } = await escalatedWithdrawal();
-    expect((await resolve(id, { outcome: 'failed', message: 'Première fois' })).statusCode).toBe(200);
-    const again = await resolve(id, { outcome: 'failed', message: 'Deuxième fois' });
+    expect(
+      (await resolve(id, { outcome: 'failed', message: 'Première fois', override: true })).statusCode,
+    ).toBe(200);
+    const again = await resolve(id, { outcome: 'failed', message: 'Deuxième fois', override: true });
     expect(again.statusCode).toBe(409);
     expect(await ledgerRows(t, `withdrawal:${id}:refund`)).toHaveLength(1);
 
@@ -116,7 +187,11 @@ describe('POST /api/admin/withdrawals/:id/resolve', () => {
       headers: admin.headers,
       payload: {},
     });
-    const notEscalated = await resolve(undecided, { outcome: 'failed', message: 'Pas signalé' });
+    const notEscalated = await resolve(undecided, {
+      outcome: 'failed',
+      message: 'Pas signalé',
+      override: true,
+    });
     expect(notEscalated.statusCode).toBe(409);
     expect(await withdrawalRow(t, undecided)).toMatchObject({ status: 'pending' });
     expect(await ledgerRows(t, `withdrawal:${undecided}:refund`)).toEqual([]);
@@ -129,8 +204,7 @@ describe('POST /api/admin/withdrawals/:id/resolve', () => {
       clock: t.clock,
       logger: t.app.log,
       config: t.config,
-      driver: t.app.services.paymentsDriver,
-      firstCheckAfterMs: 1000,
+      payouts: t.app.services.payouts,
       audit: {
         record: async () => {
           throw new Error('audit failed');
@@ -138,7 +212,7 @@ describe('POST /api/admin/withdrawals/:id/resolve', () => {
       },
     });
     await expect(
-      failing.resolveEscalated(admin, id, { outcome: 'failed', message: 'Annulé' }),
+      failing.resolveEscalated(admin, id, { outcome: 'failed', message: 'Annulé', override: true }),
     ).rejects.toThrow('audit failed');
     expect(await withdrawalRow(t, id)).toMatchObject({ status: 'pending' });
     expect(await moneyOf(t, user.id)).toBe(0);

@@ -9,7 +9,16 @@ import { runCli } from '../../src/cli/index.js';
 import { auditLog, withdrawals } from '../../src/db/schema/index.js';
 import type { SandboxDriver } from '../../src/providers/payments/sandbox.js';
 import { createTestApp, expectLedgerConsistent, type SignedIn, signIn, type TestApp } from '../helpers.js';
-import { auditRowsOf, decide, giveMoney, ledgerRows, moneyOf, withdrawalRow, withdrawn } from './helpers.js';
+import {
+  auditRowsOf,
+  decide,
+  giveMoney,
+  ledgerRows,
+  moneyOf,
+  payoutRow,
+  withdrawalRow,
+  withdrawn,
+} from './helpers.js';
 
 let t: TestApp;
 let admin: SignedIn;
@@ -64,7 +73,8 @@ describe('POST /api/admin/withdrawals/{id}/approve with the sandbox', () => {
     t.clock.advance(2000);
     expect(await sandbox().deliverDue()).toBeGreaterThanOrEqual(1);
     const row = await withdrawalRow(t, id);
-    expect(row).toMatchObject({ status: 'success', providerStatus: 'complete', decision: 'approved' });
+    expect(row).toMatchObject({ status: 'success', decision: 'approved' });
+    expect(await payoutRow(t, id)).toMatchObject({ status: 'paid', providerStatus: 'complete' });
     expect(await ownView(user, id)).toMatchObject({
       status: 'success',
       message: expect.stringMatching(/effectué/),
@@ -103,7 +113,8 @@ describe('POST /api/admin/withdrawals/{id}/approve with the sandbox', () => {
     await sandbox().deliverDue();
     await t.app.paymentPoller.drain();
     const row = await withdrawalRow(t, id);
-    expect(row).toMatchObject({ status: 'cancelled', decision: 'approved', providerStatus: 'failed' });
+    expect(row).toMatchObject({ status: 'cancelled', decision: 'approved' });
+    expect(await payoutRow(t, id)).toMatchObject({ status: 'failed', providerStatus: 'failed' });
     expect(row.message).toMatch(/échoué.*recrédité/);
     expect(await moneyOf(t, user.id)).toBe(5000);
     expect(await ledgerRows(t, `withdrawal:${id}:refund`)).toMatchObject([

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { desc, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { auditLog, users, walletOperations, withdrawals } from '../../src/db/schema/index.js';
+import { auditLog, payouts, users, walletOperations, withdrawals } from '../../src/db/schema/index.js';
 import { postOperation } from '../../src/modules/wallet/ledger.js';
 import type { SignedIn, TestApp } from '../helpers.js';
 
@@ -57,6 +57,12 @@ export async function withdrawn(
     .orderBy(desc(withdrawals.id))
     .limit(1);
   return row!.id;
+}
+
+/** The payout of a withdrawal (the transfer's state), or undefined before its approval. */
+export async function payoutRow(t: TestApp, withdrawalId: number) {
+  const [row] = await t.app.db.select().from(payouts).where(eq(payouts.withdrawalId, withdrawalId));
+  return row;
 }
 
 export async function withdrawalRow(t: TestApp, id: number) {

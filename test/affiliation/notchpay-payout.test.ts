@@ -2,7 +2,8 @@
 // then one transfer of exactly the amount under `wd-<id>` (X-Grant), the withdrawal pending until
 // the transfer's final word (signed `transfer.*` webhook or the poller, both re-fetching); failures
 // refunded with the reason; a transfer stuck in `sent` escalated, never refunded; a create that
-// timed out, failed or met a 409 resolved by reading the reference, never by a second transfer.
+// timed out, failed or met a 409 resolved by reading the reference, never by a second transfer: a
+// transfer the provider never recorded is read until the deadline, then escalated to an admin.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/config.js';
 import {
@@ -14,7 +15,7 @@ import {
   startNotchPayFake,
 } from '../fakes/notchpay.js';
 import { createTestApp, expectLedgerConsistent, type SignedIn, signIn, type TestApp } from '../helpers.js';
-import { decide, giveMoney, ledgerRows, moneyOf, withdrawalRow, withdrawn } from './helpers.js';
+import { decide, giveMoney, ledgerRows, moneyOf, payoutRow, withdrawalRow, withdrawn } from './helpers.js';
 
 const STUCK_SECONDS = 600;
 let fake: NotchPayFake;
@@ -105,13 +106,15 @@ describe('NotchPay payouts', () => {
     // The webhook is only a hint: NotchPay still says sent, so nothing moves.
     fake.setTransfer(reference, { status: 'sent' });
     expect((await webhook('transfer.complete', reference)).statusCode).toBe(200);
-    expect(await withdrawalRow(t, id)).toMatchObject({ status: 'pending', providerStatus: 'sent' });
+    expect(await withdrawalRow(t, id)).toMatchObject({ status: 'pending' });
+    expect(await payoutRow(t, id)).toMatchObject({ status: 'pending', providerStatus: 'sent' });
 
     fake.setTransfer(reference, { status: 'complete' });
     expect((await webhook('transfer.complete', reference)).statusCode).toBe(200);
     expect((await webhook('transfer.complete', reference)).statusCode).toBe(200);
     const row = await withdrawalRow(t, id);
-    expect(row).toMatchObject({ status: 'success', providerStatus: 'complete' });
+    expect(row).toMatchObject({ status: 'success' });
+    expect(await payoutRow(t, id)).toMatchObject({ status: 'paid', providerStatus: 'complete' });
     expect(row.message).toMatch(/effectué/);
     expect(await moneyOf(t, user.id)).toBe(0);
     expect(await ledgerRows(t, `withdrawal:${id}:refund`)).toEqual([]);
@@ -156,11 +159,8 @@ describe('NotchPay payouts', () => {
       t.clock.advanceSeconds(10);
       await t.app.paymentPoller.drain();
       const row = await withdrawalRow(t, id);
-      expect(row, status).toMatchObject({
-        status: 'cancelled',
-        decision: 'approved',
-        providerStatus: status,
-      });
+      expect(row, status).toMatchObject({ status: 'cancelled', decision: 'approved' });
+      expect(await payoutRow(t, id), status).toMatchObject({ status: 'failed', providerStatus: status });
       expect(row.message).toMatch(text);
       expect(await moneyOf(t, user.id)).toBe(6000);
       expect(await ledgerRows(t, `withdrawal:${id}:refund`)).toHaveLength(1);
@@ -237,7 +237,7 @@ describe('NotchPay payouts', () => {
     expect(transferCreates(reference)).toHaveLength(1);
   });
 
-  it('a create answered 5xx that NotchPay never recorded is sent again later by the poller, once', async () => {
+  it('a create answered 5xx that NotchPay never recorded is never sent again: read until the deadline, then escalated', async () => {
     const user = await signIn(t);
     await giveMoney(t, user.id, 5000);
     const id = await withdrawn(t, user);
@@ -248,19 +248,37 @@ describe('NotchPay payouts', () => {
     expect(response.json().data.withdrawal).toMatchObject({
       status: 'pending',
       decision: { status: 'approved' },
+      payout: { status: 'pending', create_attempted_at: expect.any(String) },
     });
     expect(fake.transfers.has(reference)).toBe(false);
-    t.clock.advanceSeconds(10);
-    await t.app.paymentPoller.drain();
-    expect(fake.transfers.get(reference)).toMatchObject({ amount: 5000 });
-    // The first create was refused (503, nothing created); the poller's is the only transfer.
-    expect(transferCreates(reference)).toHaveLength(2);
-    t.clock.advanceSeconds(60);
-    await t.app.paymentPoller.drain();
-    expect(transferCreates(reference)).toHaveLength(2);
-    fake.setTransfer(reference, { status: 'complete' });
-    await webhook('transfer.complete', reference);
-    expect((await withdrawalRow(t, id)).status).toBe('success');
+    // The poller reads `wd-<id>` (404) again and again; it never creates it.
+    for (let step = 0; step < 6; step++) {
+      t.clock.advanceSeconds(STUCK_SECONDS / 4);
+      await t.app.paymentPoller.drain();
+    }
+    expect(transferCreates(reference)).toHaveLength(1);
+    expect(fake.transfers.has(reference)).toBe(false);
+    expect(await withdrawalRow(t, id)).toMatchObject({
+      status: 'pending',
+      escalationReason: 'stuck_not_found',
+    });
+    expect(await payoutRow(t, id)).toMatchObject({ status: 'pending', providerStatus: 'not_found' });
+    expect(await moneyOf(t, user.id)).toBe(0);
+    // A 404 is no final failure: the admin closes it as failed only with override and a reason.
+    admin = await signIn(t, { role: 'admin' });
+    const resolve = (payload: object) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/admin/withdrawals/${id}/resolve`,
+        headers: admin.headers,
+        payload,
+      });
+    expect((await resolve({ outcome: 'failed', message: 'Jamais reçu' })).statusCode).toBe(422);
+    expect((await resolve({ outcome: 'failed', message: 'Jamais reçu', override: true })).statusCode).toBe(
+      200,
+    );
+    expect(await moneyOf(t, user.id)).toBe(5000);
+    expect(transferCreates(reference)).toHaveLength(1);
   });
 
   it('a create NotchPay answers 409 (it knows the reference) reads that transfer instead', async () => {

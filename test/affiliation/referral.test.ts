@@ -3,7 +3,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../src/db/schema/index.js';
-import { maskPhone } from '../../src/modules/affiliation/service.js';
+import { maskPhone } from '../../src/lib/phone.js';
 import { createTestApp, expectLedgerConsistent, signIn, type TestApp } from '../helpers.js';
 import { applyCode, codeOf, giveMoney, refer, setStatus } from './helpers.js';
 

@@ -110,7 +110,12 @@ describe('thin and strange data', () => {
       model.predict('Alpha', 'Beta'),
       context('Alpha', 'Beta', false),
     );
-    expect(built.result.data_quality).toEqual({ home_matches: 0, away_matches: 0, level: 'low', odds: 'none' });
+    expect(built.result.data_quality).toEqual({
+      home_matches: 0,
+      away_matches: 0,
+      level: 'low',
+      odds: 'none',
+    });
   });
 
   it('never throws on odd matches and still returns a sane fit', () => {

@@ -1,9 +1,9 @@
 // Payments test pieces: a checkout through the API, signed sandbox webhooks, and a programmable
 // driver (named `notchpay`) for the cases the sandbox never produces.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { paymentFlags, payments, walletOperations } from '../../src/db/schema/index.js';
+import { flags, payments, walletOperations } from '../../src/db/schema/index.js';
 import {
   PaymentProviderError,
   type PaymentsDriver,
@@ -52,8 +52,13 @@ export async function paymentRow(t: TestApp, id: number) {
   return row!;
 }
 
-export async function flagsOf(t: TestApp, id: number) {
-  return t.app.db.select().from(paymentFlags).where(eq(paymentFlags.paymentId, id));
+/** The flags raised on a payment (or, with `withdrawal`, on a withdrawal), oldest first. */
+export async function flagsOf(t: TestApp, id: number, targetType: 'payment' | 'withdrawal' = 'payment') {
+  return t.app.db
+    .select()
+    .from(flags)
+    .where(and(eq(flags.targetType, targetType), eq(flags.targetId, id)))
+    .orderBy(asc(flags.id));
 }
 
 /** The ledger rows of a payment's credit (one at most, ever). */

@@ -52,9 +52,12 @@ describe('settlement', () => {
     driver.answer(euros.reference, { status: 'complete', currency: 'EUR' });
     await signedTestWebhook(t, 'payment.complete', cheap.reference);
     await signedTestWebhook(t, 'payment.complete', euros.reference);
-    for (const payment of [cheap, euros]) {
+    for (const [payment, kind] of [
+      [cheap, 'amount_mismatch'],
+      [euros, 'currency_mismatch'],
+    ] as const) {
       expect((await paymentRow(t, payment.id)).status).toBe('failed');
-      expect((await flagsOf(t, payment.id)).map((flag) => flag.reason)).toEqual(['amount_mismatch']);
+      expect((await flagsOf(t, payment.id)).map((flag) => flag.kind)).toEqual([kind]);
     }
     expect(await balanceOf(t, user.id)).toBe(before);
   });
@@ -69,7 +72,7 @@ describe('settlement', () => {
     await signedTestWebhook(t, 'payment.complete', failed.reference);
     await signedTestWebhook(t, 'payment.complete', failed.reference);
     expect((await paymentRow(t, failed.id)).status).toBe('failed');
-    expect((await flagsOf(t, failed.id)).map((flag) => flag.reason)).toEqual(['complete_after_failed']);
+    expect((await flagsOf(t, failed.id)).map((flag) => flag.kind)).toEqual(['late_complete']);
     expect(await creditsOf(t, failed.id)).toHaveLength(0);
 
     const succeeded = await checkedOut(t, user);
@@ -78,7 +81,7 @@ describe('settlement', () => {
     driver.answer(succeeded.reference, { status: 'refunded' });
     await signedTestWebhook(t, 'payment.refunded', succeeded.reference);
     expect((await paymentRow(t, succeeded.id)).status).toBe('success');
-    expect((await flagsOf(t, succeeded.id)).map((flag) => flag.reason)).toEqual(['refunded_after_success']);
+    expect((await flagsOf(t, succeeded.id)).map((flag) => flag.kind)).toEqual(['refund_after_success']);
     expect(await creditsOf(t, succeeded.id)).toHaveLength(1);
   });
 
@@ -105,8 +108,9 @@ describe('settlement', () => {
     expect(await balanceOf(t, user.id)).toBe(before + 5);
   });
 
-  it('backs off while pending and fails only after the provider’s expiry and a last re-fetch', async () => {
+  it('backs off while pending; past the expiry it stays pending, read hourly, flagged after a day, credited when paid', async () => {
     const user = await signIn(t);
+    const before = await balanceOf(t, user.id);
     const payment = await checkedOut(t, user);
     const created = new Date((await paymentRow(t, payment.id)).createdAt).getTime();
     t.clock.advance(5000);
@@ -114,7 +118,6 @@ describe('settlement', () => {
     const second = await paymentRow(t, payment.id);
     expect(second.checks).toBe(1);
     expect(new Date(second.nextCheckAt!).getTime() - t.clock.now().getTime()).toBe(5000);
-    // Hours of "pending" never fail it on our clock…
     for (let i = 0; i < 40; i += 1) {
       t.clock.advance(300_000);
       if (t.clock.now().getTime() >= created + 3 * 3600_000) break;
@@ -123,12 +126,28 @@ describe('settlement', () => {
     const beforeExpiry = await paymentRow(t, payment.id);
     expect(beforeExpiry.status).toBe('pending');
     expect(new Date(beforeExpiry.nextCheckAt!).getTime()).toBeLessThanOrEqual(created + 3 * 3600_000);
-    // …the look at the expiry, which still says pending, does.
+    // The look at the expiry still says pending: our clock never fails it; the next look is an hour on.
     t.clock.set(new Date(created + 3 * 3600_000));
     const fetches = driver.fetches;
     await t.app.paymentPoller.drain();
     expect(driver.fetches).toBeGreaterThan(fetches);
-    expect((await paymentRow(t, payment.id)).status).toBe('failed');
+    const afterExpiry = await paymentRow(t, payment.id);
+    expect(afterExpiry.status).toBe('pending');
+    expect(new Date(afterExpiry.nextCheckAt!).getTime() - t.clock.now().getTime()).toBe(3600_000);
+    expect(await flagsOf(t, payment.id)).toEqual([]);
+    // A day on, still pending at the provider: flagged once for an admin, still pending.
+    t.clock.set(new Date(created + 24 * 3600_000));
+    await t.app.paymentPoller.drain();
+    t.clock.advance(3600_000);
+    await t.app.paymentPoller.drain();
+    expect((await paymentRow(t, payment.id)).status).toBe('pending');
+    expect((await flagsOf(t, payment.id)).map((flag) => flag.kind)).toEqual(['stuck_pending']);
+    // The payer confirms late: the provider's word credits it once.
+    driver.answer(payment.reference, { status: 'complete' });
+    t.clock.advance(3600_000);
+    await t.app.paymentPoller.drain();
+    expect((await paymentRow(t, payment.id)).status).toBe('success');
+    expect(await balanceOf(t, user.id)).toBe(before + 5);
   });
 
   it('credits once when twenty identical webhooks arrive at the same time', async () => {

@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { check, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, timestamptz } from './columns.js';
 import { users } from './users.js';
-import { paymentChannels, paymentProviders } from './wallet.js';
+import { paymentChannels } from './wallet.js';
 
 export const withdrawalStatuses = ['pending', 'success', 'cancelled'] as const;
 export type WithdrawalStatus = (typeof withdrawalStatuses)[number];
@@ -36,19 +36,7 @@ export const withdrawals = pgTable(
     decidedBy: integer('decided_by').references(() => users.id),
     decidedAt: timestamptz('decided_at'),
     decisionMessage: text('decision_message'),
-    /** The provider that pays it out (set on approval). */
-    provider: text('provider', { enum: paymentProviders }),
-    /** Ours, sent to the provider: `wd-<id>` (set on approval). */
-    transferReference: text('transfer_reference').unique(),
-    /** The provider's own id of the transfer, once it gave one. */
-    providerReference: text('provider_reference'),
-    /** The provider's last word on the transfer, as it said it. */
-    providerStatus: text('provider_status'),
-    /** When the poller looks at the payout next, while it is under way. */
-    nextCheckAt: timestamptz('next_check_at'),
-    checks: integer('checks').notNull().default(0),
-    /** Past this, a payout still not final is escalated to an admin (never refunded automatically). */
-    payoutDeadlineAt: timestamptz('payout_deadline_at'),
+    /** Set when its payout needs a person (stuck, unknown, refused, or not what we asked); by the payouts module. */
     escalatedAt: timestamptz('escalated_at'),
     escalationReason: text('escalation_reason'),
     finishedAt: timestamptz('finished_at'),
@@ -60,9 +48,6 @@ export const withdrawals = pgTable(
     index('withdrawals_user_created_idx').on(table.userId, table.createdAt.desc(), table.id.desc()),
     index('withdrawals_created_idx').on(table.createdAt.desc(), table.id.desc()),
     index('withdrawals_phone_idx').on(table.phone),
-    index('withdrawals_payout_check_idx')
-      .on(table.nextCheckAt)
-      .where(sql`${table.status} = 'pending' AND ${table.decision} = 'approved'`),
     uniqueIndex('withdrawals_idempotency_key_unique').on(table.idempotencyKeyId),
     check('withdrawals_amount_positive', sql`${table.amount} > 0`),
     check(

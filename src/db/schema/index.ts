@@ -1,8 +1,10 @@
 // Every table of the service; Drizzle generates the SQL migrations from this module.
 export * from './admin.js';
 export * from './affiliation.js';
+export * from './flags.js';
 export * from './football.js';
 export * from './idempotency.js';
+export * from './payouts.js';
 export * from './pronostics.js';
 export * from './support.js';
 export * from './users.js';

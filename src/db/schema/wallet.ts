@@ -136,23 +136,3 @@ export const payments = pgTable(
     check('payments_amount_positive', sql`${table.amount} > 0`),
   ],
 );
-
-/**
- * News about a payment that needs a person: an amount or currency that does not match, a provider
- * word that contradicts a final state (a `complete` after `failed`, a `refunded` after `success`).
- * Never dropped silently; an admin resolves it.
- */
-export const paymentFlags = pgTable(
-  'payment_flags',
-  {
-    id: serial('id').primaryKey(),
-    paymentId: integer('payment_id')
-      .notNull()
-      .references(() => payments.id),
-    reason: text('reason').notNull(),
-    details: jsonb('details').$type<Record<string, unknown>>().notNull(),
-    resolvedAt: timestamptz('resolved_at'),
-    createdAt: createdAt(),
-  },
-  (table) => [index('payment_flags_open_idx').on(table.createdAt).where(sql`${table.resolvedAt} IS NULL`)],
-);

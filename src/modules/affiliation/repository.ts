@@ -1,7 +1,7 @@
 // The affiliation's queries: the godfather link (`users.godfather_id`, this module's column of the
 // users table, as the balances are the wallet's), the godchildren a user sees, and `withdrawals`.
 // Balances are never written here: the wallet's ledger does it in the service's transaction.
-import { and, asc, count, desc, eq, gte, inArray, lt, lte, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
 import { users, type WithdrawalStatus, withdrawals } from '../../db/schema/index.js';
@@ -159,38 +159,9 @@ export async function findWithdrawal(db: Executor, id: number): Promise<Withdraw
   return row;
 }
 
-export async function findWithdrawalIdByTransferReference(
-  db: Executor,
-  reference: string,
-): Promise<number | undefined> {
-  const [row] = await db
-    .select({ id: withdrawals.id })
-    .from(withdrawals)
-    .where(eq(withdrawals.transferReference, reference));
-  return row?.id;
-}
-
 /** The withdrawal, locked until the transaction ends (decisions, webhooks and the poller wait here). */
 export async function lockWithdrawal(db: Executor, id: number): Promise<WithdrawalRow | undefined> {
   const [row] = await db.select().from(withdrawals).where(eq(withdrawals.id, id)).for('update');
-  return row;
-}
-
-/** The approved payout whose check is most overdue, locked; one another poller holds is skipped. */
-export async function lockDuePayout(db: Executor, now: Date): Promise<WithdrawalRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(withdrawals)
-    .where(
-      and(
-        eq(withdrawals.status, 'pending'),
-        eq(withdrawals.decision, 'approved'),
-        lte(withdrawals.nextCheckAt, now.toISOString()),
-      ),
-    )
-    .orderBy(asc(withdrawals.nextCheckAt), asc(withdrawals.id))
-    .limit(1)
-    .for('update', { skipLocked: true });
   return row;
 }
 

@@ -224,7 +224,7 @@ const affiliationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary:
           'Clôturer à la main un retrait dont le transfert est signalé (payé : effectué ; échoué : annulé et remboursé)',
         description:
-          'Seulement pour un retrait en attente dont le transfert a été signalé (escalated) ; sinon 409. Un événement tardif du prestataire ne change plus rien.',
+          'Seulement pour un retrait en attente dont le transfert a été signalé (escalated) ; sinon 409. « failed » exige une lecture du transfert chez le prestataire, faite à l’instant, qui montre un échec définitif, sinon override: true avec le motif (422 sur override). Jamais son propre retrait (403). Un événement tardif du prestataire qui contredit la clôture lève un signalement.',
         security: [{ bearer: [] }],
         params: IdParams,
         body: ResolveBody,

@@ -1,7 +1,12 @@
 // Request and response schemas of the affiliation: the spec's field names exactly (overview,
 // godchild, withdrawal, its 201/402), and the back office's view of a withdrawal.
 import { Type } from 'typebox';
-import { paymentProviders, withdrawalDecisions, withdrawalStatuses } from '../../db/schema/index.js';
+import {
+  paymentProviders,
+  payoutStatuses,
+  withdrawalDecisions,
+  withdrawalStatuses,
+} from '../../db/schema/index.js';
 import { PageMetaSchema, PageQuery, Timestamp } from '../../schemas/common.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
@@ -114,13 +119,18 @@ export const AdminWithdrawalSchema = Type.Object({
   ),
   payout: Nullable(
     Type.Object({
-      provider: Nullable(Type.Enum(paymentProviders)),
+      provider: Type.Enum(paymentProviders),
       reference: Type.String({ description: 'Ours, sent to the provider: wd-<id>' }),
       provider_reference: Nullable(Type.String()),
       provider_status: Nullable(Type.String()),
+      status: Type.Enum(payoutStatuses, {
+        description: 'pending until the provider’s final word (or an admin’s)',
+      }),
       checks: Type.Integer(),
+      create_attempted_at: Timestamp,
+      create_answered_at: Nullable(Timestamp),
       next_check_at: Nullable(Timestamp),
-      deadline_at: Nullable(Timestamp),
+      deadline_at: Timestamp,
       finished_at: Nullable(Timestamp),
     }),
   ),
@@ -155,6 +165,12 @@ export const ResolveBody = Type.Object(
       maxLength: 500,
       description: 'What the admin found; shown to the user when the payout failed',
     }),
+    override: Type.Optional(
+      Type.Boolean({
+        description:
+          'failed only: close it as failed although a provider read made now does not show a final failure (the message is the reason; audited)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -2,13 +2,12 @@
 // the godfather earns REFERRAL_COMMISSION_PERCENT of each pack a godchild pays, in XAF, inside the
 // payment's own settlement transaction. That money is withdrawn by mobile money: the request debits
 // at once; an admin decides once (a rejection refunds in the same transaction); an approval is
-// committed, then paid out by the payments provider as a transfer under `wd-<id>`, and the
-// withdrawal stays `pending` until the provider's final word (webhook or poller, both re-fetching).
-// A payout that stays unknown past PAYOUT_STUCK_SECONDS is escalated to an admin, never refunded by
-// itself: the money may have left.
+// committed with its payout opened, and the payouts module sends and follows the transfer; the
+// withdrawal stays `pending` until the payout is final (`payout-outcomes.ts` applies it). A payout
+// that stays unknown is escalated to an admin, never refunded by itself: the money may have left.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
-import type { Database, Executor, Transaction } from '../../db/client.js';
+import type { Database, Executor } from '../../db/client.js';
 import type { WithdrawalStatus } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { dayRange } from '../../lib/day-range.js';
@@ -16,26 +15,22 @@ import {
   AlreadyDecided,
   InsufficientBalance,
   NotFound,
+  OwnWithdrawal,
   PayoutNotEscalated,
   ValidationFailed,
 } from '../../lib/errors.js';
 import { messages, withdrawalTexts } from '../../lib/messages.js';
 import { offsetOf, pageMeta, pageRequest } from '../../lib/pagination.js';
-import { cameroonMobileOf, normalizePhone } from '../../lib/phone.js';
-import { addSeconds, isoTimestamp } from '../../lib/time.js';
-import {
-  PaymentProviderError,
-  type PaymentsDriver,
-  type ProviderTransfer,
-  providerTransferFailures,
-  type TransferToSend,
-} from '../../providers/payments/types.js';
+import { cameroonMobileOf, maskPhone, normalizePhone } from '../../lib/phone.js';
+import { isoTimestamp } from '../../lib/time.js';
 import type { AuditRecorder } from '../admin/service.js';
 import type { AuthUser } from '../auth/tokens.js';
 import { type IdempotentCommit, withoutKey } from '../idempotency/service.js';
-import { CHECK_BACKOFF_SECONDS, channelOf } from '../payments/service.js';
+import { channelOf } from '../payments/service.js';
+import type { PayoutService, PayoutView } from '../payouts/service.js';
 import { avatarOf } from '../users/avatars.js';
 import { postOperation } from '../wallet/ledger.js';
+import { refundWithdrawal } from './payout-outcomes.js';
 import {
   countActiveGodchildren,
   countAllGodchildren,
@@ -44,13 +39,11 @@ import {
   findGodfatherOf,
   findUserByAffiliationCode,
   findWithdrawal,
-  findWithdrawalIdByTransferReference,
   insertWithdrawal,
   isInGodfatherChain,
   listGodchildren,
   listWithdrawals,
   lockAffiliationGraph,
-  lockDuePayout,
   lockGodfatherLink,
   lockWithdrawal,
   moneyBalanceOf,
@@ -66,19 +59,16 @@ import {
 export const WITHDRAW_MAX = 1_000_000;
 /** The godchildren list is not paginated (spec); it shows at most this many, newest first. */
 export const GODCHILDREN_MAX = 1000;
-/** How often an escalated payout is still looked at: a late final word still settles it. */
-export const ESCALATED_CHECK_SECONDS = 3600;
 const ICON_MAX = 512;
 
 export interface AffiliationServiceDeps {
   db: Database;
   clock: Clock;
   logger: FastifyBaseLogger;
-  config: Pick<Config, 'withdrawMin' | 'referralCommissionPercent' | 'payoutStuckSeconds'>;
-  driver: PaymentsDriver;
+  config: Pick<Config, 'withdrawMin' | 'referralCommissionPercent'>;
   audit: AuditRecorder;
-  /** The poller's first look at a payout after its approval (the sandbox's delay plus one second). */
-  firstCheckAfterMs: number;
+  /** Opens, sends and shows the transfers that pay approved withdrawals out. */
+  payouts: Pick<PayoutService, 'open' | 'sendOnce' | 'freshWord' | 'closeByHand' | 'viewsOf'>;
 }
 
 export interface WithdrawInput {
@@ -100,16 +90,9 @@ export interface AdminWithdrawalsQuery extends WithdrawalsQuery {
   escalated?: boolean;
 }
 
-export type PayoutSettlement = 'success' | 'cancelled' | 'pending' | 'escalated' | 'unchanged';
-
 /** The public name of a user: their name, else their username, else their phone with the middle hidden. */
 export function publicName(user: { name: string | null; username: string | null; phone: string }): string {
   return user.name ?? user.username ?? maskPhone(user.phone);
-}
-
-/** `+237670000012` → `+237******12`: the first 4 characters, six stars (the length hidden too), the last 2. */
-export function maskPhone(phone: string): string {
-  return `${phone.slice(0, 4)}******${phone.slice(-2)}`;
 }
 
 function withdrawalView(row: WithdrawalRow) {
@@ -130,6 +113,7 @@ function adminWithdrawalView(
   account:
     | { id: number; phone: string; name: string | null; username: string | null; status: string }
     | undefined,
+  payout: PayoutView | undefined,
 ) {
   return {
     ...withdrawalView(row),
@@ -148,19 +132,7 @@ function adminWithdrawalView(
             message: row.decisionMessage,
             decided_at: row.decidedAt === null ? null : isoTimestamp(row.decidedAt),
           },
-    payout:
-      row.transferReference === null
-        ? null
-        : {
-            provider: row.provider,
-            reference: row.transferReference,
-            provider_reference: row.providerReference,
-            provider_status: row.providerStatus,
-            checks: row.checks,
-            next_check_at: row.nextCheckAt === null ? null : isoTimestamp(row.nextCheckAt),
-            deadline_at: row.payoutDeadlineAt === null ? null : isoTimestamp(row.payoutDeadlineAt),
-            finished_at: row.finishedAt === null ? null : isoTimestamp(row.finishedAt),
-          },
+    payout: payout ?? null,
     escalated: row.escalatedAt !== null,
     escalation:
       row.escalatedAt === null
@@ -176,15 +148,6 @@ export interface WithdrawResult {
   balance: number;
 }
 
-const transferFailures: ReadonlySet<string> = new Set(providerTransferFailures);
-
-/** What the user reads when the provider did not pay: the reason, and that the money is back. */
-function failureText(status: string): string {
-  if (status === 'rejected') return withdrawalTexts.refused;
-  if (status === 'expired') return withdrawalTexts.expired;
-  return withdrawalTexts.failed;
-}
-
 function isHttpUrl(value: string): boolean {
   try {
     const url = new URL(value);
@@ -194,153 +157,14 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-/** Gives a withdrawal's amount back, once (the refund's ledger reference is unique). */
-async function refundWithdrawal(tx: Executor, withdrawal: { id: number; userId: number; amount: number }) {
-  await postOperation(tx, {
-    userId: withdrawal.userId,
-    type: 'withdrawal_refund',
-    currency: 'XAF',
-    amount: withdrawal.amount,
-    description: withdrawalTexts.refund(withdrawal.amount),
-    reference: `withdrawal:${withdrawal.id}:refund`,
-  });
-}
-
 export function createAffiliationService(deps: AffiliationServiceDeps) {
-  const { db, clock, logger, config, driver, audit } = deps;
-
-  function toSend(row: WithdrawalRow): TransferToSend {
-    return {
-      reference: row.transferReference ?? `wd-${row.id}`,
-      amount: row.amount,
-      currency: 'XAF',
-      phone: row.phone,
-      channel: row.channel,
-      recipientName: maskPhone(row.phone),
-      description: withdrawalTexts.payoutDescription(row.id),
-      approvedAt: new Date(row.decidedAt ?? row.createdAt),
-    };
-  }
-
-  /** When to look again after `checks` looks: the payments backoff, then hourly once escalated. */
-  function nextCheck(row: WithdrawalRow, checks: number, escalated: boolean): string {
-    if (escalated) return addSeconds(clock.now(), ESCALATED_CHECK_SECONDS).toISOString();
-    const wait = CHECK_BACKOFF_SECONDS[Math.min(checks - 1, CHECK_BACKOFF_SECONDS.length - 1)] ?? 5;
-    const next = addSeconds(clock.now(), wait);
-    const deadline = row.payoutDeadlineAt ? new Date(row.payoutDeadlineAt) : undefined;
-    // The deadline itself gets a look, so an escalation is never later than it must be.
-    return (deadline && next > deadline && clock.now() < deadline ? deadline : next).toISOString();
-  }
-
-  /** The provider's word; a transfer it never heard of (the send did not reach it) is sent now. */
-  async function providerWord(row: WithdrawalRow): Promise<ProviderTransfer> {
-    try {
-      return await driver.fetchTransfer(toSend(row));
-    } catch (error) {
-      if (error instanceof PaymentProviderError && error.status === 404 && row.providerReference === null) {
-        return driver.sendTransfer(toSend(row));
-      }
-      throw error;
-    }
-  }
-
-  /** Flags the payout for an admin once; returns whether it is (now) escalated. */
-  async function escalate(tx: Executor, row: WithdrawalRow, reason: string, log: FastifyBaseLogger) {
-    if (row.escalatedAt !== null) return;
-    await updateWithdrawal(tx, row.id, { escalatedAt: clock.now().toISOString(), escalationReason: reason });
-    log.warn(
-      { reason },
-      'withdrawal payout escalated to an admin: it is not final and is never refunded automatically',
-    );
-  }
-
-  /** The rules, on an approved withdrawal locked by the caller's transaction. */
-  async function settleLocked(
-    tx: Transaction,
-    row: WithdrawalRow,
-    source: string,
-    given?: ProviderTransfer,
-  ): Promise<PayoutSettlement> {
-    const log = logger.child({ withdrawal_id: row.id, reference: row.transferReference, source });
-    if (row.status !== 'pending' || row.decision !== 'approved') return 'unchanged';
-    const now = clock.now();
-    // The send's own answer is not one of the poller's looks: its schedule stays as approval set it.
-    const checks = given ? row.checks : row.checks + 1;
-    const pastDeadline = row.payoutDeadlineAt !== null && now >= new Date(row.payoutDeadlineAt);
-    let word = given;
-    if (!word) {
-      try {
-        word = await providerWord(row);
-      } catch (error) {
-        const refused = error instanceof PaymentProviderError && !error.retryable;
-        log.warn({ err: error }, 'payout provider could not be asked or refused; will look again');
-        const escalated = refused || pastDeadline || row.escalatedAt !== null;
-        if (refused)
-          await escalate(tx, row, `provider_refused${error.status ? `_${error.status}` : ''}`, log);
-        else if (pastDeadline) await escalate(tx, row, 'stuck_unknown', log);
-        await updateWithdrawal(tx, row.id, { checks, nextCheckAt: nextCheck(row, checks, escalated) });
-        return escalated ? 'escalated' : 'unchanged';
-      }
-    }
-    const status = String(word.status);
-    const seen = {
-      providerStatus: status,
-      providerReference: word.providerReference ?? row.providerReference,
-      checks,
-    };
-
-    if (status === 'complete') {
-      if (word.amount !== row.amount) {
-        // Paid, but not what we asked: a person must look; the withdrawal is neither paid nor refunded.
-        await updateWithdrawal(tx, row.id, { ...seen, nextCheckAt: null });
-        await escalate(tx, row, 'amount_mismatch', log);
-        return 'escalated';
-      }
-      await updateWithdrawal(tx, row.id, {
-        ...seen,
-        status: 'success',
-        message: withdrawalTexts.paid,
-        finishedAt: now.toISOString(),
-        nextCheckAt: null,
-      });
-      log.info({ amount: row.amount }, 'withdrawal paid out');
-      return 'success';
-    }
-    if (transferFailures.has(status)) {
-      await updateWithdrawal(tx, row.id, {
-        ...seen,
-        status: 'cancelled',
-        message: failureText(status),
-        finishedAt: now.toISOString(),
-        nextCheckAt: null,
-      });
-      // The provider's final word that nothing was paid: the money goes back, once (unique reference).
-      await refundWithdrawal(tx, row);
-      log.info({ provider_status: status }, 'withdrawal payout failed; refunded');
-      return 'cancelled';
-    }
-    // `pending`, `sent`, or a word we do not know: still under way, or unknown.
-    const escalated = pastDeadline || row.escalatedAt !== null;
-    await updateWithdrawal(tx, row.id, {
-      ...seen,
-      nextCheckAt: given && !escalated ? row.nextCheckAt : nextCheck(row, checks, escalated),
-    });
-    if (pastDeadline) await escalate(tx, row, `stuck_${status}`, log);
-    return escalated ? 'escalated' : 'pending';
-  }
+  const { db, clock, logger, config, audit, payouts } = deps;
 
   async function adminViewOf(id: number): Promise<AdminWithdrawalView> {
     const row = await findWithdrawal(db, id);
     if (!row) throw new NotFound(messages.withdrawalNotFound);
-    const [account] = await findAccounts(db, [row.userId]);
-    return adminWithdrawalView(row, account);
-  }
-
-  async function settle(id: number, source: string, given?: ProviderTransfer) {
-    return db.transaction(async (tx) => {
-      const row = await lockWithdrawal(tx, id);
-      return row ? settleLocked(tx, row, source, given) : undefined;
-    });
+    const [[account], views] = await Promise.all([findAccounts(db, [row.userId]), payouts.viewsOf([id])]);
+    return adminWithdrawalView(row, account, views.get(id));
   }
 
   /** The filters as the repository takes them; 422 naming the field on a bad phone or date. */
@@ -504,37 +328,37 @@ export function createAffiliationService(deps: AffiliationServiceDeps) {
         listWithdrawals(db, filter, { limit: page.perPage, offset: offsetOf(page) }),
         countWithdrawals(db, filter),
       ]);
-      const accounts = await findAccounts(db, [...new Set(rows.map((row) => row.userId))]);
+      const [accounts, views] = await Promise.all([
+        findAccounts(db, [...new Set(rows.map((row) => row.userId))]),
+        payouts.viewsOf(rows.map((row) => row.id)),
+      ]);
       const byId = new Map(accounts.map((account) => [account.id, account]));
       return {
-        withdrawals: rows.map((row) => adminWithdrawalView(row, byId.get(row.userId))),
+        withdrawals: rows.map((row) => adminWithdrawalView(row, byId.get(row.userId), views.get(row.id))),
         meta: pageMeta(page, total),
       };
     },
 
     /**
-     * Approves a withdrawal (AlreadyDecided when it has a decision), commits the decision and its
-     * audit row, then asks the provider to pay it out, outside the transaction. A provider failure
-     * there leaves the payout to the poller, which sends it (never twice) or escalates it.
+     * Approves a withdrawal (AlreadyDecided when it has a decision; OwnWithdrawal for the admin's
+     * own): the decision, its audit row and the payout (its one create recorded as attempted) commit
+     * together; then the payouts module sends the transfer, once, outside any transaction.
      */
     async approve(admin: { id: number }, id: number, message?: string): Promise<AdminWithdrawalView> {
-      const approved = await db.transaction(async (tx) => {
+      const payout = await db.transaction(async (tx) => {
         const current = await lockWithdrawal(tx, id);
         if (!current) throw new NotFound(messages.withdrawalNotFound);
+        if (current.userId === admin.id) throw new OwnWithdrawal();
         if (current.decision !== null) throw new AlreadyDecided();
-        const now = clock.now();
         const note = message?.trim() || null;
         const row = await updateWithdrawal(tx, id, {
           decision: 'approved',
           decidedBy: admin.id,
-          decidedAt: now.toISOString(),
+          decidedAt: clock.now().toISOString(),
           decisionMessage: note,
-          provider: driver.name,
-          transferReference: `wd-${id}`,
           message: withdrawalTexts.paying,
-          nextCheckAt: new Date(now.getTime() + deps.firstCheckAfterMs).toISOString(),
-          payoutDeadlineAt: addSeconds(now, config.payoutStuckSeconds).toISOString(),
         });
+        const opened = await payouts.open(tx, row);
         await audit.record(tx, {
           adminId: admin.id,
           action: 'withdrawal.approve',
@@ -545,33 +369,17 @@ export function createAffiliationService(deps: AffiliationServiceDeps) {
             amount: row.amount,
             phone: row.phone,
             message: note,
-            provider: driver.name,
+            provider: opened.provider,
           },
         });
-        return row;
+        return opened;
       });
       try {
-        const word = await driver.sendTransfer(toSend(approved));
-        await settle(id, 'approve', word);
+        await payouts.sendOnce(payout.id);
       } catch (error) {
-        logger.warn(
-          { err: error, withdrawal_id: id, reference: approved.transferReference },
-          'payout provider did not take the transfer at approval; the poller resumes it',
-        );
-        if (error instanceof PaymentProviderError && !error.retryable) {
-          // Refused outright (a bad number, a missing key…): no transfer exists; a person decides.
-          await db.transaction(async (tx) => {
-            const row = await lockWithdrawal(tx, id);
-            if (row?.status !== 'pending') return;
-            await updateWithdrawal(tx, id, { nextCheckAt: null });
-            await escalate(
-              tx,
-              row,
-              `provider_refused${error.status ? `_${error.status}` : ''}`,
-              logger.child({ withdrawal_id: id }),
-            );
-          });
-        }
+        // Only our own database can fail here (the provider's answers are applied, never thrown):
+        // the payout stays pending and the poller reads it; it is never sent again.
+        logger.error({ err: error, withdrawal_id: id }, 'payout create answer could not be recorded');
       }
       return adminViewOf(id);
     },
@@ -580,12 +388,13 @@ export function createAffiliationService(deps: AffiliationServiceDeps) {
     async reject(admin: { id: number }, id: number, message: string): Promise<AdminWithdrawalView> {
       const note = message.trim();
       if (note.length < 3) throw ValidationFailed.field('message', messages.blankField);
-      const row = await db.transaction(async (tx) => {
+      await db.transaction(async (tx) => {
         const current = await lockWithdrawal(tx, id);
         if (!current) throw new NotFound(messages.withdrawalNotFound);
+        if (current.userId === admin.id) throw new OwnWithdrawal();
         if (current.decision !== null) throw new AlreadyDecided();
         const now = clock.now().toISOString();
-        const updated = await updateWithdrawal(tx, id, {
+        await updateWithdrawal(tx, id, {
           decision: 'rejected',
           decidedBy: admin.id,
           decidedAt: now,
@@ -607,27 +416,44 @@ export function createAffiliationService(deps: AffiliationServiceDeps) {
             refunded: current.amount,
           },
         });
-        return updated;
       });
-      const [account] = await findAccounts(db, [row.userId]);
-      return adminWithdrawalView(row, account);
+      return adminViewOf(id);
     },
 
     /**
      * Closes by hand a payout escalated to an admin (the money's fate known outside the provider's
      * API): `paid` makes it `success`; `failed` makes it `cancelled` and refunds it in the same
-     * transaction (once: the refund's reference is unique). Only a pending, approved, escalated
-     * withdrawal (else PayoutNotEscalated, 409); audited in the same transaction. A provider event
-     * after that changes nothing: the settlement only touches pending withdrawals.
+     * transaction (once: the refund's reference is unique), but only when a provider read made now
+     * shows a final failure, or with `override: true` (the message is the reason): the money may
+     * have left. Only a pending, approved, escalated withdrawal (else PayoutNotEscalated, 409); never
+     * the admin's own (403); audited in the same transaction. Later provider news against it is flagged.
      */
     async resolveEscalated(
       admin: { id: number },
       id: number,
-      input: { outcome: 'paid' | 'failed'; message: string },
+      input: { outcome: 'paid' | 'failed'; message: string; override?: boolean | undefined },
     ): Promise<AdminWithdrawalView> {
       const note = input.message.trim();
       if (note.length < 3) throw ValidationFailed.field('message', messages.blankField);
-      const row = await db.transaction(async (tx) => {
+      const before = await findWithdrawal(db, id);
+      if (!before) throw new NotFound(messages.withdrawalNotFound);
+      if (before.userId === admin.id) throw new OwnWithdrawal();
+      if (before.status !== 'pending' || before.decision !== 'approved' || before.escalatedAt === null) {
+        throw new PayoutNotEscalated();
+      }
+      let providerRead: { status: string; final_failure: boolean } | { error: string } | null = null;
+      if (input.outcome === 'failed' && !input.override) {
+        // The provider is read here, outside any transaction: a failure by hand must rest on its word.
+        try {
+          providerRead = (await payouts.freshWord(id)) ?? null;
+        } catch (error) {
+          providerRead = { error: error instanceof Error ? error.message : String(error) };
+        }
+        if (!providerRead || !('final_failure' in providerRead) || !providerRead.final_failure) {
+          throw ValidationFailed.field('override', messages.withdrawalFailureUnconfirmed);
+        }
+      }
+      await db.transaction(async (tx) => {
         const current = await lockWithdrawal(tx, id);
         if (!current) throw new NotFound(messages.withdrawalNotFound);
         if (current.status !== 'pending' || current.decision !== 'approved' || current.escalatedAt === null) {
@@ -635,15 +461,13 @@ export function createAffiliationService(deps: AffiliationServiceDeps) {
         }
         const now = clock.now().toISOString();
         const paid = input.outcome === 'paid';
-        const updated = await updateWithdrawal(tx, id, {
+        await updateWithdrawal(tx, id, {
           status: paid ? 'success' : 'cancelled',
           message: paid ? withdrawalTexts.paid : note,
           finishedAt: now,
-          nextCheckAt: null,
         });
-        if (!paid) {
-          await refundWithdrawal(tx, current);
-        }
+        if (!paid) await refundWithdrawal(tx, current);
+        await payouts.closeByHand(tx, id, input.outcome);
         await audit.record(tx, {
           adminId: admin.id,
           action: 'withdrawal.resolve',
@@ -655,14 +479,13 @@ export function createAffiliationService(deps: AffiliationServiceDeps) {
             outcome: input.outcome,
             message: note,
             escalation_reason: current.escalationReason,
-            provider_status: current.providerStatus,
+            provider_read: providerRead,
+            override: input.override === true,
             refunded: paid ? 0 : current.amount,
           },
         });
-        return updated;
       });
-      const [account] = await findAccounts(db, [row.userId]);
-      return adminWithdrawalView(row, account);
+      return adminViewOf(id);
     },
 
     /** A user's pending withdrawals and godchildren (the back office's user detail). */
@@ -679,27 +502,13 @@ export function createAffiliationService(deps: AffiliationServiceDeps) {
       return pendingWithdrawalTotals(db);
     },
 
+    /** Pending withdrawals whose payout is escalated to an admin. */
+    escalatedCount(): Promise<number> {
+      return countWithdrawals(db, { status: 'pending', escalated: true });
+    },
+
     /** One withdrawal as the back office sees it. */
     adminView: adminViewOf,
-
-    /** Locks the payout, re-fetches the transfer and applies the provider's word once. */
-    settlePayout: settle,
-
-    /** A `transfer.*` webhook's reference (already authenticated): only a hint to re-fetch. */
-    async onTransferEvent(reference: string): Promise<PayoutSettlement | undefined> {
-      const id = await findWithdrawalIdByTransferReference(db, reference);
-      return id === undefined ? undefined : settle(id, 'webhook');
-    },
-
-    /** The poller's step: settles the most overdue payout; false when none is due. */
-    async checkDuePayout(): Promise<boolean> {
-      return db.transaction(async (tx) => {
-        const row = await lockDuePayout(tx, clock.now());
-        if (!row) return false;
-        await settleLocked(tx, row, 'poller');
-        return true;
-      });
-    },
   };
 }
 

@@ -19,7 +19,11 @@ import {
   AdminUserOperationsData,
   AdminUserPageQuery,
   AdminUserPronosticsData,
+  FlagsData,
+  FlagsQuery,
+  OneFlagData,
   OneUserData,
+  ResolveFlagBody,
   RoleBody,
   StatsData,
 } from './schemas.js';
@@ -28,7 +32,7 @@ const UserId = Type.Object({ id: Type.Integer() });
 const oneUserErrors = { ...adminErrors, 404: ErrorEnvelope };
 
 const backofficeRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { backoffice, users, wallet, pronostics, tokens } = app.services;
+  const { backoffice, users, wallet, pronostics, tokens, flags } = app.services;
 
   /** 404 when the account does not exist (the lists of an unknown id are not empty lists). */
   const requireUser = (id: number) => backoffice.requireUser(id);
@@ -220,6 +224,53 @@ const backofficeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         message: messages.adminStats,
         data: await backoffice.stats(),
       });
+    },
+  );
+
+  app.get(
+    '/api/admin/flags',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Signalements : contradictions du prestataire de paiement (ouverts en premier, puis les plus récents)',
+        security: [{ bearer: [] }],
+        querystring: FlagsQuery,
+        response: { 200: Envelope(FlagsData, UserId), ...adminErrors },
+      },
+    },
+    async (request) => {
+      const admin = currentUser(request);
+      return envelope({
+        user: { id: admin.id },
+        message: messages.adminFlags,
+        data: await flags.list(request.query),
+      });
+    },
+  );
+
+  app.post(
+    '/api/admin/flags/:id/resolve',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Résoudre un signalement avec une note (journalisé) ; credit: true crédite un paiement late_complete une fois',
+        security: [{ bearer: [] }],
+        params: IdParams,
+        body: ResolveFlagBody,
+        response: {
+          200: Envelope(OneFlagData, UserId),
+          ...adminErrors,
+          404: ErrorEnvelope,
+          409: ErrorEnvelope,
+        },
+      },
+    },
+    async (request) => {
+      const admin = currentUser(request);
+      const flag = await flags.resolve(admin, request.params.id, request.body);
+      return envelope({ user: { id: admin.id }, message: messages.flagResolved, data: { flag } });
     },
   );
 };

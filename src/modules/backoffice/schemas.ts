@@ -1,6 +1,6 @@
 // Request and response schemas of the back office's user and dashboard routes.
 import { Type } from 'typebox';
-import { userRoles, userStatuses } from '../../db/schema/index.js';
+import { flagKinds, flagStatuses, flagTargetTypes, userRoles, userStatuses } from '../../db/schema/index.js';
 import { PageMetaSchema, PageQuery, Timestamp } from '../../schemas/common.js';
 import { ListedPronostic } from '../pronostics/schemas.js';
 import { ADJUST_MAX } from '../users/service.js';
@@ -134,6 +134,8 @@ export const StatsData = Type.Object({
     count: Type.Integer(),
     amount: Type.Integer({ description: 'XAF' }),
   }),
+  withdrawals_escalated: Type.Integer({ description: 'Pending withdrawals whose payout needs an admin' }),
+  flags_open: Type.Integer({ description: 'Open flags (contradictions an admin must see)' }),
   series: Type.Array(
     Type.Object({
       day: Day,
@@ -155,3 +157,44 @@ export const StatsData = Type.Object({
     }),
   ]),
 });
+
+export const FlagSchema = Type.Object({
+  id: Type.Integer(),
+  kind: Type.Enum(flagKinds),
+  target_type: Type.Enum(flagTargetTypes),
+  target_id: Type.Integer(),
+  details: Type.Record(Type.String(), Type.Unknown(), {
+    description: 'What the provider said against our books (status, amount, currency…)',
+  }),
+  status: Type.Enum(flagStatuses),
+  note: Nullable(Type.String()),
+  resolved_by: Type.Union([Type.Integer(), Type.Null()]),
+  resolved_at: Nullable(Timestamp),
+  created_at: Timestamp,
+});
+
+export const FlagsQuery = Type.Object(
+  {
+    status: Type.Optional(Type.Enum(flagStatuses)),
+    kind: Type.Optional(Type.Enum(flagKinds)),
+    target_type: Type.Optional(Type.Enum(flagTargetTypes)),
+    ...PageQuery,
+  },
+  { additionalProperties: false },
+);
+
+export const FlagsData = Type.Object({ flags: Type.Array(FlagSchema), meta: PageMetaSchema });
+export const OneFlagData = Type.Object({ flag: FlagSchema });
+
+export const ResolveFlagBody = Type.Object(
+  {
+    message: Type.String({ minLength: 3, maxLength: 500, description: 'What the admin found and did' }),
+    credit: Type.Optional(
+      Type.Boolean({
+        description:
+          'late_complete payment flags only: credit the payment’s credits once (ledger reference payment:<id>:late)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);

@@ -8,6 +8,7 @@ import { NotFound } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
 import { DAY_MS } from '../../lib/time.js';
 import type { AffiliationService } from '../affiliation/service.js';
+import type { FlagService } from '../flags/service.js';
 import type { PaymentService } from '../payments/service.js';
 import type { PronosticService } from '../pronostics/service.js';
 import type { TrackRecordService } from '../track-record/service.js';
@@ -21,7 +22,8 @@ export interface BackofficeServiceDeps {
   users: Pick<UserService, 'findById' | 'signupsByDay'>;
   pronostics: Pick<PronosticService, 'countsOf' | 'byDayAndStatus'>;
   payments: Pick<PaymentService, 'successTotalsOf' | 'byDayAndStatus'>;
-  affiliation: Pick<AffiliationService, 'adminFiguresOf' | 'pendingTotals'>;
+  affiliation: Pick<AffiliationService, 'adminFiguresOf' | 'pendingTotals' | 'escalatedCount'>;
+  flags: Pick<FlagService, 'openCount'>;
   trackRecord: Pick<TrackRecordService, 'publicRecord'>;
 }
 
@@ -42,7 +44,7 @@ function emptyFigures(): PeriodFigures {
 const isoDay = (instant: number) => new Date(instant).toISOString().slice(0, 10);
 
 export function createBackofficeService(deps: BackofficeServiceDeps) {
-  const { clock, users, pronostics, payments, affiliation, trackRecord } = deps;
+  const { clock, users, pronostics, payments, affiliation, flags, trackRecord } = deps;
 
   return {
     /** NotFound when the account does not exist. */
@@ -81,11 +83,13 @@ export function createBackofficeService(deps: BackofficeServiceDeps) {
         from: new Date(from).toISOString(),
         before: new Date(todayStart + DAY_MS).toISOString(),
       };
-      const [signups, pronosticRows, paymentRows, pending, record] = await Promise.all([
+      const [signups, pronosticRows, paymentRows, pending, escalated, flagsOpen, record] = await Promise.all([
         users.signupsByDay(range),
         pronostics.byDayAndStatus(range),
         payments.byDayAndStatus(range),
         affiliation.pendingTotals(),
+        affiliation.escalatedCount(),
+        flags.openCount(),
         trackRecord.publicRecord(),
       ]);
       const days = Array.from({ length: STATS_DAYS }, (_, i) => isoDay(from + i * DAY_MS));
@@ -127,6 +131,8 @@ export function createBackofficeService(deps: BackofficeServiceDeps) {
         today: { day: today, ...byDay.get(today)! },
         last_30_days: { from: days[0]!, to: today, ...sum([...byDay.values()]) },
         withdrawals_pending: pending,
+        withdrawals_escalated: escalated,
+        flags_open: flagsOpen,
         series: days.map((day) => {
           const figures = byDay.get(day)!;
           return {

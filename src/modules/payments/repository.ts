@@ -1,7 +1,7 @@
-// The payments module's queries, on its own tables (`payments`, `payment_flags`).
-import { and, asc, count, eq, gte, isNull, lt, lte, sql } from 'drizzle-orm';
+// The payments module's queries, on its own table (`payments`).
+import { and, asc, count, eq, gte, lt, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { paymentFlags, payments } from '../../db/schema/index.js';
+import { payments } from '../../db/schema/index.js';
 
 export type PaymentRow = typeof payments.$inferSelect;
 export type NewPayment = typeof payments.$inferInsert;
@@ -54,30 +54,6 @@ export async function updatePayment(
 ): Promise<PaymentRow> {
   const [row] = await db.update(payments).set(changes).where(eq(payments.id, id)).returning();
   return row!;
-}
-
-/** Records news that needs an admin, once per payment and reason while it is open. */
-export async function flagPayment(
-  db: Executor,
-  flag: { paymentId: number; reason: string; details: Record<string, unknown> },
-): Promise<boolean> {
-  const open = await db
-    .select({ id: paymentFlags.id })
-    .from(paymentFlags)
-    .where(
-      and(
-        eq(paymentFlags.paymentId, flag.paymentId),
-        eq(paymentFlags.reason, flag.reason),
-        isNull(paymentFlags.resolvedAt),
-      ),
-    );
-  if (open.length > 0) return false;
-  await db.insert(paymentFlags).values(flag);
-  return true;
-}
-
-export async function listFlags(db: Executor, paymentId: number) {
-  return db.select().from(paymentFlags).where(eq(paymentFlags.paymentId, paymentId));
 }
 
 /** The advisory-lock key space of checkouts (the user id is the second key). */

@@ -1,32 +1,40 @@
 // Pack purchases by mobile money. Checkout commits the payment (our unique reference, the pack's
-// snapshot) before the provider hears of it; then one settlement function, used by the webhook and
-// by the poller alike, locks the payment, re-fetches the provider's word and moves it once to
-// `success` (crediting the snapshot's credits under the unique ledger reference `payment:<id>`) or
-// `failed`. News that contradicts a final state changes nothing and is flagged for an admin.
+// snapshot) before the provider hears of it; then the webhook and the poller alike follow it to the
+// provider's final word (`followProviderOperation`: claim, ask the provider in no transaction,
+// apply under lock) and move it once to `success` (crediting the snapshot's credits under the unique
+// ledger reference `payment:<id>`) or `failed`. Our own clock never fails a payment; news that
+// contradicts a final state changes nothing and raises a flag for an admin.
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database, Executor } from '../../db/client.js';
-import type { PaymentChannel } from '../../db/schema/index.js';
+import type { Database, Executor, Transaction } from '../../db/client.js';
+import type { FlagKind, PaymentChannel } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { NotFound, NotOwner, RateLimited, Unauthenticated, ValidationFailed } from '../../lib/errors.js';
 import { messages, paymentTexts } from '../../lib/messages.js';
 import { cameroonMobileOf } from '../../lib/phone.js';
 import { addSeconds, isoTimestamp } from '../../lib/time.js';
 import {
+  type PaymentDrivers,
   PaymentProviderError,
-  type PaymentsDriver,
   type PaymentToStart,
   type ProviderPayment,
   providerFinalFailures,
 } from '../../providers/payments/types.js';
 import type { AuthUser } from '../auth/tokens.js';
+import { raiseFlag } from '../flags/service.js';
 import { type IdempotentCommit, withoutKey } from '../idempotency/service.js';
 import { postOperation } from '../wallet/ledger.js';
+import {
+  followProviderOperation,
+  LATE_CHECK_SECONDS,
+  leaseUntil,
+  nextLookAt,
+  type ProviderAnswer,
+} from './follow.js';
 import {
   countPending,
   findPayment,
   findPaymentIdByReference,
-  flagPayment,
   insertPayment,
   lockDuePayment,
   lockPayment,
@@ -37,10 +45,16 @@ import {
   updatePayment,
 } from './repository.js';
 
-/** How long the provider keeps a payment open; after it, a last re-fetch settles it. */
+/** How long the provider keeps a payment open (NotchPay: a few hours); past it, it is read hourly. */
 export const PAYMENT_EXPIRY_SECONDS = 3 * 3600;
-/** Waits between the poller's later looks at a pending payment (the last one repeats). */
-export const CHECK_BACKOFF_SECONDS = [5, 15, 60, 300] as const;
+/** A payment the provider still calls pending this long after checkout is flagged `stuck_pending`. */
+export const STUCK_PENDING_SECONDS = 24 * 3600;
+/**
+ * A payment the provider has never heard of (404, no id of its own) is started again until its
+ * expiry; this long past the expiry, with no start under way for an hour, nothing can still
+ * create it, so it failed.
+ */
+export const NEVER_STARTED_GRACE_SECONDS = 3600;
 const PENDING_RETRY_AFTER_SECONDS = 60;
 
 export interface CheckoutInput {
@@ -72,7 +86,8 @@ export interface PaymentServiceDeps {
   db: Database;
   clock: Clock;
   logger: FastifyBaseLogger;
-  driver: PaymentsDriver;
+  /** The driver new payments use, and the one each older row names (`payments.provider`). */
+  drivers: PaymentDrivers;
   packs: PackLookup;
   /** Pending payments one user may hold at once; null lifts the cap (RATE_LIMIT=off). */
   maxPending: number | null;
@@ -85,6 +100,12 @@ export interface PaymentServiceDeps {
 }
 
 export type Settlement = 'success' | 'failed' | 'pending' | 'unchanged' | 'flagged';
+
+/** The provider's word, or `not_found` when it has never heard of the payment. */
+type PaymentWord = ProviderPayment | { status: 'not_found' };
+
+/** The row's driver is not configured here: the payment is left alone and flagged. */
+class DriverMissing extends Error {}
 
 function paymentView(row: PaymentRow) {
   return {
@@ -138,87 +159,135 @@ function toStart(row: PaymentRow): PaymentToStart {
 const finalFailures: ReadonlySet<string> = new Set(providerFinalFailures);
 
 export function createPaymentService(deps: PaymentServiceDeps) {
-  const { db, clock, logger, driver, packs } = deps;
+  const { db, clock, logger, drivers, packs } = deps;
+  const driver = drivers.current;
 
-  /** When to look again after `checks` looks, never past the expiry (the last look is at it). */
+  /** When to look next: the backoff up to the expiry (which gets its own look), then hourly. */
   function nextCheck(row: PaymentRow, checks: number): string {
-    const wait = CHECK_BACKOFF_SECONDS[Math.min(checks - 1, CHECK_BACKOFF_SECONDS.length - 1)] ?? 5;
-    const next = addSeconds(clock.now(), wait);
+    const now = clock.now();
     const expiry = new Date(row.expiresAt);
-    return (next > expiry && clock.now() < expiry ? expiry : next).toISOString();
+    if (now >= expiry) return addSeconds(now, LATE_CHECK_SECONDS).toISOString();
+    return nextLookAt(now, checks, expiry).toISOString();
   }
 
-  /** Asks the provider; a provider that never heard of it (the start did not reach it) is asked to start it. */
-  async function providerWord(row: PaymentRow): Promise<ProviderPayment> {
+  /**
+   * The provider's word on the payment (no transaction is open here). One it never heard of is
+   * started again while the provider could still take it (before the expiry, no id of its own);
+   * after that a 404 is `not_found`.
+   */
+  async function ask(row: PaymentRow): Promise<PaymentWord> {
+    const own = drivers.byName(row.provider);
+    if (!own) throw new DriverMissing(row.provider);
     try {
-      return await driver.fetch(toStart(row));
+      return await own.fetch(toStart(row));
     } catch (error) {
-      if (error instanceof PaymentProviderError && error.status === 404 && row.providerReference === null) {
-        return driver.start(toStart(row));
+      if (
+        !(error instanceof PaymentProviderError) ||
+        error.status !== 404 ||
+        row.providerReference !== null
+      ) {
+        throw error;
       }
-      throw error;
+      if (clock.now() < new Date(row.expiresAt)) return own.start(toStart(row));
+      return { status: 'not_found' };
     }
   }
 
-  /** The rules, on a payment locked by the caller's transaction. */
-  async function settleLocked(tx: Executor, row: PaymentRow, source: string): Promise<Settlement> {
+  /** The poller's claim: the most overdue pending payment, its look recorded and leased. */
+  async function claimDue(tx: Transaction): Promise<PaymentRow | undefined> {
+    const row = await lockDuePayment(tx, clock.now());
+    if (!row) return undefined;
+    return updatePayment(tx, row.id, {
+      checks: row.checks + 1,
+      nextCheckAt: leaseUntil(clock.now()).toISOString(),
+    });
+  }
+
+  /**
+   * A webhook's (or the checkout's) claim of one payment. A final one is still read: news against
+   * it must reach an admin. A pending one is leased so the poller does not ask at the same time.
+   */
+  function claimById(id: number) {
+    return async (tx: Transaction): Promise<PaymentRow | undefined> => {
+      const row = await lockPayment(tx, id);
+      if (row?.status !== 'pending') return row;
+      return updatePayment(tx, row.id, { nextCheckAt: leaseUntil(clock.now()).toISOString() });
+    };
+  }
+
+  /** Applies the answer to the payment, locked again and re-read: its state may have moved since the claim. */
+  async function apply(
+    tx: Transaction,
+    claimed: PaymentRow,
+    answer: ProviderAnswer<PaymentWord>,
+    source: string,
+  ) {
+    const row = await lockPayment(tx, claimed.id);
+    if (!row) return 'unchanged' as const;
     const log = logger.child({ payment_id: row.id, reference: row.reference, source });
     const now = clock.now();
-    const checks = row.checks + 1;
-    let word: ProviderPayment;
-    try {
-      word = await providerWord(row);
-    } catch (error) {
-      // Unknown: keep it as it is and look again later; our own clock never fails a payment.
-      log.warn({ err: error }, 'payment provider could not be asked; will look again');
-      if (row.status === 'pending') {
-        await updatePayment(tx, row.id, {
-          checks,
-          nextCheckAt: nextCheck(row, checks),
-          updatedAt: now.toISOString(),
-        });
-      }
-      return 'unchanged';
-    }
-    const status = String(word.status);
-    const seen = {
-      providerStatus: status,
-      providerReference: word.providerReference ?? row.providerReference,
-      paymentUrl: word.paymentUrl ?? row.paymentUrl,
-      updatedAt: now.toISOString(),
-    };
-    const flag = async (reason: string) => {
-      const details = {
-        provider_status: status,
-        amount: word.amount,
-        currency: word.currency,
-        status: row.status,
-      };
-      if (await flagPayment(tx, { paymentId: row.id, reason, details })) {
-        log.warn({ reason, ...details }, 'payment flagged for an admin');
-      }
+    const flag = async (kind: FlagKind, details: Record<string, unknown>) => {
+      await raiseFlag(
+        tx,
+        { kind, targetType: 'payment', targetId: row.id, details: { status: row.status, ...details } },
+        log,
+      );
       return 'flagged' as const;
     };
+    /** Still pending: the next look, and the day-old flag. */
+    const keepPending = async (seen: Partial<PaymentRow>): Promise<Settlement> => {
+      await updatePayment(tx, row.id, { ...seen, nextCheckAt: nextCheck(row, row.checks) });
+      if (now.getTime() - new Date(row.createdAt).getTime() >= STUCK_PENDING_SECONDS * 1000) {
+        await flag('stuck_pending', { provider_status: seen.providerStatus ?? row.providerStatus });
+        return 'flagged';
+      }
+      return 'pending';
+    };
+
+    if (!answer.ok) {
+      if (answer.error instanceof DriverMissing) {
+        // Left alone: no driver here can ask its provider; a person must.
+        if (row.status === 'pending') await updatePayment(tx, row.id, { nextCheckAt: null });
+        return flag('driver_missing', { provider: row.provider });
+      }
+      // Unknown: keep it as it is and look again later; our own clock never fails a payment.
+      log.warn({ err: answer.error }, 'payment provider could not be asked; will look again');
+      return row.status === 'pending' ? keepPending({ updatedAt: now.toISOString() }) : 'unchanged';
+    }
+    const word = answer.word;
+    const status = String(word.status);
+    const found = 'reference' in word ? word : undefined;
+    const seen = {
+      providerStatus: status,
+      providerReference: found?.providerReference ?? row.providerReference,
+      paymentUrl: found?.paymentUrl ?? row.paymentUrl,
+      updatedAt: now.toISOString(),
+    };
+    const said = { provider_status: status, amount: found?.amount, currency: found?.currency };
 
     if (row.status !== 'pending') {
       // A final state never moves; news against it goes to an admin.
-      if (row.status === 'failed' && status === 'complete') return flag('complete_after_failed');
-      if (row.status === 'success' && (status === 'refunded' || finalFailures.has(status))) {
-        return flag(`${status}_after_success`);
-      }
+      if (row.status === 'failed' && status === 'complete') return flag('late_complete', said);
+      if (row.status === 'success' && status === 'refunded') return flag('refund_after_success', said);
+      if (row.status === 'success' && finalFailures.has(status)) return flag('failed_after_success', said);
       return 'unchanged';
     }
+    const fail = async (why: string) => {
+      await updatePayment(tx, row.id, {
+        ...seen,
+        status: 'failed',
+        finishedAt: now.toISOString(),
+        nextCheckAt: null,
+      });
+      log.info({ provider_status: status }, why);
+      return 'failed' as const;
+    };
 
-    if (status === 'complete') {
-      if (word.amount !== row.amount || word.currency !== row.currency) {
-        await updatePayment(tx, row.id, {
-          ...seen,
-          status: 'failed',
-          finishedAt: now.toISOString(),
-          nextCheckAt: null,
-        });
-        await flag('amount_mismatch');
-        return 'failed';
+    if (found && status === 'complete') {
+      if (found.amount !== row.amount || found.currency !== row.currency) {
+        // Paid, but not what we asked: no credits on a price we did not set; an admin decides.
+        await fail('payment complete with another amount or currency; failed and flagged');
+        return flag(found.amount !== row.amount ? 'amount_mismatch' : 'currency_mismatch', said);
       }
       await updatePayment(tx, row.id, {
         ...seen,
@@ -244,39 +313,26 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       log.info({ credits: row.credits }, 'payment succeeded; credits granted');
       return 'success';
     }
-    if (finalFailures.has(status)) {
-      await updatePayment(tx, row.id, {
-        ...seen,
-        status: 'failed',
-        finishedAt: now.toISOString(),
-        nextCheckAt: null,
-      });
-      log.info({ provider_status: status }, 'payment failed');
-      return 'failed';
-    }
+    if (finalFailures.has(status)) return fail('payment failed');
     if (status === 'refunded') {
-      await updatePayment(tx, row.id, { ...seen, checks, nextCheckAt: nextCheck(row, checks) });
-      return flag('refunded_while_pending');
+      await keepPending(seen);
+      return flag('refunded_while_pending', said);
     }
-    if (now >= new Date(row.expiresAt)) {
-      // The provider's expiry has passed and this last re-fetch still says it is open: it is over.
-      await updatePayment(tx, row.id, {
-        ...seen,
-        status: 'failed',
-        finishedAt: now.toISOString(),
-        nextCheckAt: null,
-      });
-      log.info({ provider_status: status }, 'payment expired');
-      return 'failed';
+    if (status === 'not_found') {
+      const never = new Date(row.expiresAt).getTime() + NEVER_STARTED_GRACE_SECONDS * 1000;
+      // The provider never had it and nothing will start it any more: no money can have moved.
+      if (row.providerReference === null && now.getTime() >= never)
+        return fail('payment never reached the provider');
     }
-    await updatePayment(tx, row.id, { ...seen, checks, nextCheckAt: nextCheck(row, checks) });
-    return 'pending';
+    return keepPending(seen);
   }
 
+  /** Follows one payment (webhook, checkout) to the provider's word; undefined when it does not exist. */
   async function settle(id: number, source: string): Promise<Settlement | undefined> {
-    return db.transaction(async (tx) => {
-      const row = await lockPayment(tx, id);
-      return row ? settleLocked(tx, row, source) : undefined;
+    return followProviderOperation(db, {
+      claim: claimById(id),
+      ask,
+      apply: (tx, claimed, answer) => apply(tx, claimed, answer, source),
     });
   }
 
@@ -358,7 +414,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       return paymentView(row);
     },
 
-    /** Locks the payment, re-fetches it and applies the provider's word once; undefined when it does not exist. */
+    /** Follows one payment to the provider's word and applies it once; undefined when it does not exist. */
     settle,
 
     /**
@@ -370,7 +426,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       rawBody: Buffer,
       headers: Record<string, string | string[] | undefined>,
     ): Promise<{ event: string; settlement?: Settlement | undefined }> {
-      const event = provider === driver.name ? driver.verifyWebhook(rawBody, headers) : null;
+      const event = drivers.byName(provider)?.verifyWebhook(rawBody, headers) ?? null;
       if (!event) throw new Unauthenticated();
       if (!event.reference) return { event: event.type };
       if (event.type.startsWith('transfer.')) {
@@ -383,14 +439,36 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       return { event: event.type, settlement: await settle(id, 'webhook') };
     },
 
-    /** The poller's step: settles the most overdue pending payment; false when none is due. */
+    /** The poller's step: follows the most overdue pending payment; false when none is due. */
     async checkDue(): Promise<boolean> {
-      return db.transaction(async (tx) => {
-        const row = await lockDuePayment(tx, clock.now());
-        if (!row) return false;
-        await settleLocked(tx, row, 'poller');
-        return true;
+      const outcome = await followProviderOperation(db, {
+        claim: claimDue,
+        ask,
+        apply: (tx, claimed, answer) => apply(tx, claimed, answer, 'poller'),
       });
+      return outcome !== undefined;
+    },
+
+    /**
+     * Credits a payment the provider completed after it was failed (an admin resolving its
+     * `late_complete` flag), once: the ledger reference `payment:<id>:late` is unique. The payment
+     * stays `failed` (a final state never moves); the credit row says why.
+     */
+    async creditLatePayment(
+      tx: Transaction,
+      paymentId: number,
+    ): Promise<{ credits: number; userId: number }> {
+      const row = await lockPayment(tx, paymentId);
+      if (!row) throw new NotFound(messages.paymentNotFound);
+      await postOperation(tx, {
+        userId: row.userId,
+        type: 'pack_purchase',
+        currency: 'credits',
+        amount: row.credits,
+        description: paymentTexts.lateCredit(row.credits),
+        reference: `payment:${row.id}:late`,
+      });
+      return { credits: row.credits, userId: row.userId };
     },
   };
 }

@@ -10,6 +10,7 @@ import {
   AlreadyDecided,
   DomainError,
   type FieldErrors,
+  FlagAlreadyResolved,
   InsufficientBalance,
   InsufficientCredits,
   InvalidCode,
@@ -125,6 +126,7 @@ const domainStatuses: [abstract new (...args: never[]) => DomainError, number][]
   [TicketClosed, 409],
   [PronosticTypeExists, 409],
   [PayoutNotEscalated, 409],
+  [FlagAlreadyResolved, 409],
   [ValidationFailed, 422],
   [RateLimited, 429],
 ];

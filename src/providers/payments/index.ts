@@ -4,7 +4,7 @@ import type { Config } from '../../config.js';
 import type { Clock } from '../../lib/clock.js';
 import { createNotchPayDriver } from './notchpay.js';
 import { createSandboxDriver } from './sandbox.js';
-import type { PaymentsDriver } from './types.js';
+import type { PaymentDrivers, PaymentsDriver } from './types.js';
 
 export * from './types.js';
 
@@ -24,4 +24,25 @@ export function createPaymentsDriver(config: Config, deps: PaymentsDriverDeps): 
     case 'notchpay':
       return createNotchPayDriver(config.notchpay, deps.fetch ? { fetch: deps.fetch } : {});
   }
+}
+
+/**
+ * The current driver and every other one this configuration can build, for rows made before a
+ * change of PAYMENTS_DRIVER: NotchPay when its keys are set; the sandbox outside production (it is
+ * stateless, so it answers for its old rows without its timers).
+ */
+export function createPaymentDrivers(
+  config: Config,
+  deps: PaymentsDriverDeps,
+  current: PaymentsDriver = createPaymentsDriver(config, deps),
+): PaymentDrivers {
+  const all = new Map<string, PaymentsDriver>([[current.name, current]]);
+  const { notchpay } = config;
+  if (!all.has('notchpay') && notchpay.publicKey && notchpay.privateKey && notchpay.webhookSecret) {
+    all.set('notchpay', createPaymentsDriver({ ...config, paymentsDriver: 'notchpay' }, deps));
+  }
+  if (!all.has('sandbox') && config.appEnv !== 'production') {
+    all.set('sandbox', createPaymentsDriver({ ...config, paymentsDriver: 'sandbox' }, deps));
+  }
+  return { current, byName: (name) => all.get(name) };
 }

@@ -122,3 +122,13 @@ export class PaymentProviderError extends Error {
     this.retryable = details.retryable;
   }
 }
+
+/**
+ * The drivers this process can speak: `current` for new payments and payouts, and, by name, the
+ * one an older row was made with (a payment is always followed through its own provider).
+ */
+export interface PaymentDrivers {
+  readonly current: PaymentsDriver;
+  /** The driver of that name, or undefined when it is not configured here. */
+  byName(name: string): PaymentsDriver | undefined;
+}

@@ -1,0 +1,79 @@
+// The flags module's queries, on its own table (`flags`).
+import { and, count, desc, eq, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { type FlagKind, type FlagStatus, type FlagTargetType, flags } from '../../db/schema/index.js';
+
+export type FlagRow = typeof flags.$inferSelect;
+export type NewFlag = typeof flags.$inferInsert;
+
+/** Inserts the flag unless this kind is already raised on this target; the row when it is new. */
+export async function insertFlag(db: Executor, values: NewFlag): Promise<FlagRow | undefined> {
+  const [row] = await db.insert(flags).values(values).onConflictDoNothing().returning();
+  return row;
+}
+
+export interface FlagFilter {
+  status?: FlagStatus;
+  kind?: FlagKind;
+  targetType?: FlagTargetType;
+}
+
+function conditions(filter: FlagFilter) {
+  return and(
+    filter.status ? eq(flags.status, filter.status) : undefined,
+    filter.kind ? eq(flags.kind, filter.kind) : undefined,
+    filter.targetType ? eq(flags.targetType, filter.targetType) : undefined,
+  );
+}
+
+/** Open flags first, then newest first. */
+export async function listFlags(
+  db: Executor,
+  filter: FlagFilter,
+  page: { limit: number; offset: number },
+): Promise<FlagRow[]> {
+  return db
+    .select()
+    .from(flags)
+    .where(conditions(filter))
+    .orderBy(sql`${flags.status} = 'open' DESC`, desc(flags.createdAt), desc(flags.id))
+    .limit(page.limit)
+    .offset(page.offset);
+}
+
+export async function countFlags(db: Executor, filter: FlagFilter): Promise<number> {
+  const [row] = await db.select({ total: count() }).from(flags).where(conditions(filter));
+  return Number(row?.total ?? 0);
+}
+
+export async function lockFlag(db: Executor, id: number): Promise<FlagRow | undefined> {
+  const [row] = await db.select().from(flags).where(eq(flags.id, id)).for('update');
+  return row;
+}
+
+export async function resolveFlagRow(
+  db: Executor,
+  id: number,
+  resolution: { note: string; resolvedBy: number },
+): Promise<FlagRow> {
+  const [row] = await db
+    .update(flags)
+    .set({
+      status: 'resolved',
+      note: resolution.note,
+      resolvedBy: resolution.resolvedBy,
+      resolvedAt: sql`now()`,
+    })
+    .where(eq(flags.id, id))
+    .returning();
+  return row!;
+}
+
+/** Flags raised on these targets (tests and the back office's detail views). */
+export async function flagsOfTarget(db: Executor, targetType: FlagTargetType, targetId: number) {
+  return db
+    .select()
+    .from(flags)
+    .where(and(eq(flags.targetType, targetType), eq(flags.targetId, targetId)))
+    .orderBy(flags.id);
+}

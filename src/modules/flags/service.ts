@@ -1,0 +1,158 @@
+// Flags: contradictions an admin must see, for payments and withdrawals alike (a provider's word
+// against our books: paid after we failed it, refunded after we credited it, not the amount we
+// asked, still pending a day on, a driver that is not configured, news against a final payout).
+// The module that finds one raises it in its own transaction (`raiseFlag`), once per kind and
+// target; an admin lists them (open first) and resolves each with a note, audited. Resolving a
+// `late_complete` payment may credit it once, through the payments module's published function.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database, Executor, Transaction } from '../../db/client.js';
+import type { FlagKind, FlagStatus, FlagTargetType } from '../../db/schema/index.js';
+import { FlagAlreadyResolved, NotFound, ValidationFailed } from '../../lib/errors.js';
+import { messages } from '../../lib/messages.js';
+import { offsetOf, pageMeta, pageRequest } from '../../lib/pagination.js';
+import { isoTimestamp } from '../../lib/time.js';
+import type { AuditRecorder } from '../admin/service.js';
+import {
+  countFlags,
+  type FlagRow,
+  flagsOfTarget,
+  insertFlag,
+  listFlags,
+  lockFlag,
+  resolveFlagRow,
+} from './repository.js';
+
+export interface RaisedFlag {
+  kind: FlagKind;
+  targetType: FlagTargetType;
+  targetId: number;
+  details: Record<string, unknown>;
+}
+
+/**
+ * Raises a flag in the caller's transaction (it commits with what found it, or not at all); a
+ * second raise of the same kind on the same target is a no-op. True when it is new, and then logged.
+ */
+export async function raiseFlag(
+  tx: Executor,
+  flag: RaisedFlag,
+  logger?: FastifyBaseLogger,
+): Promise<boolean> {
+  const row = await insertFlag(tx, flag);
+  if (row) {
+    logger?.warn(
+      {
+        flag_id: row.id,
+        kind: flag.kind,
+        target_type: flag.targetType,
+        target_id: flag.targetId,
+        ...flag.details,
+      },
+      'flag raised for an admin',
+    );
+  }
+  return row !== undefined;
+}
+
+function flagView(row: FlagRow) {
+  return {
+    id: row.id,
+    kind: row.kind,
+    target_type: row.targetType,
+    target_id: row.targetId,
+    details: row.details,
+    status: row.status,
+    note: row.note,
+    resolved_by: row.resolvedBy,
+    resolved_at: row.resolvedAt === null ? null : isoTimestamp(row.resolvedAt),
+    created_at: isoTimestamp(row.createdAt),
+  };
+}
+
+export type FlagView = ReturnType<typeof flagView>;
+
+/** What resolving a `late_complete` flag with `credit: true` needs of the payments module. */
+export interface LatePaymentCredits {
+  /** Credits the payment's snapshot once (ledger reference `payment:<id>:late`), in the caller's transaction. */
+  creditLatePayment(tx: Transaction, paymentId: number): Promise<{ credits: number; userId: number }>;
+}
+
+export interface FlagsQuery {
+  status?: FlagStatus;
+  kind?: FlagKind;
+  target_type?: FlagTargetType;
+  page?: number;
+  per_page?: number;
+}
+
+export interface FlagServiceDeps {
+  db: Database;
+  audit: AuditRecorder;
+  latePayments: LatePaymentCredits;
+}
+
+export function createFlagService({ db, audit, latePayments }: FlagServiceDeps) {
+  return {
+    async list(query: FlagsQuery) {
+      const page = pageRequest(query);
+      const filter = { status: query.status, kind: query.kind, targetType: query.target_type };
+      const [rows, total] = await Promise.all([
+        listFlags(db, filter, { limit: page.perPage, offset: offsetOf(page) }),
+        countFlags(db, filter),
+      ]);
+      return { flags: rows.map(flagView), meta: pageMeta(page, total) };
+    },
+
+    /** Open flags, for the admin stats. */
+    openCount(): Promise<number> {
+      return countFlags(db, { status: 'open' });
+    },
+
+    async ofTarget(targetType: FlagTargetType, targetId: number): Promise<FlagView[]> {
+      return (await flagsOfTarget(db, targetType, targetId)).map(flagView);
+    },
+
+    /**
+     * Resolves an open flag with the admin's note (FlagAlreadyResolved when it is not open), audited
+     * as `flag.resolve` in the same transaction; `credit` (late_complete payment flags only) credits
+     * the payment once.
+     */
+    async resolve(
+      admin: { id: number },
+      id: number,
+      input: { message: string; credit?: boolean | undefined },
+    ) {
+      const note = input.message.trim();
+      if (note.length < 3) throw ValidationFailed.field('message', messages.blankField);
+      return db.transaction(async (tx) => {
+        const flag = await lockFlag(tx, id);
+        if (!flag) throw new NotFound(messages.flagNotFound);
+        if (flag.status !== 'open') throw new FlagAlreadyResolved();
+        let credited: { credits: number; userId: number } | null = null;
+        if (input.credit) {
+          if (flag.kind !== 'late_complete' || flag.targetType !== 'payment') {
+            throw ValidationFailed.field('credit', messages.flagCreditNotAllowed);
+          }
+          credited = await latePayments.creditLatePayment(tx, flag.targetId);
+        }
+        const row = await resolveFlagRow(tx, id, { note, resolvedBy: admin.id });
+        await audit.record(tx, {
+          adminId: admin.id,
+          action: 'flag.resolve',
+          targetType: 'flag',
+          targetId: id,
+          details: {
+            kind: flag.kind,
+            target_type: flag.targetType,
+            target_id: flag.targetId,
+            message: note,
+            credited: credited?.credits ?? 0,
+          },
+        });
+        return flagView(row);
+      });
+    },
+  };
+}
+
+export type FlagService = ReturnType<typeof createFlagService>;

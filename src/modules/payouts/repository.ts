@@ -1,0 +1,66 @@
+// The payouts module's queries, on its own table (`payouts`).
+import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { payouts } from '../../db/schema/index.js';
+
+export type PayoutRow = typeof payouts.$inferSelect;
+export type NewPayout = typeof payouts.$inferInsert;
+
+export async function insertPayout(db: Executor, values: NewPayout): Promise<PayoutRow> {
+  const [row] = await db.insert(payouts).values(values).returning();
+  return row!;
+}
+
+export async function findPayout(db: Executor, id: number): Promise<PayoutRow | undefined> {
+  const [row] = await db.select().from(payouts).where(eq(payouts.id, id));
+  return row;
+}
+
+export async function findPayoutIdByReference(db: Executor, reference: string): Promise<number | undefined> {
+  const [row] = await db.select({ id: payouts.id }).from(payouts).where(eq(payouts.reference, reference));
+  return row?.id;
+}
+
+export async function payoutsOfWithdrawals(db: Executor, withdrawalIds: number[]): Promise<PayoutRow[]> {
+  if (withdrawalIds.length === 0) return [];
+  return db.select().from(payouts).where(inArray(payouts.withdrawalId, withdrawalIds));
+}
+
+/** The payout, locked until the transaction ends (the poller, webhooks and admins wait here). */
+export async function lockPayout(db: Executor, id: number): Promise<PayoutRow | undefined> {
+  const [row] = await db.select().from(payouts).where(eq(payouts.id, id)).for('update');
+  return row;
+}
+
+export async function lockPayoutOfWithdrawal(
+  db: Executor,
+  withdrawalId: number,
+): Promise<PayoutRow | undefined> {
+  const [row] = await db.select().from(payouts).where(eq(payouts.withdrawalId, withdrawalId)).for('update');
+  return row;
+}
+
+/** The pending payout whose look is most overdue, locked; one another poller holds is skipped. */
+export async function lockDuePayout(db: Executor, now: Date): Promise<PayoutRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(payouts)
+    .where(and(eq(payouts.status, 'pending'), lte(payouts.nextCheckAt, now.toISOString())))
+    .orderBy(asc(payouts.nextCheckAt), asc(payouts.id))
+    .limit(1)
+    .for('update', { skipLocked: true });
+  return row;
+}
+
+export async function updatePayout(
+  db: Executor,
+  id: number,
+  changes: Partial<Omit<NewPayout, 'id' | 'withdrawalId' | 'amount' | 'reference'>>,
+): Promise<PayoutRow> {
+  const [row] = await db
+    .update(payouts)
+    .set({ ...changes, updatedAt: sql`now()` })
+    .where(eq(payouts.id, id))
+    .returning();
+  return row!;
+}
