@@ -96,6 +96,13 @@ export interface NotchPayFake {
   /** By our reference. */
   transfers: Map<string, FakeNotchTransfer>;
   respond(...behaviours: NotchPayBehaviour[]): void;
+  /**
+   * While on, every status read (`GET /payments/{ref}`, `GET /transfers/{ref}`) gets no answer at
+   * all: a provider whose reads hang. Creates are served as usual.
+   */
+  hangReads(on: boolean): void;
+  /** Status reads left without an answer so far (they hang until the fake closes). */
+  readonly hungReads: number;
   /** What NotchPay says of a transfer from now on. */
   setTransfer(reference: string, change: Partial<Pick<FakeNotchTransfer, 'status' | 'amount'>>): void;
   /** A transfer NotchPay already knows (an earlier attempt created it): creating it again is a 409. */
@@ -124,6 +131,8 @@ export async function startNotchPayFake(
   const payments = new Map<string, FakeNotchPayment>();
   const recipients = new Map<string, FakeNotchRecipient>();
   const transfers = new Map<string, FakeNotchTransfer>();
+  let readsHang = false;
+  let hungReads = 0;
 
   const server = await serveOnLoopback(async (req, res) => {
     const raw = await readBody(req);
@@ -162,6 +171,10 @@ export async function startNotchPayFake(
               : undefined;
     if (invalid) return refuse(invalid.problem, 422, 'The given data was invalid.', invalid.errors);
 
+    if (readsHang && method === 'GET') {
+      hungReads += 1;
+      return;
+    }
     const behaviour = queue.shift();
     if (behaviour === 'drop') return req.socket.destroy();
     if (behaviour === 'stall') return;
@@ -297,6 +310,12 @@ export async function startNotchPayFake(
     recipients,
     transfers,
     respond: (...behaviours) => queue.push(...behaviours),
+    hangReads(on) {
+      readsHang = on;
+    },
+    get hungReads() {
+      return hungReads;
+    },
     setTransfer(reference, change) {
       const transfer = transfers.get(reference);
       if (!transfer) throw new Error(`the NotchPay fake has no transfer ${reference}`);
