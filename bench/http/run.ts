@@ -6,16 +6,15 @@
 //   --users 10000 --per-user 100 --pglite-users 1000       (rows seeded)
 //   --duration 15 --warmup 3 --pairs 3 --connections 50    (seconds, seconds, pairs, connections)
 // Quick run: npm run bench:http -- --users 1000 --duration 5 --warmup 1 --pairs 1
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { openDatabase } from '../../src/db/client.js';
 import { openScratchDatabase } from '../scratch-database.js';
+import { processStats, type Server, startService as start } from '../service-process.js';
 import { OTP_BENCH_CODE, type Seeded, seed } from './seed.js';
 
 const { values: args } = parseArgs({
@@ -37,70 +36,7 @@ const pairs = Number(args.pairs);
 const connections = Number(args.connections);
 const perUser = Number(args['per-user']);
 const APP_SECRET = `bench-${randomBytes(16).toString('hex')}`;
-const root = new URL('../../', import.meta.url).pathname;
 const postgresBase = process.env.BENCH_DATABASE_URL;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-interface Server {
-  name: string;
-  url: string;
-  child: ChildProcess;
-  stop(): Promise<void>;
-}
-
-async function start(name: string, script: string, env: Record<string, string>): Promise<Server> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, script)], {
-    cwd: root,
-    env: { ...process.env, ...env, PORT: String(port), REF_PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
-    try {
-      await fetch(`${url}/api/`);
-      break;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`${name} did not start`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-  return {
-    name,
-    url,
-    child,
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
-/** CPU seconds (user + system) and resident memory of a process, from /proc (Linux). */
-function processStats(pid: number): { cpuSeconds: number; rssMb: number } {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const cpuSeconds = (Number(fields[11]) + Number(fields[12])) / 100;
-    const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return { cpuSeconds, rssMb: rss ? Number(rss[1]) / 1024 : 0 };
-  } catch {
-    return { cpuSeconds: 0, rssMb: 0 };
-  }
-}
 
 interface Figures {
   rps: number;
