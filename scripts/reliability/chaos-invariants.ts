@@ -129,16 +129,22 @@ export async function checkInvariants(query: Query, provider: ProviderRecords): 
         ON o.reference = 'payment:' || p.id || ':commission' AND o.type = 'referral_commission'
       GROUP BY p.id HAVING p.status <> 'success' OR count(o.id) <> 1 ORDER BY p.id`),
   );
-  const ourPayments = await query('SELECT id, reference, status, amount FROM payments');
+  const ourPayments = await query(`
+    SELECT p.id, p.reference, p.status, p.amount,
+      EXISTS (SELECT 1 FROM flags f WHERE f.kind = 'late_complete' AND f.target_type = 'payment'
+              AND f.target_id = p.id) AS late_flagged
+    FROM payments p`);
   const byReference = new Map(ourPayments.map((p) => [String(p.reference), p]));
   const paidAtProvider = new Map<string, number>();
   for (const payment of provider.payments) {
     const ours = byReference.get(payment.reference);
     if (payment.status === 'complete') {
       paidAtProvider.set(payment.reference, (paidAtProvider.get(payment.reference) ?? 0) + 1);
+      // Paid after the provider itself said failed: failed in our books, and an admin must see it.
+      if (ours?.status === 'failed' && ours.late_flagged === true) continue;
       if (ours?.status !== 'success')
         violations.push(
-          `payment paid at the provider but not credited: ${payment.reference} (ours: ${ours?.status ?? 'unknown'})`,
+          `payment paid at the provider but not credited nor flagged: ${payment.reference} (ours: ${ours?.status ?? 'unknown'})`,
         );
       else if (n(ours.amount) !== payment.amount)
         violations.push(`payment ${payment.reference}: provider ${payment.amount} XAF, ours ${ours.amount}`);

@@ -10,6 +10,11 @@
 // with /usr/lib/postgresql/15/bin (or CHAOS_PG_BIN) on a free port, as the `postgres` user when run
 // as root, and removes it at the end; with CHAOS_DATABASE_URL it creates a database there and
 // restarts no server unless --restart-postgres (and CHAOS_PGDATA) say so.
+// The stand-in is faulty by default (--provider-faults off to calm it): 5xx bursts, 429s, creates
+// that take effect with no answer or no effect at all, cut connections, windows where every status
+// read hangs past the timeout, and payments it completes after saying they failed. A payout whose
+// create never reached it is escalated at PAYOUT_STUCK_SECONDS; the drain resolves those as an
+// operator would (failed, with override, when the provider holds no transfer).
 // Options: --seconds 120 --clients 12 --seed <n> --kills 8 (kill moments; one in seven kills all three).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -40,8 +45,10 @@ const { values: options } = parseArgs({
     seed: { type: 'string', default: String(Date.now() % 1_000_000) },
     kills: { type: 'string', default: '8' },
     'restart-postgres': { type: 'boolean', default: false },
+    'provider-faults': { type: 'string', default: 'on' },
   },
 });
+const PROVIDER_FAULTS = options['provider-faults'] !== 'off';
 const SECONDS = Number(options.seconds);
 const CLIENTS = Math.max(3, Number(options.clients));
 const SEED = Number(options.seed);
@@ -197,6 +204,8 @@ function serviceEnv(fake: NotchPayFake, role: 'api' | 'worker'): NodeJS.ProcessE
     WITHDRAW_MIN: String(WITHDRAW_MIN),
     REFERRAL_COMMISSION_PERCENT: '50',
     WORKER_LEASE_SECONDS: '10',
+    // A payout whose create never reached the provider is escalated a minute on (the drain resolves it).
+    PAYOUT_STUCK_SECONDS: '60',
     // The narrative rewrite must fit two thirds of the lease (the builtin analyst has none).
     AI_NARRATIVE_DEADLINE_MS: '5000',
     WORKER_CONCURRENCY: '3',
@@ -360,7 +369,7 @@ interface Pending {
 const settleAt = new Map<string, Pending>();
 let providerStop = false;
 
-async function sendWebhook(event: string, data: Record<string, unknown>): Promise<void> {
+async function sendWebhook(event: string, data: Record<string, unknown>): Promise<boolean> {
   const webhook = signedNotchPayWebhook({ event, data, envelope: random() < 0.5 ? 'type' : 'event' });
   try {
     const response = await fetch(`${url}/api/webhooks/payments/notchpay`, {
@@ -371,15 +380,60 @@ async function sendWebhook(event: string, data: Record<string, unknown>): Promis
     });
     await response.text();
     count(`webhook ${response.status}`);
+    return response.ok;
   } catch {
     count('webhook lost (API down)');
+    return false;
   }
+}
+
+/** A webhook NotchPay retries until the service takes it (the only word of a late completion). */
+async function sendWebhookUntilTaken(event: string, data: Record<string, unknown>): Promise<void> {
+  for (let attempt = 0; attempt < 120 && !(await sendWebhook(event, data)); attempt++) await sleep(500);
+}
+
+/** Payments the provider said failed and will complete after all (a payer who confirmed late). */
+const lateCompletes = new Map<string, number>();
+let readsHangUntil = 0;
+
+/** The stand-in's faults for the next requests: errors, rate limits, lost answers, hanging reads. */
+function injectFaults(fake: NotchPayFake, now: number): void {
+  if (!PROVIDER_FAULTS) return;
+  const roll = random();
+  if (roll < 0.06) {
+    fake.respond({ status: pick([500, 502, 503]) }, { status: pick([500, 503]) });
+    count('provider fault 5xx burst');
+  } else if (roll < 0.09) {
+    fake.respond({ rateLimit: pick([null, 1]) });
+    count('provider fault 429');
+  } else if (roll < 0.11) {
+    fake.respond('hang');
+    count('provider fault answer lost (effect taken)');
+  } else if (roll < 0.12) {
+    fake.respond(pick(['stall', 'drop'] as const));
+    count('provider fault request lost (no effect)');
+  }
+  if (now >= readsHangUntil && random() < 0.01) {
+    readsHangUntil = now + 2000 + random() * 4000;
+    count('provider fault reads hang (window)');
+  }
+  fake.hangReads(now < readsHangUntil);
 }
 
 async function providerLoop(fake: NotchPayFake): Promise<void> {
   while (!providerStop) {
     const now = Date.now();
     const jobs: Promise<void>[] = [];
+    injectFaults(fake, now);
+    for (const [reference, at] of lateCompletes) {
+      if (at > now) continue;
+      lateCompletes.delete(reference);
+      const payment = fake.payments.get(reference);
+      if (!payment) continue;
+      fake.setPayment(reference, { status: 'complete' });
+      count('provider payment complete after failed');
+      jobs.push(sendWebhookUntilTaken('payment.complete', transactionOf(payment)));
+    }
     for (const payment of fake.payments.values()) {
       if (payment.status !== 'pending') continue;
       const key = `payment:${payment.reference}`;
@@ -392,6 +446,9 @@ async function providerLoop(fake: NotchPayFake): Promise<void> {
       const failing = !charged || phone.endsWith(FAILING_PHONE.slice(1)) || random() < 0.03;
       fake.setPayment(payment.reference, { status: failing ? 'failed' : 'complete' });
       count(`provider payment ${failing ? 'failed' : 'complete'}`);
+      if (PROVIDER_FAULTS && failing && charged && random() < 0.1) {
+        lateCompletes.set(payment.reference, now + 1000 + random() * 3000);
+      }
       jobs.push(deliver(`payment.${failing ? 'failed' : 'complete'}`, () => transactionOf(payment)));
     }
     for (const transfer of fake.transfers.values()) {
@@ -409,6 +466,7 @@ async function providerLoop(fake: NotchPayFake): Promise<void> {
     await Promise.all(jobs);
     await sleep(200);
   }
+  fake.hangReads(false);
 }
 
 /** None (the poller must find it), one, duplicates, or a stale `pending` one after the news. */
@@ -591,13 +649,31 @@ async function restartPostgresNow(): Promise<void> {
 
 // ---------------------------------------------------------------------------------------------
 
-async function drain(): Promise<void> {
+/**
+ * The operator's part of the drain: an escalated payout the provider holds no transfer for (its one
+ * create never reached it) is closed by hand as failed, with override, and refunded.
+ */
+async function resolveUnsent(fake: NotchPayFake): Promise<void> {
+  const list = await call(adminClient, 'GET', '/api/admin/withdrawals?status=pending&escalated=true&per_page=50');
+  for (const withdrawal of (list?.body.data?.withdrawals ?? []) as { id: number }[]) {
+    if (fake.transfers.has(`wd-${withdrawal.id}`)) continue;
+    const answer = await call(adminClient, 'POST', `/api/admin/withdrawals/${withdrawal.id}/resolve`, {
+      outcome: 'failed',
+      message: 'Transfert jamais reçu par le prestataire.',
+      override: true,
+    });
+    count(`drain resolve unsent payout ${answer?.status ?? 'in flight'}`);
+  }
+}
+
+async function drain(fake: NotchPayFake): Promise<void> {
   const deadline = Date.now() + DRAIN_LIMIT_MS;
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   try {
     for (;;) {
       while (await decidePending(true)) count('drain approve');
+      await resolveUnsent(fake);
       const busy = (
         await db.query(`SELECT
           (SELECT count(*) FROM pronostics WHERE status = 'processing')::int AS pronostics,
@@ -671,7 +747,7 @@ async function main(): Promise<void> {
 
     console.log('load stopped; draining…');
     const drainStarted = performance.now();
-    await drain();
+    await drain(fake);
     const drainSeconds = (performance.now() - drainStarted) / 1000;
     // Let the last webhooks land before the provider's records are read.
     providerStop = true;
