@@ -5775,6 +5775,10 @@ export interface paths {
                                     /** @description XAF */
                                     amount: number;
                                 };
+                                /** @description Pending withdrawals whose payout needs an admin */
+                                withdrawals_escalated: number;
+                                /** @description Open flags (contradictions an admin must see) */
+                                flags_open: number;
                                 /** @description The 30 UTC days, oldest first, today last */
                                 series: {
                                     /**
@@ -5945,6 +5949,482 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/flags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Signalements : contradictions du prestataire de paiement (ouverts en premier, puis les plus récents) */
+        get: {
+            parameters: {
+                query?: {
+                    status?: "open" | "resolved";
+                    kind?: "late_complete" | "refund_after_success" | "failed_after_success" | "amount_mismatch" | "currency_mismatch" | "refunded_while_pending" | "stuck_pending" | "driver_missing" | "contradicts_final";
+                    target_type?: "payment" | "withdrawal";
+                    page?: number;
+                    per_page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: {
+                                id: number;
+                            };
+                            message: string;
+                            data: {
+                                flags: {
+                                    id: number;
+                                    /** @enum {unknown} */
+                                    kind: "late_complete" | "refund_after_success" | "failed_after_success" | "amount_mismatch" | "currency_mismatch" | "refunded_while_pending" | "stuck_pending" | "driver_missing" | "contradicts_final";
+                                    /** @enum {unknown} */
+                                    target_type: "payment" | "withdrawal";
+                                    target_id: number;
+                                    /** @description What the provider said against our books (status, amount, currency…) */
+                                    details: {
+                                        [key: string]: unknown;
+                                    };
+                                    /** @enum {unknown} */
+                                    status: "open" | "resolved";
+                                    note: string | null;
+                                    resolved_by: number | null;
+                                    resolved_at: string | null;
+                                    /**
+                                     * @description ISO 8601 UTC with microseconds
+                                     * @example 2026-03-10T12:34:56.123456Z
+                                     */
+                                    created_at: string;
+                                }[];
+                                meta: {
+                                    current_page: number;
+                                    last_page: number;
+                                    per_page: number;
+                                    total: number;
+                                    has_more: boolean;
+                                };
+                            };
+                            errors: unknown[];
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/flags/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Résoudre un signalement avec une note (journalisé) ; credit: true crédite un paiement late_complete une fois */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description What the admin found and did */
+                        message: string;
+                        /** @description late_complete payment flags only: credit the payment’s credits once (ledger reference payment:<id>:late) */
+                        credit?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: {
+                                id: number;
+                            };
+                            message: string;
+                            data: {
+                                flag: {
+                                    id: number;
+                                    /** @enum {unknown} */
+                                    kind: "late_complete" | "refund_after_success" | "failed_after_success" | "amount_mismatch" | "currency_mismatch" | "refunded_while_pending" | "stuck_pending" | "driver_missing" | "contradicts_final";
+                                    /** @enum {unknown} */
+                                    target_type: "payment" | "withdrawal";
+                                    target_id: number;
+                                    /** @description What the provider said against our books (status, amount, currency…) */
+                                    details: {
+                                        [key: string]: unknown;
+                                    };
+                                    /** @enum {unknown} */
+                                    status: "open" | "resolved";
+                                    note: string | null;
+                                    resolved_by: number | null;
+                                    resolved_at: string | null;
+                                    /**
+                                     * @description ISO 8601 UTC with microseconds
+                                     * @example 2026-03-10T12:34:56.123456Z
+                                     */
+                                    created_at: string;
+                                };
+                            };
+                            errors: unknown[];
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error envelope */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: null | ({
+                                id: number;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            message: string;
+                            data: unknown;
+                            errors?: unknown[] | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -9091,14 +9571,30 @@ export interface paths {
                                         decided_at: string | null;
                                     } | null;
                                     payout: {
-                                        provider: ("sandbox" | "notchpay") | null;
+                                        /** @enum {unknown} */
+                                        provider: "sandbox" | "notchpay";
                                         /** @description Ours, sent to the provider: wd-<id> */
                                         reference: string;
                                         provider_reference: string | null;
                                         provider_status: string | null;
+                                        /**
+                                         * @description pending until the provider’s final word (or an admin’s)
+                                         * @enum {unknown}
+                                         */
+                                        status: "pending" | "paid" | "failed";
                                         checks: number;
+                                        /**
+                                         * @description ISO 8601 UTC with microseconds
+                                         * @example 2026-03-10T12:34:56.123456Z
+                                         */
+                                        create_attempted_at: string;
+                                        create_answered_at: string | null;
                                         next_check_at: string | null;
-                                        deadline_at: string | null;
+                                        /**
+                                         * @description ISO 8601 UTC with microseconds
+                                         * @example 2026-03-10T12:34:56.123456Z
+                                         */
+                                        deadline_at: string;
                                         finished_at: string | null;
                                     } | null;
                                     /** @description The payout needs an admin: stuck, unknown or refused at the provider */
@@ -9348,14 +9844,30 @@ export interface paths {
                                         decided_at: string | null;
                                     } | null;
                                     payout: {
-                                        provider: ("sandbox" | "notchpay") | null;
+                                        /** @enum {unknown} */
+                                        provider: "sandbox" | "notchpay";
                                         /** @description Ours, sent to the provider: wd-<id> */
                                         reference: string;
                                         provider_reference: string | null;
                                         provider_status: string | null;
+                                        /**
+                                         * @description pending until the provider’s final word (or an admin’s)
+                                         * @enum {unknown}
+                                         */
+                                        status: "pending" | "paid" | "failed";
                                         checks: number;
+                                        /**
+                                         * @description ISO 8601 UTC with microseconds
+                                         * @example 2026-03-10T12:34:56.123456Z
+                                         */
+                                        create_attempted_at: string;
+                                        create_answered_at: string | null;
                                         next_check_at: string | null;
-                                        deadline_at: string | null;
+                                        /**
+                                         * @description ISO 8601 UTC with microseconds
+                                         * @example 2026-03-10T12:34:56.123456Z
+                                         */
+                                        deadline_at: string;
                                         finished_at: string | null;
                                     } | null;
                                     /** @description The payout needs an admin: stuck, unknown or refused at the provider */
@@ -9637,14 +10149,30 @@ export interface paths {
                                         decided_at: string | null;
                                     } | null;
                                     payout: {
-                                        provider: ("sandbox" | "notchpay") | null;
+                                        /** @enum {unknown} */
+                                        provider: "sandbox" | "notchpay";
                                         /** @description Ours, sent to the provider: wd-<id> */
                                         reference: string;
                                         provider_reference: string | null;
                                         provider_status: string | null;
+                                        /**
+                                         * @description pending until the provider’s final word (or an admin’s)
+                                         * @enum {unknown}
+                                         */
+                                        status: "pending" | "paid" | "failed";
                                         checks: number;
+                                        /**
+                                         * @description ISO 8601 UTC with microseconds
+                                         * @example 2026-03-10T12:34:56.123456Z
+                                         */
+                                        create_attempted_at: string;
+                                        create_answered_at: string | null;
                                         next_check_at: string | null;
-                                        deadline_at: string | null;
+                                        /**
+                                         * @description ISO 8601 UTC with microseconds
+                                         * @example 2026-03-10T12:34:56.123456Z
+                                         */
+                                        deadline_at: string;
                                         finished_at: string | null;
                                     } | null;
                                     /** @description The payout needs an admin: stuck, unknown or refused at the provider */
@@ -9862,7 +10390,7 @@ export interface paths {
         put?: never;
         /**
          * Clôturer à la main un retrait dont le transfert est signalé (payé : effectué ; échoué : annulé et remboursé)
-         * @description Seulement pour un retrait en attente dont le transfert a été signalé (escalated) ; sinon 409. Un événement tardif du prestataire ne change plus rien.
+         * @description Seulement pour un retrait en attente dont le transfert a été signalé (escalated) ; sinon 409. « failed » exige une lecture du transfert chez le prestataire, faite à l’instant, qui montre un échec définitif, sinon override: true avec le motif (422 sur override). Jamais son propre retrait (403). Un événement tardif du prestataire qui contredit la clôture lève un signalement.
          */
         post: {
             parameters: {
@@ -9880,6 +10408,8 @@ export interface paths {
                         outcome: "paid" | "failed";
                         /** @description What the admin found; shown to the user when the payout failed */
                         message: string;
+                        /** @description failed only: close it as failed although a provider read made now does not show a final failure (the message is the reason; audited) */
+                        override?: boolean;
                     };
                 };
             };
@@ -9931,14 +10461,30 @@ export interface paths {
                                         decided_at: string | null;
                                     } | null;
                                     payout: {
-                                        provider: ("sandbox" | "notchpay") | null;
+                                        /** @enum {unknown} */
+                                        provider: "sandbox" | "notchpay";
                                         /** @description Ours, sent to the provider: wd-<id> */
                                         reference: string;
                                         provider_reference: string | null;
                                         provider_status: string | null;
+                                        /**
+                                         * @description pending until the provider’s final word (or an admin’s)
+                                         * @enum {unknown}
+                                         */
+                                        status: "pending" | "paid" | "failed";
                                         checks: number;
+                                        /**
+                                         * @description ISO 8601 UTC with microseconds
+                                         * @example 2026-03-10T12:34:56.123456Z
+                                         */
+                                        create_attempted_at: string;
+                                        create_answered_at: string | null;
                                         next_check_at: string | null;
-                                        deadline_at: string | null;
+                                        /**
+                                         * @description ISO 8601 UTC with microseconds
+                                         * @example 2026-03-10T12:34:56.123456Z
+                                         */
+                                        deadline_at: string;
                                         finished_at: string | null;
                                     } | null;
                                     /** @description The payout needs an admin: stuck, unknown or refused at the provider */
