@@ -153,6 +153,8 @@ export const messages = {
   withdrawalResolved: 'Retrait clôturé manuellement.',
   withdrawalNotEscalated:
     'Seul un retrait en attente dont le transfert a été signalé à un administrateur peut être clôturé manuellement.',
+  multipartMalformed:
+    'Le formulaire envoyé est illisible (multipart/form-data mal formé : frontière absente ou incomplète).',
   withdrawalOwnDecision:
     'Vous ne pouvez pas décider de votre propre retrait : un autre administrateur doit le faire.',
   withdrawalFailureUnconfirmed:

@@ -13,8 +13,20 @@ export interface SniffedUpload {
 }
 
 export async function sniffUpload(source: Readable): Promise<SniffedUpload> {
-  const stream = await fileTypeStream(source);
-  return { stream, mime: stream.fileType?.mime, ext: stream.fileType?.ext };
+  // file-type waits for its sample and never hears of an error before it: a stream that fails
+  // early (a form cut short, a limit) must fail the sniff, not leave it waiting forever.
+  if (source.errored) throw source.errored;
+  let onError: ((error: Error) => void) | undefined;
+  const failed = new Promise<never>((_, reject) => {
+    onError = reject;
+    source.once('error', onError);
+  });
+  try {
+    const stream = await Promise.race([fileTypeStream(source), failed]);
+    return { stream, mime: stream.fileType?.mime, ext: stream.fileType?.ext };
+  } finally {
+    if (onError) source.off('error', onError);
+  }
 }
 
 /**

@@ -171,22 +171,23 @@ describe('POST /api/user/profile/avatar', () => {
     expect((await profileOf(user)).avatar).toBe('/avatars/default.png');
   });
 
-  it('answers 413 to a second file or to any field (the library’s files and fields limits)', async () => {
+  it('keeps the first avatar, ignores other fields and files, and answers 413 past 10 parts (DESIGN: Multipart)', async () => {
     const user = await signIn(t);
     const image = await photo(64, 64);
     const twoFiles = await upload(user, [
-      ['avatar', image, 'a.png'],
-      ['avatar', image, 'b.png'],
-    ]);
-    expect(twoFiles.statusCode).toBe(413);
-    expect(twoFiles.json().message).toBe('Le formulaire contient trop de fichiers ou de champs.');
-    const withField = await upload(user, [
       ['name', 'Jean'],
       ['avatar', image, 'a.png'],
+      ['avatar', await photo(32, 32), 'b.png'],
     ]);
-    expect(withField.statusCode).toBe(413);
-    expect(await filesOf(user)).toEqual([]);
-    expect((await profileOf(user)).avatar).toBe('/avatars/default.png');
+    expect(twoFiles.statusCode, twoFiles.body).toBe(200);
+    expect(await filesOf(user)).toHaveLength(1);
+    const tooMany = await upload(user, [
+      ...Array.from({ length: 10 }, (_, i) => [`f${i}`, 'x'] as [string, string]),
+      ['avatar', image, 'a.png'],
+    ]);
+    expect(tooMany.statusCode).toBe(413);
+    expect(tooMany.json().message).toBe('Le formulaire contient trop de fichiers ou de champs.');
+    expect(await filesOf(user)).toHaveLength(1);
   });
 
   it('answers 422 without an avatar part, 415 to a JSON body, 401 without a token', async () => {

@@ -10,7 +10,7 @@ import { ValidationFailed } from '../../lib/errors.js';
 import { messages, validationMessages } from '../../lib/messages.js';
 import { currentUser } from '../../plugins/app/auth.js';
 import { isStorableText } from '../../plugins/app/text-guard.js';
-import uploads, { fileStreamOf, requireMultipart } from '../../plugins/external/uploads.js';
+import uploads, { formParts, nonEmptyFile, requireMultipart } from '../../plugins/external/uploads.js';
 import { authErrors, Envelope, ErrorEnvelope, IdParams } from '../../schemas/common.js';
 import { adminErrors } from '../admin/schemas.js';
 import {
@@ -28,17 +28,11 @@ import type { TicketForm } from './service.js';
 export const ATTACHMENT_MAX_BYTES = 5 * 1024 * 1024;
 
 /**
- * The ticket form: `subject`, `message` and at most one file, `attachment` (@fastify/multipart's
- * limits, 413 past them). A field is cut at 20 KiB, past 5000 characters of any script, so a cut
- * value is always refused by its length check.
+ * The ticket form's sizes: `subject`, `message` and an optional `attachment` (other fields and
+ * files are ignored; 413 past these or past 10 parts). A field is cut at 20 KiB, past 5000
+ * characters of any script, so a cut value is always refused by its length check.
  */
-const ticketLimits = {
-  files: 1,
-  fields: 2,
-  parts: 3,
-  fileSize: ATTACHMENT_MAX_BYTES,
-  fieldSize: 20 * 1024,
-};
+const ticketSizes = { fileSize: ATTACHMENT_MAX_BYTES, fieldSize: 20 * 1024 };
 
 const UserId = Type.Object({ id: Type.Integer() });
 const OneTicket = Envelope(Type.Object({ ticket: TicketSchema }), UserId);
@@ -71,10 +65,15 @@ const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await support.assertCanOpen(caller);
       const ticket = await support.create(caller, async (storeAttachment) => {
         const form: TicketForm = {};
-        for await (const part of request.parts({ limits: ticketLimits })) {
+        let attached = false;
+        for await (const part of formParts(request, ticketSizes)) {
           if (part.type === 'file') {
-            if (part.fieldname === 'attachment') {
-              await storeAttachment(fileStreamOf(request, part) as Readable, part.filename);
+            // An empty attachment is none (a browser sends one when no file is chosen); one is kept.
+            const file =
+              part.fieldname === 'attachment' && !attached ? await nonEmptyFile(request, part) : undefined;
+            if (file) {
+              attached = true;
+              await storeAttachment(file, part.filename);
             } else {
               part.file.resume();
             }

@@ -9,7 +9,7 @@ import { envelope } from '../../lib/envelope.js';
 import { NotFound, ValidationFailed } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
 import { currentUser } from '../../plugins/app/auth.js';
-import uploads, { fileStreamOf, requireMultipart } from '../../plugins/external/uploads.js';
+import uploads, { formParts, nonEmptyFile, requireMultipart } from '../../plugins/external/uploads.js';
 import { authErrors, commonErrors, Envelope, ErrorEnvelope } from '../../schemas/common.js';
 import { avatarWebp } from './avatar-image.js';
 import { DEFAULT_AVATAR_PATH } from './avatars.js';
@@ -19,9 +19,6 @@ const DEFAULT_AVATAR_FILE = new URL('../../assets/avatars/default.png', import.m
 
 /** 2 MB: DESIGN.md's limit on an avatar upload. */
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
-
-/** The avatar form: one file, `avatar`, and nothing else (@fastify/multipart's limits, 413 past them). */
-const avatarLimits = { files: 1, fields: 0, parts: 1, fileSize: AVATAR_MAX_BYTES };
 
 const userErrors = { ...authErrors, 404: ErrorEnvelope };
 
@@ -156,15 +153,14 @@ const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const caller = currentUser(request);
       requireMultipart(request);
       let webp: Buffer | undefined;
-      // Every part is read, so the library's limits (a second file, any field) are enforced; the
-      // avatar is stored only once the whole form is known to be acceptable.
-      for await (const part of request.parts({ limits: avatarLimits })) {
+      // Every part is read, so the limits (parts, bytes) are enforced; other fields and files are
+      // ignored, an empty `avatar` counts as none, and the avatar is stored only once the whole
+      // form is known to be acceptable.
+      for await (const part of formParts(request, { fileSize: AVATAR_MAX_BYTES })) {
         if (part.type !== 'file') continue;
-        if (part.fieldname !== 'avatar') {
-          part.file.resume();
-          continue;
-        }
-        webp = await avatarWebp(fileStreamOf(request, part));
+        const file = part.fieldname === 'avatar' && !webp ? await nonEmptyFile(request, part) : undefined;
+        if (file) webp = await avatarWebp(file);
+        else part.file.resume();
       }
       if (!webp) throw ValidationFailed.field('avatar', messages.avatarRequired);
       const user = await profile.changeAvatar(caller, webp);

@@ -1,10 +1,19 @@
 // @fastify/multipart for the routes that take files (the avatar, support tickets). Each of those
 // route files registers it in its own scope, so everywhere else a multipart body stays a 415. The
-// limits are the library's options: strict defaults here, and each route passes its own (files,
-// fields, parts, sizes) to `request.parts()`; past one, the library answers 413.
-import multipart, { type MultipartFile } from '@fastify/multipart';
+// limits are the library's options: strict defaults here, and each route passes its own sizes to
+// `formParts()`; past one, the library answers 413. DESIGN.md's rules: at most 10 parts (413
+// past it), unknown text fields ignored, a body that is not valid multipart a 422 on `body`, an
+// empty file the same as no file (a browser sends one when no file is chosen).
+import { PassThrough, type Readable } from 'node:stream';
+import multipart, { type Multipart, type MultipartFile } from '@fastify/multipart';
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { ValidationFailed } from '../../lib/errors.js';
+import { messages } from '../../lib/messages.js';
+import { isFrameworkError } from '../../lib/uploads.js';
+
+/** DESIGN.md: 413 past this many parts (files and fields together); fewer are all read. */
+export const FORM_MAX_PARTS = 10;
 
 async function uploadsPlugin(app: FastifyInstance): Promise<void> {
   await app.register(multipart, {
@@ -20,6 +29,77 @@ export function requireMultipart(request: FastifyRequest): void {
   if (!request.isMultipart()) {
     throw new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(String(request.headers['content-type'] ?? ''));
   }
+}
+
+/**
+ * The form's parts, at most FORM_MAX_PARTS of them, files up to `fileSize` and text fields up to
+ * `fieldSize` bytes (413 past either). A body the multipart parser cannot read (a wrong or missing
+ * boundary, no closing boundary) is a 422 on `body`, not a 500.
+ */
+export async function* formParts(
+  request: FastifyRequest,
+  sizes: { fileSize: number; fieldSize?: number },
+): AsyncGenerator<Multipart> {
+  const limits = { parts: FORM_MAX_PARTS, files: FORM_MAX_PARTS, fields: FORM_MAX_PARTS, ...sizes };
+  const iterator = request.parts({ limits })[Symbol.asyncIterator]();
+  for (;;) {
+    let step: IteratorResult<Multipart>;
+    try {
+      step = await iterator.next();
+    } catch (error) {
+      throw malformedOr(error);
+    }
+    if (step.done) return;
+    yield step.value;
+  }
+}
+
+/** A parser's error is the client's malformed body (422 on `body`); a limit keeps its 413. */
+function malformedOr(error: unknown): unknown {
+  return isFrameworkError(error) ? error : ValidationFailed.field('body', messages.multipartMalformed);
+}
+
+/**
+ * The file part's bytes (see `fileStreamOf`), or undefined when it is empty: an empty file is no
+ * file. Waits for the first bytes only, so nothing is buffered.
+ */
+export async function nonEmptyFile(
+  request: FastifyRequest,
+  part: MultipartFile,
+): Promise<Readable | undefined> {
+  const stream = fileStreamOf(request, part);
+  // The parser may have failed the part already (a form cut short): its error was emitted then.
+  if (stream.destroyed) throw malformedOr(stream.errored ?? new Error('multipart part destroyed'));
+  const first = await new Promise<Buffer | null>((resolve, reject) => {
+    const done = () => {
+      stream.off('data', onData);
+      stream.off('end', onEnd);
+      stream.off('error', onError);
+    };
+    const onData = (chunk: Buffer) => {
+      done();
+      stream.pause();
+      resolve(chunk);
+    };
+    const onEnd = () => {
+      done();
+      resolve(null);
+    };
+    const onError = (error: unknown) => {
+      done();
+      reject(malformedOr(error));
+    };
+    stream.on('data', onData);
+    stream.once('end', onEnd);
+    stream.once('error', onError);
+  });
+  if (first === null) return undefined;
+  // The first bytes, then the rest; an error of the part (its 413, a form cut short) carries over.
+  const whole = new PassThrough();
+  whole.write(first);
+  stream.once('error', (error) => whole.destroy(error));
+  stream.pipe(whole);
+  return whole;
 }
 
 /**
