@@ -13,8 +13,8 @@
 // The stand-in is faulty by default (--provider-faults off to calm it): 5xx bursts, 429s, creates
 // that take effect with no answer or no effect at all, cut connections, windows where every status
 // read hangs past the timeout, and payments it completes after saying they failed. A payout whose
-// create never reached it is escalated at PAYOUT_STUCK_SECONDS; the drain resolves those as an
-// operator would (failed, with override, when the provider holds no transfer).
+// create never reached it is escalated at PAYOUT_STUCK_SECONDS; the drain resolves escalated
+// payouts as an operator would, from the provider's records. Faults stop with the load.
 // Options: --seconds 120 --clients 12 --seed <n> --kills 8 (kill moments; one in seven kills all three).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -58,7 +58,8 @@ const APP_SECRET = 'chaos-run-secret-0123456789abcdef-0123456789';
 const WITHDRAW_MIN = 500;
 /** Payments from this number are refused by the operator; payouts to it fail. */
 const FAILING_PHONE = '+237699990000';
-const DRAIN_LIMIT_MS = 300_000;
+/** Long enough for the pollers' longest backoff (5 min) after a look the faulty provider failed. */
+const DRAIN_LIMIT_MS = 900_000;
 
 const random = seededRandom(SEED);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
@@ -398,7 +399,11 @@ let readsHangUntil = 0;
 
 /** The stand-in's faults for the next requests: errors, rate limits, lost answers, hanging reads. */
 function injectFaults(fake: NotchPayFake, now: number): void {
-  if (!PROVIDER_FAULTS) return;
+  // Faults last while the load does: the drain measures the recovery.
+  if (!PROVIDER_FAULTS || loadStop) {
+    fake.hangReads(false);
+    return;
+  }
   const roll = random();
   if (roll < 0.06) {
     fake.respond({ status: pick([500, 502, 503]) }, { status: pick([500, 503]) });
@@ -650,19 +655,32 @@ async function restartPostgresNow(): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 
 /**
- * The operator's part of the drain: an escalated payout the provider holds no transfer for (its one
- * create never reached it) is closed by hand as failed, with override, and refunded.
+ * The operator's part of the drain, for escalated payouts (the service reads them only hourly
+ * then): with NotchPay's dashboard at hand, one whose transfer completed is closed as paid, one it
+ * failed as failed (a fresh read confirms it), and one it holds no transfer for (its one create
+ * never reached it) as failed with override.
  */
-async function resolveUnsent(fake: NotchPayFake): Promise<void> {
-  const list = await call(adminClient, 'GET', '/api/admin/withdrawals?status=pending&escalated=true&per_page=50');
+async function resolveEscalated(fake: NotchPayFake): Promise<void> {
+  const list = await call(
+    adminClient,
+    'GET',
+    '/api/admin/withdrawals?status=pending&escalated=true&per_page=50',
+  );
   for (const withdrawal of (list?.body.data?.withdrawals ?? []) as { id: number }[]) {
-    if (fake.transfers.has(`wd-${withdrawal.id}`)) continue;
+    const transfer = fake.transfers.get(`wd-${withdrawal.id}`);
+    const outcome = !transfer
+      ? { outcome: 'failed', override: true }
+      : transfer.status === 'complete'
+        ? { outcome: 'paid' }
+        : ['failed', 'rejected', 'expired', 'canceled'].includes(transfer.status)
+          ? { outcome: 'failed' }
+          : undefined;
+    if (!outcome) continue;
     const answer = await call(adminClient, 'POST', `/api/admin/withdrawals/${withdrawal.id}/resolve`, {
-      outcome: 'failed',
-      message: 'Transfert jamais reçu par le prestataire.',
-      override: true,
+      ...outcome,
+      message: 'Vérifié dans le tableau de bord du prestataire.',
     });
-    count(`drain resolve unsent payout ${answer?.status ?? 'in flight'}`);
+    count(`drain resolve escalated payout ${outcome.outcome} ${answer?.status ?? 'in flight'}`);
   }
 }
 
@@ -673,7 +691,7 @@ async function drain(fake: NotchPayFake): Promise<void> {
   try {
     for (;;) {
       while (await decidePending(true)) count('drain approve');
-      await resolveUnsent(fake);
+      await resolveEscalated(fake);
       const busy = (
         await db.query(`SELECT
           (SELECT count(*) FROM pronostics WHERE status = 'processing')::int AS pronostics,

@@ -1,6 +1,7 @@
 // One place turns every failure into the envelope: domain errors, schema validation, the errors
 // Fastify raises before a route runs (bad JSON, size, media type, malformed URL), unknown routes
 // and wrong methods. A 5xx never shows its cause; the log keeps it with the request id.
+import type { IncomingMessage } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
@@ -216,6 +217,42 @@ export function frameworkErrorHandler(
 
 const ROUTABLE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
+/** DESIGN: past the body limit, the rest of the body is read and dropped, up to this much… */
+export const LINGER_MAX_BYTES = 1024 * 1024;
+/** …for at most this long, before the 413 is sent and the connection closed. */
+export const LINGER_MAX_MS = 10_000;
+
+/**
+ * Reads and drops what the client is still sending of a refused body (bounded), so that closing
+ * the connection after the answer finds nothing unread: a close with unread bytes resets the
+ * connection, and the reset can discard the answer before a client still sending has read it
+ * (the "lingering close" of servers such as nginx).
+ */
+function drainUnreadBody(raw: IncomingMessage): Promise<void> {
+  if (raw.readableEnded || raw.destroyed) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    let drained = 0;
+    const finish = () => {
+      clearTimeout(timer);
+      raw.off('data', onData);
+      raw.off('end', finish);
+      raw.off('close', finish);
+      raw.off('error', finish);
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      drained += chunk.length;
+      if (drained > LINGER_MAX_BYTES) finish();
+    };
+    const timer = setTimeout(finish, LINGER_MAX_MS);
+    raw.on('data', onData);
+    raw.once('end', finish);
+    raw.once('close', finish);
+    raw.once('error', finish);
+    raw.resume();
+  });
+}
+
 async function errorsPlugin(app: FastifyInstance): Promise<void> {
   // Every route's path per method, to tell "no such route" (404) from "not with this method" (405).
   const routes = FindMyWay();
@@ -235,8 +272,13 @@ async function errorsPlugin(app: FastifyInstance): Promise<void> {
     }
   });
 
-  app.setErrorHandler((error, request, reply) => {
+  app.setErrorHandler(async (error, request, reply) => {
     const answer = toErrorAnswer(error as Error);
+    if (answer.status === 413) {
+      // The client may still be sending: drain first, then answer and close.
+      await drainUnreadBody(request.raw);
+      reply.header('connection', 'close');
+    }
     // An upstream failure was logged, with its provider's details, where it was caught.
     if (answer.status >= 500 && !(error instanceof UpstreamFailed)) {
       request.log.error({ err: error }, 'request failed');
