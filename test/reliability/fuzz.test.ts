@@ -1,6 +1,7 @@
 // Schema fuzzing: for every operation of the live OpenAPI document, valid and broken requests
 // (wrong types, missing and extra fields, hostile strings, odd numbers, broken JSON, wrong content
-// types, oversized bodies, strange path ids and query parameters, other users' ids and tokens).
+// types, oversized bodies, strange path ids and query parameters, other users' ids and tokens; on
+// the multipart routes also empty files, a wrong or missing closing boundary and unknown fields).
 // Whatever is sent: never a 5xx, always the envelope, a 422 names its field, no stack, SQL or file
 // path in the answer, no other user's data, and an answer in bounded time.
 //
@@ -21,6 +22,7 @@ import {
   resolve,
   validValue,
 } from './openapi-arbitraries.js';
+import { sendThenRead } from './raw-http.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 20);
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
@@ -48,7 +50,20 @@ const MARKER_A = 'Amarqueur';
 const MARKER_B = 'Bmarqueur';
 
 type Auth = 'A' | 'B' | 'admin' | 'none' | 'garbage' | 'malformed';
-type BodyKind = 'valid' | 'broken' | 'badjson' | 'badbytes' | 'wrongtype' | 'oversized' | 'empty' | 'none';
+type BodyKind =
+  | 'valid'
+  | 'broken'
+  | 'badjson'
+  | 'badbytes'
+  | 'wrongtype'
+  | 'oversized'
+  | 'empty'
+  | 'none'
+  // Multipart forms only (a JSON route sends its valid body instead):
+  | 'emptyfile'
+  | 'badboundary'
+  | 'unclosed'
+  | 'extrafield';
 
 interface FuzzRequest {
   auth: Auth;
@@ -118,6 +133,54 @@ describe('schema fuzzing of every route', () => {
     expect(ctx.statuses.get(401) ?? 0, 'refused tokens').toBeGreaterThan(0);
     expect(ctx.statuses.get(403) ?? 0, 'refused roles or owners').toBeGreaterThan(0);
   }, 600_000);
+
+  it('oversized and chunked bodies over a real socket: each answer reaches a client that reads after sending', async () => {
+    await ctx.t.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (ctx.t.app.server.address() as { port: number }).port;
+    const limit = ctx.t.config.bodyLimitBytes;
+    const withBody = operationsOf(ctx.document).filter((op) => op.operation.requestBody);
+    expect(withBody.length).toBeGreaterThan(5);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...withBody),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 512 * 1024 }),
+        fc.constantFrom<Auth>('A', 'none'),
+        async (op, chunked, extra, auth) => {
+          const url = op.path.replace(/\{[^}]+\}/g, '1');
+          const size = limit + extra;
+          const piece = Buffer.alloc(16 * 1024, 'a');
+          const pieces: Buffer[] = [];
+          for (let sent = 0; sent < size; sent += piece.length) {
+            const part = piece.subarray(0, Math.min(piece.length, size - sent));
+            pieces.push(
+              chunked
+                ? Buffer.concat([Buffer.from(`${part.length.toString(16)}\r\n`), part, Buffer.from('\r\n')])
+                : part,
+            );
+          }
+          if (chunked) pieces.push(Buffer.from('0\r\n\r\n'));
+          const multipart = Boolean(op.operation.requestBody?.content['multipart/form-data']);
+          const head = [
+            `${op.method} ${url} HTTP/1.1`,
+            'Host: fuzz',
+            `Content-Type: ${multipart ? 'multipart/form-data; boundary=x' : 'application/json'}`,
+            chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${size}`,
+            ...(auth === 'A' ? [`Authorization: Bearer ${ctx.users.A?.token}`] : []),
+            '',
+            '',
+          ].join('\r\n');
+          const answer = await sendThenRead(port, head, pieces);
+          const where = `${op.method} ${url} (${auth}, ${chunked ? 'chunked' : 'content-length'} ${size} B)`;
+          expect(answer.writeError, `${where}: the client could not send its body`).toBeNull();
+          expect(answer.status, `${where}: ${answer.body.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
+          expect(answer.status, where).toBeLessThan(500);
+          expect(JSON.parse(answer.body), `${where}: envelope`).toHaveProperty('message');
+        },
+      ),
+      { numRuns: Math.max(10, RUNS), seed: SEED, endOnFailure: true },
+    );
+  }, 300_000);
 });
 
 describe('the fuzzer itself', () => {
@@ -207,6 +270,9 @@ function requestArbitrary(ctx: FuzzContext, op: Operation): fc.Arbitrary<FuzzReq
       'wrongtype',
       'oversized',
       'empty',
+      ...(op.operation.requestBody?.content['multipart/form-data']
+        ? (['emptyfile', 'badboundary', 'unclosed', 'extrafield'] as const)
+        : []),
     ),
     body: fc.oneof(validBody, brokenValue(validBody, required)),
     idempotencyKey: fc.option(fc.oneof(fc.uuid(), fc.constantFrom('k'.repeat(300), '\u0000', 'é', ' ')), {
@@ -324,7 +390,11 @@ function bodyOf(
       return undefined;
     case 'valid':
     case 'broken':
-      if (multipart) return multipartBody(request.body, headers);
+    case 'emptyfile':
+    case 'badboundary':
+    case 'unclosed':
+    case 'extrafield':
+      if (multipart) return multipartBody(request.body, headers, request.bodyKind);
       headers['content-type'] = 'application/json';
       return JSON.stringify(request.body ?? null);
     case 'badjson':
@@ -350,12 +420,18 @@ function asHeader(value: string): string {
   return value.replace(/[^\u0020-\u007e]/g, '?');
 }
 
-/** A multipart body: each field of a generated object as a text part, plus a small file part. */
-function multipartBody(value: unknown, headers: Record<string, string>): Buffer {
+/**
+ * A multipart body: each field of a generated object as a text part, plus a small file part under
+ * each file name the routes take — empty with `emptyfile`; with `extrafield` an unknown text field
+ * and no file; with `badboundary` the header names another boundary; with `unclosed` no closing one.
+ */
+function multipartBody(value: unknown, headers: Record<string, string>, kind: BodyKind): Buffer {
   const boundary = `----fuzz${Math.random().toString(16).slice(2)}`;
-  headers['content-type'] = `multipart/form-data; boundary=${boundary}`;
+  headers['content-type'] =
+    `multipart/form-data; boundary=${kind === 'badboundary' ? `${boundary}x` : boundary}`;
   const parts: Buffer[] = [];
   const fields = typeof value === 'object' && value !== null ? Object.entries(value) : [['value', value]];
+  if (kind === 'extrafield') fields.push(['inconnu', 'champ en trop']);
   for (const [name, field] of fields) {
     parts.push(
       Buffer.from(
@@ -365,12 +441,19 @@ function multipartBody(value: unknown, headers: Record<string, string>): Buffer 
       ),
     );
   }
-  parts.push(
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="attachment"; filename="x.png"\r\nContent-Type: image/png\r\n\r\n`,
-    ),
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00]),
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  );
+  const file =
+    kind === 'emptyfile'
+      ? Buffer.alloc(0)
+      : Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00]);
+  for (const name of kind === 'extrafield' ? [] : ['attachment', 'avatar']) {
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="x.png"\r\nContent-Type: image/png\r\n\r\n`,
+      ),
+      file,
+      Buffer.from('\r\n'),
+    );
+  }
+  if (kind !== 'unclosed') parts.push(Buffer.from(`--${boundary}--\r\n`));
   return Buffer.concat(parts);
 }
