@@ -48,6 +48,8 @@ export interface Config {
   otpCountryHourlyBudget: number;
   /** Codes delivered in all in a rolling hour (SMS-fraud cap). */
   otpGlobalHourlyBudget: number;
+  /** Share (%) of each SMS budget kept for numbers that verified a code before. */
+  otpReturningSharePercent: number;
   welcomeCredits: number;
   withdrawMin: number;
   referralCommissionPercent: number;
@@ -329,6 +331,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     // docs/decisions.md, "Hardening: sign-in": sized for a Cameroon-first launch.
     otpCountryHourlyBudget: integer(env, 'OTP_COUNTRY_HOURLY_BUDGET', 500, 1, 10_000_000),
     otpGlobalHourlyBudget: integer(env, 'OTP_GLOBAL_HOURLY_BUDGET', 1500, 1, 10_000_000),
+    otpReturningSharePercent: integer(env, 'OTP_RETURNING_SHARE_PERCENT', 50, 0, 100),
     welcomeCredits: integer(env, 'WELCOME_CREDITS', 0, 0, 1_000_000),
     withdrawMin: integer(env, 'WITHDRAW_MIN', 5000, 1, 100_000_000),
     referralCommissionPercent: integer(env, 'REFERRAL_COMMISSION_PERCENT', 10, 0, 100),

@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
+  boolean,
   check,
   index,
   integer,
@@ -35,6 +36,8 @@ export const users = pgTable(
     status: text('status', { enum: userStatuses }).notNull().default('active'),
     creditsBalance: integer('credits_balance').notNull().default(0),
     moneyBalance: integer('money_balance').notNull().default(0),
+    /** When a sign-in code sent to this phone was first verified: a returning number for the SMS budgets. */
+    phoneVerifiedAt: timestamptz('phone_verified_at'),
     createdAt: createdAt(),
     updatedAt: timestamptz('updated_at').notNull().default(sql`now()`),
   },
@@ -84,6 +87,25 @@ export const otpCodes = pgTable(
     // The global SMS budget counts the last hour's codes; the purge deletes the oldest.
     index('otp_codes_sent_idx').on(table.sentAt),
     index('otp_codes_expires_idx').on(table.expiresAt),
+  ],
+);
+
+/**
+ * One SMS the budgets counted: reserved before the code is sent (so sends in flight on several
+ * processes cannot overrun a budget), deleted if the send fails, and counted for an hour.
+ * `returning`: the number had verified a code before (a share of each budget is kept for those).
+ */
+export const smsBudgetSpend = pgTable(
+  'sms_budget_spend',
+  {
+    id: serial('id').primaryKey(),
+    callingCode: text('calling_code').notNull(),
+    returning: boolean('returning').notNull(),
+    spentAt: timestamptz('spent_at').notNull(),
+  },
+  (table) => [
+    index('sms_budget_spend_calling_code_idx').on(table.callingCode, table.spentAt),
+    index('sms_budget_spend_spent_idx').on(table.spentAt),
   ],
 );
 

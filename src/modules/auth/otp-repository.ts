@@ -1,7 +1,7 @@
 // Queries for one-time codes. A row is a code the provider accepted; only its HMAC is stored.
 import { and, asc, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { otpCodes, otpNetworkAttempts } from '../../db/schema/index.js';
+import { otpCodes, otpNetworkAttempts, smsBudgetSpend } from '../../db/schema/index.js';
 
 export type OtpCodeRow = typeof otpCodes.$inferSelect;
 export type Channel = OtpCodeRow['channel'];
@@ -150,4 +150,67 @@ export async function deleteCodesSentBefore(db: Executor, before: Date): Promise
     .where(lt(otpCodes.sentAt, before.toISOString()))
     .returning({ id: otpCodes.id });
   return deleted.length;
+}
+
+/** The advisory-lock key of the SMS budgets: reservations on every process take turns under it. */
+const SMS_BUDGET_LOCK = 0x736d7362;
+
+/** Serializes SMS budget reservations until the transaction ends (counting and reserving are one step). */
+export async function lockSmsBudgets(db: Executor): Promise<void> {
+  await db.execute(sql`SELECT pg_advisory_xact_lock(${SMS_BUDGET_LOCK})`);
+}
+
+/** One country calling code's budget, or every code's. */
+export type BudgetKey = { callingCode: string } | { everyone: true };
+
+function budgetFilter(key: BudgetKey, since: Date) {
+  const recent = gt(smsBudgetSpend.spentAt, since.toISOString());
+  return 'callingCode' in key ? and(eq(smsBudgetSpend.callingCode, key.callingCode), recent) : recent;
+}
+
+/** SMS reserved or sent for the key after `since`. */
+export async function countSpendSince(db: Executor, key: BudgetKey, since: Date): Promise<number> {
+  const [row] = await db.select({ total: count() }).from(smsBudgetSpend).where(budgetFilter(key, since));
+  return row?.total ?? 0;
+}
+
+/** When the key's `offset`-th oldest SMS after `since` was reserved (0 = the oldest). */
+export async function spentAtByAge(
+  db: Executor,
+  key: BudgetKey,
+  since: Date,
+  offset: number,
+): Promise<string | undefined> {
+  const [row] = await db
+    .select({ spentAt: smsBudgetSpend.spentAt })
+    .from(smsBudgetSpend)
+    .where(budgetFilter(key, since))
+    .orderBy(asc(smsBudgetSpend.spentAt))
+    .offset(offset)
+    .limit(1);
+  return row?.spentAt;
+}
+
+export async function insertSpend(
+  db: Executor,
+  values: { callingCode: string; returning: boolean; spentAt: Date },
+): Promise<number> {
+  const [row] = await db
+    .insert(smsBudgetSpend)
+    .values({ ...values, spentAt: values.spentAt.toISOString() })
+    .returning({ id: smsBudgetSpend.id });
+  return row!.id;
+}
+
+/** Gives a reservation back (its send failed, or was not made). */
+export async function deleteSpend(db: Executor, id: number): Promise<void> {
+  await db.delete(smsBudgetSpend).where(eq(smsBudgetSpend.id, id));
+}
+
+export async function deleteSpendBefore(db: Executor, before: Date): Promise<number> {
+  const rows = await db
+    .delete(smsBudgetSpend)
+    .where(lt(smsBudgetSpend.spentAt, before.toISOString()))
+    .returning({ id: smsBudgetSpend.id });
+  return rows.length;
 }

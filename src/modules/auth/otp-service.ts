@@ -18,18 +18,25 @@ import { addSeconds } from '../../lib/time.js';
 import { MessagingError, type Messenger } from '../../providers/messaging/index.js';
 import type { UserService } from '../users/service.js';
 import {
+  type BudgetKey,
   type Channel,
   closeCode,
   closeOpenCodes,
   countSentSince,
+  countSpendSince,
   deleteCodesSentBefore,
+  deleteSpend,
+  deleteSpendBefore,
   insertCode,
+  insertSpend,
   lastSentAt,
   lockOpenCode,
+  lockSmsBudgets,
   networkAttempts,
   recordWrongAttempt,
   type SenderKey,
   sentAtByAge,
+  spentAtByAge,
 } from './otp-repository.js';
 import type { TokenService } from './tokens.js';
 
@@ -160,24 +167,47 @@ export function createOtpService(deps: OtpServiceDeps) {
     await checkHourlyCap({ phone }, CODES_PER_PHONE_PER_HOUR, 0, now);
   }
 
-  /** The SMS-fraud budgets: per country calling code and in all. */
-  async function checkBudgets(callingCode: string, now: Date, log: FastifyBaseLogger): Promise<void> {
-    const budgets: [name: string, key: SenderKey, max: number][] = [
+  /**
+   * The SMS-fraud budgets, per country calling code and in all: reserves this send in both (one
+   * row, counted for an hour) under one lock shared by every process, so sends in flight cannot
+   * overrun them; RateLimited when either is used up for this number. OTP_RETURNING_SHARE_PERCENT
+   * of each is kept for numbers that verified a code before: a number that never did may use only
+   * the rest, so strangers pumping SMS to new numbers cannot lock the app's users out.
+   */
+  async function reserveBudgets(
+    callingCode: string,
+    returning: boolean,
+    now: Date,
+    log: FastifyBaseLogger,
+  ): Promise<number> {
+    const budgets: [name: string, key: BudgetKey, max: number][] = [
       [`+${callingCode}`, { callingCode }, config.otpCountryHourlyBudget],
       ['global', { everyone: true }, config.otpGlobalHourlyBudget],
     ];
-    for (const [name, key, max] of budgets) {
-      const delivered = await checkHourlyCap(key, max, 0, now, messages.otpBudgetExhausted);
-      // This send would bring the budget to `delivered + 1`.
-      if (delivered + 1 < max * BUDGET_WARNING_SHARE) continue;
-      const warned = budgetWarnedAt.get(name);
-      if (warned !== undefined && now.getTime() - warned < HOUR_MS) continue;
-      budgetWarnedAt.set(name, now.getTime());
-      log.warn(
-        { budget: name, used: delivered + 1, limit: max },
-        'SMS budget 80 % used in the last hour: check for SMS-pumping fraud or raise the budget',
-      );
-    }
+    const since = new Date(now.getTime() - HOUR_MS);
+    return db.transaction(async (tx) => {
+      await lockSmsBudgets(tx);
+      for (const [name, key, max] of budgets) {
+        const used = await countSpendSince(tx, key, since);
+        const cap = returning ? max : Math.floor((max * (100 - config.otpReturningSharePercent)) / 100);
+        if (used >= cap) {
+          // A slot frees when the (used - cap)-th oldest reservation of the hour leaves the window.
+          const freedBy = await spentAtByAge(tx, key, since, used - cap);
+          const freesAt = freedBy ? new Date(freedBy).getTime() + HOUR_MS : now.getTime() + HOUR_MS;
+          throw new RateLimited(Math.max(1, (freesAt - now.getTime()) / 1000), messages.otpBudgetExhausted);
+        }
+        // This send brings the budget to `used + 1`.
+        if (used + 1 < max * BUDGET_WARNING_SHARE) continue;
+        const warned = budgetWarnedAt.get(name);
+        if (warned !== undefined && now.getTime() - warned < HOUR_MS) continue;
+        budgetWarnedAt.set(name, now.getTime());
+        log.warn(
+          { budget: name, used: used + 1, limit: max },
+          'SMS budget 80 % used in the last hour: check for SMS-pumping fraud or raise the budget',
+        );
+      }
+      return insertSpend(tx, { callingCode, returning, spentAt: now });
+    });
   }
 
   /** Runs under the phone's lock. */
@@ -190,10 +220,9 @@ export function createOtpService(deps: OtpServiceDeps) {
     // After validation, on the normalized phone: "+237 6…" and "+2376…" share one budget, and a
     // request that cannot be sent never spends anyone's.
     const limited = config.rateLimit;
+    let budgetSpend: number | undefined;
     if (limited) {
       await checkPhoneLimits(phone, network, clock.now());
-      // Before the network reservation, which a refusal here would otherwise have to give back.
-      await checkBudgets(callingCode, clock.now(), client.log);
       await networks.run(network, async () => {
         await checkHourlyCap({ ip: network }, CODES_PER_IP_PER_HOUR, reserved.get(network) ?? 0, clock.now());
         reserved.set(network, (reserved.get(network) ?? 0) + 1);
@@ -201,6 +230,15 @@ export function createOtpService(deps: OtpServiceDeps) {
     }
     let stored = false;
     try {
+      if (limited) {
+        const known = await users.findByPhone(phone);
+        budgetSpend = await reserveBudgets(
+          callingCode,
+          known?.phoneVerifiedAt != null,
+          clock.now(),
+          client.log,
+        );
+      }
       // The account exists from the first request, even if this send fails (the person retries).
       const { user } = await users.findOrCreate(phone, country);
       // A blocked account could not use a token anyway: pay for no SMS, and answer as for anyone else.
@@ -247,14 +285,18 @@ export function createOtpService(deps: OtpServiceDeps) {
       };
       await (limited ? networks.run(network, store) : store());
     } finally {
-      // A failed send gives its reservation back (a count taken meanwhile was only too cautious).
-      if (limited && !stored) release(network);
+      // A failed send gives its reservations back (a count taken meanwhile was only too cautious).
+      if (limited && !stored) {
+        release(network);
+        if (budgetSpend !== undefined) await deleteSpend(db, budgetSpend);
+      }
     }
   }
 
   return {
-    /** Deletes codes past retention (the hourly limits need the last hour); how many. */
-    purgeExpired(): Promise<number> {
+    /** Deletes codes past retention (the hourly limits need the last hour) and old budget rows; how many codes. */
+    async purgeExpired(): Promise<number> {
+      await deleteSpendBefore(db, new Date(clock.now().getTime() - 2 * HOUR_MS));
       return deleteCodesSentBefore(db, new Date(clock.now().getTime() - CODE_RETENTION_MS));
     },
 
@@ -310,6 +352,7 @@ export function createOtpService(deps: OtpServiceDeps) {
         }
         await closeCode(tx, row.id, now);
         const user = account?.id === row.userId ? account : undefined;
+        if (user && user.phoneVerifiedAt === null) await users.markPhoneVerified(tx, user.id);
         // A blocked account gets a wrong code's answer and no token: verify never tells which
         // accounts exist or are blocked, and a token it could not use is never written.
         if (user?.status !== 'active') return undefined;

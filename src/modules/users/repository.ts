@@ -153,3 +153,11 @@ export async function signupsByDay(
     .groupBy(day);
   return rows.map((row) => ({ day: row.day, total: Number(row.total) }));
 }
+
+/** Records the first verified sign-in code of the account's phone (a returning number from then on). */
+export async function markPhoneVerified(db: Executor, id: number): Promise<void> {
+  await db
+    .update(users)
+    .set({ phoneVerifiedAt: sql`now()` })
+    .where(and(eq(users.id, id), sql`${users.phoneVerifiedAt} IS NULL`));
+}

@@ -3,7 +3,7 @@
 // Balances change only through the wallet's ledger function.
 import { randomInt } from 'node:crypto';
 import type { Config } from '../../config.js';
-import type { Database, Transaction } from '../../db/client.js';
+import type { Database, Executor, Transaction } from '../../db/client.js';
 import type { UserRole, UserStatus } from '../../db/schema/index.js';
 import { NotFound, ValidationFailed } from '../../lib/errors.js';
 import { adminTexts, messages } from '../../lib/messages.js';
@@ -22,6 +22,7 @@ import {
   insertUserIfAbsent,
   listUsers,
   lockUser,
+  markPhoneVerified,
   setUserRole,
   setUserRoleReturning,
   setUserStatus,
@@ -109,6 +110,11 @@ export function createUserService({ db, config, audit }: UserServiceDeps) {
     /** The account of a normalized phone, if any. */
     findByPhone(phone: string): Promise<UserRow | undefined> {
       return findUserByPhone(db, phone);
+    },
+
+    /** The account's phone verified a sign-in code (in the verifying transaction): it is a returning number. */
+    markPhoneVerified(tx: Executor, userId: number): Promise<void> {
+      return markPhoneVerified(tx, userId);
     },
 
     /** The account of a normalized phone, created if absent. Safe when two requests race for one phone. */
