@@ -9,7 +9,7 @@ import Fastify, {
   type FastifyServerOptions,
   type RawServerDefault,
 } from 'fastify';
-import type { Config } from './config.js';
+import { type Config, configWarnings } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { openConfiguredDatabase } from './db/open.js';
 import { type Clock, systemClock } from './lib/clock.js';
@@ -157,6 +157,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
   if (!options.engine && engine.describe) {
     const describe = engine.describe.bind(engine);
     app.addHook('onReady', () => warnWithoutResults({ describe }, app.log));
+  }
+  // Valid but dangerous settings are said at every start, as loudly as the log allows.
+  const warnings = configWarnings(config);
+  if (warnings.length > 0) {
+    app.addHook('onReady', async () => {
+      for (const warning of warnings) app.log.warn({ config_warning: true }, warning);
+    });
   }
   const runWorker = options.worker ?? config.role === 'all';
   const worker = new AnalysisWorker({

@@ -403,6 +403,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     }
   }
   requireDriverSettings(config);
+  refuseTestKeysInProduction(config);
   requireStorageSettings(config);
   requireNarrativeInsideLease(config);
   config.appSecret = resolveSecret(env, appEnv, dataDir);
@@ -440,6 +441,38 @@ function requireDriverSettings(config: Config): void {
       'WHATSAPP_DRIVER=whatsapp-cloud',
     );
   }
+}
+
+/**
+ * NotchPay's test keys select its sandbox (INTEGRATIONS.md: they carry a `test_` marker, as in
+ * `pk_test_…`): in production they would take no real money while the service grants credits.
+ */
+function refuseTestKeysInProduction(config: Config): void {
+  if (config.appEnv !== 'production' || config.paymentsDriver !== 'notchpay') return;
+  for (const [name, value] of [
+    ['NOTCHPAY_PUBLIC_KEY', config.notchpay.publicKey],
+    ['NOTCHPAY_PRIVATE_KEY', config.notchpay.privateKey],
+  ] as const) {
+    if (value !== undefined && /(^|[._-])test([._-]|$)/i.test(value)) {
+      throw new ConfigError(`${name} is a NotchPay test key: APP_ENV=production needs live keys`);
+    }
+  }
+}
+
+/**
+ * What the start should say loudly: settings that are valid but dangerous together. The sandbox
+ * payments driver grants credits without money; beside a messaging driver that reaches real
+ * phones (APP_ENV left unset on a server, say), anyone can sign in and buy credits for free.
+ */
+export function configWarnings(config: Config): string[] {
+  const warnings: string[] = [];
+  const realMessaging = config.messagingDriver !== 'log' || config.whatsappDriver !== 'log';
+  if (config.paymentsDriver === 'sandbox' && realMessaging) {
+    warnings.push(
+      `PAYMENTS_DRIVER=sandbox grants credits without payment while sign-in codes go to real phones (MESSAGING_DRIVER=${config.messagingDriver}, WHATSAPP_DRIVER=${config.whatsappDriver}): anyone can buy credits for free. Set APP_ENV=production and PAYMENTS_DRIVER=notchpay on a server (APP_ENV=${config.appEnv}).`,
+    );
+  }
+  return warnings;
 }
 
 /** STORAGE_DRIVER=s3 without its bucket or keys is a start error, not a failure at the first upload. */

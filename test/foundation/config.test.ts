@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, configWarnings, loadConfig } from '../../src/config.js';
 
 const secret = 'x'.repeat(40);
 const load = (env: Record<string, string>) => loadConfig({ APP_SECRET: secret, ...env }, '/srv/app');
@@ -82,6 +82,65 @@ describe('configuration', () => {
     ).toThrow(/PAYMENTS_DRIVER=sandbox/);
     const dataDir = mkdtempSync(join(tmpdir(), 'cfg-'));
     expect(() => loadConfig({ APP_ENV: 'production', DATA_DIR: dataDir }, '/srv')).toThrow(/APP_SECRET/);
+  });
+
+  it('production refuses NotchPay test keys with one line; live keys pass', () => {
+    const production = {
+      APP_ENV: 'production',
+      APP_SECRET: secret,
+      MESSAGING_DRIVER: 'twilio',
+      TWILIO_ACCOUNT_SID: 'AC1',
+      TWILIO_AUTH_TOKEN: 't',
+      TWILIO_SMS_FROM: 'PRONOS',
+      TWILIO_WHATSAPP_FROM: '+15550001',
+      TWILIO_WHATSAPP_CONTENT_SID: 'HX1',
+      PAYMENTS_DRIVER: 'notchpay',
+      NOTCHPAY_WEBHOOK_SECRET: 'hsk_live_x',
+    };
+    for (const [publicKey, privateKey, variable] of [
+      ['pk_test_abc123', 'sk_live_abc', 'NOTCHPAY_PUBLIC_KEY'],
+      ['pk_live_abc123', 'sk_test.abc', 'NOTCHPAY_PRIVATE_KEY'],
+      ['pk.test_abc', 'sk_live_abc', 'NOTCHPAY_PUBLIC_KEY'],
+    ] as const) {
+      expect(() =>
+        loadConfig(
+          { ...production, NOTCHPAY_PUBLIC_KEY: publicKey, NOTCHPAY_PRIVATE_KEY: privateKey },
+          '/srv',
+        ),
+      ).toThrow(`${variable} is a NotchPay test key: APP_ENV=production needs live keys`);
+    }
+    const live = loadConfig(
+      { ...production, NOTCHPAY_PUBLIC_KEY: 'pk_live_abc123', NOTCHPAY_PRIVATE_KEY: 'sk_live_contest' },
+      '/srv',
+    );
+    expect(live.paymentsDriver).toBe('notchpay');
+    // Outside production the test keys are what a developer uses.
+    expect(
+      loadConfig(
+        {
+          PAYMENTS_DRIVER: 'notchpay',
+          NOTCHPAY_PUBLIC_KEY: 'pk_test_1',
+          NOTCHPAY_PRIVATE_KEY: 'sk_test_1',
+          NOTCHPAY_WEBHOOK_SECRET: 'h',
+        },
+        '/srv',
+      ).paymentsDriver,
+    ).toBe('notchpay');
+  });
+
+  it('warns when the sandbox payments driver runs beside a real messaging driver', () => {
+    const twilio = {
+      MESSAGING_DRIVER: 'twilio',
+      TWILIO_ACCOUNT_SID: 'AC1',
+      TWILIO_AUTH_TOKEN: 't',
+      TWILIO_SMS_FROM: 'PRONOS',
+      TWILIO_WHATSAPP_FROM: '+15550001',
+      TWILIO_WHATSAPP_CONTENT_SID: 'HX1',
+    };
+    const [warning, ...others] = configWarnings(loadConfig(twilio, '/srv'));
+    expect(others).toEqual([]);
+    expect(warning).toMatch(/PAYMENTS_DRIVER=sandbox grants credits without payment/);
+    expect(configWarnings(loadConfig({}, '/srv'))).toEqual([]);
   });
 
   it('generates the secret once into DATA_DIR and keeps it', () => {
