@@ -2,8 +2,9 @@
 // nowhere else (lint forbids `process.env` outside this file). A bad value stops the start with one
 // line naming the variable and what it accepts.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import { ensurePrivateDir } from './lib/private-files.js';
 import { narratorWorstCaseMs } from './providers/ai/openai.js';
 
 export type Role = 'all' | 'api' | 'worker';
@@ -249,7 +250,7 @@ function resolveSecret(env: Env, appEnv: Config['appEnv'], dataDir: string): str
   }
   const file = join(dataDir, 'app-secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
   const secret = randomBytes(32).toString('hex');
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);

@@ -1,6 +1,6 @@
 // Opens the database the configuration names: embedded PGlite (on disk or in memory) or PostgreSQL
 // through node-postgres. Both give the same Drizzle API, so nothing above this file knows which.
-import { mkdirSync } from 'node:fs';
+
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -12,6 +12,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { ensurePrivateDir } from '../lib/private-files.js';
 import * as schema from './schema/index.js';
 
 export type Schema = typeof schema;
@@ -96,8 +97,9 @@ export function embeddedClientOf(handle: DatabaseHandle): PGlite | undefined {
 /** The database URL of a configuration: PGlite under DATA_DIR when none is set. */
 export function databaseUrlOf(config: { databaseUrl: string | undefined; dataDir: string }): string {
   if (config.databaseUrl !== undefined) return config.databaseUrl;
+  ensurePrivateDir(config.dataDir);
   const dir = join(config.dataDir, 'pglite');
-  mkdirSync(dir, { recursive: true });
+  ensurePrivateDir(dir);
   return dir;
 }
 

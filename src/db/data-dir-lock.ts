@@ -63,7 +63,7 @@ export function isLive(owner: LockOwner): boolean {
 
 function createExclusive(file: string, owner: LockOwner): boolean {
   try {
-    const fd = openSync(file, 'wx', 0o644);
+    const fd = openSync(file, 'wx', 0o600);
     try {
       writeFileSync(fd, JSON.stringify(owner));
     } finally {
@@ -110,7 +110,7 @@ export function acquireDataDirLock(dataDir: string): DataDirLock {
         file,
         advertise(socket) {
           const next = `${file}.${process.pid}.tmp`;
-          writeFileSync(next, JSON.stringify({ ...mine, socket }));
+          writeFileSync(next, JSON.stringify({ ...mine, socket }), { mode: 0o600 });
           renameSync(next, file);
         },
         release() {

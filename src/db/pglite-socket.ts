@@ -186,15 +186,21 @@ export async function servePgliteOnSocket(
   // Only this process holds the data-directory lock, so a socket file left here is a dead one's.
   rmSync(path, { force: true });
   const server: Server = createServer(serve);
+  // Only the service's own user may connect: the socket bypasses every rule of the API. It is
+  // created owner-only (the umask is narrowed while it is bound), so no other local user can
+  // connect in a window before a chmod; the chmod stays for file systems that ignore the umask.
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(path, () => {
-      server.off('error', reject);
-      resolve();
-    });
+    const umask = process.umask(0o177);
+    try {
+      server.listen(path, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    } finally {
+      process.umask(umask);
+    }
   });
-
-  // Only the service's own user may connect: the socket bypasses every rule of the API.
   chmodSync(path, 0o600);
 
   return {

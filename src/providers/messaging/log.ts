@@ -21,8 +21,9 @@ function appendLine(file: string, line: string): Promise<void> {
   const next = previous
     .catch(() => undefined)
     .then(async () => {
-      await mkdir(dirname(file), { recursive: true });
-      await appendFile(file, line, { encoding: 'utf8', flag: 'a' });
+      await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+      // Codes and phone numbers: owner only.
+      await appendFile(file, line, { encoding: 'utf8', flag: 'a', mode: 0o600 });
     });
   appendQueues.set(file, next);
   // Forget the queue once it drains so the map does not grow with every file ever written.

@@ -20,12 +20,12 @@ export function createLocalStorage(root: string): StorageDriver {
 
     async put(key, body) {
       const target = pathOf(key);
-      await mkdir(dirname(target), { recursive: true });
+      await mkdir(dirname(target), { recursive: true, mode: 0o700 });
       // A dot name `*.tmp` beside the target: same file system, so the rename is atomic.
       const temporary = join(dirname(target), `.${randomBytes(8).toString('hex')}.tmp`);
       try {
         const source = body instanceof Uint8Array ? Readable.from([body]) : body;
-        await pipeline(source, createWriteStream(temporary, { flags: 'wx', flush: true }));
+        await pipeline(source, createWriteStream(temporary, { flags: 'wx', flush: true, mode: 0o600 }));
         const { size } = await stat(temporary);
         await rename(temporary, target);
         return { size };
