@@ -66,3 +66,16 @@ export const Timestamp = Type.String({
   description: 'ISO 8601 UTC with microseconds',
   examples: ['2026-03-10T12:34:56.123456Z'],
 });
+
+/**
+ * A served file's 200 (an exception to the envelope): the real media types it may have, so
+ * generated clients and fuzzers know bytes come back. Fastify never serializes a Buffer or stream.
+ */
+export function FileResponse(mediaTypes: readonly string[], description: string) {
+  return {
+    description,
+    content: Object.fromEntries(
+      mediaTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+    ),
+  } as const;
+}

@@ -51,3 +51,45 @@ describe('OpenAPI', () => {
     }
   });
 });
+
+describe('operation ids and security', () => {
+  it('every operation has a unique operationId and says its security (public ones with [])', async () => {
+    const { createTestApp } = await import('../helpers.js');
+    const { operationIdOf } = await import('../../src/plugins/external/openapi.js');
+    expect(operationIdOf('GET', '/api/user/pronostic/{id}')).toBe('getUserPronosticById');
+    expect(operationIdOf('POST', '/api/admin/withdrawals/{id}/resolve')).toBe(
+      'postAdminWithdrawalsByIdResolve',
+    );
+    expect(operationIdOf('GET', '/api/')).toBe('getIndex');
+    const t = await createTestApp();
+    try {
+      const document = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json() as {
+        paths: Record<
+          string,
+          Record<string, { operationId?: string; security?: unknown[]; responses: object }>
+        >;
+      };
+      const ids: string[] = [];
+      for (const [path, operations] of Object.entries(document.paths)) {
+        for (const [method, operation] of Object.entries(operations)) {
+          expect(operation.operationId, `${method} ${path}`).toBeTruthy();
+          expect(Array.isArray(operation.security), `${method} ${path}: security`).toBe(true);
+          expect(
+            Object.keys(operation.responses).some((status) => status.startsWith('4')),
+            `${method} ${path}: a 4xx`,
+          ).toBe(true);
+          ids.push(operation.operationId!);
+        }
+      }
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(document.paths['/api/']?.get?.security).toEqual([]);
+      const avatar = document.paths['/avatars/{file}']?.get?.responses as Record<
+        string,
+        { content?: object }
+      >;
+      expect(Object.keys(avatar['200']?.content ?? {})).toEqual(['image/webp']);
+    } finally {
+      await t.close();
+    }
+  });
+});

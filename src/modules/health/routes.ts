@@ -24,6 +24,8 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: {
           200: Envelope(Health, Type.Null()),
           503: Envelope(Health, Type.Null()),
+          // The per-network request limit applies to every route.
+          429: ErrorEnvelope,
           500: ErrorEnvelope,
         },
       },

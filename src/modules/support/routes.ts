@@ -11,7 +11,7 @@ import { messages, validationMessages } from '../../lib/messages.js';
 import { currentUser } from '../../plugins/app/auth.js';
 import { isStorableText } from '../../plugins/app/text-guard.js';
 import uploads, { formParts, nonEmptyFile, requireMultipart } from '../../plugins/external/uploads.js';
-import { authErrors, Envelope, ErrorEnvelope, IdParams } from '../../schemas/common.js';
+import { authErrors, Envelope, ErrorEnvelope, FileResponse, IdParams } from '../../schemas/common.js';
 import { adminErrors } from '../admin/schemas.js';
 import {
   AdminTicketListData,
@@ -22,7 +22,7 @@ import {
   TicketListQuery,
   TicketSchema,
 } from './schemas.js';
-import type { TicketForm } from './service.js';
+import { ATTACHMENT_TYPES, type TicketForm } from './service.js';
 
 /** 5 MB: DESIGN.md's limit on an attachment. */
 export const ATTACHMENT_MAX_BYTES = 5 * 1024 * 1024;
@@ -181,7 +181,7 @@ const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: IdParams,
         response: {
           // Streamed from the storage driver, with the type its content showed at upload.
-          200: Type.Unsafe<Readable>({ type: 'string', format: 'binary' }),
+          200: FileResponse(ATTACHMENT_TYPES, 'The attachment as uploaded, typed by its content'),
           ...ownedErrors,
         },
       },

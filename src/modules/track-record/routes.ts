@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import { envelope } from '../../lib/envelope.js';
 import { messages } from '../../lib/messages.js';
 import { currentUser } from '../../plugins/app/auth.js';
-import { authErrors, Envelope } from '../../schemas/common.js';
+import { authErrors, Envelope, ErrorEnvelope } from '../../schemas/common.js';
 import { TRACK_RECORD_PAGE, TRACK_RECORD_SCRIPT } from './page.js';
 import { TrackRecordSchema } from './schemas.js';
 
@@ -18,7 +18,11 @@ const trackRecordRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['track-record'],
         summary: 'Bilan public de toutes les analyses réglées (mis en cache une minute)',
-        response: { 200: Envelope(Type.Object({ track_record: TrackRecordSchema }), Type.Null()) },
+        // The per-network request limit applies to every route.
+        response: {
+          200: Envelope(Type.Object({ track_record: TrackRecordSchema }), Type.Null()),
+          429: ErrorEnvelope,
+        },
       },
     },
     async () =>

@@ -10,7 +10,7 @@ import { NotFound, ValidationFailed } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
 import { currentUser } from '../../plugins/app/auth.js';
 import uploads, { formParts, nonEmptyFile, requireMultipart } from '../../plugins/external/uploads.js';
-import { authErrors, commonErrors, Envelope, ErrorEnvelope } from '../../schemas/common.js';
+import { authErrors, commonErrors, Envelope, ErrorEnvelope, FileResponse } from '../../schemas/common.js';
 import { avatarWebp } from './avatar-image.js';
 import { DEFAULT_AVATAR_PATH } from './avatars.js';
 import { FullUserSchema, UpdateProfileBody } from './schemas.js';
@@ -34,12 +34,7 @@ const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['users'],
         summary: 'Avatar par défaut (public, sans jeton)',
         response: {
-          // Sent as bytes: Fastify never serializes a Buffer.
-          200: Type.Unsafe<Buffer>({
-            type: 'string',
-            contentMediaType: 'image/png',
-            description: 'PNG 128×128',
-          }),
+          200: FileResponse(['image/png'], 'PNG 128×128'),
           ...commonErrors,
         },
       },
@@ -64,11 +59,7 @@ const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         }),
         response: {
           // Streamed from the storage driver.
-          200: Type.Unsafe<Readable>({
-            type: 'string',
-            contentMediaType: 'image/webp',
-            description: 'WebP 256×256',
-          }),
+          200: FileResponse(['image/webp'], 'WebP 256×256'),
           404: ErrorEnvelope,
           ...commonErrors,
         },
