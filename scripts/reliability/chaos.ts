@@ -654,7 +654,11 @@ async function restartPostgresNow(): Promise<void> {
  * create never reached it) is closed by hand as failed, with override, and refunded.
  */
 async function resolveUnsent(fake: NotchPayFake): Promise<void> {
-  const list = await call(adminClient, 'GET', '/api/admin/withdrawals?status=pending&escalated=true&per_page=50');
+  const list = await call(
+    adminClient,
+    'GET',
+    '/api/admin/withdrawals?status=pending&escalated=true&per_page=50',
+  );
   for (const withdrawal of (list?.body.data?.withdrawals ?? []) as { id: number }[]) {
     if (fake.transfers.has(`wd-${withdrawal.id}`)) continue;
     const answer = await call(adminClient, 'POST', `/api/admin/withdrawals/${withdrawal.id}/resolve`, {

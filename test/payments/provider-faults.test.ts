@@ -326,6 +326,58 @@ describe('payouts: a transfer is created once, whatever the provider does', () =
     const listed = await flagsApi('?target_type=withdrawal');
     expect(listed.json().data.flags.map((flag: { target_id: number }) => flag.target_id)).toContain(id);
   });
+  it('a payout closed by hand is still read hourly: the provider’s later contrary word is flagged without a webhook', async () => {
+    const { user, id, reference } = await approved(5000);
+    fake.setTransfer(reference, { status: 'sent' });
+    t.clock.advanceSeconds(STUCK_SECONDS + 10);
+    await t.app.paymentPoller.drain();
+    expect(await withdrawalRow(t, id)).toMatchObject({ escalationReason: 'stuck_sent' });
+    admin = await signIn(t, { role: 'admin' });
+    const resolved = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/withdrawals/${id}/resolve`,
+      headers: admin.headers,
+      payload: { outcome: 'paid', message: 'Confirmé par l’opérateur' },
+    });
+    expect(resolved.statusCode).toBe(200);
+    expect((await payoutRow(t, id))?.nextCheckAt).not.toBeNull();
+    // Still `sent` an hour on: read, nothing to say, read again later.
+    t.clock.advanceSeconds(3601);
+    await t.app.paymentPoller.drain();
+    expect(await flagsOf(t, id, 'withdrawal')).toEqual([]);
+    // The provider then fails it: no webhook comes, the hourly read finds it.
+    fake.setTransfer(reference, { status: 'failed' });
+    t.clock.advanceSeconds(3601);
+    await t.app.paymentPoller.drain();
+    expect((await flagsOf(t, id, 'withdrawal')).map((flag) => flag.kind)).toEqual(['contradicts_final']);
+    expect(await withdrawalRow(t, id)).toMatchObject({ status: 'success' });
+    expect(await ledgerRows(t, `withdrawal:${id}:refund`)).toEqual([]);
+    expect(await moneyOf(t, user.id)).toBe(0);
+    // A final word ends the reading.
+    expect(await payoutRow(t, id)).toMatchObject({
+      status: 'paid',
+      providerStatus: 'failed',
+      nextCheckAt: null,
+    });
+  });
+
+  it('a payout whose driver is not configured is left alone, flagged driver_missing and escalated', async () => {
+    const { user, id, reference } = await approved(5500);
+    await t.app.db.execute(sql`UPDATE payouts SET provider = 'ghost' WHERE withdrawal_id = ${id}`);
+    const asked = () => fake.requests.filter((request) => request.path.includes(reference)).length;
+    const reads = asked();
+    await webhook('transfer.complete', reference);
+    t.clock.advanceSeconds(3600);
+    await t.app.paymentPoller.drain();
+    expect(asked()).toBe(reads);
+    expect((await flagsOf(t, id, 'withdrawal')).map((flag) => flag.kind)).toEqual(['driver_missing']);
+    expect(await withdrawalRow(t, id)).toMatchObject({
+      status: 'pending',
+      escalationReason: 'driver_missing',
+    });
+    expect(await payoutRow(t, id)).toMatchObject({ status: 'pending', nextCheckAt: null });
+    expect(await moneyOf(t, user.id)).toBe(0);
+  });
 });
 
 describe('GET /api/admin/flags and resolve: guards', () => {
