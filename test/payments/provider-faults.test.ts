@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/config.js';
-import { payments } from '../../src/db/schema/index.js';
+import { flags, payments } from '../../src/db/schema/index.js';
 import {
   decide,
   giveMoney,
@@ -423,5 +423,27 @@ describe('GET /api/admin/flags and resolve: guards', () => {
     const openCount = (await flagsApi('?status=open')).json().data.meta.total;
     expect(stats.json().data.flags_open).toBe(openCount);
     expect(openCount).toBeGreaterThan(0);
+  });
+});
+
+describe('after every fault above', () => {
+  it('ledger:verify is clean, no withdrawal got a second create, every flag raised is listed', async () => {
+    const report = await t.app.services.wallet.verifyLedger();
+    expect(report).toMatchObject({ mismatches: [], duplicateReferences: [], unreferencedPurchases: 0 });
+    const creates = fake.requests
+      .filter((request) => request.method === 'POST' && request.path === '/transfers')
+      .map((request) => (request.body as { reference?: string } | undefined)?.reference);
+    expect(creates.length).toBeGreaterThan(0);
+    expect(new Set(creates).size).toBe(creates.length);
+    const raised = await t.app.db.select({ id: flags.id }).from(flags);
+    expect(raised.length).toBeGreaterThan(0);
+    const listed = await flagsApi('?per_page=50');
+    expect(listed.json().data.meta.total).toBe(raised.length);
+    expect(
+      listed
+        .json()
+        .data.flags.map((flag: { id: number }) => flag.id)
+        .sort(),
+    ).toEqual(raised.map((row) => row.id).sort());
   });
 });
