@@ -83,7 +83,7 @@ describe('the chaos run checker', () => {
       ],
     });
     expect(violations).toEqual([
-      'payment paid at the provider but not credited: PAY-LOST (ours: unknown)',
+      'payment paid at the provider but not credited nor flagged: PAY-LOST (ours: unknown)',
       'withdrawal wd-999: 2 transfers at the provider',
       'transfer wd-999 at the provider matches no withdrawal',
     ]);
