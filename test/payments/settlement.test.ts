@@ -1,8 +1,7 @@
 // The settlement rules with a programmable provider: amount mismatch, contradicting news, a start
 // that fails after the commit, expiry, and twenty concurrent webhooks for one payment.
-import { eq } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { payments } from '../../src/db/schema/index.js';
 import { createTestApp, expectLedgerConsistent, signIn, type TestApp } from '../helpers.js';
 import {
   balanceOf,
@@ -69,7 +68,8 @@ describe('settlement', () => {
     const before = await balanceOf(t, user.id);
     const payment = await checkedOut(t, user);
     driver.answer(payment.reference, { status: 'complete' });
-    await t.app.db.update(payments).set({ provider: 'ghost' }).where(eq(payments.id, payment.id));
+    // A row written by a driver this deployment no longer configures.
+    await t.app.db.execute(sql`UPDATE payments SET provider = 'ghost' WHERE id = ${payment.id}`);
     await signedTestWebhook(t, 'payment.complete', payment.reference);
     await signedTestWebhook(t, 'payment.complete', payment.reference);
     t.clock.advanceSeconds(3600);
