@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/config.js';
-import { payments } from '../../src/db/schema/index.js';
+import { flags, payments } from '../../src/db/schema/index.js';
 import {
   decide,
   giveMoney,
@@ -326,6 +326,58 @@ describe('payouts: a transfer is created once, whatever the provider does', () =
     const listed = await flagsApi('?target_type=withdrawal');
     expect(listed.json().data.flags.map((flag: { target_id: number }) => flag.target_id)).toContain(id);
   });
+  it('a payout closed by hand is still read hourly: the provider’s later contrary word is flagged without a webhook', async () => {
+    const { user, id, reference } = await approved(5000);
+    fake.setTransfer(reference, { status: 'sent' });
+    t.clock.advanceSeconds(STUCK_SECONDS + 10);
+    await t.app.paymentPoller.drain();
+    expect(await withdrawalRow(t, id)).toMatchObject({ escalationReason: 'stuck_sent' });
+    admin = await signIn(t, { role: 'admin' });
+    const resolved = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/withdrawals/${id}/resolve`,
+      headers: admin.headers,
+      payload: { outcome: 'paid', message: 'Confirmé par l’opérateur' },
+    });
+    expect(resolved.statusCode).toBe(200);
+    expect((await payoutRow(t, id))?.nextCheckAt).not.toBeNull();
+    // Still `sent` an hour on: read, nothing to say, read again later.
+    t.clock.advanceSeconds(3601);
+    await t.app.paymentPoller.drain();
+    expect(await flagsOf(t, id, 'withdrawal')).toEqual([]);
+    // The provider then fails it: no webhook comes, the hourly read finds it.
+    fake.setTransfer(reference, { status: 'failed' });
+    t.clock.advanceSeconds(3601);
+    await t.app.paymentPoller.drain();
+    expect((await flagsOf(t, id, 'withdrawal')).map((flag) => flag.kind)).toEqual(['contradicts_final']);
+    expect(await withdrawalRow(t, id)).toMatchObject({ status: 'success' });
+    expect(await ledgerRows(t, `withdrawal:${id}:refund`)).toEqual([]);
+    expect(await moneyOf(t, user.id)).toBe(0);
+    // A final word ends the reading.
+    expect(await payoutRow(t, id)).toMatchObject({
+      status: 'paid',
+      providerStatus: 'failed',
+      nextCheckAt: null,
+    });
+  });
+
+  it('a payout whose driver is not configured is left alone, flagged driver_missing and escalated', async () => {
+    const { user, id, reference } = await approved(5500);
+    await t.app.db.execute(sql`UPDATE payouts SET provider = 'ghost' WHERE withdrawal_id = ${id}`);
+    const asked = () => fake.requests.filter((request) => request.path.includes(reference)).length;
+    const reads = asked();
+    await webhook('transfer.complete', reference);
+    t.clock.advanceSeconds(3600);
+    await t.app.paymentPoller.drain();
+    expect(asked()).toBe(reads);
+    expect((await flagsOf(t, id, 'withdrawal')).map((flag) => flag.kind)).toEqual(['driver_missing']);
+    expect(await withdrawalRow(t, id)).toMatchObject({
+      status: 'pending',
+      escalationReason: 'driver_missing',
+    });
+    expect(await payoutRow(t, id)).toMatchObject({ status: 'pending', nextCheckAt: null });
+    expect(await moneyOf(t, user.id)).toBe(0);
+  });
 });
 
 describe('GET /api/admin/flags and resolve: guards', () => {
@@ -371,5 +423,27 @@ describe('GET /api/admin/flags and resolve: guards', () => {
     const openCount = (await flagsApi('?status=open')).json().data.meta.total;
     expect(stats.json().data.flags_open).toBe(openCount);
     expect(openCount).toBeGreaterThan(0);
+  });
+});
+
+describe('after every fault above', () => {
+  it('ledger:verify is clean, no withdrawal got a second create, every flag raised is listed', async () => {
+    const report = await t.app.services.wallet.verifyLedger();
+    expect(report).toMatchObject({ mismatches: [], duplicateReferences: [], unreferencedPurchases: 0 });
+    const creates = fake.requests
+      .filter((request) => request.method === 'POST' && request.path === '/transfers')
+      .map((request) => (request.body as { reference?: string } | undefined)?.reference);
+    expect(creates.length).toBeGreaterThan(0);
+    expect(new Set(creates).size).toBe(creates.length);
+    const raised = await t.app.db.select({ id: flags.id }).from(flags);
+    expect(raised.length).toBeGreaterThan(0);
+    const listed = await flagsApi('?per_page=50');
+    expect(listed.json().data.meta.total).toBe(raised.length);
+    expect(
+      listed
+        .json()
+        .data.flags.map((flag: { id: number }) => flag.id)
+        .sort(),
+    ).toEqual(raised.map((row) => row.id).sort());
   });
 });

@@ -1,5 +1,6 @@
 // The settlement rules with a programmable provider: amount mismatch, contradicting news, a start
 // that fails after the commit, expiry, and twenty concurrent webhooks for one payment.
+import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, expectLedgerConsistent, signIn, type TestApp } from '../helpers.js';
 import {
@@ -59,6 +60,22 @@ describe('settlement', () => {
       expect((await paymentRow(t, payment.id)).status).toBe('failed');
       expect((await flagsOf(t, payment.id)).map((flag) => flag.kind)).toEqual([kind]);
     }
+    expect(await balanceOf(t, user.id)).toBe(before);
+  });
+
+  it('leaves a payment whose driver is not configured alone, flagged driver_missing once', async () => {
+    const user = await signIn(t);
+    const before = await balanceOf(t, user.id);
+    const payment = await checkedOut(t, user);
+    driver.answer(payment.reference, { status: 'complete' });
+    // A row written by a driver this deployment no longer configures.
+    await t.app.db.execute(sql`UPDATE payments SET provider = 'ghost' WHERE id = ${payment.id}`);
+    await signedTestWebhook(t, 'payment.complete', payment.reference);
+    await signedTestWebhook(t, 'payment.complete', payment.reference);
+    t.clock.advanceSeconds(3600);
+    await t.app.paymentPoller.drain();
+    expect(await paymentRow(t, payment.id)).toMatchObject({ status: 'pending', nextCheckAt: null });
+    expect((await flagsOf(t, payment.id)).map((flag) => flag.kind)).toEqual(['driver_missing']);
     expect(await balanceOf(t, user.id)).toBe(before);
   });
 

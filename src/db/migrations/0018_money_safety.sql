@@ -69,7 +69,7 @@ ALTER TABLE "flags" ADD CONSTRAINT "flags_resolved_by_users_id_fk" FOREIGN KEY (
 ALTER TABLE "payouts" ADD CONSTRAINT "payouts_withdrawal_id_withdrawals_id_fk" FOREIGN KEY ("withdrawal_id") REFERENCES "public"."withdrawals"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "flags_kind_target_unique" ON "flags" USING btree ("kind","target_type","target_id");--> statement-breakpoint
 CREATE INDEX "flags_status_created_idx" ON "flags" USING btree ("status","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "payouts_pending_check_idx" ON "payouts" USING btree ("next_check_at") WHERE "payouts"."status" = 'pending';--> statement-breakpoint
+CREATE INDEX "payouts_check_idx" ON "payouts" USING btree ("next_check_at") WHERE "payouts"."next_check_at" IS NOT NULL;--> statement-breakpoint
 ALTER TABLE "withdrawals" DROP COLUMN "provider";--> statement-breakpoint
 ALTER TABLE "withdrawals" DROP COLUMN "transfer_reference";--> statement-breakpoint
 ALTER TABLE "withdrawals" DROP COLUMN "provider_reference";--> statement-breakpoint

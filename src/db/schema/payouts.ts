@@ -51,7 +51,8 @@ export const payouts = pgTable(
     updatedAt: timestamptz('updated_at').notNull().default(sql`now()`),
   },
   (table) => [
-    index('payouts_pending_check_idx').on(table.nextCheckAt).where(sql`${table.status} = 'pending'`),
+    // Pending payouts, and those an admin closed by hand that are still read for contradicting news.
+    index('payouts_check_idx').on(table.nextCheckAt).where(sql`${table.nextCheckAt} IS NOT NULL`),
     check('payouts_amount_positive', sql`${table.amount} > 0`),
   ],
 );

@@ -467,7 +467,9 @@ export function createAffiliationService(deps: AffiliationServiceDeps) {
           finishedAt: now,
         });
         if (!paid) await refundWithdrawal(tx, current);
-        await payouts.closeByHand(tx, id, input.outcome);
+        const providerFinal =
+          providerRead !== null && 'final_failure' in providerRead && providerRead.final_failure;
+        await payouts.closeByHand(tx, id, input.outcome, providerFinal);
         await audit.record(tx, {
           adminId: admin.id,
           action: 'withdrawal.resolve',

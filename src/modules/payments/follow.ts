@@ -21,6 +21,16 @@ export const CLAIM_LEASE_SECONDS = 120;
 /** How often an operation past its normal life (expired, escalated) is still read. */
 export const LATE_CHECK_SECONDS = 3600;
 
+/** How long after an admin closed a payout by hand its transfer is still read for news against it. */
+export const HAND_CLOSED_FOLLOW_SECONDS = 30 * 24 * 3600;
+
+/** The row names a driver that is not configured here: it is left alone and flagged `driver_missing`. */
+export class DriverMissing extends Error {
+  constructor(readonly provider: string) {
+    super(`payments driver ${provider} is not configured`);
+  }
+}
+
 /** What the provider answered, or why it could not be asked. */
 export type ProviderAnswer<Word> = { ok: true; word: Word } | { ok: false; error: unknown };
 

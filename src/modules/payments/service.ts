@@ -25,6 +25,7 @@ import { raiseFlag } from '../flags/service.js';
 import { type IdempotentCommit, withoutKey } from '../idempotency/service.js';
 import { postOperation } from '../wallet/ledger.js';
 import {
+  DriverMissing,
   followProviderOperation,
   LATE_CHECK_SECONDS,
   leaseUntil,
@@ -103,9 +104,6 @@ export type Settlement = 'success' | 'failed' | 'pending' | 'unchanged' | 'flagg
 
 /** The provider's word, or `not_found` when it has never heard of the payment. */
 type PaymentWord = ProviderPayment | { status: 'not_found' };
-
-/** The row's driver is not configured here: the payment is left alone and flagged. */
-class DriverMissing extends Error {}
 
 function paymentView(row: PaymentRow) {
   return {

@@ -1,5 +1,5 @@
 // The payouts module's queries, on its own table (`payouts`).
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { payouts } from '../../db/schema/index.js';
 
@@ -40,12 +40,15 @@ export async function lockPayoutOfWithdrawal(
   return row;
 }
 
-/** The pending payout whose look is most overdue, locked; one another poller holds is skipped. */
+/**
+ * The payout whose look is most overdue (pending, or closed by hand and still read for news against
+ * it), locked; one another poller holds is skipped.
+ */
 export async function lockDuePayout(db: Executor, now: Date): Promise<PayoutRow | undefined> {
   const [row] = await db
     .select()
     .from(payouts)
-    .where(and(eq(payouts.status, 'pending'), lte(payouts.nextCheckAt, now.toISOString())))
+    .where(lte(payouts.nextCheckAt, now.toISOString()))
     .orderBy(asc(payouts.nextCheckAt), asc(payouts.id))
     .limit(1)
     .for('update', { skipLocked: true });

@@ -23,7 +23,9 @@ import {
 } from '../../providers/payments/types.js';
 import { raiseFlag } from '../flags/service.js';
 import {
+  DriverMissing,
   followProviderOperation,
+  HAND_CLOSED_FOLLOW_SECONDS,
   LATE_CHECK_SECONDS,
   leaseUntil,
   nextLookAt,
@@ -112,12 +114,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
 
   function driverOf(row: PayoutRow) {
     const own = drivers.byName(row.provider);
-    if (!own) {
-      throw new PaymentProviderError(`payments driver ${row.provider} is not configured`, {
-        provider: row.provider,
-        retryable: true,
-      });
-    }
+    if (!own) throw new DriverMissing(row.provider);
     return own;
   }
 
@@ -206,10 +203,35 @@ export function createPayoutService(deps: PayoutServiceDeps) {
       return 'pending' as const;
     };
 
+    /**
+     * A payout an admin closed by hand is read hourly until the provider's final word (so news
+     * against the admin's call reaches a flag without a webhook), for HAND_CLOSED_FOLLOW_SECONDS.
+     */
+    const keepReadingClosed = async (status: string | undefined) => {
+      const final = status !== undefined && (status === 'complete' || transferFailures.has(status));
+      const closedAt = new Date(row.finishedAt ?? now.toISOString()).getTime();
+      const over = now.getTime() >= closedAt + HAND_CLOSED_FOLLOW_SECONDS * 1000;
+      await updatePayout(tx, row.id, {
+        ...(status !== undefined ? { providerStatus: status } : {}),
+        nextCheckAt: final || over ? null : addSeconds(now, LATE_CHECK_SECONDS).toISOString(),
+      });
+    };
+
     if (!answer.ok) {
+      if (answer.error instanceof DriverMissing) {
+        // No driver here can ask its provider: left alone (never read, never created), for a person.
+        await updatePayout(tx, row.id, { nextCheckAt: null });
+        await flag('driver_missing', { provider: row.provider });
+        if (row.status !== 'pending') return 'flagged';
+        await escalate('driver_missing');
+        return 'escalated';
+      }
       const refused = answer.error instanceof PaymentProviderError && !answer.error.retryable;
       log.warn({ err: answer.error }, 'payout provider could not be asked or refused; will look again');
-      if (row.status !== 'pending') return 'unchanged';
+      if (row.status !== 'pending') {
+        if (row.nextCheckAt !== null) await keepReadingClosed(undefined);
+        return 'unchanged';
+      }
       const status = answer.error instanceof PaymentProviderError ? answer.error.status : undefined;
       if (refused && send) {
         // Refused outright at create (a bad number, a missing key…): no transfer exists; a person decides.
@@ -235,6 +257,8 @@ export function createPayoutService(deps: PayoutServiceDeps) {
     const said = { provider_status: status, amount: found?.amount, currency: found?.currency };
 
     if (row.status !== 'pending') {
+      // Closed by an admin before the provider's final word: read hourly until that word comes.
+      if (row.nextCheckAt !== null) await keepReadingClosed(status);
       // Final in our books (paid, refunded, or closed by an admin): the provider saying otherwise needs a person.
       const contradicts =
         (row.status === 'failed' && status === 'complete') ||
@@ -365,14 +389,25 @@ export function createPayoutService(deps: PayoutServiceDeps) {
       return { status, final_failure: transferFailures.has(status) };
     },
 
-    /** Closes a withdrawal's payout by an admin's hand, in the admin's transaction: later news against it is flagged. */
-    async closeByHand(tx: Transaction, withdrawalId: number, outcome: 'paid' | 'failed'): Promise<void> {
+    /**
+     * Closes a withdrawal's payout by an admin's hand, in the admin's transaction. Unless the
+     * provider's final word is already known (`providerFinal`), its transfer is still read hourly:
+     * later news against the admin's call is flagged, webhook or not.
+     */
+    async closeByHand(
+      tx: Transaction,
+      withdrawalId: number,
+      outcome: 'paid' | 'failed',
+      providerFinal = false,
+    ): Promise<void> {
       const row = await lockPayoutOfWithdrawal(tx, withdrawalId);
       if (row?.status !== 'pending') return;
+      const now = clock.now();
+      const followable = !providerFinal && drivers.byName(row.provider) !== undefined;
       await updatePayout(tx, row.id, {
         status: outcome,
-        finishedAt: clock.now().toISOString(),
-        nextCheckAt: null,
+        finishedAt: now.toISOString(),
+        nextCheckAt: followable ? addSeconds(now, LATE_CHECK_SECONDS).toISOString() : null,
       });
     },
 
