@@ -88,4 +88,31 @@ describe('the chaos run checker', () => {
       'transfer wd-999 at the provider matches no withdrawal',
     ]);
   });
+
+  it('accepts a payment the provider took after saying it failed only when it is flagged late_complete', async () => {
+    for (const [reference, flagged] of [
+      ['PAY-LATE-FLAGGED', true],
+      ['PAY-LATE-SILENT', false],
+    ] as const) {
+      const [row] = await query(
+        `INSERT INTO payments (user_id, pack_id, reference, provider, status, amount, credits, payer_phone, channel, expires_at)
+         VALUES (${user.id}, 1, '${reference}', 'notchpay', 'failed', 500, 5, '${user.phone}', 'cm.mtn', now()) RETURNING id`,
+      );
+      if (flagged) {
+        await query(
+          `INSERT INTO flags (kind, target_type, target_id, details) VALUES ('late_complete', 'payment', ${row!.id}, '{}')`,
+        );
+      }
+    }
+    const { violations } = await checkInvariants(query, {
+      payments: [
+        { reference: 'PAY-LATE-FLAGGED', status: 'complete', amount: 500 },
+        { reference: 'PAY-LATE-SILENT', status: 'complete', amount: 500 },
+      ],
+      transfers: [],
+    });
+    expect(violations).toEqual([
+      'payment paid at the provider but not credited nor flagged: PAY-LATE-SILENT (ours: failed)',
+    ]);
+  });
 });
