@@ -143,6 +143,23 @@ describe('configuration', () => {
     expect(configWarnings(loadConfig({}, '/srv'))).toEqual([]);
   });
 
+  it('the service says that warning at start', async () => {
+    const { createTestApp } = await import('../helpers.js');
+    const lines: string[] = [];
+    const t = await createTestApp({
+      config: { messagingDriver: 'twilio' },
+      logger: { level: 'warn', stream: { write: (line: string) => void lines.push(line) } },
+    });
+    try {
+      await t.app.ready();
+      const warnings = lines.map((line) => JSON.parse(line)).filter((entry) => entry.config_warning === true);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0].msg).toMatch(/anyone can buy credits for free/);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('generates the secret once into DATA_DIR and keeps it', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'cfg-'));
     const first = loadConfig({ DATA_DIR: dataDir }, '/srv');
