@@ -1,7 +1,3 @@
-// Support tickets: the user's (create with an optional attachment, list, read, reply, close, fetch
-// the attachment) and the back office's (list, read, reply, close; `/api/admin/*` is guarded by the
-// auth plugin). Ticket creation is multipart; the other bodies are JSON.
-import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { create as contentDisposition } from 'content-disposition';
 import { Type } from 'typebox';

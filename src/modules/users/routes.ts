@@ -2,7 +2,6 @@
 // default picture, kept beside the code (src/assets, copied into dist by the build) and read once at
 // start, and each user's own, read from the storage driver.
 import { readFile } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { envelope } from '../../lib/envelope.js';
