@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   CLOSING_COLUMN_NAMES,
   canonicalColumn,
-  isEmptyGroup,
   readMarketOdds,
   readPrematchOdds,
 } from '../../src/modules/football/odds-columns.js';
@@ -86,7 +85,7 @@ describe('odds columns', () => {
         P_2_5_1: '2',
       }),
     );
-    expect(isEmptyGroup(odds)).toBe(true);
+    expect(odds).toEqual({ pinnacle: null, average: null, overUnderPinnacle: null, overUnderAverage: null });
   });
 
   it('the pre-match reader never opens a closing column', () => {

@@ -68,12 +68,3 @@ export async function resolveFlagRow(
     .returning();
   return row!;
 }
-
-/** Flags raised on these targets (tests and the back office's detail views). */
-export async function flagsOfTarget(db: Executor, targetType: FlagTargetType, targetId: number) {
-  return db
-    .select()
-    .from(flags)
-    .where(and(eq(flags.targetType, targetType), eq(flags.targetId, targetId)))
-    .orderBy(flags.id);
-}

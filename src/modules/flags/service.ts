@@ -12,15 +12,7 @@ import { messages } from '../../lib/messages.js';
 import { offsetOf, pageMeta, pageRequest } from '../../lib/pagination.js';
 import { isoTimestamp } from '../../lib/time.js';
 import type { AuditRecorder } from '../admin/service.js';
-import {
-  countFlags,
-  type FlagRow,
-  flagsOfTarget,
-  insertFlag,
-  listFlags,
-  lockFlag,
-  resolveFlagRow,
-} from './repository.js';
+import { countFlags, type FlagRow, insertFlag, listFlags, lockFlag, resolveFlagRow } from './repository.js';
 
 export interface RaisedFlag {
   kind: FlagKind;
@@ -106,10 +98,6 @@ export function createFlagService({ db, audit, latePayments }: FlagServiceDeps) 
     /** Open flags, for the admin stats. */
     openCount(): Promise<number> {
       return countFlags(db, { status: 'open' });
-    },
-
-    async ofTarget(targetType: FlagTargetType, targetId: number): Promise<FlagView[]> {
-      return (await flagsOfTarget(db, targetType, targetId)).map(flagView);
     },
 
     /**

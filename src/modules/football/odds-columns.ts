@@ -92,7 +92,3 @@ export function readPrematchOdds(get: (column: string) => string | undefined): O
 export function readMarketOdds(get: (column: string) => string | undefined): MarketOdds {
   return { prematch: readGroup(PREMATCH_COLUMNS, get), closing: readGroup(CLOSING_COLUMNS, get) };
 }
-
-export function isEmptyGroup(group: OddsGroup): boolean {
-  return !group.pinnacle && !group.average && !group.overUnderPinnacle && !group.overUnderAverage;
-}
