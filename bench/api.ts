@@ -67,7 +67,7 @@ try {
   // Create → success with the worker running and the real engine (priors only: no results loaded).
   const live = await buildApp({ config, database: handle, logger: false, worker: true });
   await live.ready();
-  await live.worker.drain();
+  await live.runtime.analysisWorker.drain();
   const latencies: number[] = [];
   for (let i = 0; i < 20; i++) {
     const started = performance.now();

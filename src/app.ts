@@ -23,6 +23,7 @@ import dashboardRoutes from './modules/dashboard/routes.js';
 import healthRoutes from './modules/health/routes.js';
 import packRoutes from './modules/packs/routes.js';
 import paymentRoutes from './modules/payments/routes.js';
+import type { Analyst } from './modules/pronostics/analyst.js';
 import pronosticRoutes from './modules/pronostics/routes.js';
 import supportRoutes from './modules/support/routes.js';
 import trackRecordRoutes from './modules/track-record/routes.js';
@@ -33,7 +34,6 @@ import coercion from './plugins/app/coercion.js';
 import context from './plugins/app/context.js';
 import errors, { frameworkErrorHandler } from './plugins/app/errors.js';
 import gracefulClose from './plugins/app/graceful-close.js';
-import housekeeping from './plugins/app/housekeeping.js';
 import idempotency from './plugins/app/idempotency.js';
 import requestId, { requestIdOf } from './plugins/app/request-id.js';
 import textGuard from './plugins/app/text-guard.js';
@@ -42,15 +42,10 @@ import rateLimit from './plugins/external/rate-limit.js';
 import security from './plugins/external/security.js';
 import type { Messenger } from './providers/messaging/index.js';
 import type { PaymentsDriver } from './providers/payments/index.js';
-import type { SandboxDriver } from './providers/payments/sandbox.js';
 import type { StorageDriver } from './providers/storage/index.js';
+import type { WorkerOptions } from './runtime/analysis-worker.js';
+import { createRuntime, type Runtime } from './runtime/runtime.js';
 import { createServices } from './services.js';
-import type { AnalysisEngine } from './worker/analysis-engine.js';
-import { PaymentPoller } from './worker/payment-poller.js';
-import { warnWithoutResults } from './worker/process.js';
-import { ResultsSync } from './worker/results-sync.js';
-import { SettlementLoop } from './worker/settlement.js';
-import { AnalysisWorker, type WorkerOptions } from './worker/worker.js';
 
 export interface AppOptions {
   config: Config;
@@ -60,8 +55,8 @@ export interface AppOptions {
   /** Sends sign-in codes; by default the drivers the configuration names. */
   messenger?: Messenger;
   /** Runs the analyses; by default the football analyst (statistical model, optional LLM text). */
-  engine?: AnalysisEngine;
-  /** Run the analysis worker in this process: by default when ROLE=all. Tests drive `app.worker` themselves. */
+  analyst?: Analyst;
+  /** Run the background loops in this process: by default when ROLE=all. Tests drive `app.runtime` themselves. */
   worker?: boolean;
   /** Speaks to the payment provider; by default the driver PAYMENTS_DRIVER names. */
   paymentsDriver?: PaymentsDriver;
@@ -75,10 +70,8 @@ export interface AppOptions {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    worker: AnalysisWorker;
-    paymentPoller: PaymentPoller;
-    resultsSync: ResultsSync;
-    settlement: SettlementLoop;
+    /** The background loops (runtime/runtime.ts), started with the app when it runs them. */
+    runtime: Runtime;
   }
 }
 
@@ -132,7 +125,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     clock,
     logger: app.log,
     ...(options.messenger ? { messenger: options.messenger } : {}),
-    ...(options.engine ? { engine: options.engine } : {}),
+    ...(options.analyst ? { analyst: options.analyst } : {}),
     ...(options.paymentsDriver ? { paymentsDriver: options.paymentsDriver } : {}),
     ...(options.storage ? { storage: options.storage } : {}),
   });
@@ -149,15 +142,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(textGuard);
   // After validation, authentication and the text guard: a bad request claims no key.
   await app.register(idempotency);
-  await app.register(housekeeping);
   await app.register(openapi);
 
-  const { engine } = services;
-  // A fresh install has no results; the default analyst says so at start.
-  if (!options.engine && engine.describe) {
-    const describe = engine.describe.bind(engine);
-    app.addHook('onReady', () => warnWithoutResults({ describe }, app.log));
-  }
   // Valid but dangerous settings are said at every start, as loudly as the log allows.
   const warnings = configWarnings(config);
   if (warnings.length > 0) {
@@ -165,53 +151,24 @@ export async function buildApp(options: AppOptions): Promise<App> {
       for (const warning of warnings) app.log.warn({ config_warning: true }, warning);
     });
   }
-  const runWorker = options.worker ?? config.role === 'all';
-  const worker = new AnalysisWorker({
+  const runtime = createRuntime({
     database,
-    jobs: services.analysisJobs,
-    engine,
+    services,
+    config,
     clock,
-    logger: app.log.child({ component: 'worker' }),
-    options: {
-      concurrency: config.workerConcurrency,
-      leaseSeconds: config.workerLeaseSeconds,
-      ...options.workerOptions,
-    },
+    logger: app.log,
+    ...(options.workerOptions ? { workerOptions: options.workerOptions } : {}),
   });
-  app.decorate('worker', worker);
-  if (runWorker) {
-    app.addHook('onReady', () => worker.start());
-    // Finish or release the current analysis before the database closes.
-    app.addHook('preClose', () => worker.stop());
+  app.decorate('runtime', runtime);
+  if (options.worker ?? config.role === 'all') {
+    app.addHook('onReady', () => runtime.start());
+    // Finish or hand back the work under way before the database closes.
+    app.addHook('preClose', () => runtime.stop());
   }
-
-  if (engine.close) {
-    const closeEngine = engine.close.bind(engine);
-    app.addHook('onClose', () => closeEngine());
-  }
-  // Settlement of the track record runs with the analysis worker, woken by the results sync.
-  const settlement = new SettlementLoop({
-    settler: services.trackRecord,
-    logger: app.log.child({ component: 'settlement' }),
-  });
-  app.decorate('settlement', settlement);
-  if (runWorker) {
-    app.addHook('onReady', async () => settlement.start());
-    app.addHook('preClose', () => settlement.stop());
-  }
-  // The daily results sync runs with the analysis worker, for RESULTS_SYNC_LEAGUES (none outside
-  // production unless set); tests drive `app.resultsSync` themselves.
-  const resultsSync = new ResultsSync({
-    source: services.football,
-    clock,
-    logger: app.log.child({ component: 'results-sync' }),
-    options: { leagues: config.resultsSyncLeagues },
-    onImported: () => settlement.wake(),
-  });
-  app.decorate('resultsSync', resultsSync);
-  if (runWorker) {
-    app.addHook('onReady', async () => resultsSync.start());
-    app.addHook('preClose', () => resultsSync.stop());
+  const { analyst } = services;
+  if (analyst.close) {
+    const closeAnalyst = analyst.close.bind(analyst);
+    app.addHook('onClose', () => closeAnalyst());
   }
 
   await app.register(healthRoutes);
@@ -222,29 +179,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(backofficeRoutes);
   await app.register(paymentRoutes);
 
-  const paymentPoller = new PaymentPoller({
-    database,
-    payments: services.payments,
-    payouts: services.payouts,
-    logger: app.log.child({ component: 'payment-poller' }),
-  });
-  app.decorate('paymentPoller', paymentPoller);
-  // The payment poller runs with the analysis worker; tests drive `app.paymentPoller` themselves.
-  if (runWorker) {
-    app.addHook('onReady', () => paymentPoller.start());
-    app.addHook('preClose', () => paymentPoller.stop());
-  }
-  if (services.paymentsDriver.name === 'sandbox' && 'attach' in services.paymentsDriver) {
-    // The sandbox's webhooks take the path a real provider's do: through the webhook route. Its
-    // timers run with the background loops; tests call `deliverDue()` after moving the clock.
-    const sandbox = services.paymentsDriver as SandboxDriver;
-    sandbox.attach(
-      (rawBody, headers) =>
-        app.inject({ method: 'POST', url: '/api/webhooks/payments/sandbox', payload: rawBody, headers }),
-      { timers: runWorker },
-    );
-    app.addHook('preClose', () => sandbox.stop());
-  }
   await app.register(walletRoutes);
   await app.register(dashboardRoutes);
   await app.register(userRoutes);

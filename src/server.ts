@@ -5,7 +5,7 @@ import { buildApp } from './app.js';
 import { loadConfigOrExit } from './config.js';
 import { DatabaseUnavailable } from './db/open.js';
 import { logOptions } from './lib/log-options.js';
-import { startWorkerProcess } from './worker/process.js';
+import { startWorkerProcess } from './runtime/worker-process.js';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();

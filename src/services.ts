@@ -3,6 +3,7 @@
 // process and the CLI build the same one, so there is one way to wire a service everywhere.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
+import { wakeupsOver } from './db/channels.js';
 import type { DatabaseHandle } from './db/client.js';
 import type { Clock } from './lib/clock.js';
 import { createAdminService } from './modules/admin/service.js';
@@ -14,6 +15,7 @@ import { createBackofficeService } from './modules/backoffice/service.js';
 import { createDashboardService } from './modules/dashboard/service.js';
 import { createFlagService } from './modules/flags/service.js';
 import { createAnalyst } from './modules/football/analyst.js';
+import { threadFitter } from './modules/football/fit-pool.js';
 import { createFootballService } from './modules/football/service.js';
 import { createHousekeepingService } from './modules/housekeeping/service.js';
 import { createIdempotencyService } from './modules/idempotency/service.js';
@@ -21,12 +23,14 @@ import { createPackService } from './modules/packs/service.js';
 import { createPaymentService } from './modules/payments/service.js';
 import { createPayoutService } from './modules/payouts/service.js';
 import { createAnalysisJobs } from './modules/pronostics/analysis-jobs.js';
+import type { Analyst } from './modules/pronostics/analyst.js';
 import { createPronosticService } from './modules/pronostics/service.js';
 import { createSupportService, MAX_UNCLOSED_TICKETS } from './modules/support/service.js';
 import { createTrackRecordService } from './modules/track-record/service.js';
 import { createProfileService } from './modules/users/profile.js';
 import { createUserService } from './modules/users/service.js';
 import { createWalletService } from './modules/wallet/service.js';
+import { createNarrator } from './providers/ai/index.js';
 import { createMessenger, type Messenger } from './providers/messaging/index.js';
 import {
   createPaymentDrivers,
@@ -34,9 +38,6 @@ import {
   type PaymentsDriver,
 } from './providers/payments/index.js';
 import { createStorage, type StorageDriver } from './providers/storage/index.js';
-import type { AnalysisEngine } from './worker/analysis-engine.js';
-import { PAYMENT_CREATED_CHANNEL } from './worker/payment-poller.js';
-import { CREATED_CHANNEL } from './worker/worker.js';
 
 export interface ServiceDeps {
   database: DatabaseHandle;
@@ -46,11 +47,7 @@ export interface ServiceDeps {
   /** Sends sign-in codes; by default the drivers the configuration names. */
   messenger?: Messenger;
   /** Runs the analyses; by default the football analyst (statistical model, optional LLM text). */
-  engine?: AnalysisEngine & {
-    describe?(): Promise<{ matches: number; leagues: number }>;
-    /** Stops what it runs beside the event loop (the analyst's fit thread). */
-    close?(): Promise<void>;
-  };
+  analyst?: Analyst;
   /** Speaks to the payment provider; by default the driver PAYMENTS_DRIVER names. */
   paymentsDriver?: PaymentsDriver;
   /** Keeps uploaded files; by default the driver STORAGE_DRIVER names. */
@@ -62,7 +59,16 @@ export function createServices(deps: ServiceDeps) {
   const { db } = database;
   const messenger = deps.messenger ?? createMessenger({ config, logger, clock });
   const football = createFootballService({ db, config });
-  const engine = deps.engine ?? createAnalyst({ football, config, logger, clock });
+  const analyst: Analyst =
+    deps.analyst ??
+    createAnalyst({
+      football,
+      logger,
+      clock,
+      narrator: createNarrator(config, { logger }),
+      fitter: threadFitter(),
+    });
+  const wakeups = wakeupsOver(database, logger);
 
   const admin = createAdminService({ db });
   const users = createUserService({ db, config, audit: admin });
@@ -75,13 +81,8 @@ export function createServices(deps: ServiceDeps) {
     db,
     clock,
     audit: admin,
-    modelName: engine.modelName,
-    notifyCreated: (id) => {
-      database.notify(CREATED_CHANNEL, String(id)).catch((error: unknown) => {
-        // The poll will find the row anyway; a lost wake-up only delays it.
-        logger.warn({ err: error, pronostic_id: id }, 'could not notify the workers');
-      });
-    },
+    modelName: analyst.modelName,
+    wakeups,
   });
   const analysisJobs = createAnalysisJobs({ db });
   const paymentsDriver = deps.paymentsDriver ?? createPaymentsDriver(config, { clock });
@@ -108,12 +109,7 @@ export function createServices(deps: ServiceDeps) {
     firstCheckAfterMs,
     referrals: affiliation,
     transfers: payouts,
-    notifyCreated: (id) => {
-      database.notify(PAYMENT_CREATED_CHANNEL, String(id)).catch((error: unknown) => {
-        // The poller's tick finds the payment anyway.
-        logger.warn({ err: error, payment_id: id }, 'could not notify the payment pollers');
-      });
-    },
+    wakeups,
   });
   const flags = createFlagService({ db, audit: admin, latePayments: payments });
   const housekeeping = createHousekeepingService({ clock, otp, tokens, idempotency });
@@ -141,7 +137,7 @@ export function createServices(deps: ServiceDeps) {
   });
 
   return {
-    engine,
+    analyst,
     messenger,
     football,
     users,

@@ -164,7 +164,7 @@ describe('PATCH /api/admin/pronostic-types/:id', () => {
       db: t.app.db,
       clock: t.clock,
       modelName: 'test',
-      notifyCreated: () => {},
+      wakeups: { send() {} },
       audit: {
         record: async () => {
           throw new Error('audit failed');

@@ -9,7 +9,6 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditLog, withdrawals } from '../../src/db/schema/index.js';
 import { createAffiliationService } from '../../src/modules/affiliation/service.js';
-import type { SandboxDriver } from '../../src/providers/payments/sandbox.js';
 import { giveMoney, ledgerRows, moneyOf, withdrawalRow, withdrawn } from '../affiliation/helpers.js';
 import { createTestApp, expectLedgerConsistent, type SignedIn, signIn, type TestApp } from '../helpers.js';
 import { flagsOf } from '../payments/helpers.js';
@@ -28,7 +27,7 @@ beforeEach(async () => {
 afterAll(() => t.close());
 afterEach(() => expectLedgerConsistent(t));
 
-const sandbox = () => t.app.services.paymentsDriver as SandboxDriver;
+const sandbox = () => t.app.runtime.sandboxWebhooks!;
 /** A look at the withdrawal's payout now (what the poller or a `transfer.*` webhook does). */
 const followPayout = (id: number) => t.app.services.payouts.onTransferEvent(`wd-${id}`);
 

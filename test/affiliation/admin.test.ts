@@ -7,7 +7,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { createCliContext } from '../../src/cli/context.js';
 import { runCli } from '../../src/cli/index.js';
 import { auditLog, withdrawals } from '../../src/db/schema/index.js';
-import type { SandboxDriver } from '../../src/providers/payments/sandbox.js';
 import { createTestApp, expectLedgerConsistent, type SignedIn, signIn, type TestApp } from '../helpers.js';
 import {
   auditRowsOf,
@@ -29,7 +28,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 afterEach(() => expectLedgerConsistent(t));
 
-const sandbox = () => t.app.services.paymentsDriver as SandboxDriver;
+const sandbox = () => t.app.runtime.sandboxWebhooks!;
 
 async function userWithWithdrawal(amount = 5000, phone?: string) {
   const user = await signIn(t, phone ? { phone } : {});
@@ -101,7 +100,7 @@ describe('POST /api/admin/withdrawals/{id}/approve with the sandbox', () => {
     const { id } = await userWithWithdrawal();
     expect((await decide(t, admin, id, 'approve')).statusCode).toBe(200);
     t.clock.advance(3000);
-    await t.app.paymentPoller.drain();
+    await t.app.runtime.paymentPoller.drain();
     expect((await withdrawalRow(t, id)).status).toBe('success');
   });
 
@@ -111,7 +110,7 @@ describe('POST /api/admin/withdrawals/{id}/approve with the sandbox', () => {
     expect((await decide(t, admin, id, 'approve')).statusCode).toBe(200);
     t.clock.advance(2000);
     await sandbox().deliverDue();
-    await t.app.paymentPoller.drain();
+    await t.app.runtime.paymentPoller.drain();
     const row = await withdrawalRow(t, id);
     expect(row).toMatchObject({ status: 'cancelled', decision: 'approved' });
     expect(await payoutRow(t, id)).toMatchObject({ status: 'failed', providerStatus: 'failed' });
@@ -324,7 +323,7 @@ describe('ledger:verify after withdrawals, refunds and payouts', () => {
     await decide(t, admin, rejected.id, 'reject', { message: 'Refusé' });
     await userWithWithdrawal();
     t.clock.advance(5000);
-    await t.app.paymentPoller.drain();
+    await t.app.runtime.paymentPoller.drain();
     expect((await withdrawalRow(t, paid.id)).status).toBe('success');
     expect((await withdrawalRow(t, failed.id)).status).toBe('cancelled');
     const out: string[] = [];

@@ -4,7 +4,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { packs, walletOperations } from '../../src/db/schema/index.js';
-import type { SandboxDriver } from '../../src/providers/payments/sandbox.js';
 import { createTestApp, expectLedgerConsistent, signIn, type TestApp } from '../helpers.js';
 import { checkedOut, paymentRow } from '../payments/helpers.js';
 import { ledgerRows, moneyOf, refer, setStatus } from './helpers.js';
@@ -16,13 +15,13 @@ beforeAll(async () => {
 afterAll(() => t.close());
 afterEach(() => expectLedgerConsistent(t));
 
-const sandbox = () => t.app.services.paymentsDriver as SandboxDriver;
+const sandbox = () => t.app.runtime.sandboxWebhooks!;
 
 /** Lets the sandbox's delay pass, then delivers its webhooks and runs the poller: both bring the news. */
 async function settleEverything(): Promise<void> {
   t.clock.advance(5000);
   await sandbox().deliverDue();
-  await t.app.paymentPoller.drain();
+  await t.app.runtime.paymentPoller.drain();
   await sandbox().deliverDue();
 }
 
@@ -113,7 +112,7 @@ describe('referral commission', () => {
       await tiny.app.db.update(packs).set({ price: 99 }).where(eq(packs.id, 1));
       const payment = await checkedOut(tiny, b, { pack_id: 1 });
       tiny.clock.advance(5000);
-      await tiny.app.paymentPoller.drain();
+      await tiny.app.runtime.paymentPoller.drain();
       expect((await paymentRow(tiny, payment.id)).status).toBe('success');
       const rows = await tiny.app.db
         .select()
@@ -140,7 +139,7 @@ describe('a withheld commission', () => {
       await setStatus(logged, godfather.id, 'blocked');
       const payment = await checkedOut(logged, godchild, { pack_id: 2 });
       logged.clock.advance(5000);
-      await logged.app.paymentPoller.drain();
+      await logged.app.runtime.paymentPoller.drain();
       const withheld = lines.map((line) => JSON.parse(line)).filter((entry) => /withheld/.test(entry.msg));
       expect(withheld).toEqual([
         expect.objectContaining({ payment_id: payment.id, godfather_id: godfather.id }),

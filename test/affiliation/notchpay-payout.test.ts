@@ -141,7 +141,7 @@ describe('NotchPay payouts', () => {
     const { id, reference } = await approvedWithdrawal();
     fake.setTransfer(reference, { status: 'complete' });
     t.clock.advanceSeconds(10);
-    await t.app.paymentPoller.drain();
+    await t.app.runtime.paymentPoller.drain();
     expect((await withdrawalRow(t, id)).status).toBe('success');
   });
 
@@ -157,7 +157,7 @@ describe('NotchPay payouts', () => {
         (await webhook(`transfer.${status === 'failed' ? 'failed' : status}`, reference)).statusCode,
       ).toBe(200);
       t.clock.advanceSeconds(10);
-      await t.app.paymentPoller.drain();
+      await t.app.runtime.paymentPoller.drain();
       const row = await withdrawalRow(t, id);
       expect(row, status).toMatchObject({ status: 'cancelled', decision: 'approved' });
       expect(await payoutRow(t, id), status).toMatchObject({ status: 'failed', providerStatus: status });
@@ -173,12 +173,12 @@ describe('NotchPay payouts', () => {
     const { user, id, reference } = await approvedWithdrawal();
     fake.setTransfer(reference, { status: 'sent' });
     t.clock.advanceSeconds(10);
-    await t.app.paymentPoller.drain();
+    await t.app.runtime.paymentPoller.drain();
     expect(await withdrawalRow(t, id)).toMatchObject({ status: 'pending', escalatedAt: null });
     logLines.length = 0;
     for (let step = 0; step < 5; step++) {
       t.clock.advanceSeconds(STUCK_SECONDS / 2);
-      await t.app.paymentPoller.drain();
+      await t.app.runtime.paymentPoller.drain();
     }
     const row = await withdrawalRow(t, id);
     expect(row).toMatchObject({ status: 'pending', escalationReason: 'stuck_sent' });
@@ -211,7 +211,7 @@ describe('NotchPay payouts', () => {
 
     fake.setTransfer(reference, { status: 'complete' });
     t.clock.advanceSeconds(3600);
-    await t.app.paymentPoller.drain();
+    await t.app.runtime.paymentPoller.drain();
     expect((await withdrawalRow(t, id)).status).toBe('success');
     expect(await moneyOf(t, user.id)).toBe(0);
   });
@@ -232,7 +232,7 @@ describe('NotchPay payouts', () => {
     });
     fake.setTransfer(reference, { status: 'complete' });
     t.clock.advanceSeconds(10);
-    await t.app.paymentPoller.drain();
+    await t.app.runtime.paymentPoller.drain();
     expect((await withdrawalRow(t, id)).status).toBe('success');
     expect(transferCreates(reference)).toHaveLength(1);
   });
@@ -254,7 +254,7 @@ describe('NotchPay payouts', () => {
     // The poller reads `wd-<id>` (404) again and again; it never creates it.
     for (let step = 0; step < 6; step++) {
       t.clock.advanceSeconds(STUCK_SECONDS / 4);
-      await t.app.paymentPoller.drain();
+      await t.app.runtime.paymentPoller.drain();
     }
     expect(transferCreates(reference)).toHaveLength(1);
     expect(fake.transfers.has(reference)).toBe(false);

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { createCliContext } from '../../src/cli/context.js';
 import { runCli } from '../../src/cli/index.js';
 import { accessTokens, idempotencyKeys, otpCodes, users } from '../../src/db/schema/index.js';
-import { DEFAULT_HOUSEKEEPING_INTERVAL_MS } from '../../src/plugins/app/housekeeping.js';
+import { DEFAULT_HOUSEKEEPING_INTERVAL_MS } from '../../src/runtime/housekeeping-loop.js';
 import { signIn } from '../helpers.js';
 import { codeRows, createOtpApp, mobilePhone, type OtpTestApp, requestCode, verify } from './helpers.js';
 
@@ -121,7 +121,7 @@ describe('purge', () => {
     if (!('claim' in fresh)) throw new Error('expected a new key');
     await fresh.claim.settle(t.app.db, { statusCode: 201, body: { ok: true } });
 
-    const purged = await t.app.housekeeping.run();
+    const purged = await t.app.runtime.housekeeping.runOnce();
     expect(purged.idempotencyKeys).toBe(1);
     const keys = await t.app.db.select({ key: idempotencyKeys.key }).from(idempotencyKeys);
     expect(keys.map((row) => row.key)).toEqual(['fresh']);
@@ -131,7 +131,7 @@ describe('purge', () => {
     const user = await signIn(t);
     await t.app.inject({ method: 'POST', url: '/api/user/logout', headers: user.headers });
     t.clock.advanceSeconds(601);
-    await t.app.housekeeping.run();
+    await t.app.runtime.housekeeping.runOnce();
     const rows = await t.app.db.select().from(accessTokens).where(eq(accessTokens.userId, user.id));
     expect(rows).toEqual([]);
   });
@@ -142,7 +142,7 @@ describe('purge', () => {
       await requestCode(t, phone);
       t.clock.advanceSeconds(61);
     }
-    await t.app.housekeeping.run();
+    await t.app.runtime.housekeeping.runOnce();
     const again = await t.app.inject({
       method: 'POST',
       url: '/api/otp/generate',
@@ -152,19 +152,20 @@ describe('purge', () => {
     // And a code in use survives it.
     t.clock.advanceSeconds(3600);
     const code = await requestCode(t, phone);
-    await t.app.housekeeping.run();
+    await t.app.runtime.housekeeping.runOnce();
     expect((await verify(t, { phone, code })).statusCode).toBe(200);
   });
 
-  it('runs on the app timer (15 min by default), which stops with the app', async () => {
+  it('runs on the runtime timer (15 min by default) with the background loops, and stops with the app', async () => {
     // Only the interval timers are fake: the database and the HTTP layer keep their real timers.
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     try {
-      const timed = await createOtpApp();
+      const timed = await createOtpApp({ worker: true });
       const phone = mobilePhone();
       await requestCode(timed, phone);
       timed.clock.advanceSeconds(25 * 3600);
-      expect(vi.getTimerCount()).toBe(1);
+      // The other loops' intervals (analysis poll, payment tick, settlement, sandbox webhooks) run too.
+      expect(vi.getTimerCount()).toBeGreaterThan(1);
       vi.advanceTimersByTime(DEFAULT_HOUSEKEEPING_INTERVAL_MS);
       // The run is a few queries under way; yield until they are done.
       for (let i = 0; i < 100 && (await codeRows(timed, phone)).length > 0; i++) {

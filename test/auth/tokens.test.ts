@@ -224,7 +224,7 @@ describe('absolute lifetime (TOKEN_MAX_AGE_SECONDS)', () => {
     expect(refused.statusCode).toBe(401);
     expect(refused.json()).toEqual(UNAUTHENTICATED);
     // Used 5 minutes ago, so not idle: only its age makes it dead, and the purge removes it.
-    await short.app.housekeeping.run();
+    await short.app.runtime.housekeeping.runOnce();
     expect(await short.app.db.select().from(accessTokens).where(eq(accessTokens.userId, id))).toEqual([]);
   });
 
@@ -234,7 +234,7 @@ describe('absolute lifetime (TOKEN_MAX_AGE_SECONDS)', () => {
       short.clock.advanceSeconds(300);
       expect((await use(headers)).statusCode).toBe(200);
     }
-    await short.app.housekeeping.run();
+    await short.app.runtime.housekeeping.runOnce();
     expect(await short.app.db.select().from(accessTokens).where(eq(accessTokens.userId, id))).toHaveLength(1);
   });
 

@@ -1,7 +1,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { pronostics, users } from '../../src/db/schema/index.js';
-import { fixedEngine } from '../fakes/engines.js';
+import { fixedAnalyst } from '../fakes/analysts.js';
 import {
   countingDatabase,
   createTestApp,
@@ -18,7 +18,7 @@ let database: TestDatabase;
 let queries: () => number;
 beforeAll(async () => {
   ({ database, queries } = await countingDatabase());
-  t = await createTestApp({ database, engine: fixedEngine(), config: { welcomeCredits: 1 } });
+  t = await createTestApp({ database, analyst: fixedAnalyst(), config: { welcomeCredits: 1 } });
 });
 afterAll(async () => {
   await t.close();

@@ -1,5 +1,6 @@
 import { asc } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Config } from '../../src/config.js';
 import { testConfig } from '../../src/config.js';
 import { pronosticTypes } from '../../src/db/schema/index.js';
 import { MARKET_OF } from '../../src/engine/result.js';
@@ -10,11 +11,13 @@ import { createAnalyst } from '../../src/modules/football/analyst.js';
 import { inlineFitter, threadFitter } from '../../src/modules/football/fit-pool.js';
 import type { ResultRow } from '../../src/modules/football/results-csv.js';
 import { createFootballService, type FootballService } from '../../src/modules/football/service.js';
+import { createNarrator } from '../../src/providers/ai/index.js';
 import { simulateLeague } from '../engine/simulate.js';
 import { type FakeOpenAi, OPENAI_API_KEY, OPENAI_MODEL, startFakeOpenAi } from '../fakes/openai.js';
 import { createTestDatabase, type TestDatabase } from '../helpers.js';
 
 const silent = { warn() {}, info() {}, error() {}, debug() {}, child: () => silent } as never;
+const narratorOf = (config: Config) => createNarrator(config, { logger: silent });
 // Accented names for the test of case- and accent-insensitive lookup.
 const NAMES: Record<string, string> = { 'Team 00': 'Atlético Norte', 'Team 11': 'Real Sur' };
 
@@ -78,7 +81,13 @@ describe('pronostic types', () => {
 
 describe('analyst on an empty database', () => {
   it('still answers from global priors, marked low, and describes no results', async () => {
-    const analyst = createAnalyst({ football, config: testConfig(), logger: silent, clock });
+    const analyst = createAnalyst({
+      football,
+      narrator: narratorOf(testConfig()),
+      logger: silent,
+      clock,
+      fitter: inlineFitter(),
+    });
     expect(analyst.modelName).toBe('dixon-coles-3');
     expect(await analyst.describe()).toEqual({ matches: 0, leagues: 0 });
     const { result, aiModel } = await analyst.analyse({ home: 'Alpha', away: 'Beta' }, '1x2');
@@ -96,7 +105,13 @@ describe('analyst with results', () => {
   });
 
   it('finds league and teams whatever the case and accents, and answers every type', async () => {
-    const analyst = createAnalyst({ football, config: testConfig(), logger: silent, clock });
+    const analyst = createAnalyst({
+      football,
+      narrator: narratorOf(testConfig()),
+      logger: silent,
+      clock,
+      fitter: inlineFitter(),
+    });
     expect(await analyst.describe()).toEqual({ matches: 528, leagues: 2 });
     for (const type of pronosticTypeSlugs) {
       const { result, aiModel } = await analyst.analyse(
@@ -116,13 +131,25 @@ describe('analyst with results', () => {
 
   it('infers the league from the teams and uses aliases', async () => {
     await football.addTeamAlias('SP1 Team 03', 'Club Trois');
-    const analyst = createAnalyst({ football, config: testConfig(), logger: silent, clock });
+    const analyst = createAnalyst({
+      football,
+      narrator: narratorOf(testConfig()),
+      logger: silent,
+      clock,
+      fitter: inlineFitter(),
+    });
     const { result } = await analyst.analyse({ home: 'club trois', away: 'SP1 Team 04' }, 'btts');
     expect(result.data_quality).toMatchObject({ level: 'high' });
   });
 
   it('rates a side from another league with its own league figures (a cup tie)', async () => {
-    const analyst = createAnalyst({ football, config: testConfig(), logger: silent, clock });
+    const analyst = createAnalyst({
+      football,
+      narrator: narratorOf(testConfig()),
+      logger: silent,
+      clock,
+      fitter: inlineFitter(),
+    });
     const { result } = await analyst.analyse(
       { home: 'Real Sur', away: 'SP1 Atlético Norte', league: 'Ligue des champions' },
       '1x2',
@@ -134,14 +161,26 @@ describe('analyst with results', () => {
   });
 
   it('plays an unknown team as a newcomer and says so', async () => {
-    const analyst = createAnalyst({ football, config: testConfig(), logger: silent, clock });
+    const analyst = createAnalyst({
+      football,
+      narrator: narratorOf(testConfig()),
+      logger: silent,
+      clock,
+      fitter: inlineFitter(),
+    });
     const { result } = await analyst.analyse({ home: 'Inconnu FC', away: 'Team 05', league: 'E0' }, '1x2');
     expect(result.data_quality).toMatchObject({ home_matches: 0, level: 'low' });
     expect(result.analysis).toContain('Inconnu FC ne figure pas dans nos données');
   });
 
   it('uses a past date as "as of": only earlier matches count', async () => {
-    const analyst = createAnalyst({ football, config: testConfig(), logger: silent, clock });
+    const analyst = createAnalyst({
+      football,
+      narrator: narratorOf(testConfig()),
+      logger: silent,
+      clock,
+      fitter: inlineFitter(),
+    });
     const early = await analyst.analyse(
       { home: 'Team 05', away: 'Team 06', league: 'E0', date: '2023-10-01' },
       '1x2',
@@ -158,7 +197,13 @@ describe('analyst with results', () => {
   });
 
   it('is deterministic and never throws on strange input', async () => {
-    const analyst = createAnalyst({ football, config: testConfig(), logger: silent, clock });
+    const analyst = createAnalyst({
+      football,
+      narrator: narratorOf(testConfig()),
+      logger: silent,
+      clock,
+      fitter: inlineFitter(),
+    });
     const first = await analyst.analyse({ home: 'Team 01', away: 'Team 02', league: 'E0' }, 'full-analysis');
     const second = await analyst.analyse({ home: 'Team 01', away: 'Team 02', league: 'E0' }, 'full-analysis');
     expect(second).toEqual(first);
@@ -174,7 +219,13 @@ describe('analyst with results', () => {
   });
 
   it('refits when new results arrive', async () => {
-    const analyst = createAnalyst({ football, config: testConfig(), logger: silent, clock });
+    const analyst = createAnalyst({
+      football,
+      narrator: narratorOf(testConfig()),
+      logger: silent,
+      clock,
+      fitter: inlineFitter(),
+    });
     const before = await analyst.analyse({ home: 'Team 07', away: 'Team 08', league: 'E0' }, '1x2');
     const extra = rowsFor('E0', 99, Date.UTC(2024, 9, 20)).slice(0, 30);
     await football.importRows(extra);
@@ -194,8 +245,20 @@ describe('analyst with results', () => {
         narrativeDeadlineMs: 5000,
       },
     });
-    const plain = createAnalyst({ football, config: testConfig(), logger: silent, clock });
-    const withLlm = createAnalyst({ football, config, logger: silent, clock });
+    const plain = createAnalyst({
+      football,
+      narrator: narratorOf(testConfig()),
+      logger: silent,
+      clock,
+      fitter: inlineFitter(),
+    });
+    const withLlm = createAnalyst({
+      football,
+      narrator: narratorOf(config),
+      logger: silent,
+      clock,
+      fitter: inlineFitter(),
+    });
     expect(withLlm.modelName).toBe(`dixon-coles-3+${OPENAI_MODEL}`);
     const details = { home: 'Team 03', away: 'Team 09', league: 'E0' };
     const statistical = await plain.analyse(details, 'over-under-2-5');
@@ -229,7 +292,13 @@ function countingFitter() {
 describe('analyst fits', () => {
   it('two requests that miss the cache at once share one fit; an import of another league keeps it', async () => {
     const fitter = countingFitter();
-    const analyst = createAnalyst({ football, config: testConfig(), logger: silent, clock, fitter });
+    const analyst = createAnalyst({
+      football,
+      narrator: narratorOf(testConfig()),
+      logger: silent,
+      clock,
+      fitter,
+    });
     const details = { home: 'Team 05', away: 'Team 06', league: 'E0', date: '2024-11-20' };
     const [first, second] = await Promise.all([
       analyst.analyse(details, '1x2'),
@@ -253,7 +322,13 @@ describe('analyst fits', () => {
 
   it('fits a fixture on the results of earlier days only, never its own day', async () => {
     const fitter = countingFitter();
-    const analyst = createAnalyst({ football, config: testConfig(), logger: silent, clock, fitter });
+    const analyst = createAnalyst({
+      football,
+      narrator: narratorOf(testConfig()),
+      logger: silent,
+      clock,
+      fitter,
+    });
     // A day with E0 matches in the simulated second season.
     const day = '2024-08-18';
     const dayStart = Date.parse(`${day}T00:00:00Z`);
@@ -272,7 +347,7 @@ describe('analyst fits', () => {
     const later = new ManualClock('2026-03-01T12:00:00Z');
     const analyst = createAnalyst({
       football,
-      config: testConfig(),
+      narrator: narratorOf(testConfig()),
       logger: silent,
       clock: later,
       fitter: inlineFitter(),
@@ -289,7 +364,7 @@ describe('analyst fits', () => {
     // With current data, no such flag.
     const current = createAnalyst({
       football,
-      config: testConfig(),
+      narrator: narratorOf(testConfig()),
       logger: silent,
       clock,
       fitter: inlineFitter(),

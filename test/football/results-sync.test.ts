@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { ManualClock } from '../../src/lib/clock.js';
-import { ResultsSync } from '../../src/worker/results-sync.js';
+import { createResultsSync } from '../../src/runtime/results-sync.js';
 import { type LoopbackServer, serveOnLoopback } from '../fakes/http.js';
 import { createTestApp, type TestApp } from '../helpers.js';
 
@@ -64,11 +64,12 @@ describe('daily results sync', () => {
     const t = await createTestApp({ config: { resultsBaseUrl: `${server.url}/mmz4281` } });
     open.push(t);
     const { lines, logger } = capturingLogger();
-    const sync = new ResultsSync({
+    const sync = createResultsSync({
       source: t.app.services.football,
       clock: new ManualClock('2024-10-01T04:00:00Z'),
       logger,
       options: { leagues: ['E0', 'SP1'], retryDelaysMs: [5, 10] },
+      settlement: { wake() {} },
     });
     e0Failures = 1;
     const outcomes = await sync.runOnce();
@@ -102,8 +103,8 @@ describe('daily results sync', () => {
       config: { resultsBaseUrl: `${server.url}/mmz4281`, resultsSyncLeagues: [] },
     });
     open.push(t);
-    expect(t.app.resultsSync.options.leagues).toEqual([]);
-    expect(await t.app.resultsSync.runOnce()).toEqual([]);
+    expect(t.app.runtime.resultsSync.options.leagues).toEqual([]);
+    expect(await t.app.runtime.resultsSync.runOnce()).toEqual([]);
     expect(requests).toEqual([]);
 
     expect(loadConfig({ APP_ENV: 'development' }, '/srv').resultsSyncLeagues).toEqual([]);
@@ -137,11 +138,12 @@ describe('daily results sync', () => {
     const t = await createTestApp({ config: { resultsBaseUrl: `${server.url}/mmz4281` } });
     open.push(t);
     const { lines, logger } = capturingLogger();
-    const sync = new ResultsSync({
+    const sync = createResultsSync({
       source: t.app.services.football,
       clock: new ManualClock('2024-10-01T04:00:00Z'),
       logger,
       options: { leagues: ['E0'], firstDelayMs: 1, intervalMs: 3_600_000, retryDelaysMs: [] },
+      settlement: { wake() {} },
     });
     sync.start();
     for (let i = 0; i < 200 && lines.length === 0; i++)

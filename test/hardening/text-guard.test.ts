@@ -3,7 +3,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../../src/engine/random.js';
 import { isStorableText } from '../../src/plugins/app/text-guard.js';
-import { fixedEngine } from '../fakes/engines.js';
+import { fixedAnalyst } from '../fakes/analysts.js';
 import { createTestApp, expectLedgerConsistent, type SignedIn, signIn, type TestApp } from '../helpers.js';
 
 const valueMessage = (field: string) =>
@@ -24,7 +24,7 @@ function expect422(response: { statusCode: number; json(): unknown }, errors: Re
 let t: TestApp;
 let user: SignedIn;
 beforeAll(async () => {
-  t = await createTestApp({ engine: fixedEngine('dixon-coles-test') });
+  t = await createTestApp({ analyst: fixedAnalyst('dixon-coles-test') });
   user = await signIn(t, { credits: 100 });
 });
 afterAll(() => t.close());
@@ -164,7 +164,7 @@ describe('random text with such characters never gives a 500', () => {
   it('200 requests to create, list, generate and verify', async () => {
     const fuzz = await createTestApp({
       config: { rateLimit: false },
-      engine: fixedEngine('dixon-coles-test'),
+      analyst: fixedAnalyst('dixon-coles-test'),
     });
     try {
       const fuzzer = await signIn(fuzz, { credits: 1000 });

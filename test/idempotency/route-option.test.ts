@@ -11,7 +11,7 @@ import type { AuthUser } from '../../src/modules/auth/tokens.js';
 import { commitOf, type IdempotentCommit } from '../../src/modules/idempotency/service.js';
 import { spendCredits } from '../../src/modules/wallet/ledger.js';
 import { currentUser } from '../../src/plugins/app/auth.js';
-import { fixedEngine } from '../fakes/engines.js';
+import { fixedAnalyst } from '../fakes/analysts.js';
 import { createTestApp, expectLedgerConsistent, grantCredits, signIn, type TestApp } from '../helpers.js';
 
 let t: TestApp;
@@ -34,7 +34,7 @@ async function spend(user: { id: number }, credits: number, commit: IdempotentCo
 
 beforeAll(async () => {
   t = await createTestApp({
-    engine: fixedEngine('dixon-coles-test'),
+    analyst: fixedAnalyst('dixon-coles-test'),
     beforeReady(app) {
       app.post(
         '/api/user/probe/spend',

@@ -118,7 +118,7 @@ describe('NotchPay through the app', () => {
     const payment = await checkedOut(t, user);
     fake.setPayment(payment.reference, { status: 'failed' });
     t.clock.advanceSeconds(10);
-    await t.app.paymentPoller.drain();
+    await t.app.runtime.paymentPoller.drain();
     expect((await paymentRow(t, payment.id)).status).toBe('failed');
     expect(await creditsOf(t, payment.id)).toHaveLength(0);
   });

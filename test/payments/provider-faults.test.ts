@@ -104,7 +104,7 @@ describe('a provider whose status reads hang', () => {
     fake.hangReads(true);
     t.clock.advance(5000);
     const hung = fake.hungReads;
-    const look = tracked(t.app.paymentPoller.drain());
+    const look = tracked(t.app.runtime.paymentPoller.drain());
     await waitFor(() => fake.hungReads > hung);
 
     // The poller is inside its provider call. Unrelated requests are answered…
@@ -130,7 +130,7 @@ describe('a provider whose status reads hang', () => {
     fake.hangReads(false);
     fake.setPayment(payment.reference, { status: 'complete' });
     t.clock.advance(60_000);
-    await t.app.paymentPoller.drain();
+    await t.app.runtime.paymentPoller.drain();
     expect((await paymentRow(t, payment.id)).status).toBe('success');
     expect(await balanceOf(t, user.id)).toBe(before + 12);
   });
@@ -141,7 +141,7 @@ describe('a provider whose status reads hang', () => {
     fake.hangReads(true);
     t.clock.advance(5000);
     const hung = fake.hungReads;
-    const look = tracked(t.app.paymentPoller.drain());
+    const look = tracked(t.app.runtime.paymentPoller.drain());
     await waitFor(() => fake.hungReads > hung);
     fake.hangReads(false);
     fake.setPayment(payment.reference, { status: 'complete' });
@@ -161,14 +161,14 @@ describe('payments: bursts, rate limits and webhooks out of order', () => {
     fake.setPayment(payment.reference, { status: 'complete' });
     fake.respond({ status: 503 }, { status: 502 }, { status: 500 });
     t.clock.advance(5000);
-    await t.app.paymentPoller.drain();
+    await t.app.runtime.paymentPoller.drain();
     expect((await paymentRow(t, payment.id)).status).toBe('pending');
     fake.respond({ rateLimit: 30 });
     t.clock.advance(60_000);
-    await t.app.paymentPoller.drain();
+    await t.app.runtime.paymentPoller.drain();
     expect((await paymentRow(t, payment.id)).status).toBe('pending');
     t.clock.advance(300_000);
-    await t.app.paymentPoller.drain();
+    await t.app.runtime.paymentPoller.drain();
     expect((await paymentRow(t, payment.id)).status).toBe('success');
     expect(await balanceOf(t, user.id)).toBe(before + 5);
     expect(await creditsOf(t, payment.id)).toHaveLength(1);
@@ -252,15 +252,15 @@ describe('payouts: a transfer is created once, whatever the provider does', () =
     const { user, id, reference } = await approved(5000, () => fake.respond('ok', 'stall'));
     expect(await payoutRow(t, id)).toMatchObject({ status: 'pending', providerStatus: 'not_found' });
     t.clock.advanceSeconds(10);
-    await t.app.paymentPoller.drain();
+    await t.app.runtime.paymentPoller.drain();
     t.clock.advanceSeconds(30);
-    await t.app.paymentPoller.drain();
+    await t.app.runtime.paymentPoller.drain();
     expect(transferCreates(reference)).toHaveLength(1);
     expect(fake.transfers.has(reference)).toBe(false);
     // The create NotchPay had queued goes through after all.
     fake.seedTransfer({ reference, amount: 5000, status: 'complete' });
     t.clock.advanceSeconds(120);
-    await t.app.paymentPoller.drain();
+    await t.app.runtime.paymentPoller.drain();
     expect(await withdrawalRow(t, id)).toMatchObject({ status: 'success' });
     expect(transferCreates(reference)).toHaveLength(1);
     expect(await moneyOf(t, user.id)).toBe(0);
@@ -276,14 +276,14 @@ describe('payouts: a transfer is created once, whatever the provider does', () =
     await Promise.all([
       decide(t, admin, id, 'approve'),
       decide(t, admin, id, 'approve'),
-      t.app.paymentPoller.drain(),
+      t.app.runtime.paymentPoller.drain(),
       webhook('transfer.complete', reference),
-      t.app.paymentPoller.drain(),
+      t.app.runtime.paymentPoller.drain(),
     ]);
     fake.setTransfer(reference, { status: 'complete' });
-    await Promise.all([webhook('transfer.complete', reference), t.app.paymentPoller.drain()]);
+    await Promise.all([webhook('transfer.complete', reference), t.app.runtime.paymentPoller.drain()]);
     t.clock.advanceSeconds(10);
-    await t.app.paymentPoller.drain();
+    await t.app.runtime.paymentPoller.drain();
     expect(transferCreates(reference)).toHaveLength(1);
     expect(await withdrawalRow(t, id)).toMatchObject({ status: 'success' });
   });
@@ -306,7 +306,7 @@ describe('payouts: a transfer is created once, whatever the provider does', () =
     const { user, id, reference } = await approved(5000);
     fake.setTransfer(reference, { status: 'sent' });
     t.clock.advanceSeconds(STUCK_SECONDS + 10);
-    await t.app.paymentPoller.drain();
+    await t.app.runtime.paymentPoller.drain();
     expect(await withdrawalRow(t, id)).toMatchObject({ escalationReason: 'stuck_sent' });
     admin = await signIn(t, { role: 'admin' });
     const resolved = await t.app.inject({
@@ -330,7 +330,7 @@ describe('payouts: a transfer is created once, whatever the provider does', () =
     const { user, id, reference } = await approved(5000);
     fake.setTransfer(reference, { status: 'sent' });
     t.clock.advanceSeconds(STUCK_SECONDS + 10);
-    await t.app.paymentPoller.drain();
+    await t.app.runtime.paymentPoller.drain();
     expect(await withdrawalRow(t, id)).toMatchObject({ escalationReason: 'stuck_sent' });
     admin = await signIn(t, { role: 'admin' });
     const resolved = await t.app.inject({
@@ -343,12 +343,12 @@ describe('payouts: a transfer is created once, whatever the provider does', () =
     expect((await payoutRow(t, id))?.nextCheckAt).not.toBeNull();
     // Still `sent` an hour on: read, nothing to say, read again later.
     t.clock.advanceSeconds(3601);
-    await t.app.paymentPoller.drain();
+    await t.app.runtime.paymentPoller.drain();
     expect(await flagsOf(t, id, 'withdrawal')).toEqual([]);
     // The provider then fails it: no webhook comes, the hourly read finds it.
     fake.setTransfer(reference, { status: 'failed' });
     t.clock.advanceSeconds(3601);
-    await t.app.paymentPoller.drain();
+    await t.app.runtime.paymentPoller.drain();
     expect((await flagsOf(t, id, 'withdrawal')).map((flag) => flag.kind)).toEqual(['contradicts_final']);
     expect(await withdrawalRow(t, id)).toMatchObject({ status: 'success' });
     expect(await ledgerRows(t, `withdrawal:${id}:refund`)).toEqual([]);
@@ -368,7 +368,7 @@ describe('payouts: a transfer is created once, whatever the provider does', () =
     const reads = asked();
     await webhook('transfer.complete', reference);
     t.clock.advanceSeconds(3600);
-    await t.app.paymentPoller.drain();
+    await t.app.runtime.paymentPoller.drain();
     expect(asked()).toBe(reads);
     expect((await flagsOf(t, id, 'withdrawal')).map((flag) => flag.kind)).toEqual(['driver_missing']);
     expect(await withdrawalRow(t, id)).toMatchObject({

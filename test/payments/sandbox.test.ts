@@ -48,7 +48,7 @@ describe('checkout with the sandbox', () => {
         status: 'pending',
       });
       t.clock.advance(2000);
-      const sandbox = t.app.services.paymentsDriver as unknown as { deliverDue(): Promise<number> };
+      const sandbox = t.app.runtime.sandboxWebhooks!;
       expect(await sandbox.deliverDue()).toBeGreaterThanOrEqual(1);
       expect((await paymentRow(t, payment.id)).status).toBe('success');
       expect(await balanceOf(t, user.id)).toBe(before + 5);
@@ -70,7 +70,7 @@ describe('checkout with the sandbox', () => {
     const before = await balanceOf(t, user.id);
     const payment = await checkedOut(t, user, { phone: FAILING_PHONE });
     t.clock.advance(2000);
-    await (t.app.services.paymentsDriver as unknown as { deliverDue(): Promise<number> }).deliverDue();
+    await t.app.runtime.sandboxWebhooks!.deliverDue();
     expect((await paymentRow(t, payment.id)).status).toBe('failed');
     expect(await balanceOf(t, user.id)).toBe(before);
   });
@@ -81,16 +81,16 @@ describe('checkout with the sandbox', () => {
     const good = await checkedOut(t, user, { pack_id: 3 });
     const bad = await checkedOut(t, user, { phone: FAILING_PHONE });
     t.clock.advance(2999);
-    await t.app.paymentPoller.drain();
+    await t.app.runtime.paymentPoller.drain();
     expect((await paymentRow(t, good.id)).checks).toBe(0);
     expect((await paymentRow(t, bad.id)).status).toBe('pending');
     t.clock.advance(1);
-    expect(await t.app.paymentPoller.drain()).toBeGreaterThanOrEqual(2);
+    expect(await t.app.runtime.paymentPoller.drain()).toBeGreaterThanOrEqual(2);
     expect((await paymentRow(t, good.id)).status).toBe('success');
     expect((await paymentRow(t, bad.id)).status).toBe('failed');
     expect(await balanceOf(t, user.id)).toBe(before + 35);
     // Nothing pending is left to look at; a late webhook changes nothing.
-    expect(await t.app.paymentPoller.drain()).toBe(0);
+    expect(await t.app.runtime.paymentPoller.drain()).toBe(0);
     const late = await sandboxWebhook(t, { event: 'payment.complete', data: { reference: good.reference } });
     expect(late.statusCode).toBe(200);
     expect(await creditsOf(t, good.id)).toHaveLength(1);
@@ -119,7 +119,7 @@ describe('checkout with the sandbox', () => {
     expect(refused.json().data.retry_after).toBeGreaterThan(0);
     // Once they are settled, the user may buy again.
     t.clock.advance(3000);
-    await t.app.paymentPoller.drain();
+    await t.app.runtime.paymentPoller.drain();
     expect((await checkout(t, user)).statusCode).toBe(201);
   });
 

@@ -73,7 +73,7 @@ describe('settlement', () => {
     await signedTestWebhook(t, 'payment.complete', payment.reference);
     await signedTestWebhook(t, 'payment.complete', payment.reference);
     t.clock.advanceSeconds(3600);
-    await t.app.paymentPoller.drain();
+    await t.app.runtime.paymentPoller.drain();
     expect(await paymentRow(t, payment.id)).toMatchObject({ status: 'pending', nextCheckAt: null });
     expect((await flagsOf(t, payment.id)).map((flag) => flag.kind)).toEqual(['driver_missing']);
     expect(await balanceOf(t, user.id)).toBe(before);
@@ -111,7 +111,7 @@ describe('settlement', () => {
     const payment = response.json().data.payment;
     expect(payment).toMatchObject({ status: 'pending', payment_url: null });
     t.clock.advance(5000);
-    await t.app.paymentPoller.drain();
+    await t.app.runtime.paymentPoller.drain();
     // The provider never heard of it: the poller started it (same reference, no second payment).
     expect(await paymentRow(t, payment.id)).toMatchObject({
       status: 'pending',
@@ -120,7 +120,7 @@ describe('settlement', () => {
     });
     driver.answer(payment.reference, { status: 'complete' });
     t.clock.advance(5000);
-    await t.app.paymentPoller.drain();
+    await t.app.runtime.paymentPoller.drain();
     expect((await paymentRow(t, payment.id)).status).toBe('success');
     expect(await balanceOf(t, user.id)).toBe(before + 5);
   });
@@ -131,14 +131,14 @@ describe('settlement', () => {
     const payment = await checkedOut(t, user);
     const created = new Date((await paymentRow(t, payment.id)).createdAt).getTime();
     t.clock.advance(5000);
-    await t.app.paymentPoller.drain();
+    await t.app.runtime.paymentPoller.drain();
     const second = await paymentRow(t, payment.id);
     expect(second.checks).toBe(1);
     expect(new Date(second.nextCheckAt!).getTime() - t.clock.now().getTime()).toBe(5000);
     for (let i = 0; i < 40; i += 1) {
       t.clock.advance(300_000);
       if (t.clock.now().getTime() >= created + 3 * 3600_000) break;
-      await t.app.paymentPoller.drain();
+      await t.app.runtime.paymentPoller.drain();
     }
     const beforeExpiry = await paymentRow(t, payment.id);
     expect(beforeExpiry.status).toBe('pending');
@@ -146,7 +146,7 @@ describe('settlement', () => {
     // The look at the expiry still says pending: our clock never fails it; the next look is an hour on.
     t.clock.set(new Date(created + 3 * 3600_000));
     const fetches = driver.fetches;
-    await t.app.paymentPoller.drain();
+    await t.app.runtime.paymentPoller.drain();
     expect(driver.fetches).toBeGreaterThan(fetches);
     const afterExpiry = await paymentRow(t, payment.id);
     expect(afterExpiry.status).toBe('pending');
@@ -154,15 +154,15 @@ describe('settlement', () => {
     expect(await flagsOf(t, payment.id)).toEqual([]);
     // A day on, still pending at the provider: flagged once for an admin, still pending.
     t.clock.set(new Date(created + 24 * 3600_000));
-    await t.app.paymentPoller.drain();
+    await t.app.runtime.paymentPoller.drain();
     t.clock.advance(3600_000);
-    await t.app.paymentPoller.drain();
+    await t.app.runtime.paymentPoller.drain();
     expect((await paymentRow(t, payment.id)).status).toBe('pending');
     expect((await flagsOf(t, payment.id)).map((flag) => flag.kind)).toEqual(['stuck_pending']);
     // The payer confirms late: the provider's word credits it once.
     driver.answer(payment.reference, { status: 'complete' });
     t.clock.advance(3600_000);
-    await t.app.paymentPoller.drain();
+    await t.app.runtime.paymentPoller.drain();
     expect((await paymentRow(t, payment.id)).status).toBe('success');
     expect(await balanceOf(t, user.id)).toBe(before + 5);
   });
@@ -187,8 +187,8 @@ describe('settlement', () => {
     driver.answer(payment.reference, { status: 'complete' });
     t.clock.advance(5000);
     await Promise.all([
-      t.app.paymentPoller.drain(),
-      t.app.paymentPoller.drain(),
+      t.app.runtime.paymentPoller.drain(),
+      t.app.runtime.paymentPoller.drain(),
       ...Array.from({ length: 5 }, () => signedTestWebhook(t, 'payment.complete', payment.reference)),
     ]);
     expect(await creditsOf(t, payment.id)).toHaveLength(1);

@@ -3,7 +3,7 @@
 // the token cache warm, a list page is one query; a page past the end reads the counter alone; a
 // filtered page counts. Counted, not timed (speed belongs to `npm run bench:http`).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fixedEngine } from '../fakes/engines.js';
+import { fixedAnalyst } from '../fakes/analysts.js';
 import {
   countingDatabase,
   createTestApp,
@@ -26,7 +26,7 @@ beforeAll(async () => {
   t = await createTestApp({
     database,
     config: { tokenCacheSeconds: 10 },
-    engine: fixedEngine('dixon-coles-test'),
+    analyst: fixedAnalyst('dixon-coles-test'),
   });
   user = await signIn(t, { credits: 100 });
   for (let i = 0; i < 12; i++) {

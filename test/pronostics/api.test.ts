@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { pronosticTypes, walletOperations } from '../../src/db/schema/index.js';
-import { fixedEngine } from '../fakes/engines.js';
+import { fixedAnalyst } from '../fakes/analysts.js';
 import {
   createTestApp,
   expectLedgerConsistent,
@@ -12,10 +12,10 @@ import {
 } from '../helpers.js';
 
 let t: TestApp;
-const engine = fixedEngine('dixon-coles-test');
+const engine = fixedAnalyst('dixon-coles-test');
 
 beforeAll(async () => {
-  t = await createTestApp({ engine });
+  t = await createTestApp({ analyst: engine });
 });
 afterAll(() => t.close());
 afterEach(() => expectLedgerConsistent(t));
@@ -265,7 +265,7 @@ describe('GET /api/user/pronostics', () => {
   const ids: number[] = [];
   beforeAll(async () => {
     // Earlier tests left rows in processing; analyse them so runOnce() below takes this user's first.
-    await t.app.worker.drain();
+    await t.app.runtime.analysisWorker.drain();
     user = await signIn(t, { credits: 50 });
     const teams = [
       ['Séville', 'Real Madrid'],
@@ -280,7 +280,7 @@ describe('GET /api/user/pronostics', () => {
       t.clock.advanceSeconds(1);
     }
     // One analysed: its result text is searchable too.
-    await t.app.worker.runOnce();
+    await t.app.runtime.analysisWorker.runOnce();
   });
 
   const list = (query = '') =>

@@ -6,13 +6,13 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { migrationsFolder } from '../../src/db/client.js';
 import { pronosticCounters } from '../../src/db/schema/index.js';
-import { fixedEngine } from '../fakes/engines.js';
+import { fixedAnalyst } from '../fakes/analysts.js';
 import { createTestApp, expectLedgerConsistent, type SignedIn, signIn, type TestApp } from '../helpers.js';
 
 let t: TestApp;
 
 beforeAll(async () => {
-  t = await createTestApp({ engine: fixedEngine('dixon-coles-test') });
+  t = await createTestApp({ analyst: fixedAnalyst('dixon-coles-test') });
 });
 afterAll(() => t.close());
 afterEach(() => expectLedgerConsistent(t));

@@ -3,12 +3,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCliContext } from '../../src/cli/context.js';
 import { runCli } from '../../src/cli/index.js';
 import { walletOperations } from '../../src/db/schema/index.js';
-import { fixedEngine } from '../fakes/engines.js';
+import { fixedAnalyst } from '../fakes/analysts.js';
 import { createTestApp, expectLedgerConsistent, nextPhone, signIn, type TestApp } from '../helpers.js';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ engine: fixedEngine(), config: { welcomeCredits: 3 } });
+  t = await createTestApp({ analyst: fixedAnalyst(), config: { welcomeCredits: 3 } });
 });
 afterAll(() => t.close());
 afterEach(() => expectLedgerConsistent(t));

@@ -29,7 +29,7 @@ describe('pronostic analysed by the real engine', () => {
     });
     expect(created.statusCode).toBe(201);
     const id = created.json().data.pronostic.id;
-    expect(await t.app.worker.drain()).toBeGreaterThanOrEqual(1);
+    expect(await t.app.runtime.analysisWorker.drain()).toBeGreaterThanOrEqual(1);
     const response = await t.app.inject({
       method: 'GET',
       url: `/api/user/pronostic/${id}`,

@@ -26,7 +26,7 @@ async function startWorker(
   await new Promise<void>((resolve, reject) => {
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes('analysis worker and payment poller started')) resolve();
+      if (output.includes('background loops started')) resolve();
     });
     // Its stderr too: a start that fails says why there.
     child.stderr?.on('data', (chunk: Buffer) => {

@@ -3,8 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
 import { pronostics, pronosticTypes, walletOperations } from '../../src/db/schema/index.js';
 import { createAnalysisJobs } from '../../src/modules/pronostics/analysis-jobs.js';
-import { AnalysisWorker } from '../../src/worker/worker.js';
-import { failingEngine, fixedEngine, hangingEngine, hangingOn } from '../fakes/engines.js';
+import { createAnalysisWorker } from '../../src/runtime/analysis-worker.js';
+import { failingAnalyst, fixedAnalyst, hangingAnalyst, hangingOn } from '../fakes/analysts.js';
 import { OPENAI_API_KEY, OPENAI_MODEL, startFakeOpenAi } from '../fakes/openai.js';
 import {
   createTestApp,
@@ -70,46 +70,46 @@ async function settled(t: TestApp, id: number) {
 
 describe('analysis worker', () => {
   it('analyses a new row to success and rewrites ai_model with the model that ran', async () => {
-    const engine = fixedEngine('stat-model-1');
-    const t = await app({ engine });
+    const engine = fixedAnalyst('stat-model-1');
+    const t = await app({ analyst: engine });
     const user = await signIn(t, { credits: 3 });
     const id = await create(t, user);
     expect((await detail(t, user, id)).ai_model).toBe('stat-model-1');
     Object.assign(engine, { modelName: 'stat-model-1' });
-    expect(await t.app.worker.runOnce()).toBe('success');
+    expect(await t.app.runtime.analysisWorker.runOnce()).toBe('success');
     const pronostic = await detail(t, user, id);
     expect(pronostic.status).toBe('success');
     expect(pronostic.result).toMatchObject({ market: '1x2', pick: 'home' });
     expect(pronostic.ai_model).toBe('stat-model-1');
-    expect(await t.app.worker.runOnce()).toBeUndefined();
+    expect(await t.app.runtime.analysisWorker.runOnce()).toBeUndefined();
   });
 
   it('wakes at once on a new row when running (no poll needed)', async () => {
-    const t = await app({ engine: fixedEngine(), workerOptions: { pollMs: 3_600_000 } });
-    await t.app.worker.start();
+    const t = await app({ analyst: fixedAnalyst(), workerOptions: { pollMs: 3_600_000 } });
+    await t.app.runtime.analysisWorker.start();
     const user = await signIn(t, { credits: 1 });
     const id = await create(t, user);
     for (let i = 0; i < 100 && (await rowOf(t, id)).status === 'processing'; i++) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect((await rowOf(t, id)).status).toBe('success');
-    await t.app.worker.stop();
+    await t.app.runtime.analysisWorker.stop();
   });
 
   it('retries with backoff, then cancels and refunds in one go after the last try', async () => {
-    const engine = failingEngine();
-    const t = await app({ engine });
+    const engine = failingAnalyst();
+    const t = await app({ analyst: engine });
     const user = await signIn(t, { credits: 5 });
     const id = await create(t, user, 3);
-    expect(await t.app.worker.runOnce()).toBe('retry');
+    expect(await t.app.runtime.analysisWorker.runOnce()).toBe('retry');
     // Not due again until the backoff has passed.
-    expect(await t.app.worker.runOnce()).toBeUndefined();
+    expect(await t.app.runtime.analysisWorker.runOnce()).toBeUndefined();
     t.clock.advanceSeconds(2);
-    expect(await t.app.worker.runOnce()).toBe('retry');
+    expect(await t.app.runtime.analysisWorker.runOnce()).toBe('retry');
     t.clock.advanceSeconds(9);
-    expect(await t.app.worker.runOnce()).toBeUndefined();
+    expect(await t.app.runtime.analysisWorker.runOnce()).toBeUndefined();
     t.clock.advanceSeconds(1);
-    expect(await t.app.worker.runOnce()).toBe('cancelled');
+    expect(await t.app.runtime.analysisWorker.runOnce()).toBe('cancelled');
     expect(engine.calls).toBe(3);
     const pronostic = await detail(t, user, id);
     expect(pronostic.status).toBe('cancelled');
@@ -128,8 +128,8 @@ describe('analysis worker', () => {
   });
 
   it('cancels and refunds, with a clear reason, a job whose type the engine does not know', async () => {
-    const engine = fixedEngine();
-    const t = await app({ engine });
+    const engine = fixedAnalyst();
+    const t = await app({ analyst: engine });
     // A type added in the back office before the engine answers it (the slug column has no SQL check).
     const [type] = await t.app.db
       .insert(pronosticTypes)
@@ -142,7 +142,7 @@ describe('analysis worker', () => {
       .returning({ id: pronosticTypes.id });
     const user = await signIn(t, { credits: 4 });
     const id = await create(t, user, type!.id);
-    expect(await t.app.worker.runOnce()).toBe('cancelled');
+    expect(await t.app.runtime.analysisWorker.runOnce()).toBe('cancelled');
     expect(engine.calls).toBe(0);
     const pronostic = await detail(t, user, id);
     expect(pronostic.status).toBe('cancelled');
@@ -161,24 +161,24 @@ describe('analysis worker', () => {
   });
 
   it('cancels and refunds a row still processing past its 15-minute deadline', async () => {
-    const engine = failingEngine();
-    const t = await app({ engine, workerOptions: { backoffSeconds: [3600] } });
+    const engine = failingAnalyst();
+    const t = await app({ analyst: engine, workerOptions: { backoffSeconds: [3600] } });
     const user = await signIn(t, { credits: 1 });
     const id = await create(t, user);
-    expect(await t.app.worker.runOnce()).toBe('retry');
+    expect(await t.app.runtime.analysisWorker.runOnce()).toBe('retry');
     t.clock.advanceSeconds(15 * 60);
-    expect(await t.app.worker.runOnce()).toBe('cancelled');
+    expect(await t.app.runtime.analysisWorker.runOnce()).toBe('cancelled');
     // Fifteen idle minutes also expired the token: read the row itself.
     expect((await rowOf(t, id)).result).toMatchObject({ reason: 'timeout' });
     expect(engine.calls).toBe(1);
   });
 
   it('finishes a soft-deleted row as it would have, refund included', async () => {
-    const t = await app({ engine: failingEngine(), workerOptions: { maxAttempts: 1 } });
+    const t = await app({ analyst: failingAnalyst(), workerOptions: { maxAttempts: 1 } });
     const user = await signIn(t, { credits: 1 });
     const id = await create(t, user);
     await t.app.inject({ method: 'DELETE', url: `/api/user/pronostic/${id}`, headers: user.headers });
-    expect(await t.app.worker.runOnce()).toBe('cancelled');
+    expect(await t.app.runtime.analysisWorker.runOnce()).toBe('cancelled');
     expect((await rowOf(t, id)).status).toBe('cancelled');
     const after = await t.app.inject({
       method: 'GET',
@@ -190,16 +190,16 @@ describe('analysis worker', () => {
   });
 
   it('a worker that dies mid-job leaves the row to another once the lease runs out', async () => {
-    const t = await app({ engine: fixedEngine() });
+    const t = await app({ analyst: fixedAnalyst() });
     const user = await signIn(t, { credits: 1 });
     const id = await create(t, user);
     const now = t.clock.now();
     // A worker claims the row and is never heard of again.
     const dead = await t.app.services.analysisJobs.claimNext(now, new Date(now.getTime() + 60_000));
     expect(dead?.id).toBe(id);
-    expect(await t.app.worker.runOnce()).toBeUndefined();
+    expect(await t.app.runtime.analysisWorker.runOnce()).toBeUndefined();
     t.clock.advanceSeconds(61);
-    expect(await t.app.worker.runOnce()).toBe('success');
+    expect(await t.app.runtime.analysisWorker.runOnce()).toBe('success');
     expect((await rowOf(t, id)).attempts).toBe(2);
     // Its late write, fenced by the attempt it claimed, changes nothing.
     expect(
@@ -209,15 +209,15 @@ describe('analysis worker', () => {
   });
 
   it('on shutdown releases the row it is analysing, untried', async () => {
-    const engine = hangingEngine();
-    const t = await app({ engine, workerOptions: { stopGraceMs: 50, pollMs: 3_600_000 } });
+    const engine = hangingAnalyst();
+    const t = await app({ analyst: engine, workerOptions: { stopGraceMs: 50, pollMs: 3_600_000 } });
     const user = await signIn(t, { credits: 1 });
     const id = await create(t, user);
-    await t.app.worker.start();
+    await t.app.runtime.analysisWorker.start();
     for (let i = 0; i < 100 && engine.started === 0; i++)
       await new Promise((resolve) => setTimeout(resolve, 10));
     expect(engine.started).toBe(1);
-    await t.app.worker.stop();
+    await t.app.runtime.analysisWorker.stop();
     const row = await rowOf(t, id);
     expect(row.status).toBe('processing');
     expect(row.leaseUntil).toBeNull();
@@ -225,19 +225,19 @@ describe('analysis worker', () => {
   });
 
   it('cancels and refunds at claim a row claimed more often than it may be tried, without running it', async () => {
-    const engine = fixedEngine();
-    const t = await app({ engine });
+    const engine = fixedAnalyst();
+    const t = await app({ analyst: engine });
     const user = await signIn(t, { credits: 3 });
     const id = await create(t, user, 3);
     // Three workers in turn claim the row and die with it (the lease runs out each time).
-    for (let claim = 1; claim <= t.app.worker.options.maxAttempts; claim++) {
+    for (let claim = 1; claim <= t.app.runtime.analysisWorker.options.maxAttempts; claim++) {
       const now = t.clock.now();
       expect((await t.app.services.analysisJobs.claimNext(now, new Date(now.getTime() + 60_000)))?.id).toBe(
         id,
       );
       t.clock.advanceSeconds(61);
     }
-    expect(await t.app.worker.runOnce()).toBe('cancelled');
+    expect(await t.app.runtime.analysisWorker.runOnce()).toBe('cancelled');
     expect(engine.calls).toBe(0);
     const row = await rowOf(t, id);
     expect(row.status).toBe('cancelled');
@@ -252,7 +252,7 @@ describe('analysis worker', () => {
   it('with a concurrency of 2, a hanging analysis does not stop another row from being analysed', async () => {
     const engine = hangingOn('Lent FC');
     const t = await app({
-      engine,
+      analyst: engine,
       config: { workerConcurrency: 2 },
       workerOptions: { pollMs: 3_600_000, stopGraceMs: 50 },
     });
@@ -264,13 +264,13 @@ describe('analysis worker', () => {
       payload: { type_id: 1, teams_details: { home: 'Lent FC', away: 'Chelsea' } },
     });
     const stuckId = stuck.json().data.pronostic.id as number;
-    await t.app.worker.start();
+    await t.app.runtime.analysisWorker.start();
     for (let i = 0; i < 250 && engine.hanging === 0; i++)
       await new Promise((resolve) => setTimeout(resolve, 20));
     expect(engine.hanging).toBe(1);
     const id = await create(t, user);
     expect((await settled(t, id)).status).toBe('success');
-    await t.app.worker.stop();
+    await t.app.runtime.analysisWorker.stop();
     const released = await rowOf(t, stuckId);
     expect(released.status).toBe('processing');
     expect(released.attempts).toBe(0);
@@ -298,7 +298,7 @@ describe('analysis worker', () => {
       const user = await signIn(t, { credits: 1 });
       const id = await create(t, user);
       expect((await rowOf(t, id)).aiModel).toBe(`dixon-coles-3+${OPENAI_MODEL}`);
-      expect(await t.app.worker.runOnce()).toBe('success');
+      expect(await t.app.runtime.analysisWorker.runOnce()).toBe('success');
       const row = await rowOf(t, id);
       expect(row.status).toBe('success');
       expect(row.aiModel).toBe('dixon-coles-3');
@@ -317,7 +317,7 @@ describe('analysis worker', () => {
 
   it('two workers on one database never analyse the same row twice', async () => {
     const database = await createTestDatabase();
-    const t = await app({ database, engine: fixedEngine() });
+    const t = await app({ database, analyst: fixedAnalyst() });
     const user = await signIn(t, { credits: 40 });
     const ids: number[] = [];
     for (let i = 0; i < 40; i++) ids.push(await create(t, user));
@@ -338,17 +338,17 @@ describe('analysis worker', () => {
       sql`UPDATE pronostics SET teams_details = teams_details || jsonb_build_object('n', id)`,
     );
     const workers = [
-      new AnalysisWorker({
+      createAnalysisWorker({
         database: database.handle,
         jobs: createAnalysisJobs({ db: database.handle.db }),
-        engine: counting('a'),
+        analyst: counting('a'),
         clock: t.clock,
         logger: t.app.log,
       }),
-      new AnalysisWorker({
+      createAnalysisWorker({
         database: second,
         jobs: createAnalysisJobs({ db: second.db }),
-        engine: counting('b'),
+        analyst: counting('b'),
         clock: t.clock,
         logger: t.app.log,
       }),

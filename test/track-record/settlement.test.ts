@@ -6,8 +6,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brierScore, rankedProbabilityScore, settlePick } from '../../src/engine/settlement.js';
 import { ManualClock } from '../../src/lib/clock.js';
-import { ResultsSync } from '../../src/worker/results-sync.js';
-import { SettlementLoop } from '../../src/worker/settlement.js';
+import { createResultsSync } from '../../src/runtime/results-sync.js';
+import { createSettlementLoop } from '../../src/runtime/settlement-loop.js';
 import { createTestApp, type TestApp } from '../helpers.js';
 import { importCsv, rowsOf, seedPronostic, seedUser, settlementOf } from './seed.js';
 
@@ -250,12 +250,12 @@ describe('the settlement pass', () => {
       confidence: 0.5,
     });
     clock.set('2026-03-29T08:00:00.000Z');
-    const loop = new SettlementLoop({
+    const loop = createSettlementLoop({
       settler: t.app.services.trackRecord,
       logger: t.app.log,
       options: { intervalMs: 3_600_000 },
     });
-    const sync = new ResultsSync({
+    const sync = createResultsSync({
       source: {
         syncCurrentSeason: async () => {
           const inserted = await importCsv(t, ['E0,28/03/2026,15:00,Everton,Chelsea,0,0,D']);
@@ -265,7 +265,7 @@ describe('the settlement pass', () => {
       clock,
       logger: t.app.log,
       options: { leagues: ['E0'] },
-      onImported: () => loop.wake(),
+      settlement: loop,
     });
     loop.start();
     await loop.runOnce();

@@ -5,7 +5,6 @@
 // narrator rewrite the text. Thin data is answered from priors, never refused; stale data is said.
 
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../../config.js';
 import type { FootballLeague } from '../../db/schema/index.js';
 import { recentForm } from '../../engine/form.js';
 import {
@@ -21,17 +20,16 @@ import { buildResult, type MatchContext } from '../../engine/result.js';
 import type { PlayedMatch, PronosticTypeSlug } from '../../engine/types.js';
 import type { Clock } from '../../lib/clock.js';
 import { DAY_MS } from '../../lib/time.js';
-import { createNarrator } from '../../providers/ai/index.js';
 import type { Narrator } from '../../providers/ai/types.js';
-import type { AnalysisEngine, AnalysisOutcome } from '../../worker/analysis-engine.js';
-import { type LeagueFitter, threadFitter } from './fit-pool.js';
+import type { AnalysisOutcome, Analyst } from '../pronostics/analyst.js';
+import type { LeagueFitter } from './fit-pool.js';
 import type { FootballService } from './service.js';
 
 /**
  * The worker's analysis engine (model name e.g. 'dixon-coles-3', or 'dixon-coles-3+gpt-4o-mini'
  * with the LLM); thin data is not a failure.
  */
-export interface Analyst extends AnalysisEngine {
+export interface FootballAnalyst extends Analyst {
   /** Cheap facts for the start-up log, e.g. { matches: 0 } → a warning that no results are loaded. */
   describe(): Promise<{ matches: number; leagues: number }>;
   /** Stops the fit thread. */
@@ -44,14 +42,12 @@ export interface AnalystDeps {
     FootballService,
     'resolveLeague' | 'resolveTeam' | 'latestLeagueOf' | 'playedMatches' | 'stats' | 'leagueVersion'
   >;
-  config: Config;
   logger: FastifyBaseLogger;
   clock: Clock;
-  fetch?: typeof fetch;
-  /** A narrator instead of the configured one (tests). */
-  narrator?: Narrator;
-  /** Where fits run: a worker thread by default; inline in the CLI and in tests that count fits. */
-  fitter?: LeagueFitter;
+  /** Writes the text (the statistical narration, or an LLM's rewrite of it). */
+  narrator: Narrator;
+  /** Where fits run: a worker thread in the service; inline in the CLI and in tests that count fits. */
+  fitter: LeagueFitter;
 }
 
 /** How often the cache asks whether a league's results changed. */
@@ -103,11 +99,10 @@ export function asOfFor(details: Record<string, unknown>, now: Date): number {
 
 const isoDay = (instant: number) => new Date(instant).toISOString().slice(0, 10);
 
-export function createAnalyst(deps: AnalystDeps): Analyst {
+export function createAnalyst(deps: AnalystDeps): FootballAnalyst {
   const { football, logger } = deps;
-  const narrator = deps.narrator ?? createNarrator(deps.config, { logger, fetch: deps.fetch });
+  const { narrator, fitter } = deps;
   const modelName = narrator.model ? `${MODEL_NAME}+${narrator.model}` : MODEL_NAME;
-  const fitter = deps.fitter ?? threadFitter();
   const cache = new Map<string, FittedLeague>();
   /** Fits under way, by cache key and version: a second request waits for the first's fit. */
   const inflight = new Map<string, Promise<FittedLeague>>();

@@ -30,3 +30,4 @@ export function createHousekeepingService({ clock, otp, tokens, idempotency }: H
     },
   };
 }
+export type HousekeepingService = ReturnType<typeof createHousekeepingService>;

@@ -6,6 +6,7 @@
 // contradicts a final state changes nothing and raises a flag for an admin.
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import { channels, type Wakeups } from '../../db/channels.js';
 import type { Database, Executor, Transaction } from '../../db/client.js';
 import type { FlagKind, PaymentChannel } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
@@ -94,8 +95,8 @@ export interface PaymentServiceDeps {
   maxPending: number | null;
   /** The poller's first look after checkout (the sandbox's delay plus one second). */
   firstCheckAfterMs: number;
-  /** Wakes the pollers once a payment is committed. */
-  notifyCreated?: (id: number) => void;
+  /** Wakes the payment pollers once a payment is committed. */
+  wakeups: Wakeups;
   referrals?: ReferralCommissions;
   transfers?: TransferEvents;
 }
@@ -384,7 +385,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         await commit.store(tx, paymentView(row));
         return row;
       });
-      deps.notifyCreated?.(created.id);
+      deps.wakeups.send(channels.paymentCreated, String(created.id));
       try {
         const started = await driver.start(toStart(created));
         const row = await updatePayment(db, created.id, {

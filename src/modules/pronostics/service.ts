@@ -2,6 +2,7 @@
 // insert (and as the idempotent answer, when the request carried a key); reads are owner-only;
 // deletion is soft. The service returns domain results and throws domain errors.
 import type { Static } from 'typebox';
+import { channels, type Wakeups } from '../../db/channels.js';
 import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { PronosticStatus } from '../../db/schema/index.js';
@@ -143,11 +144,11 @@ export interface PronosticServiceDeps {
   audit: AuditRecorder;
   /** Names the model that will run the analysis (stored at creation). */
   modelName: string;
-  /** Wakes the workers once the row is committed. */
-  notifyCreated: (id: number) => void;
+  /** Wakes the analysis workers once the row is committed. */
+  wakeups: Wakeups;
 }
 
-export function createPronosticService({ db, clock, audit, modelName, notifyCreated }: PronosticServiceDeps) {
+export function createPronosticService({ db, clock, audit, modelName, wakeups }: PronosticServiceDeps) {
   /** The live row and its type, if `user` owns it: NotFound when there is none, NotOwner when it is another's. */
   async function findOwned(user: AuthUser, id: number) {
     const found = await findLivePronostic(db, id);
@@ -199,7 +200,7 @@ export function createPronosticService({ db, clock, audit, modelName, notifyCrea
         await commit.store(tx, result);
         return result;
       });
-      notifyCreated(created.pronostic.id);
+      wakeups.send(channels.pronosticCreated, String(created.pronostic.id));
       return created;
     },
 

@@ -1,8 +1,9 @@
 // The development payments driver: no money moves. A payment settles PAYMENT_SANDBOX_DELAY_MS after
 // it was stored — `complete` with the right amount, or `failed` when the payer's number ends in 0000 —
 // and `fetch` computes that from the payment alone (stateless, like asking a real provider). Right
-// after the delay it signs a webhook, as a real provider would, and hands it to `deliver`, which the
-// app points at its own webhook route, so the sandbox exercises the same path as NotchPay. Payouts
+// after the delay it signs a webhook, as a real provider would; the runtime's sandbox-webhooks loop
+// takes it (`takeDueWebhooks`) and hands it to the payments service's webhook step, the one the
+// webhook route calls, so the sandbox exercises the same path as NotchPay. Payouts
 // work the same way: a transfer is `sent` until the delay has passed since its approval, then
 // `complete`, or `failed` when the receiving number ends in 0000, announced by a `transfer.*` webhook.
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -18,8 +19,11 @@ import type {
 
 export const SANDBOX_SIGNATURE_HEADER = 'x-sandbox-signature';
 
-/** Hands a signed webhook to the service (the app injects it into its own webhook route). */
-export type WebhookDelivery = (rawBody: string, headers: Record<string, string>) => Promise<unknown>;
+/** A webhook as the provider would send it: the raw body its signature covers, and the headers. */
+export interface SignedWebhook {
+  rawBody: Buffer;
+  headers: Record<string, string>;
+}
 
 export interface SandboxOptions {
   /** APP_SECRET: the webhook key is derived from it, so no one outside the service can sign. */
@@ -30,15 +34,12 @@ export interface SandboxOptions {
 
 export interface SandboxDriver extends PaymentsDriver {
   readonly name: 'sandbox';
-  /**
-   * Where signed webhooks go; set by the app once its routes exist. Without it no webhook is sent.
-   * With `timers`, each one is sent when its delay has passed; else only by `deliverDue()`.
-   */
-  attach(deliver: WebhookDelivery, options: { timers: boolean }): void;
-  /** Sends the webhooks whose time has come (on the clock); the timers call it, tests may too. */
-  deliverDue(): Promise<number>;
-  /** Drops the pending deliveries and their timers (on close). */
-  stop(): void;
+  /** The signed webhooks whose time has come (on the clock), each handed out once. */
+  takeDueWebhooks(): SignedWebhook[];
+}
+
+export function isSandboxDriver(driver: PaymentsDriver): driver is SandboxDriver {
+  return driver.name === 'sandbox' && 'takeDueWebhooks' in driver;
 }
 
 /** The webhook key: derived from APP_SECRET for this one purpose. */
@@ -52,11 +53,8 @@ export function signSandboxWebhook(appSecret: string, rawBody: string | Buffer):
 
 export function createSandboxDriver(options: SandboxOptions): SandboxDriver {
   const { appSecret, delayMs, clock } = options;
-  let deliver: WebhookDelivery | undefined;
-  let useTimers = false;
   type Scheduled = { at: number; payment: PaymentToStart } | { at: number; transfer: TransferToSend };
   const scheduled = new Map<string, Scheduled>();
-  const timers = new Set<NodeJS.Timeout>();
 
   function settlesAt(payment: PaymentToStart): number {
     return payment.createdAt.getTime() + delayMs;
@@ -88,32 +86,27 @@ export function createSandboxDriver(options: SandboxOptions): SandboxDriver {
 
   function schedule(reference: string, entry: Scheduled): void {
     scheduled.set(reference, entry);
-    if (deliver && useTimers) {
-      const wait = Math.max(0, entry.at - clock.now().getTime());
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        void driver.deliverDue();
-      }, wait);
-      timer.unref();
-      timers.add(timer);
-    }
   }
 
-  async function send(entry: Scheduled): Promise<void> {
-    if (!deliver) return;
+  function signed(entry: Scheduled): SignedWebhook {
     const [kind, reference, status] =
       'payment' in entry
         ? ['payment', entry.payment.reference, current(entry.payment).status]
         : ['transfer', entry.transfer.reference, transferState(entry.transfer).status];
-    const rawBody = JSON.stringify({
-      id: `sandbox-event-${reference}`,
-      event: `${kind}.${status}`,
-      data: { reference, status },
-    });
-    await deliver(rawBody, {
-      'content-type': 'application/json',
-      [SANDBOX_SIGNATURE_HEADER]: signSandboxWebhook(appSecret, rawBody),
-    });
+    const rawBody = Buffer.from(
+      JSON.stringify({
+        id: `sandbox-event-${reference}`,
+        event: `${kind}.${status}`,
+        data: { reference, status },
+      }),
+    );
+    return {
+      rawBody,
+      headers: {
+        'content-type': 'application/json',
+        [SANDBOX_SIGNATURE_HEADER]: signSandboxWebhook(appSecret, rawBody),
+      },
+    };
   }
 
   const driver: SandboxDriver = {
@@ -158,26 +151,13 @@ export function createSandboxDriver(options: SandboxOptions): SandboxDriver {
       }
     },
 
-    attach(target, attachOptions) {
-      deliver = target;
-      useTimers = attachOptions.timers;
-    },
-
-    async deliverDue() {
+    takeDueWebhooks() {
       const now = clock.now().getTime();
       const due = [...scheduled.values()].filter((entry) => entry.at <= now);
       for (const entry of due) {
         scheduled.delete('payment' in entry ? entry.payment.reference : entry.transfer.reference);
       }
-      // A lost delivery only delays the settlement: the poller looks at every pending payment.
-      await Promise.allSettled(due.map((entry) => send(entry)));
-      return due.length;
-    },
-
-    stop() {
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
-      scheduled.clear();
+      return due.map(signed);
     },
   };
   return driver;

@@ -1,7 +1,8 @@
-// The one analysis interface: what the worker and pronostic creation need from the prediction side,
-// the name of the model that will run and the analysis itself. The football module's analyst
-// implements it; tests pass their own (one that always fails, one that hangs) through buildApp.
-import type { PronosticTypeSlug } from '../engine/types.js';
+// The one analysis interface: what the analysis worker and pronostic creation need from the
+// prediction side, the name of the model that will run and the analysis itself. The football
+// module's analyst implements it; tests pass their own (one that always fails, one that hangs)
+// through buildApp.
+import type { PronosticTypeSlug } from '../../engine/types.js';
 
 export interface AnalysisOutcome {
   /** DESIGN.md's result object. */
@@ -10,7 +11,7 @@ export interface AnalysisOutcome {
   aiModel: string;
 }
 
-export interface AnalysisEngine {
+export interface Analyst {
   /**
    * The pronostic types it answers (default: the engine's slug list). A job of another type (one
    * added in the back office before the engine knows it) is cancelled and refunded, never guessed at.
@@ -27,4 +28,8 @@ export interface AnalysisEngine {
     type: PronosticTypeSlug,
     signal?: AbortSignal,
   ): Promise<AnalysisOutcome>;
+  /** Cheap facts for the start-up log, e.g. { matches: 0 } → a warning that no results are loaded. */
+  describe?(): Promise<{ matches: number; leagues: number }>;
+  /** Stops what it runs beside the event loop (the football analyst's fit thread). */
+  close?(): Promise<void>;
 }

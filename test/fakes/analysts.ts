@@ -1,10 +1,10 @@
-// Test engines for the worker's mechanics (claims, retries, cancellation); the real analyst has its
+// Test analysts for the worker's mechanics (claims, retries, cancellation); the real analyst has its
 // own tests and runs in the end-to-end ones.
 import type { PronosticTypeSlug } from '../../src/engine/types.js';
-import type { AnalysisEngine } from '../../src/worker/analysis-engine.js';
+import type { Analyst } from '../../src/modules/pronostics/analyst.js';
 
 /** Answers at once with a small, well-formed 1X2 result. */
-export function fixedEngine(modelName = 'test-model-1'): AnalysisEngine & { calls: number } {
+export function fixedAnalyst(modelName = 'test-model-1'): Analyst & { calls: number } {
   const engine = {
     modelName,
     calls: 0,
@@ -26,7 +26,7 @@ export function fixedEngine(modelName = 'test-model-1'): AnalysisEngine & { call
   return engine;
 }
 
-export function failingEngine(): AnalysisEngine & { calls: number } {
+export function failingAnalyst(): Analyst & { calls: number } {
   const engine = {
     modelName: 'failing-model',
     calls: 0,
@@ -39,8 +39,8 @@ export function failingEngine(): AnalysisEngine & { calls: number } {
 }
 
 /** Hangs (honouring the abort signal) on matches whose home side is `home`; answers the others at once. */
-export function hangingOn(home: string): AnalysisEngine & { hanging: number } {
-  const answering = fixedEngine('selective-model');
+export function hangingOn(home: string): Analyst & { hanging: number } {
+  const answering = fixedAnalyst('selective-model');
   const engine = {
     modelName: 'selective-model',
     hanging: 0,
@@ -56,7 +56,7 @@ export function hangingOn(home: string): AnalysisEngine & { hanging: number } {
 }
 
 /** Never answers, but honours the abort signal like a well-behaved engine. */
-export function hangingEngine(): AnalysisEngine & { started: number } {
+export function hangingAnalyst(): Analyst & { started: number } {
   const engine = {
     modelName: 'hanging-model',
     started: 0,

@@ -1,4 +1,4 @@
-// The daily results sync: the worker downloads the current season of each configured league
+// The daily results sync: the runtime downloads the current season of each configured league
 // (RESULTS_SYNC_LEAGUES, from RESULTS_BASE_URL in football-data.co.uk's layout) and imports it, so a
 // production install stays current with no cron. Each league is tried up to three times with
 // growing pauses; one log line per league says what came in or why it failed. Importing is
@@ -42,8 +42,8 @@ export interface ResultsSyncDeps {
   clock: { now(): Date };
   logger: FastifyBaseLogger;
   options: Partial<ResultsSyncOptions> & { leagues: readonly string[] };
-  /** Called after a pass that stored new matches (the worker wakes the settlement loop). */
-  onImported?: () => void;
+  /** Woken after a pass that stored new matches. */
+  settlement: { wake(): void };
 }
 
 export interface LeagueSyncOutcome {
@@ -54,52 +54,35 @@ export interface LeagueSyncOutcome {
   error?: string;
 }
 
-export class ResultsSync {
-  readonly options: ResultsSyncOptions;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<LeagueSyncOutcome[]> | undefined;
-  #stop = new AbortController();
+export type ResultsSync = ReturnType<typeof createResultsSync>;
 
-  constructor(private readonly deps: ResultsSyncDeps) {
-    this.options = { ...defaultResultsSyncOptions, ...deps.options };
-  }
-
-  /** Schedules the first sync, then one every interval; nothing when no league is configured. */
-  start(): void {
-    if (this.options.leagues.length === 0 || this.#timer) return;
-    this.#stop = new AbortController();
-    const tick = (delay: number) => {
-      this.#timer = setTimeout(() => {
-        void this.runOnce().finally(() => {
-          if (!this.#stop.signal.aborted) tick(this.options.intervalMs);
-        });
-      }, delay);
-      this.#timer.unref();
-    };
-    tick(this.options.firstDelayMs);
-  }
+export function createResultsSync(deps: ResultsSyncDeps) {
+  const { logger, source, clock, settlement } = deps;
+  const options: ResultsSyncOptions = { ...defaultResultsSyncOptions, ...deps.options };
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<LeagueSyncOutcome[]> | undefined;
+  let stop = new AbortController();
 
   /** Syncs every league now (a pass already under way is joined, not doubled). */
-  runOnce(): Promise<LeagueSyncOutcome[]> {
-    this.#running ??= this.pass().finally(() => {
-      this.#running = undefined;
+  function runOnce(): Promise<LeagueSyncOutcome[]> {
+    running ??= pass().finally(() => {
+      running = undefined;
     });
-    return this.#running;
+    return running;
   }
 
-  private async pass(): Promise<LeagueSyncOutcome[]> {
+  async function pass(): Promise<LeagueSyncOutcome[]> {
     const outcomes: LeagueSyncOutcome[] = [];
-    for (const league of this.options.leagues) {
-      if (this.#stop.signal.aborted) break;
-      outcomes.push(await this.syncLeague(league));
+    for (const league of options.leagues) {
+      if (stop.signal.aborted) break;
+      outcomes.push(await syncLeague(league));
     }
-    if (outcomes.some((outcome) => (outcome.inserted ?? 0) > 0)) this.deps.onImported?.();
+    if (outcomes.some((outcome) => (outcome.inserted ?? 0) > 0)) settlement.wake();
     return outcomes;
   }
 
-  private async syncLeague(league: string): Promise<LeagueSyncOutcome> {
-    const { logger, source, clock } = this.deps;
-    const tries = this.options.retryDelaysMs.length + 1;
+  async function syncLeague(league: string): Promise<LeagueSyncOutcome> {
+    const tries = options.retryDelaysMs.length + 1;
     let lastError = '';
     for (let attempt = 1; attempt <= tries; attempt++) {
       try {
@@ -120,7 +103,7 @@ export class ResultsSync {
         return { league, ok: true, attempts: attempt, inserted: report.inserted };
       } catch (error) {
         lastError = error instanceof Error ? error.message : String(error);
-        if (attempt === tries || !(await this.pause(this.options.retryDelaysMs[attempt - 1]!))) break;
+        if (attempt === tries || !(await pause(options.retryDelaysMs[attempt - 1]!))) break;
       }
     }
     logger.error({ league, attempts: tries, err: lastError }, 'results sync failed');
@@ -128,26 +111,47 @@ export class ResultsSync {
   }
 
   /** Waits before a retry; false when stopped meanwhile. */
-  private pause(ms: number): Promise<boolean> {
-    const signal = this.#stop.signal;
+  function pause(ms: number): Promise<boolean> {
+    const signal = stop.signal;
     if (signal.aborted) return Promise.resolve(false);
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
+      const waiting = setTimeout(() => {
         signal.removeEventListener('abort', onAbort);
         resolve(true);
       }, ms);
       const onAbort = () => {
-        clearTimeout(timer);
+        clearTimeout(waiting);
         resolve(false);
       };
       signal.addEventListener('abort', onAbort, { once: true });
     });
   }
 
-  async stop(): Promise<void> {
-    this.#stop.abort();
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = undefined;
-    await this.#running;
-  }
+  return {
+    options,
+
+    /** Schedules the first sync, then one every interval; nothing when no league is configured. */
+    start(): void {
+      if (options.leagues.length === 0 || timer) return;
+      stop = new AbortController();
+      const tick = (delay: number) => {
+        timer = setTimeout(() => {
+          void runOnce().finally(() => {
+            if (!stop.signal.aborted) tick(options.intervalMs);
+          });
+        }, delay);
+        timer.unref();
+      };
+      tick(options.firstDelayMs);
+    },
+
+    runOnce,
+
+    async stop(): Promise<void> {
+      stop.abort();
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      await running;
+    },
+  };
 }

@@ -1,0 +1,130 @@
+// The runtime: every background loop of the service, built once, with one start and one stop.
+// buildApp runs it beside the HTTP server when ROLE=all, and worker-process.ts runs it alone when
+// ROLE=worker, so both processes run the same loops built the same way:
+//
+//   analysis worker   claims pronostics in `processing` and analyses them (woken by NOTIFY)
+//   payment poller    follows pending payments and payouts to the provider's word (woken by NOTIFY)
+//   settlement        settles due pronostics against results (woken by the results sync)
+//   results sync      downloads the current season of RESULTS_SYNC_LEAGUES once a day
+//   housekeeping      purges expired codes, dead tokens and old idempotent answers
+//   sandbox webhooks  with the sandbox driver only: delivers its signed webhooks to the payments service
+//
+// Every loop reaches the modules only through their services (the container's), and each stop
+// lets the work under way finish (or hands it back) before the database closes.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.js';
+import type { DatabaseHandle } from '../db/client.js';
+import type { Clock } from '../lib/clock.js';
+import { isSandboxDriver } from '../providers/payments/sandbox.js';
+import type { Services } from '../services.js';
+import { createAnalysisWorker, type WorkerOptions } from './analysis-worker.js';
+import { createHousekeepingLoop } from './housekeeping-loop.js';
+import { createPaymentPoller } from './payment-poller.js';
+import { createResultsSync } from './results-sync.js';
+import { createSandboxWebhooks } from './sandbox-webhooks.js';
+import { createSettlementLoop } from './settlement-loop.js';
+
+export interface RuntimeDeps {
+  database: DatabaseHandle;
+  services: Services;
+  config: Config;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+  /** Analysis worker tuning over the configured concurrency and lease (tests shorten the backoff). */
+  workerOptions?: Partial<WorkerOptions>;
+}
+
+export type Runtime = ReturnType<typeof createRuntime>;
+
+export function createRuntime(deps: RuntimeDeps) {
+  const { database, services, config, clock, logger } = deps;
+  const analysisWorker = createAnalysisWorker({
+    database,
+    jobs: services.analysisJobs,
+    analyst: services.analyst,
+    clock,
+    logger: logger.child({ component: 'worker' }),
+    options: {
+      concurrency: config.workerConcurrency,
+      leaseSeconds: config.workerLeaseSeconds,
+      ...deps.workerOptions,
+    },
+  });
+  const paymentPoller = createPaymentPoller({
+    database,
+    payments: services.payments,
+    payouts: services.payouts,
+    logger: logger.child({ component: 'payment-poller' }),
+  });
+  const settlement = createSettlementLoop({
+    settler: services.trackRecord,
+    logger: logger.child({ component: 'settlement' }),
+  });
+  const resultsSync = createResultsSync({
+    source: services.football,
+    clock,
+    logger: logger.child({ component: 'results-sync' }),
+    options: { leagues: config.resultsSyncLeagues },
+    settlement,
+  });
+  const housekeeping = createHousekeepingLoop({
+    housekeeping: services.housekeeping,
+    logger: logger.child({ component: 'housekeeping' }),
+  });
+  const driver = services.paymentsDriver;
+  const sandboxWebhooks = isSandboxDriver(driver)
+    ? createSandboxWebhooks({ sandbox: driver, payments: services.payments, logger })
+    : undefined;
+  let started = false;
+
+  return {
+    analysisWorker,
+    paymentPoller,
+    settlement,
+    resultsSync,
+    housekeeping,
+    /** Only with the sandbox payments driver. */
+    sandboxWebhooks,
+
+    async start(): Promise<void> {
+      if (started) return;
+      started = true;
+      await warnWithoutResults(services.analyst, logger);
+      await analysisWorker.start();
+      await paymentPoller.start();
+      settlement.start();
+      resultsSync.start();
+      housekeeping.start();
+      sandboxWebhooks?.start();
+      if (config.resultsSyncLeagues.length > 0) {
+        logger.info({ leagues: config.resultsSyncLeagues }, 'daily results sync scheduled');
+      }
+    },
+
+    /** Stops every loop, letting the work under way finish; the database stays open. */
+    async stop(): Promise<void> {
+      if (!started) return;
+      started = false;
+      await sandboxWebhooks?.stop();
+      await resultsSync.stop();
+      await settlement.stop();
+      await housekeeping.stop();
+      await paymentPoller.stop();
+      await analysisWorker.stop();
+    },
+  };
+}
+
+/** A fresh install has no results: it still analyses, from priors, but the operator should know. */
+async function warnWithoutResults(analyst: Services['analyst'], logger: FastifyBaseLogger): Promise<void> {
+  if (!analyst.describe) return;
+  const facts = await analyst.describe();
+  if (facts.matches === 0) {
+    logger.warn(
+      'no football results are loaded: analyses use priors only (low confidence). ' +
+        'Run `npm run cli -- results:import <file.csv…>` or `npm run cli -- results:sync E0 SP1`.',
+    );
+  } else {
+    logger.info(facts, 'football results loaded');
+  }
+}

@@ -1,0 +1,36 @@
+// ROLE=worker: the runtime's background loops alone, without the HTTP server, on a shared PostgreSQL.
+import type { FastifyBaseLogger } from 'fastify';
+import pino from 'pino';
+import type { Config } from '../config.js';
+import { openConfiguredDatabase } from '../db/open.js';
+import { systemClock } from '../lib/clock.js';
+import { logOptions } from '../lib/log-options.js';
+import { createServices } from '../services.js';
+import { createRuntime } from './runtime.js';
+
+export interface RunningWorker {
+  logger: FastifyBaseLogger;
+  stop(): Promise<void>;
+}
+
+export async function startWorkerProcess(config: Config): Promise<RunningWorker> {
+  const logger = pino(logOptions(config, { isTTY: process.stdout.isTTY })) as unknown as FastifyBaseLogger;
+  const database = await openConfiguredDatabase(config, 'worker', { poolSize: 4 });
+  const services = createServices({ database, config, clock: systemClock, logger });
+  const runtime = createRuntime({ database, services, config, clock: systemClock, logger });
+  // The loops' timers are unref'd (tests stop them at will) and the LISTEN connection's reconnect
+  // waits on an unref'd timer: with every connection lost (a PostgreSQL restart) nothing would hold
+  // the event loop, and the process would close itself. This ref'd timer holds it until stop().
+  const keepAlive = setInterval(() => {}, 60_000);
+  await runtime.start();
+  logger.info({ role: 'worker' }, 'background loops started');
+  return {
+    logger,
+    async stop() {
+      clearInterval(keepAlive);
+      await runtime.stop();
+      await services.analyst.close?.();
+      await database.close();
+    },
+  };
+}
