@@ -1,6 +1,68 @@
 // The house rules of docs/architecture.md, checked in CI (`npm run lint:deps`): modules meet only
 // through their services (or a published interface), a request flows route → service → repository,
-// the engine stays pure, and no file imports itself back through a circle.
+// the engine stays pure, and no file imports itself back through a circle. Every rule below has a
+// planted violation in test/architecture/dependency-rules.test.ts; a rule added without one fails it.
+
+// The background loops: today's src/worker/, and what replaces it (src/runtime.ts and its loop files,
+// in src/loops/ or src/runtime/, or a top-level `*-loop.ts`). One pattern, so the rules follow the
+// move without an edit.
+const LOOPS = '^src/(worker/|loops/|runtime/|runtime\\.ts$|[^/]+-loop\\.ts$)';
+
+// What a module publishes to the rest of src (the "published to other modules" column of
+// docs/architecture.md): every module's service.ts, and the few small interfaces named there. The
+// CLI and the loops may import a module only through these; its repository, schemas, CSV readers and
+// other insides stay its own business.
+const PUBLISHED =
+  '^src/modules/(' +
+  [
+    '[^/]+/service',
+    'auth/(otp-service|tokens)',
+    'users/(profile|avatars)',
+    'wallet/ledger',
+    'payments/follow',
+    'affiliation/payout-outcomes',
+    'pronostics/analysis-jobs',
+    'football/analyst',
+  ].join('|') +
+  ')\\.ts$';
+
+// Who owns the tables of each file in src/db/schema/ (the "owns" column of docs/architecture.md).
+// A file holding several modules' tables lists each of them:
+// - users.ts: `users` (users), `otp_codes`, `sms_budget_spend`, `otp_network_attempts`,
+//   `access_tokens` (auth); the wallet owns the balance columns of `users` (its ledger writes them)
+//   and the affiliation its `godfather_id` column, so both read the table too.
+// - wallet.ts: `wallet_operations` (wallet), `packs` (packs), `payments` (payments).
+// - pronostics.ts: `pronostic_types`, `pronostics`, `pronostic_counters` (pronostics); the
+//   settlement columns of `pronostics` and the rollups `track_record_days`,
+//   `track_record_calibration` (track-record).
+// columns.ts holds column helpers, no table, and index.ts is the barrel (its own rule below).
+// A new table file needs a line here: the architecture test fails on a schema file without an owner.
+const TABLE_OWNERS = {
+  'admin.ts': ['admin'],
+  'affiliation.ts': ['affiliation'],
+  'flags.ts': ['flags'],
+  'football.ts': ['football'],
+  'idempotency.ts': ['idempotency'],
+  'payouts.ts': ['payouts'],
+  'pronostics.ts': ['pronostics', 'track-record'],
+  'support.ts': ['support'],
+  'users.ts': ['users', 'auth', 'wallet', 'affiliation'],
+  'wallet.ts': ['wallet', 'packs', 'payments'],
+};
+
+const escapeDots = (text) => text.replaceAll('.', '\\.');
+
+// One rule per table file, named after it, so a violation says whose tables were read.
+const tableOwnershipRules = Object.entries(TABLE_OWNERS).map(([file, owners]) => ({
+  name: `another-modules-tables:${file}`,
+  severity: 'error',
+  comment:
+    `src/db/schema/${file} holds the tables of ${owners.join(', ')}: another module reaches them through ` +
+    'the owner’s service, never its tables. Its types (row types, status unions) may be imported, type-only.',
+  from: { path: '^src/modules/', pathNot: `^src/modules/(${owners.join('|')})/` },
+  to: { path: `^src/db/schema/${escapeDots(file)}$`, dependencyTypesNot: ['type-only'] },
+}));
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -69,6 +131,105 @@ module.exports = {
       comment: 'Providers (messaging, ai, payments) are adapters behind interfaces: they call no module.',
       from: { path: '^src/providers/' },
       to: { path: '^src/(modules|plugins|worker|cli|services\\.ts|app\\.ts)' },
+    },
+    {
+      name: 'plugins-use-modules-for-types-only',
+      severity: 'error',
+      comment:
+        'Plugins are cross-cutting and are registered before the modules: they may name a module’s types ' +
+        '(AuthUser, Purged), but code they run comes from the container (app.services) or src/lib, so ' +
+        'a plugin never pulls a module’s code in. No exception is needed for the container plugin ' +
+        '(plugins/app/context.ts): it imports the Services type from src/services.ts, not a module.',
+      from: { path: '^src/plugins/' },
+      to: { path: '^src/modules/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'modules-know-no-loops',
+      severity: 'error',
+      comment:
+        'The loops (worker, runtime) drive the modules, never the other way: a module that imported a ' +
+        'loop would start it in the API process, and the two would form a circle.',
+      from: { path: '^src/modules/' },
+      to: { path: LOOPS },
+    },
+    {
+      name: 'loops-through-services',
+      severity: 'error',
+      comment:
+        'A background loop reaches a module through its service or a published interface (or an ' +
+        'interface the loop declares), never its repository or insides: the rules and the transaction ' +
+        'stay in the service, the same for a request and a loop.',
+      from: { path: LOOPS },
+      to: { path: '^src/modules/', pathNot: PUBLISHED },
+    },
+    {
+      name: 'config-knows-no-providers',
+      severity: 'error',
+      comment:
+        'config.ts parses the environment and is read by everyone, providers included: importing a ' +
+        'provider (even a type) would make a config ↔ providers circle. A figure config needs lives in ' +
+        'config or src/lib, and the provider imports it from there.',
+      from: { path: '^src/config\\.ts$' },
+      to: { path: '^src/providers/' },
+    },
+    {
+      name: 'providers-read-config-types-only',
+      severity: 'error',
+      comment:
+        'A provider is given its settings (the Config type is fine) but runs no code of config.ts: ' +
+        'together with config-knows-no-providers there is no config ↔ providers circle, even at load time.',
+      from: { path: '^src/providers/' },
+      to: { path: '^src/config\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'lib-knows-no-config',
+      severity: 'error',
+      comment:
+        'src/lib is small shared pieces usable anywhere, tests and scripts included: not even the Config ' +
+        'type; a piece that needs a setting takes the value as a parameter.',
+      from: { path: '^src/lib/' },
+      to: { path: '^src/config\\.ts$' },
+    },
+    {
+      name: 'db-knows-no-engine',
+      severity: 'error',
+      comment:
+        'The database layer (schema, client, migrations) sits below the domain: a list both need ' +
+        '(pronostic type slugs, settlement outcomes) lives in src/lib or the schema, and the engine ' +
+        'imports it, not the reverse.',
+      from: { path: '^src/db/' },
+      to: { path: '^src/engine/' },
+    },
+    {
+      name: 'providers-know-no-db',
+      severity: 'error',
+      comment:
+        'Providers speak their provider’s protocol and keep no rows: the values they share with tables ' +
+        '(channels, provider names) come from src/lib, not from the schema.',
+      from: { path: '^src/providers/' },
+      to: { path: '^src/db/' },
+    },
+    {
+      name: 'modules-skip-the-schema-barrel',
+      severity: 'error',
+      comment:
+        'A module imports the schema file that holds the tables it reads, never the barrel ' +
+        '(src/db/schema/index.ts): through the barrel, the another-modules-tables rules could not see ' +
+        'whose tables are read. The barrel is for Drizzle (the client, drizzle-kit).',
+      from: { path: '^src/modules/' },
+      to: { path: '^src/db/schema/index\\.ts$' },
+    },
+    ...tableOwnershipRules,
+    {
+      name: 'cli-through-services',
+      severity: 'error',
+      comment:
+        'A CLI command is an operator’s entry to what the API does: it goes through the container ' +
+        '(ctx.services()) or a module’s published interface (service.ts and the few named in ' +
+        'docs/architecture.md), which keep the rules and the transactions; never the schema, the ' +
+        'engine, or a module’s insides, which would run a second, unchecked path to the same data.',
+      from: { path: '^src/cli/' },
+      to: { path: '^src/(db/schema/|engine/|modules/)', pathNot: PUBLISHED },
     },
   ],
   options: {
