@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import type { DatabaseHandle } from '../../src/db/client.js';
 import { fitModel } from '../../src/engine/model.js';
 import { buildResult } from '../../src/engine/result.js';
-import { pronosticTypeSlugs } from '../../src/engine/types.js';
+import { pronosticTypeSlugs } from '../../src/lib/allowed-values.js';
 import { keyedHash, newToken } from '../../src/lib/crypto.js';
 import { codeHash } from '../../src/modules/auth/otp-service.js';
 import { searchTextOf } from '../../src/modules/pronostics/search-text.js';

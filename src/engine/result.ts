@@ -1,17 +1,12 @@
 // The `result` object of DESIGN.md for each pronostic type, built from one prediction: the
 // market's pick and probabilities (rounded so each market still sums exactly), the expected
 // goals, the five likeliest scores, the data quality, and the French analysis text.
+
+import type { PronosticTypeSlug } from '../lib/allowed-values.js';
 import { type AnalysisFacts, writeAnalysis } from './analysis-text.js';
 import type { Markets } from './markets.js';
 import type { Prediction } from './predict.js';
-import type {
-  DataQuality,
-  DataQualityLevel,
-  MarketName,
-  OddsMode,
-  PronosticTypeSlug,
-  TeamContext,
-} from './types.js';
+import type { DataQuality, DataQualityLevel, MarketName, OddsMode, TeamContext } from './types.js';
 
 export const MARKET_OF: Record<PronosticTypeSlug, MarketName> = {
   '1x2': '1x2',

@@ -1,10 +1,9 @@
 // How a pronostic's pick is judged on the final score: each market's own rule. Pure functions, so
 // the worker, the figures and the tests share one definition. A pick the market does not know (an
 // old or hand-edited row) is `void`, never a guessed win or loss.
-import type { MarketName } from './types.js';
 
-export type SettlementOutcome = 'won' | 'lost' | 'void';
-export const settlementOutcomes = ['won', 'lost', 'void'] as const;
+import type { SettlementOutcome } from '../lib/allowed-values.js';
+import type { MarketName } from './types.js';
 
 export interface FinalScore {
   home: number;

@@ -2,21 +2,6 @@
 // vocabulary of results (pronostic types, markets, data quality) that the result builder and the
 // analysis text share. Teams are plain string keys (a name or an id): the engine never looks anything up.
 
-/**
- * The pronostic types the engine answers, in the seeded order: the one list from which the type,
- * the `pronostic_types.slug` column and the tests derive.
- */
-export const pronosticTypeSlugs = [
-  '1x2',
-  'double-chance',
-  'btts',
-  'over-under-2-5',
-  'exact-score',
-  'full-analysis',
-] as const;
-
-export type PronosticTypeSlug = (typeof pronosticTypeSlugs)[number];
-
 export type MarketName =
   | '1x2'
   | 'double_chance'

@@ -2,7 +2,6 @@
 // where pino-pretty turns them into readable lines. Shared by the HTTP service, the worker process
 // and the CLI so the three read alike.
 import type { LoggerOptions } from 'pino';
-import type { Config } from '../config.js';
 
 /** Request headers that carry secrets never reach the log. */
 const redact = ['req.headers.authorization', 'req.headers.cookie'];
@@ -58,7 +57,7 @@ const serializers = {
  * when it is a terminal and APP_ENV=development, JSON otherwise.
  */
 export function logOptions(
-  config: Pick<Config, 'appEnv' | 'logLevel'>,
+  config: { appEnv: string; logLevel: LoggerOptions['level'] },
   terminal: { isTTY?: boolean; destination?: 1 | 2 } = {},
 ): LoggerOptions {
   const base: LoggerOptions = { level: config.logLevel, redact, serializers };

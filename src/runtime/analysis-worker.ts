@@ -9,7 +9,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { channels } from '../db/channels.js';
 import type { DatabaseHandle } from '../db/client.js';
-import { pronosticTypeSlugs } from '../engine/types.js';
+import { pronosticTypeSlugs } from '../lib/allowed-values.js';
 import type { Clock } from '../lib/clock.js';
 import { messages } from '../lib/messages.js';
 import { addSeconds } from '../lib/time.js';

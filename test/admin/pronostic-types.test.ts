@@ -5,7 +5,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, pronosticTypes } from '../../src/db/schema/index.js';
-import { pronosticTypeSlugs } from '../../src/engine/types.js';
+import { pronosticTypeSlugs } from '../../src/lib/allowed-values.js';
 import { createPronosticService } from '../../src/modules/pronostics/service.js';
 import { createTestApp, type SignedIn, signIn, type TestApp } from '../helpers.js';
 

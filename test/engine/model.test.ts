@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, fitModel, globalModel } from '../../src/engine/model.js';
 import { buildResult, type MatchContext } from '../../src/engine/result.js';
 import type { PlayedMatch } from '../../src/engine/types.js';
-import { pronosticTypeSlugs } from '../../src/engine/types.js';
+import { pronosticTypeSlugs } from '../../src/lib/allowed-values.js';
 import { simulateLeague } from './simulate.js';
 
 const DAY = 86_400_000;

@@ -5,7 +5,7 @@ import { testConfig } from '../../src/config.js';
 import { pronosticTypes } from '../../src/db/schema/index.js';
 import { MARKET_OF } from '../../src/engine/result.js';
 import type { PlayedMatch } from '../../src/engine/types.js';
-import { pronosticTypeSlugs } from '../../src/engine/types.js';
+import { pronosticTypeSlugs } from '../../src/lib/allowed-values.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { createAnalyst } from '../../src/modules/football/analyst.js';
 import { inlineFitter, threadFitter } from '../../src/modules/football/fit-pool.js';

@@ -2,7 +2,7 @@
 // that stores results), users and `success` pronostics written straight into the tables with the
 // result shape the engine builds (market, pick, confidence, probabilities).
 import { sql } from 'drizzle-orm';
-import type { PronosticTypeSlug } from '../../src/engine/types.js';
+import type { PronosticTypeSlug } from '../../src/lib/allowed-values.js';
 import type { TestApp } from '../helpers.js';
 
 export function rowsOf(result: unknown): Record<string, unknown>[] {

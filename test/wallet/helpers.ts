@@ -1,7 +1,8 @@
 // Ledger rows for history tests: posted through the ledger function (balances stay equal to their
 // sums), then dated as the test needs (the database's now() is not the test clock).
 import { inArray, sql } from 'drizzle-orm';
-import { type Currency, type OperationType, walletOperations } from '../../src/db/schema/index.js';
+import { walletOperations } from '../../src/db/schema/index.js';
+import type { Currency, OperationType } from '../../src/lib/allowed-values.js';
 import { postOperation } from '../../src/modules/wallet/ledger.js';
 import type { TestApp } from '../helpers.js';
 

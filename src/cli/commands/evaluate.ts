@@ -7,22 +7,16 @@ import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import {
   type DetailedReport,
-  defaultForecaster,
+  type EvaluationFiles,
+  evaluate,
   type GroupScores,
-  type ScoredMatch,
-  type Scores,
-  summarise,
-  walkForward,
-} from '../../engine/evaluation.js';
-import { DEFAULT_SETTINGS, type ModelSettings } from '../../engine/model.js';
-import { evaluationPlot } from '../../engine/plot.js';
-import {
-  loadEvaluationFiles,
   PROTOCOL_BLOCKS,
   PROTOCOL_LEAGUES,
   type ProtocolBlock,
-  protocolFiles,
-} from '../../modules/football/evaluation-data.js';
+  plotOf,
+  type Scores,
+  settingsFrom,
+} from '../../modules/football/evaluation.js';
 import type { CliContext } from '../context.js';
 import { progressBar } from './progress.js';
 
@@ -84,14 +78,6 @@ interface EvaluateOptions {
   plot?: string;
 }
 
-function parseSettings(text: string | undefined): ModelSettings {
-  if (!text) return DEFAULT_SETTINGS;
-  const overrides = JSON.parse(text) as Partial<ModelSettings>;
-  if (typeof overrides !== 'object' || overrides === null)
-    throw new Error('--settings must be a JSON object');
-  return { ...DEFAULT_SETTINGS, ...overrides };
-}
-
 export function register(program: Command, ctx: CliContext): void {
   program
     .command('evaluate')
@@ -107,51 +93,33 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--json', 'print one JSON object instead of the table')
     .option('--plot <file.svg>', 'write a reliability diagram and a per-season ratio chart')
     .action(async (options: EvaluateOptions) => {
-      let trainFiles: string[];
-      let testFiles: string[];
-      let blockOf: Map<string, string> | undefined;
+      let files: EvaluationFiles;
       if (options.data) {
-        const blocks = (options.block ?? []) as ProtocolBlock[];
-        const unknown = blocks.filter((block) => !(block in PROTOCOL_BLOCKS));
-        if (unknown.length > 0) throw new Error(`unknown --block ${unknown.join(', ')}`);
-        const files = protocolFiles(options.data, blocks, options.leagues);
-        trainFiles = files.train;
-        testFiles = files.test;
-        blockOf = files.blockOf;
+        files = {
+          data: options.data,
+          blocks: (options.block ?? []) as ProtocolBlock[],
+          leagues: options.leagues,
+        };
       } else {
         if (!options.train || !options.test)
           throw new Error('give --train and --test files, or --data <dir>');
-        trainFiles = options.train;
-        testFiles = options.test;
+        files = { train: options.train, test: options.test };
       }
-      const settings = parseSettings(options.settings);
-      const train = await loadEvaluationFiles(trainFiles);
-      const test = await loadEvaluationFiles(testFiles);
-      const trainMatches = train.flatMap((file) => file.matches);
-      const testMatches = test.flatMap((file) => file.matches);
-      if (blockOf) for (const match of testMatches) match.block = blockOf.get(match.season ?? '') ?? null;
-      if (testMatches.length === 0) throw new Error('no test match could be read');
+      const settings = settingsFrom(options.settings);
       const bar = progressBar('evaluate');
-      let scored: ScoredMatch[];
-      try {
-        scored = walkForward(trainMatches, testMatches, defaultForecaster(settings), (done, total) => {
-          if (done % 50 === 0 || done === total) bar.update(done, total);
-        });
-      } finally {
-        bar.stop();
-      }
-      // In a protocol run, seasons between two asked blocks are walked through but not reported.
-      if (blockOf) scored = scored.filter((match) => match.block !== null);
-      const report = summarise(scored);
-      if (options.plot) await writeFile(options.plot, evaluationPlot(scored));
+      const evaluation = await evaluate(files, settings, (done, total) => {
+        if (done % 50 === 0 || done === total) bar.update(done, total);
+      }).finally(() => bar.stop());
+      const { report } = evaluation;
+      if (options.plot) await writeFile(options.plot, plotOf(evaluation));
       if (options.json) {
         ctx.out(JSON.stringify(report));
         return;
       }
-      for (const file of [...train, ...test]) {
+      for (const file of evaluation.files) {
         if (file.skipped.length > 0) ctx.out(`${file.file}: ${file.skipped.length} rows skipped`);
       }
-      for (const line of formatReport(report, trainMatches.length)) ctx.out(line);
+      for (const line of formatReport(report, evaluation.trainMatches)) ctx.out(line);
       if (options.plot) ctx.out(`Plot written to ${options.plot}`);
     });
 }

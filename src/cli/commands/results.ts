@@ -1,8 +1,6 @@
 // `results:import <file.csv…>` and `results:sync <league code…> [--season 2025-26]`: feed the
 // engine football-data.co.uk results. Both are idempotent: a match already stored is not added again.
 import type { Command } from 'commander';
-import { currentSeason } from '../../modules/football/import.js';
-import { seasonFolder } from '../../modules/football/results-csv.js';
 import type { FileImportReport } from '../../modules/football/service.js';
 import type { CliContext } from '../context.js';
 import { progressBar } from './progress.js';
@@ -43,9 +41,9 @@ export function register(program: Command, ctx: CliContext): void {
     .argument('<codes...>', 'league codes, e.g. E0 SP1')
     .option('--season <season>', 'season such as 2025-26 (default: the current one)')
     .action(async (codes: string[], options: { season?: string }) => {
-      const season = options.season ?? currentSeason(ctx.clock.now());
-      if (!seasonFolder(season)) throw new Error(`--season "${season}" is not a season such as 2025-26`);
       const { football } = await ctx.services();
+      const season = options.season ?? football.currentSeason(ctx.clock.now());
+      if (!football.isSeason(season)) throw new Error(`--season "${season}" is not a season such as 2025-26`);
       const failed: string[] = [];
       for (const code of codes) {
         const bar = progressBar(`${code} ${season}`);

@@ -1,7 +1,7 @@
 // `user:role <phone> admin|user`: promote or demote an account. The role is read on every request,
 // so the change applies to the user's current tokens at once.
 import { Argument, type Command } from 'commander';
-import { userRoles } from '../../db/schema/index.js';
+import { userRoles } from '../../lib/allowed-values.js';
 import type { CliContext } from '../context.js';
 
 export function register(program: Command, ctx: CliContext): void {

@@ -4,14 +4,9 @@
 // it becomes `success`. The godfather link itself is `users.godfather_id`.
 import { sql } from 'drizzle-orm';
 import { check, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { paymentChannels, withdrawalDecisions, withdrawalStatuses } from '../../lib/allowed-values.js';
 import { createdAt, timestamptz } from './columns.js';
 import { users } from './users.js';
-import { paymentChannels } from './wallet.js';
-
-export const withdrawalStatuses = ['pending', 'success', 'cancelled'] as const;
-export type WithdrawalStatus = (typeof withdrawalStatuses)[number];
-export const withdrawalDecisions = ['approved', 'rejected'] as const;
-export type WithdrawalDecision = (typeof withdrawalDecisions)[number];
 
 export const withdrawals = pgTable(
   'withdrawals',

@@ -1,12 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, serial, text } from 'drizzle-orm/pg-core';
+import { paymentChannels, paymentProviders, payoutStatuses } from '../../lib/allowed-values.js';
 import { withdrawals } from './affiliation.js';
 import { createdAt, timestamptz } from './columns.js';
-import { paymentChannels, paymentProviders } from './wallet.js';
-
-/** A payout's state in our books: under way (or unknown), or final. */
-export const payoutStatuses = ['pending', 'paid', 'failed'] as const;
-export type PayoutStatus = (typeof payoutStatuses)[number];
 
 /**
  * The transfer that pays an approved withdrawal out (owned by the payouts module). Written in the

@@ -16,14 +16,10 @@ import {
   unique,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { settlementOutcomes } from '../../engine/settlement.js';
-import { pronosticTypeSlugs } from '../../engine/types.js';
+import { pronosticStatuses, pronosticTypeSlugs, settlementOutcomes } from '../../lib/allowed-values.js';
 import { createdAt, timestamptz } from './columns.js';
 import { footballLeagues, footballMatches } from './football.js';
 import { users } from './users.js';
-
-export const pronosticStatuses = ['processing', 'success', 'cancelled'] as const;
-export type PronosticStatus = (typeof pronosticStatuses)[number];
 
 export const pronosticTypes = pgTable('pronostic_types', {
   id: serial('id').primaryKey(),

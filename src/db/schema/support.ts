@@ -2,14 +2,9 @@
 // the thread of replies between the user and the support team.
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, serial, text } from 'drizzle-orm/pg-core';
+import { ticketAuthors, ticketStatuses } from '../../lib/allowed-values.js';
 import { createdAt, timestamptz } from './columns.js';
 import { users } from './users.js';
-
-/** `open` → `answered` (a support reply) → `open` again (a user reply) …; `closed` by either side, for good. */
-export const ticketStatuses = ['open', 'answered', 'closed'] as const;
-export type TicketStatus = (typeof ticketStatuses)[number];
-export const ticketAuthors = ['user', 'support'] as const;
-export type TicketAuthor = (typeof ticketAuthors)[number];
 
 export const supportTickets = pgTable(
   'support_tickets',

@@ -11,15 +11,8 @@ import {
   serial,
   text,
 } from 'drizzle-orm/pg-core';
+import { otpChannels, userRoles, userStatuses } from '../../lib/allowed-values.js';
 import { createdAt, timestamptz } from './columns.js';
-
-export const userRoles = ['user', 'admin'] as const;
-export type UserRole = (typeof userRoles)[number];
-/** The channels a sign-in code is sent by (the request's `method`). */
-export const otpChannels = ['sms', 'whatsapp'] as const;
-export type OtpChannel = (typeof otpChannels)[number];
-export const userStatuses = ['active', 'blocked'] as const;
-export type UserStatus = (typeof userStatuses)[number];
 
 export const users = pgTable(
   'users',

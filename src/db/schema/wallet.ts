@@ -12,22 +12,15 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import {
+  currencies,
+  operationTypes,
+  paymentChannels,
+  paymentProviders,
+  paymentStatuses,
+} from '../../lib/allowed-values.js';
 import { createdAt, timestamptz } from './columns.js';
 import { users } from './users.js';
-
-export const operationTypes = [
-  'pack_purchase',
-  'pronostic_debit',
-  'pronostic_refund',
-  'welcome_bonus',
-  'referral_commission',
-  'withdrawal',
-  'withdrawal_refund',
-  'admin_adjustment',
-] as const;
-export type OperationType = (typeof operationTypes)[number];
-export const currencies = ['credits', 'XAF'] as const;
-export type Currency = (typeof currencies)[number];
 
 export const walletOperations = pgTable(
   'wallet_operations',
@@ -75,14 +68,6 @@ export const packs = pgTable(
     check('packs_price_positive', sql`${table.price} > 0`),
   ],
 );
-
-export const paymentStatuses = ['pending', 'success', 'failed'] as const;
-export type PaymentStatus = (typeof paymentStatuses)[number];
-export const paymentProviders = ['sandbox', 'notchpay'] as const;
-export type PaymentProvider = (typeof paymentProviders)[number];
-/** NotchPay's mobile-money channels: MTN, Orange, or its generic Cameroon channel. */
-export const paymentChannels = ['cm.mtn', 'cm.orange', 'cm.mobile'] as const;
-export type PaymentChannel = (typeof paymentChannels)[number];
 
 /**
  * A pack purchase by mobile money. Committed (with our unique reference and the pack's snapshot)

@@ -2,7 +2,7 @@
 // first with the back office's filters.
 import { and, count, desc, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { auditLog } from '../../db/schema/index.js';
+import { auditLog } from '../../db/schema/admin.js';
 
 export type AuditRow = typeof auditLog.$inferSelect;
 

@@ -4,7 +4,9 @@
 import { and, count, desc, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
-import { users, type WithdrawalStatus, withdrawals } from '../../db/schema/index.js';
+import { withdrawals } from '../../db/schema/affiliation.js';
+import { users } from '../../db/schema/users.js';
+import type { WithdrawalStatus } from '../../lib/allowed-values.js';
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
 export type NewWithdrawal = typeof withdrawals.$inferInsert;

@@ -6,7 +6,7 @@ import {
   payoutStatuses,
   withdrawalDecisions,
   withdrawalStatuses,
-} from '../../db/schema/index.js';
+} from '../../lib/allowed-values.js';
 import { PageMetaSchema, PageQuery, Timestamp } from '../../schemas/common.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>

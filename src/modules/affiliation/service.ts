@@ -8,7 +8,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Database, Executor } from '../../db/client.js';
-import type { WithdrawalStatus } from '../../db/schema/index.js';
+import type { WithdrawalStatus } from '../../lib/allowed-values.js';
 import type { Clock } from '../../lib/clock.js';
 import { dayRange } from '../../lib/day-range.js';
 import {

@@ -1,7 +1,7 @@
 // Queries for one-time codes. A row is a code the provider accepted; only its HMAC is stored.
 import { and, asc, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { otpCodes, otpNetworkAttempts, smsBudgetSpend } from '../../db/schema/index.js';
+import { otpCodes, otpNetworkAttempts, smsBudgetSpend } from '../../db/schema/users.js';
 
 export type OtpCodeRow = typeof otpCodes.$inferSelect;
 export type Channel = OtpCodeRow['channel'];

@@ -1,7 +1,7 @@
 // Sign-in: one-time codes by SMS or WhatsApp exchanged for a bearer token, and logout.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { otpChannels } from '../../db/schema/index.js';
+import { otpChannels } from '../../lib/allowed-values.js';
 import { envelope, envelopeWithoutErrors } from '../../lib/envelope.js';
 import { messages } from '../../lib/messages.js';
 import { currentUser } from '../../plugins/app/auth.js';

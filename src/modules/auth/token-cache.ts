@@ -6,7 +6,7 @@
 // every process forgets the entries it names. The cache answers only while it hears those
 // announcements: before its LISTEN, and from a lost connection until a new one listens, it is empty
 // and every request reads the database. A lookup that raced an announcement is not stored.
-import type { UserStatus } from '../../db/schema/index.js';
+import type { UserStatus } from '../../lib/allowed-values.js';
 
 /** The channel the triggers of migration 0011 announce on. */
 export const AUTH_CHANGED_CHANNEL = 'auth_changed';

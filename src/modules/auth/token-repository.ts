@@ -1,7 +1,7 @@
 // Queries for bearer tokens: only their hashes are stored.
 import { and, eq, isNull, lt, lte, or } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { accessTokens, users } from '../../db/schema/index.js';
+import { accessTokens, users } from '../../db/schema/users.js';
 
 export async function insertToken(db: Executor, userId: number, tokenHash: string, now: Date): Promise<void> {
   // created_at from the service's clock, not the database's: the absolute lifetime counts from it.

@@ -5,7 +5,7 @@
 // token is kept in memory for TOKEN_CACHE_SECONDS (see token-cache.ts for why that stays exact).
 import type { Config } from '../../config.js';
 import type { Database, DatabaseHandle, Executor } from '../../db/client.js';
-import type { UserRole, UserStatus } from '../../db/schema/index.js';
+import type { UserRole, UserStatus } from '../../lib/allowed-values.js';
 import type { Clock } from '../../lib/clock.js';
 import { keyedHash, newToken } from '../../lib/crypto.js';
 import { Unauthenticated } from '../../lib/errors.js';

@@ -1,6 +1,12 @@
 // Request and response schemas of the back office's user and dashboard routes.
 import { Type } from 'typebox';
-import { flagKinds, flagStatuses, flagTargetTypes, userRoles, userStatuses } from '../../db/schema/index.js';
+import {
+  flagKinds,
+  flagStatuses,
+  flagTargetTypes,
+  userRoles,
+  userStatuses,
+} from '../../lib/allowed-values.js';
 import { PageMetaSchema, PageQuery, Timestamp } from '../../schemas/common.js';
 import { ListedPronostic } from '../pronostics/schemas.js';
 import { ADJUST_MAX } from '../users/service.js';

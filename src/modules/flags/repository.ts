@@ -1,7 +1,8 @@
 // The flags module's queries, on its own table (`flags`).
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { type FlagKind, type FlagStatus, type FlagTargetType, flags } from '../../db/schema/index.js';
+import { flags } from '../../db/schema/flags.js';
+import type { FlagKind, FlagStatus, FlagTargetType } from '../../lib/allowed-values.js';
 
 export type FlagRow = typeof flags.$inferSelect;
 export type NewFlag = typeof flags.$inferInsert;

@@ -6,7 +6,7 @@
 // `late_complete` payment may credit it once, through the payments module's published function.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Executor, Transaction } from '../../db/client.js';
-import type { FlagKind, FlagStatus, FlagTargetType } from '../../db/schema/index.js';
+import type { FlagKind, FlagStatus, FlagTargetType } from '../../lib/allowed-values.js';
 import { FlagAlreadyResolved, NotFound, ValidationFailed } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
 import { offsetOf, pageMeta, pageRequest } from '../../lib/pagination.js';

@@ -5,7 +5,7 @@
 // narrator rewrite the text. Thin data is answered from priors, never refused; stale data is said.
 
 import type { FastifyBaseLogger } from 'fastify';
-import type { FootballLeague } from '../../db/schema/index.js';
+import type { FootballLeague } from '../../db/schema/football.js';
 import { recentForm } from '../../engine/form.js';
 import {
   DEFAULT_SETTINGS,
@@ -17,7 +17,8 @@ import {
 } from '../../engine/model.js';
 import { borrowRating, predictFixture } from '../../engine/predict.js';
 import { buildResult, type MatchContext } from '../../engine/result.js';
-import type { PlayedMatch, PronosticTypeSlug } from '../../engine/types.js';
+import type { PlayedMatch } from '../../engine/types.js';
+import type { PronosticTypeSlug } from '../../lib/allowed-values.js';
 import type { Clock } from '../../lib/clock.js';
 import { DAY_MS } from '../../lib/time.js';
 import type { Narrator } from '../../providers/ai/types.js';

@@ -11,7 +11,7 @@ import {
   footballTeamAliases,
   footballTeams,
   type NewFootballMatch,
-} from '../../db/schema/index.js';
+} from '../../db/schema/football.js';
 
 /** A league by its code (any case) or one of its aliases. */
 export async function findLeague(db: Executor, normalized: string): Promise<FootballLeague | undefined> {
@@ -298,4 +298,25 @@ export async function findFixtureResults(
     };
   }
   return found;
+}
+
+/** Every league's stored results by 1X2 outcome (the naive baseline's frequencies), with its name. */
+export async function leagueFrequencies(
+  db: Executor,
+): Promise<Array<{ id: number; code: string; name: string; home: number; draw: number; away: number }>> {
+  const result = await db.execute(sql`
+    SELECT l.id, l.code, l.name,
+           count(m.id) FILTER (WHERE m.home_goals > m.away_goals) AS home,
+           count(m.id) FILTER (WHERE m.home_goals = m.away_goals) AS draw,
+           count(m.id) FILTER (WHERE m.home_goals < m.away_goals) AS away
+    FROM ${footballLeagues} l LEFT JOIN ${footballMatches} m ON m.league_id = l.id
+    GROUP BY l.id, l.code, l.name`);
+  return (result as { rows: Record<string, unknown>[] }).rows.map((row) => ({
+    id: Number(row.id),
+    code: String(row.code),
+    name: String(row.name),
+    home: Number(row.home),
+    draw: Number(row.draw),
+    away: Number(row.away),
+  }));
 }

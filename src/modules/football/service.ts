@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
-import type { FootballLeague, FootballTeam, NewFootballMatch } from '../../db/schema/index.js';
+import type { FootballLeague, FootballTeam, NewFootballMatch } from '../../db/schema/football.js';
 import { currentSeason, decodeResults, downloadResults, resultsUrl } from './import.js';
 import { KNOWN_TEAM_ALIASES } from './known-aliases.js';
 import { normalizeName } from './normalize.js';
@@ -24,12 +24,13 @@ import {
   insertTeamAliases,
   insertTeams,
   latestLeagueOfTeam,
+  leagueFrequencies,
   leagueMatches,
   leagueVersion,
   matchStats,
   type StoredMatch,
 } from './repository.js';
-import { parseResultsCsv, type ResultRow, type SkippedRow } from './results-csv.js';
+import { parseResultsCsv, type ResultRow, type SkippedRow, seasonFolder } from './results-csv.js';
 
 export type { FixtureResult, StoredMatch } from './repository.js';
 
@@ -317,6 +318,19 @@ export function createFootballService({ db, config, fetch: fetchImpl = fetch }: 
     /** Cheap facts that change whenever results are added (matches, leagues, highest match id). */
     stats(): Promise<{ matches: number; leagues: number; maxId: number }> {
       return matchStats(db);
+    },
+
+    /** The season under way at `now` (`2025-26`: July to June). */
+    currentSeason,
+
+    /** Whether `text` names a season the results server has (`2025-26`). */
+    isSeason(text: string): boolean {
+      return seasonFolder(text) !== null;
+    },
+
+    /** Every league's stored results by 1X2 outcome (the track record's naive baseline), with its name. */
+    leagueFrequencies() {
+      return leagueFrequencies(db);
     },
   };
 }

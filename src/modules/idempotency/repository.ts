@@ -3,7 +3,7 @@
 // over (or already settled) changes nothing.
 import { and, eq, isNotNull, isNull, lt, lte } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { idempotencyKeys } from '../../db/schema/index.js';
+import { idempotencyKeys } from '../../db/schema/idempotency.js';
 
 export type IdempotencyRow = typeof idempotencyKeys.$inferSelect;
 

@@ -81,7 +81,7 @@ function canonical(value: unknown): string {
 }
 
 /** The header's value, or undefined when absent; a 422 on `Idempotency-Key` when malformed. */
-export function validateIdempotencyKey(key: string | string[] | undefined): string | undefined {
+function validateIdempotencyKey(key: string | string[] | undefined): string | undefined {
   if (key === undefined) return undefined;
   const value = Array.isArray(key) ? key[0] : key;
   if (
@@ -175,6 +175,9 @@ export function createIdempotencyService({ db, clock }: IdempotencyServiceDeps) 
     purgeExpired(now: Date): Promise<number> {
       return deleteExpiredKeys(db, now);
     },
+
+    validateKey: validateIdempotencyKey,
+    commitOf,
   };
 }
 

@@ -2,7 +2,7 @@
 // back office, and the row locks an admin edit takes so its audit row describes what it changed.
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { packs } from '../../db/schema/index.js';
+import { packs } from '../../db/schema/wallet.js';
 
 export type PackRow = typeof packs.$inferSelect;
 export type PackChanges = Partial<Pick<PackRow, 'name' | 'credits' | 'price' | 'active'>>;

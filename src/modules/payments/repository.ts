@@ -1,7 +1,7 @@
 // The payments module's queries, on its own table (`payments`).
 import { and, asc, count, eq, gte, lt, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { payments } from '../../db/schema/index.js';
+import { payments } from '../../db/schema/wallet.js';
 
 export type PaymentRow = typeof payments.$inferSelect;
 export type NewPayment = typeof payments.$inferInsert;

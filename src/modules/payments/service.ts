@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { channels, type Wakeups } from '../../db/channels.js';
 import type { Database, Executor, Transaction } from '../../db/client.js';
-import type { FlagKind, PaymentChannel } from '../../db/schema/index.js';
+import type { FlagKind, PaymentChannel } from '../../lib/allowed-values.js';
 import type { Clock } from '../../lib/clock.js';
 import { NotFound, NotOwner, RateLimited, Unauthenticated, ValidationFailed } from '../../lib/errors.js';
 import { messages, paymentTexts } from '../../lib/messages.js';

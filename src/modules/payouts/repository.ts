@@ -1,7 +1,7 @@
 // The payouts module's queries, on its own table (`payouts`).
 import { asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { payouts } from '../../db/schema/index.js';
+import { payouts } from '../../db/schema/payouts.js';
 
 export type PayoutRow = typeof payouts.$inferSelect;
 export type NewPayout = typeof payouts.$inferInsert;

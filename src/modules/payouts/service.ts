@@ -9,7 +9,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Database, Transaction } from '../../db/client.js';
-import type { FlagKind, PaymentChannel } from '../../db/schema/index.js';
+import type { FlagKind, PaymentChannel } from '../../lib/allowed-values.js';
 import type { Clock } from '../../lib/clock.js';
 import { withdrawalTexts } from '../../lib/messages.js';
 import { maskPhone } from '../../lib/phone.js';

@@ -2,7 +2,7 @@
 // prediction side, the name of the model that will run and the analysis itself. The football
 // module's analyst implements it; tests pass their own (one that always fails, one that hangs)
 // through buildApp.
-import type { PronosticTypeSlug } from '../../engine/types.js';
+import type { PronosticTypeSlug } from '../../lib/allowed-values.js';
 
 export interface AnalysisOutcome {
   /** DESIGN.md's result object. */

@@ -4,13 +4,8 @@
 // the attempt it claimed: a worker whose lease ran out (and whose row another took) writes nothing.
 import { and, asc, count, desc, eq, gte, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import {
-  type PronosticStatus,
-  pronosticCounters,
-  pronostics,
-  pronosticTypes,
-} from '../../db/schema/index.js';
-import type { PronosticTypeSlug } from '../../engine/types.js';
+import { pronosticCounters, pronostics, pronosticTypes } from '../../db/schema/pronostics.js';
+import type { PronosticStatus, PronosticTypeSlug } from '../../lib/allowed-values.js';
 import { escapeLike } from '../../lib/text.js';
 
 export type PronosticRow = typeof pronostics.$inferSelect;

@@ -1,6 +1,6 @@
 // Request and response schemas of the pronostic endpoints (the spec's field names, exactly).
 import { Type } from 'typebox';
-import { pronosticStatuses } from '../../db/schema/index.js';
+import { pronosticStatuses } from '../../lib/allowed-values.js';
 import { PageMetaSchema, PageQuery, Timestamp } from '../../schemas/common.js';
 
 export const PronosticTypeSchema = Type.Object({

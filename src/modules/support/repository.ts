@@ -2,7 +2,8 @@
 // WHERE, newest first; replies of a page of tickets in one query.
 import { and, asc, count, desc, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { supportTicketReplies, supportTickets, type TicketStatus } from '../../db/schema/index.js';
+import { supportTicketReplies, supportTickets } from '../../db/schema/support.js';
+import type { TicketStatus } from '../../lib/allowed-values.js';
 
 export type TicketRow = typeof supportTickets.$inferSelect;
 export type ReplyRow = typeof supportTicketReplies.$inferSelect;

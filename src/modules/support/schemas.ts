@@ -1,7 +1,7 @@
 // Request and response schemas of support tickets (DESIGN.md: subject 3..150, message 10..5000,
 // optional attachment JPEG/PNG/WebP/PDF by content, <= 5 MB; a reply 2..5000).
 import { Type } from 'typebox';
-import { ticketAuthors, ticketStatuses } from '../../db/schema/index.js';
+import { ticketAuthors, ticketStatuses } from '../../lib/allowed-values.js';
 import { PageMetaSchema, PageQuery, Timestamp } from '../../schemas/common.js';
 
 export const SUBJECT_LENGTH = { min: 3, max: 150 } as const;

@@ -9,7 +9,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Static } from 'typebox';
 import type { Database, Transaction } from '../../db/client.js';
-import type { TicketAuthor, TicketStatus } from '../../db/schema/index.js';
+import type { TicketAuthor, TicketStatus } from '../../lib/allowed-values.js';
 import { dayRange } from '../../lib/day-range.js';
 import {
   type FieldErrors,

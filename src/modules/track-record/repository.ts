@@ -6,15 +6,12 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import {
-  footballLeagues,
-  footballMatches,
   pronostics,
   pronosticTypes,
   trackRecordCalibration,
   trackRecordDays,
-} from '../../db/schema/index.js';
-import type { SettlementOutcome } from '../../engine/settlement.js';
-import type { PronosticTypeSlug } from '../../engine/types.js';
+} from '../../db/schema/pronostics.js';
+import type { PronosticTypeSlug, SettlementOutcome } from '../../lib/allowed-values.js';
 
 function rowsOf(result: unknown): Record<string, unknown>[] {
   return (result as { rows: Record<string, unknown>[] }).rows;
@@ -289,25 +286,4 @@ export async function userCalibrationBins(db: Executor, userId: number): Promise
     WHERE p.user_id = ${userId} AND p.outcome IN ('won', 'lost') AND p.settled_confidence IS NOT NULL
     GROUP BY 1 ORDER BY 1`);
   return binsOf(result);
-}
-
-/** Every league's stored results by 1X2 outcome (the naive baseline's frequencies), with its name. */
-export async function leagueFrequencies(
-  db: Executor,
-): Promise<Array<{ id: number; code: string; name: string; home: number; draw: number; away: number }>> {
-  const result = await db.execute(sql`
-    SELECT l.id, l.code, l.name,
-           count(m.id) FILTER (WHERE m.home_goals > m.away_goals) AS home,
-           count(m.id) FILTER (WHERE m.home_goals = m.away_goals) AS draw,
-           count(m.id) FILTER (WHERE m.home_goals < m.away_goals) AS away
-    FROM ${footballLeagues} l LEFT JOIN ${footballMatches} m ON m.league_id = l.id
-    GROUP BY l.id, l.code, l.name`);
-  return rowsOf(result).map((row) => ({
-    id: Number(row.id),
-    code: String(row.code),
-    name: String(row.name),
-    home: Number(row.home),
-    draw: Number(row.draw),
-    away: Number(row.away),
-  }));
 }

@@ -9,13 +9,12 @@
 import type { Database } from '../../db/client.js';
 import { MARKET_OF } from '../../engine/result.js';
 import { brierScore, oneXTwoOf, rankedProbabilityScore, settlePick } from '../../engine/settlement.js';
-import { type PronosticTypeSlug, pronosticTypeSlugs } from '../../engine/types.js';
+import { type PronosticTypeSlug, pronosticTypeSlugs } from '../../lib/allowed-values.js';
 import type { Clock } from '../../lib/clock.js';
 import { DAY_MS } from '../../lib/time.js';
 import type { FixtureQuery, FootballService } from '../football/service.js';
 import {
   calibrationBins,
-  leagueFrequencies,
   type SettledGroup,
   type Settlement,
   settledGroups,
@@ -164,7 +163,7 @@ export const BASELINE_DESCRIPTION =
 export interface TrackRecordDeps {
   db: Database;
   clock: Clock;
-  football: Pick<FootballService, 'findFixtures'>;
+  football: Pick<FootballService, 'findFixtures' | 'leagueFrequencies'>;
 }
 
 export function createTrackRecordService({ db, clock, football }: TrackRecordDeps) {
@@ -276,7 +275,7 @@ export function createTrackRecordService({ db, clock, football }: TrackRecordDep
     const [groups, bins, leagues] = await Promise.all([
       userId === undefined ? settledGroups(db, today) : userSettledGroups(db, today, userId),
       userId === undefined ? calibrationBins(db) : userCalibrationBins(db, userId),
-      leagueFrequencies(db),
+      football.leagueFrequencies(),
     ]);
     const leagueById = new Map(leagues.map((league) => [league.id, league]));
     const fresh = () =>

@@ -1,7 +1,8 @@
 // Queries on user accounts.
 import { and, count, desc, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { type UserRole, type UserStatus, users } from '../../db/schema/index.js';
+import { users } from '../../db/schema/users.js';
+import type { UserRole, UserStatus } from '../../lib/allowed-values.js';
 import { escapeLike } from '../../lib/text.js';
 
 export type UserRow = typeof users.$inferSelect;

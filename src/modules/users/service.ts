@@ -4,7 +4,7 @@
 import { randomInt } from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { Database, Executor, Transaction } from '../../db/client.js';
-import type { UserRole, UserStatus } from '../../db/schema/index.js';
+import type { UserRole, UserStatus } from '../../lib/allowed-values.js';
 import { NotFound, ValidationFailed } from '../../lib/errors.js';
 import { adminTexts, messages } from '../../lib/messages.js';
 import { offsetOf, pageMeta, pageRequest } from '../../lib/pagination.js';

@@ -3,7 +3,9 @@
 // `ledger:verify`. Rows are written only by ledger.ts.
 import { and, count, desc, eq, gt, gte, isNull, lt, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { type Currency, type OperationType, users, walletOperations } from '../../db/schema/index.js';
+import { users } from '../../db/schema/users.js';
+import { walletOperations } from '../../db/schema/wallet.js';
+import type { Currency, OperationType } from '../../lib/allowed-values.js';
 
 export type OperationRow = typeof walletOperations.$inferSelect;
 

@@ -1,6 +1,6 @@
 // Response and query schemas of the wallet's history endpoints (the spec's field names, exactly).
 import { Type } from 'typebox';
-import { currencies, operationTypes } from '../../db/schema/index.js';
+import { currencies, operationTypes } from '../../lib/allowed-values.js';
 import { PageMetaSchema, PageQuery, Timestamp } from '../../schemas/common.js';
 
 export const OperationSchema = Type.Object({

@@ -3,7 +3,7 @@
 // and the whole-database ledger check. Other modules change balances inside their own transactions
 // through ledger.ts.
 import type { Database } from '../../db/client.js';
-import type { Currency, OperationType } from '../../db/schema/index.js';
+import type { Currency, OperationType } from '../../lib/allowed-values.js';
 import { dayRange } from '../../lib/day-range.js';
 import { offsetOf, type PageMeta, pageMeta, pageRequest } from '../../lib/pagination.js';
 import { isoTimestamp } from '../../lib/time.js';

@@ -4,12 +4,7 @@
 // of its change; a 402 refusal is stored as it is sent, and any other failure releases the key.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import {
-  commitOf,
-  type IdempotencyClaim,
-  type IdempotentCommit,
-  validateIdempotencyKey,
-} from '../../modules/idempotency/service.js';
+import type { IdempotencyClaim, IdempotentCommit } from '../../modules/idempotency/service.js';
 import { currentUser } from './auth.js';
 
 /** Refusals replayed like successes (DESIGN, Idempotency: "201 or 402"). */
@@ -33,14 +28,14 @@ async function idempotencyPlugin(app: FastifyInstance): Promise<void> {
   app.decorateRequest('idempotent', function idempotent<
     T,
   >(this: { idempotencyClaim: IdempotencyClaim | null }, statusCode: number, answer: (result: T) => unknown) {
-    return commitOf(this.idempotencyClaim, statusCode, answer);
+    return app.services.idempotency.commitOf(this.idempotencyClaim, statusCode, answer);
   });
 
   // After validation and authentication: a malformed body is a 422 that claims nothing.
   app.addHook('preHandler', async (request, reply) => {
     const scope = request.routeOptions.config.idempotency;
     if (!scope) return;
-    const key = validateIdempotencyKey(request.headers['idempotency-key']);
+    const key = app.services.idempotency.validateKey(request.headers['idempotency-key']);
     if (key === undefined) return;
     const outcome = await app.services.idempotency.begin({
       userId: currentUser(request).id,

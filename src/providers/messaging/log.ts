@@ -3,7 +3,7 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import { otpChannels } from '../../db/schema/index.js';
+import { otpChannels } from '../../lib/allowed-values.js';
 import type { Clock } from '../../lib/clock.js';
 import type { MessagingDriver } from './types.js';
 

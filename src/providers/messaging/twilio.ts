@@ -1,7 +1,7 @@
 // Twilio Programmable Messaging: SMS with our French sentence as the body, and WhatsApp through an
 // approved authentication content template (free-form text outside a 24 h session is refused).
 import { type Config, ConfigError } from '../../config.js';
-import { otpChannels } from '../../db/schema/index.js';
+import { otpChannels } from '../../lib/allowed-values.js';
 import { isRecord } from '../http-answers.js';
 import { type HttpDriverDeps, type ProviderAnswer, postWithRetry } from './http.js';
 import {

@@ -2,7 +2,7 @@
 // error every driver throws when a code could not be sent.
 
 import type { MessagingDriverName } from '../../config.js';
-import type { OtpChannel } from '../../db/schema/index.js';
+import type { OtpChannel } from '../../lib/allowed-values.js';
 import { redactPhoneNumbers } from './redact.js';
 
 export type { MessagingDriverName };

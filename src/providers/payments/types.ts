@@ -1,7 +1,7 @@
 // The payments provider interface: what the wallet needs from a mobile-money provider (NotchPay, or
 // the development sandbox). A driver speaks the provider's protocol and nothing else: it never
 // decides what a payment's state is in our books (the wallet does, after re-fetching).
-import type { PaymentChannel, PaymentProvider } from '../../db/schema/index.js';
+import type { PaymentChannel, PaymentProvider } from '../../lib/allowed-values.js';
 
 /** The provider's own statuses (NotchPay's vocabulary; the sandbox uses the same words). */
 export const providerPendingStatuses = ['pending', 'processing', 'incomplete'] as const;

@@ -1,0 +1,103 @@
+// Every set of allowed values, once: the tables' checks (db/schema), the request and response
+// schemas, the configuration and the types all derive from these constants, so a value added here
+// is added everywhere (a migration then changes the check). Plain data: the engine may import it.
+
+export const withdrawalStatuses = ['pending', 'success', 'cancelled'] as const;
+export type WithdrawalStatus = (typeof withdrawalStatuses)[number];
+
+export const withdrawalDecisions = ['approved', 'rejected'] as const;
+export type WithdrawalDecision = (typeof withdrawalDecisions)[number];
+
+/** What a flag is about. */
+export const flagTargetTypes = ['payment', 'withdrawal'] as const;
+export type FlagTargetType = (typeof flagTargetTypes)[number];
+
+/**
+ * The kinds of contradiction: a provider's word against our books or against itself.
+ * `late_complete`: paid after we (or the provider) called it failed; `refund_after_success` and
+ * `failed_after_success`: a final success contradicted; `amount_mismatch` / `currency_mismatch`:
+ * not what we asked; `refunded_while_pending`; `stuck_pending`: still pending a day on;
+ * `driver_missing`: its provider's driver is not configured; `contradicts_final`: news against a
+ * withdrawal already final (paid, refunded, or resolved by hand).
+ */
+export const flagKinds = [
+  'late_complete',
+  'refund_after_success',
+  'failed_after_success',
+  'amount_mismatch',
+  'currency_mismatch',
+  'refunded_while_pending',
+  'stuck_pending',
+  'driver_missing',
+  'contradicts_final',
+] as const;
+export type FlagKind = (typeof flagKinds)[number];
+
+export const flagStatuses = ['open', 'resolved'] as const;
+export type FlagStatus = (typeof flagStatuses)[number];
+
+/** A payout's state in our books: under way (or unknown), or final. */
+export const payoutStatuses = ['pending', 'paid', 'failed'] as const;
+export type PayoutStatus = (typeof payoutStatuses)[number];
+
+export const pronosticStatuses = ['processing', 'success', 'cancelled'] as const;
+export type PronosticStatus = (typeof pronosticStatuses)[number];
+
+/** `open` → `answered` (a support reply) → `open` again (a user reply) …; `closed` by either side, for good. */
+export const ticketStatuses = ['open', 'answered', 'closed'] as const;
+export type TicketStatus = (typeof ticketStatuses)[number];
+
+export const ticketAuthors = ['user', 'support'] as const;
+export type TicketAuthor = (typeof ticketAuthors)[number];
+
+export const userRoles = ['user', 'admin'] as const;
+export type UserRole = (typeof userRoles)[number];
+
+/** The channels a sign-in code is sent by (the request's `method`). */
+export const otpChannels = ['sms', 'whatsapp'] as const;
+export type OtpChannel = (typeof otpChannels)[number];
+
+export const userStatuses = ['active', 'blocked'] as const;
+export type UserStatus = (typeof userStatuses)[number];
+
+export const operationTypes = [
+  'pack_purchase',
+  'pronostic_debit',
+  'pronostic_refund',
+  'welcome_bonus',
+  'referral_commission',
+  'withdrawal',
+  'withdrawal_refund',
+  'admin_adjustment',
+] as const;
+export type OperationType = (typeof operationTypes)[number];
+
+export const currencies = ['credits', 'XAF'] as const;
+export type Currency = (typeof currencies)[number];
+
+export const paymentStatuses = ['pending', 'success', 'failed'] as const;
+export type PaymentStatus = (typeof paymentStatuses)[number];
+
+export const paymentProviders = ['sandbox', 'notchpay'] as const;
+export type PaymentProvider = (typeof paymentProviders)[number];
+
+/** NotchPay's mobile-money channels: MTN, Orange, or its generic Cameroon channel. */
+export const paymentChannels = ['cm.mtn', 'cm.orange', 'cm.mobile'] as const;
+export type PaymentChannel = (typeof paymentChannels)[number];
+
+/**
+ * The pronostic types the engine answers, in the seeded order: the one list from which the type,
+ * the `pronostic_types.slug` column and the tests derive.
+ */
+export const pronosticTypeSlugs = [
+  '1x2',
+  'double-chance',
+  'btts',
+  'over-under-2-5',
+  'exact-score',
+  'full-analysis',
+] as const;
+export type PronosticTypeSlug = (typeof pronosticTypeSlugs)[number];
+
+export const settlementOutcomes = ['won', 'lost', 'void'] as const;
+export type SettlementOutcome = (typeof settlementOutcomes)[number];

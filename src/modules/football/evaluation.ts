@@ -1,0 +1,81 @@
+// The evaluation of the engine, as the CLI's `evaluate` runs it: walk-forward over result files
+// (the model refitted before each match day on everything earlier), scored beside a naive baseline
+// and the bookmaker's odds, which are scored, never learned from. It reads CSV files and needs no
+// database: a published interface of the football module beside its service.
+import {
+  type DetailedReport,
+  defaultForecaster,
+  type ScoredMatch,
+  summarise,
+  walkForward,
+} from '../../engine/evaluation.js';
+import { DEFAULT_SETTINGS, type ModelSettings } from '../../engine/model.js';
+import { evaluationPlot } from '../../engine/plot.js';
+import {
+  type LoadedFile,
+  loadEvaluationFiles,
+  PROTOCOL_BLOCKS,
+  PROTOCOL_LEAGUES,
+  type ProtocolBlock,
+  protocolFiles,
+} from './evaluation-data.js';
+
+export type { DetailedReport, GroupScores, Scores } from '../../engine/evaluation.js';
+export { PROTOCOL_BLOCKS, PROTOCOL_LEAGUES, type ProtocolBlock };
+
+export type EvaluationFiles =
+  | { train: string[]; test: string[] }
+  | { data: string; blocks: ProtocolBlock[]; leagues?: string[] | undefined };
+
+export interface Evaluation {
+  report: DetailedReport;
+  /** Every test match with its forecasts (for the plot). */
+  scored: ScoredMatch[];
+  files: LoadedFile[];
+  trainMatches: number;
+}
+
+/** Shipped settings overridden by a JSON object (experiments). */
+export function settingsFrom(json: string | undefined): ModelSettings {
+  if (!json) return DEFAULT_SETTINGS;
+  const overrides = JSON.parse(json) as Partial<ModelSettings>;
+  if (typeof overrides !== 'object' || overrides === null)
+    throw new Error('--settings must be a JSON object');
+  return { ...DEFAULT_SETTINGS, ...overrides };
+}
+
+export async function evaluate(
+  files: EvaluationFiles,
+  settings: ModelSettings,
+  onProgress?: (done: number, total: number) => void,
+): Promise<Evaluation> {
+  let trainFiles: string[];
+  let testFiles: string[];
+  let blockOf: Map<string, string> | undefined;
+  if ('data' in files) {
+    const unknown = files.blocks.filter((block) => !(block in PROTOCOL_BLOCKS));
+    if (unknown.length > 0) throw new Error(`unknown --block ${unknown.join(', ')}`);
+    const protocol = protocolFiles(files.data, files.blocks, files.leagues);
+    trainFiles = protocol.train;
+    testFiles = protocol.test;
+    blockOf = protocol.blockOf;
+  } else {
+    trainFiles = files.train;
+    testFiles = files.test;
+  }
+  const train = await loadEvaluationFiles(trainFiles);
+  const test = await loadEvaluationFiles(testFiles);
+  const trainMatches = train.flatMap((file) => file.matches);
+  const testMatches = test.flatMap((file) => file.matches);
+  if (blockOf) for (const match of testMatches) match.block = blockOf.get(match.season ?? '') ?? null;
+  if (testMatches.length === 0) throw new Error('no test match could be read');
+  let scored = walkForward(trainMatches, testMatches, defaultForecaster(settings), onProgress);
+  // In a protocol run, seasons between two asked blocks are walked through but not reported.
+  if (blockOf) scored = scored.filter((match) => match.block !== null);
+  return { report: summarise(scored), scored, files: [...train, ...test], trainMatches: trainMatches.length };
+}
+
+/** A reliability diagram and a per-season ratio chart, as SVG. */
+export function plotOf(evaluation: Evaluation): string {
+  return evaluationPlot(evaluation.scored);
+}
