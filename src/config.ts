@@ -4,8 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import { narratorWorstCaseMs } from './lib/narrator-retries.js';
 import { ensurePrivateDir } from './lib/private-files.js';
-import { narratorWorstCaseMs } from './providers/ai/openai.js';
 
 export type Role = 'all' | 'api' | 'worker';
 export type MessagingDriverName = 'log' | 'twilio' | 'whatsapp-cloud';
