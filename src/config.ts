@@ -4,18 +4,37 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import {
+  AI_DRIVERS,
+  type AiDriverName,
+  APP_ENVS,
+  type AppEnv,
+  isOneOf,
+  LOG_LEVELS,
+  type LogLevel,
+  MESSAGING_DRIVERS,
+  type MessagingDriverName,
+  NOTCHPAY_CHARGE_METHODS,
+  type NotchPayChargeMethod,
+  PAYMENT_PROVIDERS,
+  type PaymentProvider,
+  ROLES,
+  type Role,
+  SMS_DRIVERS,
+  STORAGE_DRIVERS,
+  type StorageDriverName,
+  SWITCH_OFF,
+  SWITCH_ON,
+} from './lib/allowed-values.js';
 import { narratorWorstCaseMs } from './lib/narrator-retries.js';
 import { ensurePrivateDir } from './lib/private-files.js';
 
-export type Role = 'all' | 'api' | 'worker';
-export type MessagingDriverName = 'log' | 'twilio' | 'whatsapp-cloud';
-export type PaymentsDriverName = 'sandbox' | 'notchpay';
-export type AiDriverName = 'builtin' | 'openai';
-export type StorageDriverName = 'local' | 's3';
+export type { AiDriverName, MessagingDriverName, Role, StorageDriverName };
+export type PaymentsDriverName = PaymentProvider;
 export type TrustProxy = boolean | number | string[];
 
 export interface Config {
-  appEnv: 'development' | 'production' | 'test';
+  appEnv: AppEnv;
   appName: string;
   appSecret: string;
   role: Role;
@@ -29,7 +48,7 @@ export interface Config {
   /** PostgreSQL only: the longest one statement may run before the server cancels it. */
   dbStatementTimeoutMs: number;
   redisUrl: string | undefined;
-  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  logLevel: LogLevel;
   trustProxy: TrustProxy;
   corsOrigins: string[];
   bodyLimitBytes: number;
@@ -88,7 +107,7 @@ export interface Config {
     /** The webhook hash key: HMAC-SHA256 of the raw body, hex, in `x-notch-signature`. */
     webhookSecret: string | undefined;
     /** The documentation disagrees on the direct charge's method: POST by default, PUT if the account needs it. */
-    chargeMethod: 'POST' | 'PUT';
+    chargeMethod: NotchPayChargeMethod;
     /** Per call to NotchPay. */
     timeoutMs: number;
   };
@@ -166,8 +185,8 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
 
 function onOff(env: Env, name: string, fallback: boolean): boolean {
   const raw = text(env, name, fallback ? 'on' : 'off').toLowerCase();
-  if (['on', 'true', '1', 'yes'].includes(raw)) return true;
-  if (['off', 'false', '0', 'no'].includes(raw)) return false;
+  if (isOneOf(SWITCH_ON, raw)) return true;
+  if (isOneOf(SWITCH_OFF, raw)) return false;
   return fail(name, 'on or off', raw);
 }
 
@@ -185,7 +204,7 @@ function httpUrl(env: Env, name: string, fallback: string | undefined): string |
 
 function parseTrustProxy(env: Env): TrustProxy {
   const raw = text(env, 'TRUST_PROXY', 'off').trim();
-  if (['off', 'false', '0', 'no'].includes(raw.toLowerCase())) return false;
+  if (isOneOf(SWITCH_OFF, raw.toLowerCase())) return false;
   if (['on', 'true'].includes(raw.toLowerCase())) {
     fail('TRUST_PROXY', 'off, a hop count (1-10) or comma-separated proxy addresses/CIDRs', raw);
   }
@@ -258,15 +277,14 @@ function resolveSecret(env: Env, appEnv: Config['appEnv'], dataDir: string): str
 }
 
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
-  const appEnv = oneOf(env, 'APP_ENV', ['development', 'production', 'test'] as const, 'development');
+  const appEnv = oneOf(env, 'APP_ENV', APP_ENVS, 'development');
   const rawDataDir = text(env, 'DATA_DIR', './data');
   const dataDir = isAbsolute(rawDataDir) ? rawDataDir : resolve(cwd, rawDataDir);
-  const drivers = ['log', 'twilio', 'whatsapp-cloud'] as const;
-  const messagingDriver = oneOf(env, 'MESSAGING_DRIVER', ['log', 'twilio'] as const, 'log');
-  const whatsappDriver = oneOf(env, 'WHATSAPP_DRIVER', drivers, messagingDriver);
-  const paymentsDriver = oneOf(env, 'PAYMENTS_DRIVER', ['sandbox', 'notchpay'] as const, 'sandbox');
-  const aiDriver = oneOf(env, 'AI_DRIVER', ['builtin', 'openai'] as const, 'builtin');
-  const role = oneOf(env, 'ROLE', ['all', 'api', 'worker'] as const, 'all');
+  const messagingDriver = oneOf(env, 'MESSAGING_DRIVER', SMS_DRIVERS, 'log');
+  const whatsappDriver = oneOf(env, 'WHATSAPP_DRIVER', MESSAGING_DRIVERS, messagingDriver);
+  const paymentsDriver = oneOf(env, 'PAYMENTS_DRIVER', PAYMENT_PROVIDERS, 'sandbox');
+  const aiDriver = oneOf(env, 'AI_DRIVER', AI_DRIVERS, 'builtin');
+  const role = oneOf(env, 'ROLE', ROLES, 'all');
   const databaseUrl = parseDatabaseUrl(env);
 
   if (appEnv === 'production') {
@@ -309,12 +327,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       if (raw !== undefined && !/^rediss?:\/\/.+/.test(raw)) fail('REDIS_URL', 'a redis:// URL', raw);
       return raw;
     })(),
-    logLevel: oneOf(
-      env,
-      'LOG_LEVEL',
-      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
-      appEnv === 'test' ? 'silent' : 'info',
-    ),
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, appEnv === 'test' ? 'silent' : 'info'),
     trustProxy: parseTrustProxy(env),
     corsOrigins: parseCorsOrigins(env),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 50 * 1024 * 1024),
@@ -366,7 +379,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       publicKey: optional(env, 'NOTCHPAY_PUBLIC_KEY'),
       privateKey: optional(env, 'NOTCHPAY_PRIVATE_KEY'),
       webhookSecret: optional(env, 'NOTCHPAY_WEBHOOK_SECRET'),
-      chargeMethod: oneOf(env, 'NOTCHPAY_CHARGE_METHOD', ['POST', 'PUT'] as const, 'POST'),
+      chargeMethod: oneOf(env, 'NOTCHPAY_CHARGE_METHOD', NOTCHPAY_CHARGE_METHODS, 'POST'),
       timeoutMs: integer(env, 'NOTCHPAY_TIMEOUT_MS', 15_000, 1000, 120_000),
     },
 
@@ -383,7 +396,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 4, 1, 64),
     workerLeaseSeconds: integer(env, 'WORKER_LEASE_SECONDS', 60, 10, 3600),
 
-    storageDriver: oneOf(env, 'STORAGE_DRIVER', ['local', 's3'] as const, 'local'),
+    storageDriver: oneOf(env, 'STORAGE_DRIVER', STORAGE_DRIVERS, 'local'),
     s3: {
       endpoint: httpUrl(env, 'S3_ENDPOINT', undefined),
       bucket: optional(env, 'S3_BUCKET'),
