@@ -1,253 +1,397 @@
 // The service's configuration: every environment variable is read and validated here, once, and
-// nowhere else (lint forbids `process.env` outside this file). A bad value stops the start with one
-// line naming the variable and what it accepts.
+// nowhere else (lint forbids `process.env` outside this file). Each variable is declared once, in
+// ConfigSchema: its type with bounds or allowed values, its default and how its text is read; the
+// Config type derives from it. A bad value stops the start with one line naming the variable and
+// what it accepts; the rules after the schema refuse settings that are valid alone but not together.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { type Static, Type } from 'typebox';
+import {
+  aiDrivers,
+  appEnvs,
+  isOneOf,
+  logLevels,
+  messagingDrivers,
+  notchpayChargeMethods,
+  type PaymentProvider,
+  paymentProviders,
+  roles,
+  smsDrivers,
+  storageDrivers,
+  switchOff,
+} from './lib/allowed-values.js';
+import {
+  ConfigError,
+  choice,
+  directory,
+  type Env,
+  httpUrl,
+  onOff,
+  optionalText,
+  type ReadEarlier,
+  Refusal,
+  readSettings,
+  type SettingKeywords,
+  text,
+  wholeNumber,
+} from './lib/env-settings.js';
+import { narratorWorstCaseMs } from './lib/narrator-retries.js';
 import { ensurePrivateDir } from './lib/private-files.js';
-import { narratorWorstCaseMs } from './providers/ai/openai.js';
 
-export type Role = 'all' | 'api' | 'worker';
-export type MessagingDriverName = 'log' | 'twilio' | 'whatsapp-cloud';
-export type PaymentsDriverName = 'sandbox' | 'notchpay';
-export type AiDriverName = 'builtin' | 'openai';
-export type StorageDriverName = 'local' | 's3';
-export type TrustProxy = boolean | number | string[];
+export type {
+  AiDriverName,
+  MessagingDriverName,
+  Role,
+  StorageDriverName,
+} from './lib/allowed-values.js';
+export { ConfigError };
+export type PaymentsDriverName = PaymentProvider;
+export type TrustProxy = Config['trustProxy'];
 
-export interface Config {
-  appEnv: 'development' | 'production' | 'test';
-  appName: string;
-  appSecret: string;
-  role: Role;
-  port: number;
-  host: string;
-  dataDir: string;
-  /** The admin console's built files (`npm run build` writes them to dist/console), served at /admin. */
-  consoleDir: string;
-  /** Unset: PGlite in DATA_DIR/pglite; `memory://`: throw-away PGlite; `postgres://…`: PostgreSQL. */
-  databaseUrl: string | undefined;
-  /** PostgreSQL only: the longest one statement may run before the server cancels it. */
-  dbStatementTimeoutMs: number;
-  redisUrl: string | undefined;
-  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-  trustProxy: TrustProxy;
-  corsOrigins: string[];
-  bodyLimitBytes: number;
-  rateLimit: boolean;
-  /** Requests per client network (IPv4 address, IPv6 /64) per minute, every request counted (the flood guard). */
-  rateLimitPerMinute: number;
+const PROXY_ADDRESSES = 'off, a hop count (1-10) or comma-separated proxy addresses/CIDRs';
+const PROXY_ADDRESS = /^(?:[0-9.]+|[0-9a-fA-F:]+)(?:\/\d{1,3})?$|^(?:loopback|linklocal|uniquelocal)$/;
 
-  tokenIdleTtlSeconds: number;
-  /** Absolute lifetime of a token, whatever its activity. */
-  tokenMaxAgeSeconds: number;
-  /** How long a process may answer for a checked token from memory (0: every request reads the database). */
-  tokenCacheSeconds: number;
-  otpTtlSeconds: number;
-  otpMaxAttempts: number;
-  otpResendCooldownSeconds: number;
-  /** Codes delivered per country calling code in a rolling hour (SMS-fraud cap). */
-  otpCountryHourlyBudget: number;
-  /** Codes delivered in all in a rolling hour (SMS-fraud cap). */
-  otpGlobalHourlyBudget: number;
-  /** Share (%) of each SMS budget kept for numbers that verified a code before. */
-  otpReturningSharePercent: number;
-  welcomeCredits: number;
-  withdrawMin: number;
-  referralCommissionPercent: number;
-  /** A payout still not final this long after its approval is escalated to an admin (never refunded by itself). */
-  payoutStuckSeconds: number;
-
-  messagingDriver: MessagingDriverName;
-  whatsappDriver: MessagingDriverName;
-  twilio: {
-    baseUrl: string;
-    accountSid: string | undefined;
-    authToken: string | undefined;
-    smsFrom: string | undefined;
-    messagingServiceSid: string | undefined;
-    whatsappFrom: string | undefined;
-    whatsappContentSid: string | undefined;
-  };
-  whatsappCloud: {
-    baseUrl: string;
-    apiVersion: string;
-    token: string | undefined;
-    phoneNumberId: string | undefined;
-    templateName: string;
-    templateLanguage: string;
-  };
-
-  paymentsDriver: PaymentsDriverName;
-  paymentSandboxDelayMs: number;
-  /** Pending payments one user may hold at once (429 past it; lifted by RATE_LIMIT=off). */
-  paymentMaxPending: number;
-  notchpay: {
-    baseUrl: string;
-    publicKey: string | undefined;
-    privateKey: string | undefined;
-    /** The webhook hash key: HMAC-SHA256 of the raw body, hex, in `x-notch-signature`. */
-    webhookSecret: string | undefined;
-    /** The documentation disagrees on the direct charge's method: POST by default, PUT if the account needs it. */
-    chargeMethod: 'POST' | 'PUT';
-    /** Per call to NotchPay. */
-    timeoutMs: number;
-  };
-
-  aiDriver: AiDriverName;
-  ai: {
-    baseUrl: string | undefined;
-    apiKey: string | undefined;
-    model: string | undefined;
-    /** Per LLM call, reading the answer included. */
-    timeoutMs: number;
-    /** For the whole rewrite, retries included; past it the statistical text stands. */
-    narrativeDeadlineMs: number;
-  };
-  resultsBaseUrl: string;
-  /**
-   * Leagues whose current season the worker downloads from RESULTS_BASE_URL daily (football-data.co.uk
-   * codes). Default: the five big leagues in production, none elsewhere (nothing leaves the machine
-   * in development or tests unless asked).
-   */
-  resultsSyncLeagues: string[];
-  /** Analyses one worker process runs at once. */
-  workerConcurrency: number;
-  /** How long a claim holds a pronostic row; an analysis still running then is aborted. */
-  workerLeaseSeconds: number;
-
-  /** Where uploaded files (avatars, ticket attachments) live: DATA_DIR/files, or an S3-compatible bucket. */
-  storageDriver: StorageDriverName;
-  s3: {
-    /** Unset: AWS S3 in S3_REGION; else any S3-compatible server (MinIO, Garage, R2…). */
-    endpoint: string | undefined;
-    bucket: string | undefined;
-    accessKey: string | undefined;
-    secretKey: string | undefined;
-    region: string;
-    /** Path-style URLs (`endpoint/bucket/key`): what most S3-compatible servers need. */
-    forcePathStyle: boolean;
-  };
-}
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
-
-type Env = Record<string, string | undefined>;
-
-function fail(name: string, accepts: string, value: string): never {
-  throw new ConfigError(`${name}=${JSON.stringify(value)} is invalid: expected ${accepts}`);
-}
-
-function text(env: Env, name: string, fallback: string): string {
-  const value = env[name];
-  return value === undefined || value === '' ? fallback : value;
-}
-
-function optional(env: Env, name: string): string | undefined {
-  const value = env[name];
-  return value === undefined || value === '' ? undefined : value;
-}
-
-function oneOf<T extends string>(env: Env, name: string, choices: readonly T[], fallback: T): T {
-  const value = text(env, name, fallback);
-  if (!(choices as readonly string[]).includes(value)) fail(name, `one of ${choices.join(', ')}`, value);
-  return value as T;
-}
-
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^-?\d+$/.test(raw.trim())) fail(name, `a whole number from ${min} to ${max}`, raw);
-  const value = Number(raw.trim());
-  if (value < min || value > max) fail(name, `a whole number from ${min} to ${max}`, raw);
-  return value;
-}
-
-function onOff(env: Env, name: string, fallback: boolean): boolean {
-  const raw = text(env, name, fallback ? 'on' : 'off').toLowerCase();
-  if (['on', 'true', '1', 'yes'].includes(raw)) return true;
-  if (['off', 'false', '0', 'no'].includes(raw)) return false;
-  return fail(name, 'on or off', raw);
-}
-
-function httpUrl(env: Env, name: string, fallback: string | undefined): string | undefined {
-  const raw = optional(env, name) ?? fallback;
-  if (raw === undefined) return undefined;
-  try {
-    const url = new URL(raw);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('protocol');
-  } catch {
-    fail(name, 'an http(s) URL', raw);
-  }
-  return raw.replace(/\/+$/, '');
-}
-
-function parseTrustProxy(env: Env): TrustProxy {
-  const raw = text(env, 'TRUST_PROXY', 'off').trim();
-  if (['off', 'false', '0', 'no'].includes(raw.toLowerCase())) return false;
-  if (['on', 'true'].includes(raw.toLowerCase())) {
-    fail('TRUST_PROXY', 'off, a hop count (1-10) or comma-separated proxy addresses/CIDRs', raw);
-  }
+/** TRUST_PROXY: off, how many proxies stand in front, or their addresses. `on` is refused: trust whom? */
+function parseTrustProxy(given: string): boolean | number | string[] {
+  const raw = given.trim();
+  const word = raw.toLowerCase();
+  if (isOneOf(switchOff, word)) return false;
+  if (word === 'on' || word === 'true') throw new Refusal(raw);
   if (/^\d+$/.test(raw)) {
     const hops = Number(raw);
-    if (hops < 1 || hops > 10) fail('TRUST_PROXY', 'off, a hop count (1-10) or proxy addresses', raw);
+    if (hops < 1 || hops > 10) throw new Refusal(raw, 'off, a hop count (1-10) or proxy addresses');
     return hops;
   }
   const addresses = raw.split(',').map((part) => part.trim());
-  const address = /^(?:[0-9.]+|[0-9a-fA-F:]+)(?:\/\d{1,3})?$|^(?:loopback|linklocal|uniquelocal)$/;
-  if (addresses.some((part) => !address.test(part))) {
-    fail('TRUST_PROXY', 'off, a hop count (1-10) or comma-separated proxy addresses/CIDRs', raw);
-  }
+  if (addresses.some((part) => !PROXY_ADDRESS.test(part))) throw new Refusal(raw);
   return addresses;
 }
 
-function parseDatabaseUrl(env: Env): string | undefined {
-  const raw = optional(env, 'DATABASE_URL');
-  if (raw === undefined) return undefined;
-  if (raw === 'memory://' || /^postgres(?:ql)?:\/\/.+/.test(raw)) return raw;
-  return fail('DATABASE_URL', 'unset (embedded PGlite), memory:// or a postgres:// URL', raw);
+function parseOrigins(raw: string): string[] {
+  const origins = raw.split(',').map((part) => part.trim());
+  const isOrigin = (origin: string) => {
+    try {
+      return new URL(origin).origin === origin;
+    } catch {
+      return false;
+    }
+  };
+  if (!origins.every((origin) => origin === '*' || isOrigin(origin))) throw new Refusal();
+  return origins;
 }
 
-function parseSyncLeagues(env: Env, appEnv: Config['appEnv']): string[] {
-  const raw = optional(env, 'RESULTS_SYNC_LEAGUES');
-  if (raw === undefined) return appEnv === 'production' ? ['E0', 'SP1', 'D1', 'I1', 'F1'] : [];
+/** League codes, duplicates dropped; `none` (or nothing) is no league. */
+function parseLeagueCodes(raw: string): string[] {
   const codes = raw
     .split(',')
     .map((part) => part.trim())
     .filter((part) => part !== '' && part.toLowerCase() !== 'none');
-  if (codes.some((code) => !/^[A-Za-z0-9]{1,8}$/.test(code))) {
-    fail('RESULTS_SYNC_LEAGUES', 'comma-separated league codes such as E0,SP1 (or none)', raw);
-  }
   return [...new Set(codes)];
 }
 
-function parseCorsOrigins(env: Env): string[] {
-  const raw = optional(env, 'CORS_ORIGINS');
-  if (raw === undefined) return [];
-  const origins = raw.split(',').map((part) => part.trim());
-  for (const origin of origins) {
-    if (origin === '*') continue;
-    try {
-      const url = new URL(origin);
-      if (url.origin !== origin) throw new Error('not an origin');
-    } catch {
-      fail('CORS_ORIGINS', '* or comma-separated origins such as https://app.example.com', raw);
-    }
-  }
-  return origins;
+const inTests = (earlier: ReadEarlier) => earlier('APP_ENV') === 'test';
+const inProduction = (earlier: ReadEarlier) => earlier('APP_ENV') === 'production';
+
+const ConfigSchema = Type.Object({
+  appEnv: choice('APP_ENV', appEnvs, { default: 'development' }),
+  appName: text('APP_NAME', { default: 'Pronostics' }),
+  appSecret: Type.String({
+    env: 'APP_SECRET',
+    minLength: 32,
+    accepts: 'at least 32 characters',
+    hidden: true,
+    // Unset: required in production, elsewhere generated once into DATA_DIR (after every check).
+    default: '',
+    description: 'The secret that keys code and token hashes.',
+  } satisfies SettingKeywords<string> & { minLength: number }),
+  role: choice('ROLE', roles, { default: 'all' }),
+  port: wholeNumber('PORT', { default: 3000, minimum: 0, maximum: 65535 }),
+  host: text('HOST', { default: '127.0.0.1' }),
+  dataDir: directory('DATA_DIR', { default: './data' }),
+  consoleDir: directory('CONSOLE_DIR', {
+    default: './dist/console',
+    description:
+      "The admin console's built files (`npm run build` writes them to dist/console), served at /admin.",
+  }),
+  databaseUrl: optionalText('DATABASE_URL', {
+    pattern: '^(?:memory://$|postgres(?:ql)?://.)',
+    accepts: 'unset (embedded PGlite), memory:// or a postgres:// URL',
+    description:
+      'Unset: PGlite in DATA_DIR/pglite; `memory://`: throw-away PGlite; `postgres://…`: PostgreSQL.',
+  }),
+  dbStatementTimeoutMs: wholeNumber('DB_STATEMENT_TIMEOUT_MS', {
+    default: 15_000,
+    minimum: 100,
+    maximum: 3_600_000,
+    description: 'PostgreSQL only: the longest one statement may run before the server cancels it.',
+  }),
+  redisUrl: optionalText('REDIS_URL', { pattern: '^rediss?://.', accepts: 'a redis:// URL' }),
+  logLevel: choice('LOG_LEVEL', logLevels, {
+    defaultFrom: (earlier) => (inTests(earlier) ? 'silent' : 'info'),
+  }),
+  trustProxy: Type.Union([Type.Boolean(), Type.Integer(), Type.Array(Type.String())], {
+    env: 'TRUST_PROXY',
+    accepts: PROXY_ADDRESSES,
+    default: false,
+    parse: parseTrustProxy,
+  } satisfies SettingKeywords<boolean | number | string[]>),
+  corsOrigins: Type.Array(Type.String(), {
+    env: 'CORS_ORIGINS',
+    accepts: '* or comma-separated origins such as https://app.example.com',
+    default: [],
+    parse: parseOrigins,
+  } satisfies SettingKeywords<string[]>),
+  bodyLimitBytes: wholeNumber('BODY_LIMIT_BYTES', {
+    default: 64 * 1024,
+    minimum: 1024,
+    maximum: 50 * 1024 * 1024,
+  }),
+  rateLimit: onOff('RATE_LIMIT', { default: true }),
+  rateLimitPerMinute: wholeNumber('RATE_LIMIT_PER_MINUTE', {
+    default: 300,
+    minimum: 1,
+    maximum: 1_000_000,
+    description:
+      'Requests per client network (IPv4 address, IPv6 /64) per minute, every request counted (the flood guard).',
+  }),
+
+  tokenIdleTtlSeconds: wholeNumber('TOKEN_IDLE_TTL_SECONDS', {
+    default: 600,
+    minimum: 10,
+    maximum: 30 * 24 * 3600,
+  }),
+  tokenMaxAgeSeconds: wholeNumber('TOKEN_MAX_AGE_SECONDS', {
+    default: 30 * 24 * 3600,
+    minimum: 60,
+    maximum: 366 * 24 * 3600,
+    description: 'Absolute lifetime of a token, whatever its activity.',
+  }),
+  tokenCacheSeconds: wholeNumber('TOKEN_CACHE_SECONDS', {
+    // Off in tests, which change users and tokens behind the service's back and look at once;
+    // the cache's own tests turn it on.
+    defaultFrom: (earlier) => (inTests(earlier) ? 0 : 10),
+    minimum: 0,
+    maximum: 60,
+    description:
+      'How long a process may answer for a checked token from memory (0: every request reads the database).',
+  }),
+  otpTtlSeconds: wholeNumber('OTP_TTL_SECONDS', { default: 600, minimum: 30, maximum: 3600 }),
+  otpMaxAttempts: wholeNumber('OTP_MAX_ATTEMPTS', { default: 5, minimum: 1, maximum: 20 }),
+  otpResendCooldownSeconds: wholeNumber('OTP_RESEND_COOLDOWN_SECONDS', {
+    default: 60,
+    minimum: 0,
+    maximum: 3600,
+  }),
+  // docs/decisions.md, "Hardening: sign-in": sized for a Cameroon-first launch.
+  otpCountryHourlyBudget: wholeNumber('OTP_COUNTRY_HOURLY_BUDGET', {
+    default: 500,
+    minimum: 1,
+    maximum: 10_000_000,
+    description: 'Codes delivered per country calling code in a rolling hour (SMS-fraud cap).',
+  }),
+  otpGlobalHourlyBudget: wholeNumber('OTP_GLOBAL_HOURLY_BUDGET', {
+    default: 1500,
+    minimum: 1,
+    maximum: 10_000_000,
+    description: 'Codes delivered in all in a rolling hour (SMS-fraud cap).',
+  }),
+  otpReturningSharePercent: wholeNumber('OTP_RETURNING_SHARE_PERCENT', {
+    default: 50,
+    minimum: 0,
+    maximum: 100,
+    description: 'Share (%) of each SMS budget kept for numbers that verified a code before.',
+  }),
+  welcomeCredits: wholeNumber('WELCOME_CREDITS', { default: 0, minimum: 0, maximum: 1_000_000 }),
+  withdrawMin: wholeNumber('WITHDRAW_MIN', { default: 5000, minimum: 1, maximum: 100_000_000 }),
+  referralCommissionPercent: wholeNumber('REFERRAL_COMMISSION_PERCENT', {
+    default: 10,
+    minimum: 0,
+    maximum: 100,
+  }),
+  payoutStuckSeconds: wholeNumber('PAYOUT_STUCK_SECONDS', {
+    default: 6 * 3600,
+    minimum: 60,
+    maximum: 30 * 24 * 3600,
+    description:
+      'A payout still not final this long after its approval is escalated to an admin (never refunded by itself).',
+  }),
+
+  // Typed as any messaging driver: the messenger refuses at creation one that sends no SMS.
+  messagingDriver: choice('MESSAGING_DRIVER', smsDrivers, { default: 'log', typedAs: messagingDrivers }),
+  whatsappDriver: choice('WHATSAPP_DRIVER', messagingDrivers, {
+    defaultFrom: (earlier) => earlier('MESSAGING_DRIVER') as (typeof smsDrivers)[number],
+  }),
+  twilio: Type.Object({
+    baseUrl: httpUrl('TWILIO_BASE_URL', { default: 'https://api.twilio.com' }),
+    accountSid: optionalText('TWILIO_ACCOUNT_SID'),
+    authToken: optionalText('TWILIO_AUTH_TOKEN'),
+    smsFrom: optionalText('TWILIO_SMS_FROM'),
+    messagingServiceSid: optionalText('TWILIO_MESSAGING_SERVICE_SID'),
+    whatsappFrom: optionalText('TWILIO_WHATSAPP_FROM'),
+    whatsappContentSid: optionalText('TWILIO_WHATSAPP_CONTENT_SID'),
+  }),
+  whatsappCloud: Type.Object({
+    baseUrl: httpUrl('WHATSAPP_CLOUD_BASE_URL', { default: 'https://graph.facebook.com' }),
+    apiVersion: text('WHATSAPP_CLOUD_API_VERSION', { default: 'v21.0' }),
+    token: optionalText('WHATSAPP_CLOUD_TOKEN'),
+    phoneNumberId: optionalText('WHATSAPP_CLOUD_PHONE_NUMBER_ID'),
+    templateName: text('WHATSAPP_CLOUD_TEMPLATE', { default: 'code_verification' }),
+    templateLanguage: text('WHATSAPP_CLOUD_TEMPLATE_LANGUAGE', { default: 'fr' }),
+  }),
+
+  paymentsDriver: choice('PAYMENTS_DRIVER', paymentProviders, { default: 'sandbox' }),
+  paymentSandboxDelayMs: wholeNumber('PAYMENT_SANDBOX_DELAY_MS', {
+    default: 2000,
+    minimum: 0,
+    maximum: 3_600_000,
+  }),
+  paymentMaxPending: wholeNumber('PAYMENT_MAX_PENDING', {
+    default: 10,
+    minimum: 1,
+    maximum: 1000,
+    description: 'Pending payments one user may hold at once (429 past it; lifted by RATE_LIMIT=off).',
+  }),
+  notchpay: Type.Object({
+    baseUrl: httpUrl('NOTCHPAY_BASE_URL', { default: 'https://api.notchpay.co' }),
+    publicKey: optionalText('NOTCHPAY_PUBLIC_KEY'),
+    privateKey: optionalText('NOTCHPAY_PRIVATE_KEY'),
+    webhookSecret: optionalText('NOTCHPAY_WEBHOOK_SECRET', {
+      description: 'The webhook hash key: HMAC-SHA256 of the raw body, hex, in `x-notch-signature`.',
+    }),
+    chargeMethod: choice('NOTCHPAY_CHARGE_METHOD', notchpayChargeMethods, { default: 'POST' }),
+    timeoutMs: wholeNumber('NOTCHPAY_TIMEOUT_MS', {
+      default: 15_000,
+      minimum: 1000,
+      maximum: 120_000,
+      description: 'Per call to NotchPay.',
+    }),
+  }),
+
+  aiDriver: choice('AI_DRIVER', aiDrivers, { default: 'builtin' }),
+  ai: Type.Object({
+    baseUrl: httpUrl('AI_BASE_URL'),
+    apiKey: optionalText('AI_API_KEY'),
+    model: optionalText('AI_MODEL'),
+    timeoutMs: wholeNumber('AI_TIMEOUT_MS', {
+      default: 10_000,
+      minimum: 100,
+      maximum: 600_000,
+      description: 'Per LLM call, reading the answer included.',
+    }),
+    narrativeDeadlineMs: wholeNumber('AI_NARRATIVE_DEADLINE_MS', {
+      default: 40_000,
+      minimum: 100,
+      maximum: 3_600_000,
+      description: 'For the whole rewrite, retries included; past it the statistical text stands.',
+    }),
+  }),
+  resultsBaseUrl: httpUrl('RESULTS_BASE_URL', { default: 'https://www.football-data.co.uk/mmz4281' }),
+  resultsSyncLeagues: Type.Array(Type.String({ pattern: '^[A-Za-z0-9]{1,8}$' }), {
+    env: 'RESULTS_SYNC_LEAGUES',
+    accepts: 'comma-separated league codes such as E0,SP1 (or none)',
+    // Nothing leaves the machine in development or tests unless asked.
+    defaultFrom: (earlier) => (inProduction(earlier) ? ['E0', 'SP1', 'D1', 'I1', 'F1'] : []),
+    parse: parseLeagueCodes,
+    description:
+      'Leagues whose current season the worker downloads from RESULTS_BASE_URL daily (football-data.co.uk codes). Default: the five big leagues in production, none elsewhere.',
+  } satisfies SettingKeywords<string[]>),
+  workerConcurrency: wholeNumber('WORKER_CONCURRENCY', {
+    default: 4,
+    minimum: 1,
+    maximum: 64,
+    description: 'Analyses one worker process runs at once.',
+  }),
+  workerLeaseSeconds: wholeNumber('WORKER_LEASE_SECONDS', {
+    default: 60,
+    minimum: 10,
+    maximum: 3600,
+    description: 'How long a claim holds a pronostic row; an analysis still running then is aborted.',
+  }),
+
+  storageDriver: choice('STORAGE_DRIVER', storageDrivers, {
+    default: 'local',
+    description:
+      'Where uploaded files (avatars, ticket attachments) live: DATA_DIR/files, or an S3-compatible bucket.',
+  }),
+  s3: Type.Object({
+    endpoint: httpUrl('S3_ENDPOINT', {
+      description: 'Unset: AWS S3 in S3_REGION; else any S3-compatible server (MinIO, Garage, R2…).',
+    }),
+    bucket: optionalText('S3_BUCKET'),
+    accessKey: optionalText('S3_ACCESS_KEY'),
+    secretKey: optionalText('S3_SECRET_KEY'),
+    region: text('S3_REGION', { default: 'us-east-1' }),
+    forcePathStyle: onOff('S3_FORCE_PATH_STYLE', {
+      defaultFrom: (earlier) => earlier('S3_ENDPOINT') !== undefined,
+      description: 'Path-style URLs (`endpoint/bucket/key`): what most S3-compatible servers need.',
+    }),
+  }),
+});
+
+export type Config = Static<typeof ConfigSchema>;
+
+/**
+ * Every variable is read first, so a malformed value is named before any rule on settings taken
+ * together; the secret is generated last, once the settings are known to be whole.
+ */
+export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
+  const config = readSettings(ConfigSchema, env, cwd);
+  refuseDevelopmentSettingsInProduction(config);
+  requirePostgresForSplitRoles(config);
+  requireAiSettings(config);
+  requireDriverSettings(config);
+  refuseTestKeysInProduction(config);
+  requireStorageSettings(config);
+  requireNarrativeInsideLease(config);
+  if (config.appSecret === '') config.appSecret = generatedSecret(config.dataDir);
+  return Object.freeze(config);
 }
 
-/** The secret that keys code and token hashes: APP_SECRET, or one generated once into DATA_DIR. */
-function resolveSecret(env: Env, appEnv: Config['appEnv'], dataDir: string): string {
-  const given = optional(env, 'APP_SECRET');
-  if (given !== undefined) {
-    if (given.length < 32) fail('APP_SECRET', 'at least 32 characters', '<hidden>');
-    return given;
-  }
-  if (appEnv === 'production') {
+function refuseDevelopmentSettingsInProduction(config: Config): void {
+  if (config.appEnv !== 'production') return;
+  if (config.appSecret === '') {
     throw new ConfigError('APP_SECRET is required when APP_ENV=production (at least 32 characters)');
   }
+  if (config.messagingDriver === 'log' || config.whatsappDriver === 'log') {
+    throw new ConfigError(
+      'MESSAGING_DRIVER/WHATSAPP_DRIVER=log is for development: APP_ENV=production needs twilio or whatsapp-cloud',
+    );
+  }
+  if (config.paymentsDriver === 'sandbox') {
+    throw new ConfigError(
+      'PAYMENTS_DRIVER=sandbox is for development: APP_ENV=production needs PAYMENTS_DRIVER=notchpay',
+    );
+  }
+}
+
+/** Two processes cannot share PGlite, which is one process's database. */
+function requirePostgresForSplitRoles(config: Config): void {
+  if (config.role !== 'all' && !config.databaseUrl?.startsWith('postgres')) {
+    throw new ConfigError(
+      `ROLE=${config.role} needs DATABASE_URL=postgres://…: PGlite is one process's database, use ROLE=all`,
+    );
+  }
+}
+
+function requireAiSettings(config: Config): void {
+  if (config.aiDriver !== 'openai') return;
+  requireSet('AI_DRIVER=openai', {
+    AI_BASE_URL: config.ai.baseUrl,
+    AI_API_KEY: config.ai.apiKey,
+    AI_MODEL: config.ai.model,
+  });
+}
+
+/** Settings a choice needs: the first one unset stops the start with `NAME is required when <when>`. */
+function requireSet(when: string, settings: Record<string, string | undefined>): void {
+  for (const [name, value] of Object.entries(settings)) {
+    if (value === undefined) throw new ConfigError(`${name} is required when ${when}`);
+  }
+}
+
+/** The secret APP_SECRET would give, generated once into DATA_DIR and read back from there after. */
+function generatedSecret(dataDir: string): string {
   const file = join(dataDir, 'app-secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   ensurePrivateDir(dataDir);
@@ -257,190 +401,37 @@ function resolveSecret(env: Env, appEnv: Config['appEnv'], dataDir: string): str
   return secret;
 }
 
-export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
-  const appEnv = oneOf(env, 'APP_ENV', ['development', 'production', 'test'] as const, 'development');
-  const rawDataDir = text(env, 'DATA_DIR', './data');
-  const dataDir = isAbsolute(rawDataDir) ? rawDataDir : resolve(cwd, rawDataDir);
-  const drivers = ['log', 'twilio', 'whatsapp-cloud'] as const;
-  const messagingDriver = oneOf(env, 'MESSAGING_DRIVER', ['log', 'twilio'] as const, 'log');
-  const whatsappDriver = oneOf(env, 'WHATSAPP_DRIVER', drivers, messagingDriver);
-  const paymentsDriver = oneOf(env, 'PAYMENTS_DRIVER', ['sandbox', 'notchpay'] as const, 'sandbox');
-  const aiDriver = oneOf(env, 'AI_DRIVER', ['builtin', 'openai'] as const, 'builtin');
-  const role = oneOf(env, 'ROLE', ['all', 'api', 'worker'] as const, 'all');
-  const databaseUrl = parseDatabaseUrl(env);
-
-  if (appEnv === 'production') {
-    if (optional(env, 'APP_SECRET') === undefined) {
-      throw new ConfigError('APP_SECRET is required when APP_ENV=production (at least 32 characters)');
-    }
-    if (messagingDriver === 'log' || whatsappDriver === 'log') {
-      throw new ConfigError(
-        'MESSAGING_DRIVER/WHATSAPP_DRIVER=log is for development: APP_ENV=production needs twilio or whatsapp-cloud',
-      );
-    }
-    if (paymentsDriver === 'sandbox') {
-      throw new ConfigError(
-        'PAYMENTS_DRIVER=sandbox is for development: APP_ENV=production needs PAYMENTS_DRIVER=notchpay',
-      );
-    }
-  }
-  if (role !== 'all' && !databaseUrl?.startsWith('postgres')) {
-    throw new ConfigError(
-      `ROLE=${role} needs DATABASE_URL=postgres://…: PGlite is one process's database, use ROLE=all`,
-    );
-  }
-
-  const config: Config = {
-    appEnv,
-    appName: text(env, 'APP_NAME', 'Pronostics'),
-    appSecret: '',
-    role,
-    port: integer(env, 'PORT', 3000, 0, 65535),
-    host: text(env, 'HOST', '127.0.0.1'),
-    dataDir,
-    consoleDir: (() => {
-      const raw = text(env, 'CONSOLE_DIR', './dist/console');
-      return isAbsolute(raw) ? raw : resolve(cwd, raw);
-    })(),
-    databaseUrl,
-    dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 15_000, 100, 3_600_000),
-    redisUrl: (() => {
-      const raw = optional(env, 'REDIS_URL');
-      if (raw !== undefined && !/^rediss?:\/\/.+/.test(raw)) fail('REDIS_URL', 'a redis:// URL', raw);
-      return raw;
-    })(),
-    logLevel: oneOf(
-      env,
-      'LOG_LEVEL',
-      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
-      appEnv === 'test' ? 'silent' : 'info',
-    ),
-    trustProxy: parseTrustProxy(env),
-    corsOrigins: parseCorsOrigins(env),
-    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 50 * 1024 * 1024),
-    rateLimit: onOff(env, 'RATE_LIMIT', true),
-    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 300, 1, 1_000_000),
-
-    tokenIdleTtlSeconds: integer(env, 'TOKEN_IDLE_TTL_SECONDS', 600, 10, 30 * 24 * 3600),
-    tokenMaxAgeSeconds: integer(env, 'TOKEN_MAX_AGE_SECONDS', 30 * 24 * 3600, 60, 366 * 24 * 3600),
-    // Off in tests, which change users and tokens behind the service's back and look at once;
-    // the cache's own tests turn it on.
-    tokenCacheSeconds: integer(env, 'TOKEN_CACHE_SECONDS', appEnv === 'test' ? 0 : 10, 0, 60),
-    otpTtlSeconds: integer(env, 'OTP_TTL_SECONDS', 600, 30, 3600),
-    otpMaxAttempts: integer(env, 'OTP_MAX_ATTEMPTS', 5, 1, 20),
-    otpResendCooldownSeconds: integer(env, 'OTP_RESEND_COOLDOWN_SECONDS', 60, 0, 3600),
-    // docs/decisions.md, "Hardening: sign-in": sized for a Cameroon-first launch.
-    otpCountryHourlyBudget: integer(env, 'OTP_COUNTRY_HOURLY_BUDGET', 500, 1, 10_000_000),
-    otpGlobalHourlyBudget: integer(env, 'OTP_GLOBAL_HOURLY_BUDGET', 1500, 1, 10_000_000),
-    otpReturningSharePercent: integer(env, 'OTP_RETURNING_SHARE_PERCENT', 50, 0, 100),
-    welcomeCredits: integer(env, 'WELCOME_CREDITS', 0, 0, 1_000_000),
-    withdrawMin: integer(env, 'WITHDRAW_MIN', 5000, 1, 100_000_000),
-    referralCommissionPercent: integer(env, 'REFERRAL_COMMISSION_PERCENT', 10, 0, 100),
-    payoutStuckSeconds: integer(env, 'PAYOUT_STUCK_SECONDS', 6 * 3600, 60, 30 * 24 * 3600),
-
-    messagingDriver,
-    whatsappDriver,
-    twilio: {
-      baseUrl: httpUrl(env, 'TWILIO_BASE_URL', 'https://api.twilio.com') as string,
-      accountSid: optional(env, 'TWILIO_ACCOUNT_SID'),
-      authToken: optional(env, 'TWILIO_AUTH_TOKEN'),
-      smsFrom: optional(env, 'TWILIO_SMS_FROM'),
-      messagingServiceSid: optional(env, 'TWILIO_MESSAGING_SERVICE_SID'),
-      whatsappFrom: optional(env, 'TWILIO_WHATSAPP_FROM'),
-      whatsappContentSid: optional(env, 'TWILIO_WHATSAPP_CONTENT_SID'),
-    },
-    whatsappCloud: {
-      baseUrl: httpUrl(env, 'WHATSAPP_CLOUD_BASE_URL', 'https://graph.facebook.com') as string,
-      apiVersion: text(env, 'WHATSAPP_CLOUD_API_VERSION', 'v21.0'),
-      token: optional(env, 'WHATSAPP_CLOUD_TOKEN'),
-      phoneNumberId: optional(env, 'WHATSAPP_CLOUD_PHONE_NUMBER_ID'),
-      templateName: text(env, 'WHATSAPP_CLOUD_TEMPLATE', 'code_verification'),
-      templateLanguage: text(env, 'WHATSAPP_CLOUD_TEMPLATE_LANGUAGE', 'fr'),
-    },
-
-    paymentsDriver,
-    paymentSandboxDelayMs: integer(env, 'PAYMENT_SANDBOX_DELAY_MS', 2000, 0, 3_600_000),
-    paymentMaxPending: integer(env, 'PAYMENT_MAX_PENDING', 10, 1, 1000),
-    notchpay: {
-      baseUrl: httpUrl(env, 'NOTCHPAY_BASE_URL', 'https://api.notchpay.co') as string,
-      publicKey: optional(env, 'NOTCHPAY_PUBLIC_KEY'),
-      privateKey: optional(env, 'NOTCHPAY_PRIVATE_KEY'),
-      webhookSecret: optional(env, 'NOTCHPAY_WEBHOOK_SECRET'),
-      chargeMethod: oneOf(env, 'NOTCHPAY_CHARGE_METHOD', ['POST', 'PUT'] as const, 'POST'),
-      timeoutMs: integer(env, 'NOTCHPAY_TIMEOUT_MS', 15_000, 1000, 120_000),
-    },
-
-    aiDriver,
-    ai: {
-      baseUrl: httpUrl(env, 'AI_BASE_URL', undefined),
-      apiKey: optional(env, 'AI_API_KEY'),
-      model: optional(env, 'AI_MODEL'),
-      timeoutMs: integer(env, 'AI_TIMEOUT_MS', 10_000, 100, 600_000),
-      narrativeDeadlineMs: integer(env, 'AI_NARRATIVE_DEADLINE_MS', 40_000, 100, 3_600_000),
-    },
-    resultsBaseUrl: httpUrl(env, 'RESULTS_BASE_URL', 'https://www.football-data.co.uk/mmz4281') as string,
-    resultsSyncLeagues: parseSyncLeagues(env, appEnv),
-    workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 4, 1, 64),
-    workerLeaseSeconds: integer(env, 'WORKER_LEASE_SECONDS', 60, 10, 3600),
-
-    storageDriver: oneOf(env, 'STORAGE_DRIVER', ['local', 's3'] as const, 'local'),
-    s3: {
-      endpoint: httpUrl(env, 'S3_ENDPOINT', undefined),
-      bucket: optional(env, 'S3_BUCKET'),
-      accessKey: optional(env, 'S3_ACCESS_KEY'),
-      secretKey: optional(env, 'S3_SECRET_KEY'),
-      region: text(env, 'S3_REGION', 'us-east-1'),
-      forcePathStyle: onOff(env, 'S3_FORCE_PATH_STYLE', optional(env, 'S3_ENDPOINT') !== undefined),
-    },
-  };
-
-  if (aiDriver === 'openai') {
-    for (const [name, value] of [
-      ['AI_BASE_URL', config.ai.baseUrl],
-      ['AI_API_KEY', config.ai.apiKey],
-      ['AI_MODEL', config.ai.model],
-    ] as const) {
-      if (value === undefined) throw new ConfigError(`${name} is required when AI_DRIVER=openai`);
-    }
-  }
-  requireDriverSettings(config);
-  refuseTestKeysInProduction(config);
-  requireStorageSettings(config);
-  requireNarrativeInsideLease(config);
-  config.appSecret = resolveSecret(env, appEnv, dataDir);
-  return Object.freeze(config);
-}
-
 /** A driver chosen without the settings it needs is a start error, not a failure at the first send. */
 function requireDriverSettings(config: Config): void {
-  const uses = new Set([config.messagingDriver, config.whatsappDriver]);
-  const need = (name: string, value: string | undefined, driver: string) => {
-    if (value === undefined) throw new ConfigError(`${name} is required when ${driver} is used`);
-  };
-  if (uses.has('twilio')) {
-    need('TWILIO_ACCOUNT_SID', config.twilio.accountSid, 'the twilio driver');
-    need('TWILIO_AUTH_TOKEN', config.twilio.authToken, 'the twilio driver');
-    if (config.messagingDriver === 'twilio' && !config.twilio.smsFrom && !config.twilio.messagingServiceSid) {
+  const { twilio, notchpay, whatsappCloud } = config;
+  if (config.messagingDriver === 'twilio' || config.whatsappDriver === 'twilio') {
+    requireSet('the twilio driver is used', {
+      TWILIO_ACCOUNT_SID: twilio.accountSid,
+      TWILIO_AUTH_TOKEN: twilio.authToken,
+    });
+    if (config.messagingDriver === 'twilio' && !twilio.smsFrom && !twilio.messagingServiceSid) {
       throw new ConfigError('TWILIO_SMS_FROM or TWILIO_MESSAGING_SERVICE_SID is required for twilio SMS');
     }
   }
   if (config.whatsappDriver === 'twilio') {
-    need('TWILIO_WHATSAPP_FROM', config.twilio.whatsappFrom, 'WHATSAPP_DRIVER=twilio');
-    need('TWILIO_WHATSAPP_CONTENT_SID', config.twilio.whatsappContentSid, 'WHATSAPP_DRIVER=twilio');
+    requireSet('WHATSAPP_DRIVER=twilio is used', {
+      TWILIO_WHATSAPP_FROM: twilio.whatsappFrom,
+      TWILIO_WHATSAPP_CONTENT_SID: twilio.whatsappContentSid,
+    });
   }
   if (config.paymentsDriver === 'notchpay') {
-    need('NOTCHPAY_PUBLIC_KEY', config.notchpay.publicKey, 'PAYMENTS_DRIVER=notchpay');
     // Withdrawals are paid out by transfers, which need the private key (`X-Grant`).
-    need('NOTCHPAY_PRIVATE_KEY', config.notchpay.privateKey, 'PAYMENTS_DRIVER=notchpay');
-    need('NOTCHPAY_WEBHOOK_SECRET', config.notchpay.webhookSecret, 'PAYMENTS_DRIVER=notchpay');
+    requireSet('PAYMENTS_DRIVER=notchpay is used', {
+      NOTCHPAY_PUBLIC_KEY: notchpay.publicKey,
+      NOTCHPAY_PRIVATE_KEY: notchpay.privateKey,
+      NOTCHPAY_WEBHOOK_SECRET: notchpay.webhookSecret,
+    });
   }
   if (config.whatsappDriver === 'whatsapp-cloud') {
-    need('WHATSAPP_CLOUD_TOKEN', config.whatsappCloud.token, 'WHATSAPP_DRIVER=whatsapp-cloud');
-    need(
-      'WHATSAPP_CLOUD_PHONE_NUMBER_ID',
-      config.whatsappCloud.phoneNumberId,
-      'WHATSAPP_DRIVER=whatsapp-cloud',
-    );
+    requireSet('WHATSAPP_DRIVER=whatsapp-cloud is used', {
+      WHATSAPP_CLOUD_TOKEN: whatsappCloud.token,
+      WHATSAPP_CLOUD_PHONE_NUMBER_ID: whatsappCloud.phoneNumberId,
+    });
   }
 }
 
@@ -479,13 +470,11 @@ export function configWarnings(config: Config): string[] {
 /** STORAGE_DRIVER=s3 without its bucket or keys is a start error, not a failure at the first upload. */
 function requireStorageSettings(config: Config): void {
   if (config.storageDriver !== 's3') return;
-  for (const [name, value] of [
-    ['S3_BUCKET', config.s3.bucket],
-    ['S3_ACCESS_KEY', config.s3.accessKey],
-    ['S3_SECRET_KEY', config.s3.secretKey],
-  ] as const) {
-    if (value === undefined) throw new ConfigError(`${name} is required when STORAGE_DRIVER=s3`);
-  }
+  requireSet('STORAGE_DRIVER=s3', {
+    S3_BUCKET: config.s3.bucket,
+    S3_ACCESS_KEY: config.s3.accessKey,
+    S3_SECRET_KEY: config.s3.secretKey,
+  });
 }
 
 /**

@@ -7092,6 +7092,7 @@ export interface operations {
                                 currency: "XAF";
                                 credits: number;
                                 pack_id: number;
+                                /** @enum {unknown} */
                                 provider: "sandbox" | "notchpay";
                                 /** @description The provider’s hosted page, when it gives one */
                                 payment_url: string | null;
@@ -7281,6 +7282,7 @@ export interface operations {
                                 currency: "XAF";
                                 credits: number;
                                 pack_id: number;
+                                /** @enum {unknown} */
                                 provider: "sandbox" | "notchpay";
                                 /** @description The provider’s hosted page, when it gives one */
                                 payment_url: string | null;

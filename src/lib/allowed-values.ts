@@ -101,3 +101,41 @@ export type PronosticTypeSlug = (typeof pronosticTypeSlugs)[number];
 
 export const settlementOutcomes = ['won', 'lost', 'void'] as const;
 export type SettlementOutcome = (typeof settlementOutcomes)[number];
+
+// The configuration's choices (config.ts).
+
+export const appEnvs = ['development', 'production', 'test'] as const;
+export type AppEnv = (typeof appEnvs)[number];
+
+/** What one process runs: the API and the worker, or one of them (two processes need PostgreSQL). */
+export const roles = ['all', 'api', 'worker'] as const;
+export type Role = (typeof roles)[number];
+
+/** pino's levels, and `silent`. */
+export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof logLevels)[number];
+
+/** Drivers that send SMS: MESSAGING_DRIVER. WhatsApp Cloud sends WhatsApp messages only. */
+export const smsDrivers = ['log', 'twilio'] as const;
+/** Drivers that send sign-in codes by any channel: WHATSAPP_DRIVER. */
+export const messagingDrivers = [...smsDrivers, 'whatsapp-cloud'] as const;
+export type MessagingDriverName = (typeof messagingDrivers)[number];
+
+export const aiDrivers = ['builtin', 'openai'] as const;
+export type AiDriverName = (typeof aiDrivers)[number];
+
+export const storageDrivers = ['local', 's3'] as const;
+export type StorageDriverName = (typeof storageDrivers)[number];
+
+/** The documentation disagrees on NotchPay's direct-charge method: POST by default, PUT if the account needs it. */
+export const notchpayChargeMethods = ['POST', 'PUT'] as const;
+export type NotchPayChargeMethod = (typeof notchpayChargeMethods)[number];
+
+/** A switch's words, compared lower-cased. */
+export const switchOn = ['on', 'true', '1', 'yes'] as const;
+export const switchOff = ['off', 'false', '0', 'no'] as const;
+
+/** Whether `value` is one of `values`, narrowing it to their union. */
+export function isOneOf<T extends string>(values: readonly T[], value: string): value is T {
+  return (values as readonly string[]).includes(value);
+}

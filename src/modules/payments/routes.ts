@@ -1,7 +1,9 @@
 // Pack purchases: checkout, a payment's state, and the providers' webhooks (no bearer token: the
 // signature over the raw body authenticates them, so that one route keeps its body as bytes).
+
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { paymentProviders } from '../../lib/allowed-values.js';
 import { envelope } from '../../lib/envelope.js';
 import { Unauthenticated } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
@@ -17,7 +19,7 @@ import {
 import type { PaymentView } from './service.js';
 
 const UserId = Type.Object({ id: Type.Integer() });
-const ProviderName = Type.Union([Type.Literal('sandbox'), Type.Literal('notchpay')]);
+const ProviderName = Type.Enum(paymentProviders);
 
 const PaymentSchema = Type.Object({
   id: Type.Integer(),

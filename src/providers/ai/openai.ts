@@ -5,6 +5,7 @@
 // a text that is empty, huge, or talks of betting is refused.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AnalysisFacts } from '../../engine/analysis-text.js';
+import { NARRATOR_ATTEMPTS, NARRATOR_MAX_PAUSE_MS } from '../../lib/narrator-retries.js';
 import { NarrativeError, type NarrativeRequest, type Narrator, type NarratorDeps } from './types.js';
 
 export interface OpenAiSettings {
@@ -17,15 +18,7 @@ export interface OpenAiSettings {
   deadlineMs: number;
 }
 
-const ATTEMPTS = 3;
 const DEFAULT_RETRY_DELAY_MS = 500;
-/** The longest pause between tries, whatever Retry-After asks. */
-const MAX_RETRY_AFTER_MS = 5_000;
-
-/** The longest a rewrite can take when every try runs to its timeout and every pause is the longest. */
-export function narratorWorstCaseMs(timeoutMs: number): number {
-  return ATTEMPTS * timeoutMs + (ATTEMPTS - 1) * MAX_RETRY_AFTER_MS;
-}
 const MIN_LENGTH = 40;
 const MAX_LENGTH = 2_000;
 /** Words an operator's filter (and our own rule) keeps out of the text. */
@@ -195,8 +188,11 @@ export function createOpenAiNarrator(settings: OpenAiSettings, deps: NarratorDep
             error instanceof NarrativeError ? error : new NarrativeError(String(error), 'unavailable');
           const retryable =
             (failure.reason === 'timeout' || failure.reason === 'unavailable') && !stop.aborted;
-          if (!retryable || tries >= ATTEMPTS) throw failure;
-          const pause = Math.min(failure.retryAfterMs ?? retryDelayMs * 2 ** (tries - 1), MAX_RETRY_AFTER_MS);
+          if (!retryable || tries >= NARRATOR_ATTEMPTS) throw failure;
+          const pause = Math.min(
+            failure.retryAfterMs ?? retryDelayMs * 2 ** (tries - 1),
+            NARRATOR_MAX_PAUSE_MS,
+          );
           deps.logger.warn(
             { reason: failure.reason, tries, error: failure.message },
             'LLM narrative failed, retrying',

@@ -1,8 +1,9 @@
 // The messenger the sign-in service uses: it picks a driver per channel from the configuration
 // (MESSAGING_DRIVER for both, WHATSAPP_DRIVER overriding WhatsApp) and hands each code message to it.
 import type { FastifyBaseLogger } from 'fastify';
-import { type Config, ConfigError } from '../../config.js';
+import type { Config } from '../../config.js';
 import type { Clock } from '../../lib/clock.js';
+import { ConfigError } from '../../lib/env-settings.js';
 import { createLogDriver } from './log.js';
 import { createTwilioDriver, twilioChannelProblem } from './twilio.js';
 import {

@@ -1,7 +1,8 @@
 // Twilio Programmable Messaging: SMS with our French sentence as the body, and WhatsApp through an
 // approved authentication content template (free-form text outside a 24 h session is refused).
-import { type Config, ConfigError } from '../../config.js';
+import type { Config } from '../../config.js';
 import { otpChannels } from '../../lib/allowed-values.js';
+import { ConfigError } from '../../lib/env-settings.js';
 import { isRecord } from '../http-answers.js';
 import { type HttpDriverDeps, type ProviderAnswer, postWithRetry } from './http.js';
 import {

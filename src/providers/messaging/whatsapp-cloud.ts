@@ -1,6 +1,7 @@
 // Meta's WhatsApp Cloud API: the code goes out in an approved authentication template with a
 // copy-code button. WhatsApp only; it cannot send SMS.
-import { type Config, ConfigError } from '../../config.js';
+import type { Config } from '../../config.js';
+import { ConfigError } from '../../lib/env-settings.js';
 import { isRecord } from '../http-answers.js';
 import { type HttpDriverDeps, type ProviderAnswer, postWithRetry } from './http.js';
 import { type MessagingDriver, MessagingError, type MessagingFailure } from './types.js';

@@ -7,7 +7,8 @@
 // 409, 5xx, lost connection) is resolved by reading that reference.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { setTimeout as defaultSleep } from 'node:timers/promises';
-import { type Config, ConfigError } from '../../config.js';
+import type { Config } from '../../config.js';
+import { ConfigError } from '../../lib/env-settings.js';
 import { describeFetchError, isRecord, isTimeout, parseJson } from '../http-answers.js';
 import { redactPhoneNumbers } from '../messaging/redact.js';
 import {
