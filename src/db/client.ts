@@ -36,6 +36,8 @@ export interface ListenGaps {
 export interface DatabaseHandle {
   readonly db: Database;
   readonly kind: 'pglite' | 'postgres';
+  /** The PGlite instance behind an embedded handle (to share it over a socket); absent otherwise. */
+  readonly embedded?: PGlite;
   /** A trivial query; throws when the database does not answer. */
   ping(): Promise<void>;
   /**
@@ -87,13 +89,6 @@ export async function openSharedPglite(socketDir: string): Promise<DatabaseHandl
   return { ...handle, kind: 'pglite' };
 }
 
-const embeddedClients = new WeakMap<DatabaseHandle, PGlite>();
-
-/** The PGlite instance behind an embedded handle (to share it over a socket), if it is one. */
-export function embeddedClientOf(handle: DatabaseHandle): PGlite | undefined {
-  return embeddedClients.get(handle);
-}
-
 /** The database URL of a configuration: PGlite under DATA_DIR when none is set. */
 export function databaseUrlOf(config: { databaseUrl: string | undefined; dataDir: string }): string {
   if (config.databaseUrl !== undefined) return config.databaseUrl;
@@ -119,6 +114,7 @@ async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
   const handle: DatabaseHandle = {
     db,
     kind: 'pglite',
+    embedded: client,
     async ping() {
       if (closed) throw new Error('database closed');
       await client.query('SELECT 1');
@@ -151,7 +147,6 @@ async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
       await client.close();
     },
   };
-  embeddedClients.set(handle, client);
   return handle;
 }
 

@@ -3,6 +3,7 @@
 // sync). The lock is a file beside the directory, created exclusively, holding its owner's pid and,
 // once a service shares its database with local commands, the socket they reach it on.
 
+import { randomUUID } from 'node:crypto';
 import { closeSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 
@@ -11,7 +12,15 @@ export interface LockOwner {
   host: string;
   /** The Unix socket a running service answers local commands on; absent while it starts. */
   socket?: string;
+  /** Which run of the process wrote it: a lock with this process's pid is its own only with its nonce. */
+  nonce?: string;
 }
+
+/**
+ * This process's nonce, written in the locks it takes. A lock naming this pid but another nonce
+ * was left by an earlier process that had the same pid (a container's pid 1 restarted): stale.
+ */
+const PROCESS_NONCE = randomUUID();
 
 export interface DataDirLock {
   readonly file: string;
@@ -31,9 +40,6 @@ export class DataDirInUse extends Error {
   }
 }
 
-/** Data directories this process holds: a second open from the same process is refused too. */
-const heldHere = new Set<string>();
-
 export function lockFileOf(dataDir: string): string {
   return `${dataDir}.lock`;
 }
@@ -51,7 +57,7 @@ export function readLockOwner(file: string): LockOwner | undefined {
 /** Whether the process that wrote a lock still runs (a lock written on another host counts as live). */
 export function isLive(owner: LockOwner): boolean {
   if (owner.host !== hostname()) return true;
-  if (owner.pid === process.pid) return false;
+  if (owner.pid === process.pid) return owner.nonce === PROCESS_NONCE;
   try {
     process.kill(owner.pid, 0);
     return true;
@@ -83,7 +89,7 @@ function createExclusive(file: string, owner: LockOwner): boolean {
  */
 function removeStale(file: string, stale: LockOwner): void {
   const guard = `${file}.takeover`;
-  if (!createExclusive(guard, { pid: process.pid, host: hostname() })) {
+  if (!createExclusive(guard, { pid: process.pid, host: hostname(), nonce: PROCESS_NONCE })) {
     const holder = readLockOwner(guard);
     // A takeover interrupted by a crash leaves its guard behind; a dead holder's guard is cleared.
     if (holder === undefined || !isLive(holder)) unlinkSync(guard);
@@ -100,12 +106,10 @@ function removeStale(file: string, stale: LockOwner): void {
 /** Takes the lock on a PGlite data directory, or throws DataDirInUse naming the live owner. */
 export function acquireDataDirLock(dataDir: string): DataDirLock {
   const file = lockFileOf(dataDir);
-  const mine: LockOwner = { pid: process.pid, host: hostname() };
-  if (heldHere.has(file)) throw new DataDirInUse(dataDir, mine);
+  const mine: LockOwner = { pid: process.pid, host: hostname(), nonce: PROCESS_NONCE };
   for (let attempt = 0; attempt < 5; attempt++) {
     if (createExclusive(file, mine)) {
       let held = true;
-      heldHere.add(file);
       return {
         file,
         advertise(socket) {
@@ -116,7 +120,6 @@ export function acquireDataDirLock(dataDir: string): DataDirLock {
         release() {
           if (!held) return;
           held = false;
-          heldHere.delete(file);
           const owner = readLockOwner(file);
           if (owner?.pid === process.pid && owner.host === mine.host) unlinkSync(file);
         },

@@ -5,13 +5,7 @@
 // goes through that socket; any other process that finds the directory held refuses.
 import { dirname, join } from 'node:path';
 import type { Config } from '../config.js';
-import {
-  type DatabaseHandle,
-  databaseUrlOf,
-  embeddedClientOf,
-  openDatabase,
-  openSharedPglite,
-} from './client.js';
+import { type DatabaseHandle, databaseUrlOf, openDatabase, openSharedPglite } from './client.js';
 import { acquireDataDirLock, DataDirInUse, type DataDirLock, type LockOwner } from './data-dir-lock.js';
 import { type PgliteSocketServer, servePgliteOnSocket } from './pglite-socket.js';
 
@@ -80,7 +74,7 @@ export async function openConfiguredDatabase(
   }
   let server: PgliteSocketServer;
   try {
-    server = await servePgliteOnSocket(embeddedClientOf(handle)!, socketPath, {
+    server = await servePgliteOnSocket(handle.embedded!, socketPath, {
       // A command's trigger NOTIFY (e.g. `user:role` invalidating cached tokens) reaches this process's listeners.
       onNotification: (channel, payload) => void handle.notify(channel, payload),
     });

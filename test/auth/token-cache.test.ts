@@ -10,11 +10,12 @@ import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { App } from '../../src/app.js';
-import { embeddedClientOf, openDatabase } from '../../src/db/client.js';
+import { channels } from '../../src/db/channels.js';
+import { openDatabase } from '../../src/db/client.js';
 import { notificationsIn, servePgliteOnSocket } from '../../src/db/pglite-socket.js';
 import { accessTokens, users } from '../../src/db/schema/index.js';
 import { ManualClock } from '../../src/lib/clock.js';
-import { AUTH_CHANGED_CHANNEL, TokenCache } from '../../src/modules/auth/token-cache.js';
+import { TokenCache } from '../../src/modules/auth/token-cache.js';
 import { currentUser } from '../../src/plugins/app/auth.js';
 import {
   countingDatabase,
@@ -248,10 +249,10 @@ describe.skipIf(usingPostgres())('PGlite shared over its socket', () => {
     const database = await createTestDatabase();
     const dir = mkdtempSync(join(tmpdir(), 'pgsock-'));
     const heard: string[] = [];
-    const server = await servePgliteOnSocket(embeddedClientOf(database.handle)!, join(dir, '.s.PGSQL.5432'), {
+    const server = await servePgliteOnSocket(database.handle.embedded!, join(dir, '.s.PGSQL.5432'), {
       onNotification: (channel, payload) => void database.handle.notify(channel, payload),
     });
-    await database.handle.listen(AUTH_CHANGED_CHANNEL, (payload) => heard.push(payload));
+    await database.handle.listen(channels.authChanged, (payload) => heard.push(payload));
     const client = new pg.Client({ host: dir, user: 'postgres', database: 'postgres' });
     try {
       await database.handle.db.execute(

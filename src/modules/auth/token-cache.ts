@@ -8,9 +8,6 @@
 // and every request reads the database. A lookup that raced an announcement is not stored.
 import type { UserStatus } from '../../lib/allowed-values.js';
 
-/** The channel the triggers of migration 0011 announce on. */
-export const AUTH_CHANGED_CHANNEL = 'auth_changed';
-
 export interface CachedToken<User> {
   user: User;
   status: UserStatus;

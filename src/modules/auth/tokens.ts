@@ -3,14 +3,16 @@
 // the row is rewritten only when its last_used_at is older than min(15 s, a tenth of the window): a
 // read rarely costs a write, and a token may expire up to that much early, never late. A checked
 // token is kept in memory for TOKEN_CACHE_SECONDS (see token-cache.ts for why that stays exact).
+
 import type { Config } from '../../config.js';
+import { channels } from '../../db/channels.js';
 import type { Database, DatabaseHandle, Executor } from '../../db/client.js';
 import type { UserRole, UserStatus } from '../../lib/allowed-values.js';
 import type { Clock } from '../../lib/clock.js';
 import { keyedHash, newToken } from '../../lib/crypto.js';
 import { Unauthenticated } from '../../lib/errors.js';
 import { addSeconds } from '../../lib/time.js';
-import { AUTH_CHANGED_CHANNEL, TokenCache } from './token-cache.js';
+import { TokenCache } from './token-cache.js';
 import {
   deleteDeadTokens,
   findActiveToken,
@@ -109,7 +111,7 @@ export function createTokenService({ db, config, clock, database }: TokenService
      */
     async watchChanges(): Promise<() => Promise<void>> {
       if (cache.ttlMs === 0 || !database) return async () => {};
-      const unlisten = await database.listen(AUTH_CHANGED_CHANNEL, (payload) => cache.apply(payload), {
+      const unlisten = await database.listen(channels.authChanged, (payload) => cache.apply(payload), {
         lost: () => cache.deaf(),
         restored: () => cache.listening(),
       });

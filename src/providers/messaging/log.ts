@@ -9,44 +9,33 @@ import type { MessagingDriver } from './types.js';
 
 export const OUTBOX_FILE = 'outbox.jsonl';
 
-/**
- * Appends to one file run one after the other, across every driver in the process, so lines never
- * interleave. Each line is also a single small O_APPEND write, which keeps it whole even if another
- * process appends to the same file.
- */
-const appendQueues = new Map<string, Promise<void>>();
-
-function appendLine(file: string, line: string): Promise<void> {
-  const previous = appendQueues.get(file) ?? Promise.resolve();
-  const next = previous
-    .catch(() => undefined)
-    .then(async () => {
-      await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-      // Codes and phone numbers: owner only.
-      await appendFile(file, line, { encoding: 'utf8', flag: 'a', mode: 0o600 });
-    });
-  appendQueues.set(file, next);
-  // Forget the queue once it drains so the map does not grow with every file ever written.
-  void next.then(
-    () => appendQueues.get(file) === next && appendQueues.delete(file),
-    () => appendQueues.get(file) === next && appendQueues.delete(file),
-  );
-  return next;
-}
-
 export function createLogDriver(deps: {
   dataDir: string;
   logger: FastifyBaseLogger;
   clock: Clock;
 }): MessagingDriver {
   const file = join(deps.dataDir, OUTBOX_FILE);
+  // This driver's appends run one after the other, so its lines keep their order. Each line is also
+  // a single small O_APPEND write, which keeps it whole beside another driver's or process's lines.
+  let appending: Promise<void> = Promise.resolve();
+  const appendLine = (line: string): Promise<void> => {
+    const next = appending
+      .catch(() => undefined)
+      .then(async () => {
+        await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+        // Codes and phone numbers: owner only.
+        await appendFile(file, line, { encoding: 'utf8', flag: 'a', mode: 0o600 });
+      });
+    appending = next;
+    return next;
+  };
   return {
     name: 'log',
     channels: otpChannels,
     async send(message) {
       const { to, channel, text } = message;
       const sentAt = deps.clock.now().toISOString();
-      await appendLine(file, `${JSON.stringify({ to, channel, text, sent_at: sentAt })}\n`);
+      await appendLine(`${JSON.stringify({ to, channel, text, sent_at: sentAt })}\n`);
       // The code is logged on purpose: in development the log is the phone.
       deps.logger.info({ to, channel, text }, 'code message (log driver, not sent)');
     },
