@@ -29,6 +29,7 @@ import { createSupportService, MAX_UNCLOSED_TICKETS } from './modules/support/se
 import { createTrackRecordService } from './modules/track-record/service.js';
 import { createProfileService } from './modules/users/profile.js';
 import { createUserService } from './modules/users/service.js';
+import { createLedger } from './modules/wallet/ledger.js';
 import { createWalletService } from './modules/wallet/service.js';
 import { createNarrator } from './providers/ai/index.js';
 import { createMessenger, type Messenger } from './providers/messaging/index.js';
@@ -71,8 +72,9 @@ export function createServices(deps: ServiceDeps) {
   const wakeups = wakeupsOver(database, logger);
 
   const admin = createAdminService({ db });
-  const users = createUserService({ db, config, audit: admin });
-  const wallet = createWalletService({ db });
+  const ledger = createLedger();
+  const users = createUserService({ db, config, audit: admin, ledger });
+  const wallet = createWalletService({ db, ledger });
   const idempotency = createIdempotencyService({ db, clock });
   const packs = createPackService({ db, audit: admin });
   const tokens = createTokenService({ db, config, clock, database });
@@ -83,8 +85,9 @@ export function createServices(deps: ServiceDeps) {
     audit: admin,
     modelName: analyst.modelName,
     wakeups,
+    ledger,
   });
-  const analysisJobs = createAnalysisJobs({ db });
+  const analysisJobs = createAnalysisJobs({ db, ledger });
   const paymentsDriver = deps.paymentsDriver ?? createPaymentsDriver(config, { clock });
   const paymentDrivers = createPaymentDrivers(config, { clock }, paymentsDriver);
   // The sandbox settles and pays out after its delay: the poller's first look comes one second later.
@@ -94,11 +97,11 @@ export function createServices(deps: ServiceDeps) {
     clock,
     logger,
     drivers: paymentDrivers,
-    withdrawals: createWithdrawalOutcomes({ clock }),
+    withdrawals: createWithdrawalOutcomes({ clock, ledger }),
     config,
     firstCheckAfterMs,
   });
-  const affiliation = createAffiliationService({ db, clock, logger, config, audit: admin, payouts });
+  const affiliation = createAffiliationService({ db, clock, logger, config, audit: admin, payouts, ledger });
   const payments = createPaymentService({
     db,
     clock,
@@ -110,6 +113,7 @@ export function createServices(deps: ServiceDeps) {
     referrals: affiliation,
     transfers: payouts,
     wakeups,
+    ledger,
   });
   const flags = createFlagService({ db, audit: admin, latePayments: payments });
   const housekeeping = createHousekeepingService({ clock, otp, tokens, idempotency });
@@ -138,6 +142,7 @@ export function createServices(deps: ServiceDeps) {
 
   return {
     analyst,
+    ledger,
     messenger,
     football,
     users,

@@ -11,7 +11,6 @@ import { type DatabaseHandle, openDatabase } from '../src/db/client.js';
 import { users } from '../src/db/schema/index.js';
 import type { UserRole } from '../src/lib/allowed-values.js';
 import { ManualClock } from '../src/lib/clock.js';
-import { ledgerSums } from '../src/modules/wallet/ledger.js';
 import type { CodeMessage, Messenger } from '../src/providers/messaging/index.js';
 
 export interface TestDatabase {
@@ -228,7 +227,7 @@ export async function expectLedgerConsistent(t: TestApp): Promise<void> {
     .select({ id: users.id, credits: users.creditsBalance, money: users.moneyBalance })
     .from(users);
   for (const row of rows) {
-    const sums = await ledgerSums(t.app.db, row.id);
+    const sums = await t.app.services.ledger.sums(t.app.db, row.id);
     if (sums.credits !== row.credits || sums.money !== row.money) {
       throw new Error(
         `user ${row.id}: balances ${row.credits}/${row.money} but ledger ${sums.credits}/${sums.money}`,

@@ -165,6 +165,7 @@ describe('PATCH /api/admin/pronostic-types/:id', () => {
       clock: t.clock,
       modelName: 'test',
       wakeups: { send() {} },
+      ledger: t.app.services.ledger,
       audit: {
         record: async () => {
           throw new Error('audit failed');

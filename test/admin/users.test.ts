@@ -331,7 +331,12 @@ describe('POST /api/admin/users/:id/credits', () => {
     };
     // The same service, its audit recorder failing after the ledger row was written.
     const { createUserService } = await import('../../src/modules/users/service.js');
-    const service = createUserService({ db: t.app.db, config: t.config, audit: failing });
+    const service = createUserService({
+      db: t.app.db,
+      config: t.config,
+      audit: failing,
+      ledger: t.app.services.ledger,
+    });
     await expect(service.adjustCredits(admin, target.id, { amount: 9, reason: 'Annulé' })).rejects.toThrow(
       'audit failed',
     );

@@ -199,6 +199,7 @@ describe('POST /api/admin/withdrawals/:id/resolve', () => {
   it('rolls the resolution and its refund back with the audit row', async () => {
     const { user, id } = await escalatedWithdrawal();
     const failing = createAffiliationService({
+      ledger: t.app.services.ledger,
       db: t.app.db,
       clock: t.clock,
       logger: t.app.log,

@@ -4,7 +4,6 @@ import { randomBytes } from 'node:crypto';
 import { desc, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { auditLog, payouts, users, walletOperations, withdrawals } from '../../src/db/schema/index.js';
-import { postOperation } from '../../src/modules/wallet/ledger.js';
 import type { SignedIn, TestApp } from '../helpers.js';
 
 export const ICON = 'https://cdn.example.com/operators/mtn.png';
@@ -12,7 +11,7 @@ export const ICON = 'https://cdn.example.com/operators/mtn.png';
 /** XAF on the user's affiliation wallet: a `referral_commission` ledger row, as a commission arrives. */
 export async function giveMoney(t: TestApp, userId: number, amount: number): Promise<void> {
   await t.app.db.transaction((tx) =>
-    postOperation(tx, {
+    t.app.services.ledger.post(tx, {
       userId,
       type: 'referral_commission',
       currency: 'XAF',

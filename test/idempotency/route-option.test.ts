@@ -9,7 +9,6 @@ import { envelope } from '../../src/lib/envelope.js';
 import { RequestInFlight } from '../../src/lib/errors.js';
 import type { AuthUser } from '../../src/modules/auth/tokens.js';
 import { commitOf, type IdempotentCommit } from '../../src/modules/idempotency/service.js';
-import { spendCredits } from '../../src/modules/wallet/ledger.js';
 import { currentUser } from '../../src/plugins/app/auth.js';
 import { fixedAnalyst } from '../fakes/analysts.js';
 import { createTestApp, expectLedgerConsistent, grantCredits, signIn, type TestApp } from '../helpers.js';
@@ -19,7 +18,7 @@ let t: TestApp;
 /** A service function as a new money route would write it: the change and the stored answer, one transaction. */
 async function spend(user: { id: number }, credits: number, commit: IdempotentCommit<{ balance: number }>) {
   return t.app.db.transaction(async (tx) => {
-    const posted = await spendCredits(tx, {
+    const posted = await t.app.services.ledger.spendCredits(tx, {
       userId: user.id,
       credits,
       type: 'admin_adjustment',

@@ -340,14 +340,14 @@ describe('analysis worker', () => {
     const workers = [
       createAnalysisWorker({
         database: database.handle,
-        jobs: createAnalysisJobs({ db: database.handle.db }),
+        jobs: createAnalysisJobs({ db: database.handle.db, ledger: t.app.services.ledger }),
         analyst: counting('a'),
         clock: t.clock,
         logger: t.app.log,
       }),
       createAnalysisWorker({
         database: second,
-        jobs: createAnalysisJobs({ db: second.db }),
+        jobs: createAnalysisJobs({ db: second.db, ledger: t.app.services.ledger }),
         analyst: counting('b'),
         clock: t.clock,
         logger: t.app.log,

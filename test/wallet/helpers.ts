@@ -3,7 +3,6 @@
 import { inArray, sql } from 'drizzle-orm';
 import { walletOperations } from '../../src/db/schema/index.js';
 import type { Currency, OperationType } from '../../src/lib/allowed-values.js';
-import { postOperation } from '../../src/modules/wallet/ledger.js';
 import type { TestApp } from '../helpers.js';
 
 export interface SeededOperation {
@@ -25,7 +24,7 @@ export async function seedOperations(
   const ids: number[] = [];
   for (const operation of operations) {
     const posted = await t.app.db.transaction((tx) =>
-      postOperation(tx, {
+      t.app.services.ledger.post(tx, {
         userId,
         type: operation.type,
         currency: operation.currency,

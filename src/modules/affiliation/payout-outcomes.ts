@@ -6,15 +6,16 @@ import type { Executor, Transaction } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { withdrawalTexts } from '../../lib/messages.js';
 import type { WithdrawalOutcomes } from '../payouts/service.js';
-import { postOperation } from '../wallet/ledger.js';
+import type { Ledger } from '../wallet/ledger.js';
 import { lockWithdrawal, updateWithdrawal } from './repository.js';
 
 /** Gives a withdrawal's amount back, once (the refund's ledger reference is unique). */
 export async function refundWithdrawal(
+  ledger: Ledger,
   tx: Executor,
   withdrawal: { id: number; userId: number; amount: number },
 ): Promise<void> {
-  await postOperation(tx, {
+  await ledger.post(tx, {
     userId: withdrawal.userId,
     type: 'withdrawal_refund',
     currency: 'XAF',
@@ -31,8 +32,8 @@ function failureText(status: string): string {
   return withdrawalTexts.failed;
 }
 
-export function createWithdrawalOutcomes(deps: { clock: Clock }): WithdrawalOutcomes {
-  const { clock } = deps;
+export function createWithdrawalOutcomes(deps: { clock: Clock; ledger: Ledger }): WithdrawalOutcomes {
+  const { clock, ledger } = deps;
   return {
     async payoutFinal(tx: Transaction, withdrawalId, outcome) {
       const row = await lockWithdrawal(tx, withdrawalId);
@@ -51,7 +52,7 @@ export function createWithdrawalOutcomes(deps: { clock: Clock }): WithdrawalOutc
         message: failureText(outcome.providerStatus),
         finishedAt: now,
       });
-      await refundWithdrawal(tx, row);
+      await refundWithdrawal(ledger, tx, row);
       return true;
     },
 

@@ -29,7 +29,7 @@ import { type IdempotentCommit, withoutKey } from '../idempotency/service.js';
 import { channelOf } from '../payments/service.js';
 import type { PayoutService, PayoutView } from '../payouts/service.js';
 import { avatarOf } from '../users/avatars.js';
-import { postOperation } from '../wallet/ledger.js';
+import type { Ledger } from '../wallet/ledger.js';
 import { refundWithdrawal } from './payout-outcomes.js';
 import {
   countActiveGodchildren,
@@ -63,6 +63,8 @@ const ICON_MAX = 512;
 
 export interface AffiliationServiceDeps {
   db: Database;
+  /** Moves balances with their ledger rows (the wallet's ledger). */
+  ledger: Ledger;
   clock: Clock;
   logger: FastifyBaseLogger;
   config: Pick<Config, 'withdrawMin' | 'referralCommissionPercent'>;
@@ -225,7 +227,7 @@ export function createAffiliationService(deps: AffiliationServiceDeps) {
       }
       const commission = Math.floor((payment.amount * config.referralCommissionPercent) / 100);
       if (commission <= 0) return;
-      await postOperation(tx, {
+      await deps.ledger.post(tx, {
         userId: godfather.id,
         type: 'referral_commission',
         currency: 'XAF',
@@ -305,7 +307,7 @@ export function createAffiliationService(deps: AffiliationServiceDeps) {
           createdAt: now,
           updatedAt: now,
         });
-        const posted = await postOperation(tx, {
+        const posted = await deps.ledger.post(tx, {
           userId: user.id,
           type: 'withdrawal',
           currency: 'XAF',
@@ -403,7 +405,7 @@ export function createAffiliationService(deps: AffiliationServiceDeps) {
           message: note,
           finishedAt: now,
         });
-        await refundWithdrawal(tx, current);
+        await refundWithdrawal(deps.ledger, tx, current);
         await audit.record(tx, {
           adminId: admin.id,
           action: 'withdrawal.reject',
@@ -466,7 +468,7 @@ export function createAffiliationService(deps: AffiliationServiceDeps) {
           message: paid ? withdrawalTexts.paid : note,
           finishedAt: now,
         });
-        if (!paid) await refundWithdrawal(tx, current);
+        if (!paid) await refundWithdrawal(deps.ledger, tx, current);
         const providerFinal =
           providerRead !== null && 'final_failure' in providerRead && providerRead.final_failure;
         await payouts.closeByHand(tx, id, input.outcome, providerFinal);

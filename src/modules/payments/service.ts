@@ -24,7 +24,7 @@ import {
 import type { AuthUser } from '../auth/tokens.js';
 import { raiseFlag } from '../flags/service.js';
 import { type IdempotentCommit, withoutKey } from '../idempotency/service.js';
-import { postOperation } from '../wallet/ledger.js';
+import type { Ledger } from '../wallet/ledger.js';
 import {
   DriverMissing,
   followProviderOperation,
@@ -97,6 +97,8 @@ export interface PaymentServiceDeps {
   firstCheckAfterMs: number;
   /** Wakes the payment pollers once a payment is committed. */
   wakeups: Wakeups;
+  /** Moves balances with their ledger rows (the wallet's ledger). */
+  ledger: Ledger;
   referrals?: ReferralCommissions;
   transfers?: TransferEvents;
 }
@@ -295,7 +297,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         nextCheckAt: null,
       });
       // The unique reference makes a second credit of this payment impossible, whatever runs twice.
-      await postOperation(tx, {
+      await deps.ledger.post(tx, {
         userId: row.userId,
         type: 'pack_purchase',
         currency: 'credits',
@@ -459,7 +461,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     ): Promise<{ credits: number; userId: number }> {
       const row = await lockPayment(tx, paymentId);
       if (!row) throw new NotFound(messages.paymentNotFound);
-      await postOperation(tx, {
+      await deps.ledger.post(tx, {
         userId: row.userId,
         type: 'pack_purchase',
         currency: 'credits',

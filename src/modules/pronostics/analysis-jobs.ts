@@ -4,7 +4,7 @@
 // release on shutdown. Every write is fenced by the claimed attempt (see repository.ts).
 import type { Database } from '../../db/client.js';
 import { messages } from '../../lib/messages.js';
-import { postOperation } from '../wallet/ledger.js';
+import type { Ledger } from '../wallet/ledger.js';
 import {
   type ClaimedJob,
   claimNextJob,
@@ -26,9 +26,11 @@ export interface Cancellation {
 
 export interface AnalysisJobsDeps {
   db: Database;
+  /** Moves balances with their ledger rows (the wallet's ledger). */
+  ledger: Ledger;
 }
 
-export function createAnalysisJobs({ db }: AnalysisJobsDeps) {
+export function createAnalysisJobs({ db, ledger }: AnalysisJobsDeps) {
   return {
     /** Leases the next due row until `leaseUntil`; undefined when none is due. */
     claimNext(now: Date, leaseUntil: Date): Promise<ClaimedJob | undefined> {
@@ -54,7 +56,7 @@ export function createAnalysisJobs({ db }: AnalysisJobsDeps) {
     cancelAndRefund(job: ClaimedJob, cancellation: Cancellation, error: string, now: Date): Promise<boolean> {
       return db.transaction(async (tx) => {
         if (!(await markCancelled(tx, job, cancellation, error, now))) return false;
-        await postOperation(tx, {
+        await ledger.post(tx, {
           userId: job.userId,
           type: 'pronostic_refund',
           currency: 'credits',

@@ -16,7 +16,7 @@ import { addSeconds, isoTimestamp } from '../../lib/time.js';
 import type { AuditRecorder } from '../admin/service.js';
 import type { AuthUser } from '../auth/tokens.js';
 import { type IdempotentCommit, withoutKey } from '../idempotency/service.js';
-import { spendCredits } from '../wallet/ledger.js';
+import type { Ledger } from '../wallet/ledger.js';
 import {
   countAllPronosticsOf,
   countCreated,
@@ -146,9 +146,18 @@ export interface PronosticServiceDeps {
   modelName: string;
   /** Wakes the analysis workers once the row is committed. */
   wakeups: Wakeups;
+  /** Moves balances with their ledger rows (the wallet's ledger). */
+  ledger: Ledger;
 }
 
-export function createPronosticService({ db, clock, audit, modelName, wakeups }: PronosticServiceDeps) {
+export function createPronosticService({
+  db,
+  clock,
+  audit,
+  modelName,
+  wakeups,
+  ledger,
+}: PronosticServiceDeps) {
   /** The live row and its type, if `user` owns it: NotFound when there is none, NotOwner when it is another's. */
   async function findOwned(user: AuthUser, id: number) {
     const found = await findLivePronostic(db, id);
@@ -189,7 +198,7 @@ export function createPronosticService({ db, clock, audit, modelName, wakeups }:
         });
         await countCreated(tx, user.id);
         // A short balance throws, rolling the insert back: no pronostic without its debit.
-        const debit = await spendCredits(tx, {
+        const debit = await ledger.spendCredits(tx, {
           userId: user.id,
           credits: type.difficulty,
           type: 'pronostic_debit',

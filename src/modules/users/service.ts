@@ -12,7 +12,7 @@ import { normalizePhone } from '../../lib/phone.js';
 import { isoTimestamp } from '../../lib/time.js';
 import type { AuditRecorder } from '../admin/service.js';
 import { type IdempotentCommit, withoutKey } from '../idempotency/service.js';
-import { postOperation } from '../wallet/ledger.js';
+import type { Ledger } from '../wallet/ledger.js';
 import {
   affiliationCodeTaken,
   countUsers,
@@ -92,9 +92,11 @@ export interface UserServiceDeps {
   config: Pick<Config, 'welcomeCredits'>;
   /** Writes the audit rows of the back office's actions. */
   audit: AuditRecorder;
+  /** Moves balances with their ledger rows (the wallet's ledger). */
+  ledger: Ledger;
 }
 
-export function createUserService({ db, config, audit }: UserServiceDeps) {
+export function createUserService({ db, config, audit, ledger }: UserServiceDeps) {
   /** Locks the account for an admin's action: NotFound when there is none. */
   async function lockTarget(tx: Transaction, id: number) {
     const row = await lockUser(tx, id);
@@ -134,7 +136,7 @@ export function createUserService({ db, config, audit }: UserServiceDeps) {
           return { user: raced, created: false };
         }
         if (config.welcomeCredits > 0) {
-          const posted = await postOperation(tx, {
+          const posted = await ledger.post(tx, {
             userId: inserted.id,
             type: 'welcome_bonus',
             currency: 'credits',
@@ -239,7 +241,7 @@ export function createUserService({ db, config, audit }: UserServiceDeps) {
       if (reason.length < 3) throw ValidationFailed.field('reason', messages.blankField);
       return db.transaction(async (tx) => {
         const current = await lockTarget(tx, id);
-        const posted = await postOperation(tx, {
+        const posted = await ledger.post(tx, {
           userId: id,
           type: 'admin_adjustment',
           currency: 'credits',

@@ -1,6 +1,7 @@
 // The ledger rule: a balance changes only together with its `wallet_operations` row, in the caller's
-// transaction, and never goes below zero. This file is the wallet's published interface for other
-// modules, and the only writer of the balance columns of `users` (docs/architecture.md). The conditional UPDATE is atomic, so concurrent debits
+// transaction, and never goes below zero. The ledger is the wallet's published interface for other
+// modules (the container hands it to each service that moves money), and the only writer of the
+// balance columns of `users` (docs/architecture.md). The conditional UPDATE is atomic, so concurrent debits
 // cannot overspend on either database (PostgreSQL re-checks the condition after a row lock wait).
 import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
@@ -27,10 +28,7 @@ export interface PostedOperation {
 }
 
 /** Applies the operation, or returns null (and changes nothing) when the balance would go negative. */
-export async function postOperation(
-  db: Executor,
-  operation: OperationInput,
-): Promise<PostedOperation | null> {
+async function postOperation(db: Executor, operation: OperationInput): Promise<PostedOperation | null> {
   if (!Number.isSafeInteger(operation.amount))
     throw new Error(`amount must be an integer: ${operation.amount}`);
   const balance = operation.currency === 'credits' ? users.creditsBalance : users.moneyBalance;
@@ -60,7 +58,7 @@ export async function postOperation(
  * Debits `credits` credits, or throws InsufficientCredits (with the balance as it is) so that the
  * caller's transaction rolls back whatever it did before.
  */
-export async function spendCredits(
+async function spendCredits(
   db: Executor,
   spending: { userId: number; credits: number; type: OperationType; description: string; reference: string },
 ): Promise<PostedOperation> {
@@ -81,7 +79,7 @@ export async function spendCredits(
 }
 
 /** The balances the ledger says a user has; they must equal the user's row (tests check it). */
-export async function ledgerSums(db: Executor, userId: number): Promise<{ credits: number; money: number }> {
+async function ledgerSums(db: Executor, userId: number): Promise<{ credits: number; money: number }> {
   const rows = await db
     .select({
       currency: walletOperations.currency,
@@ -93,3 +91,17 @@ export async function ledgerSums(db: Executor, userId: number): Promise<{ credit
   const sum = (currency: Currency) => Number(rows.find((row) => row.currency === currency)?.total ?? 0);
   return { credits: sum('credits'), money: sum('XAF') };
 }
+
+/** The ledger's three steps; each runs on the executor it is given (the caller's transaction). */
+export function createLedger() {
+  return {
+    /** Applies the operation, or returns null (and changes nothing) when the balance would go negative. */
+    post: postOperation,
+    /** Debits credits, or throws InsufficientCredits so the caller's transaction rolls back. */
+    spendCredits,
+    /** The balances the ledger says a user has; they must equal the user's row. */
+    sums: ledgerSums,
+  };
+}
+
+export type Ledger = ReturnType<typeof createLedger>;

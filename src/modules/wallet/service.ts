@@ -7,7 +7,7 @@ import type { Currency, OperationType } from '../../lib/allowed-values.js';
 import { dayRange } from '../../lib/day-range.js';
 import { offsetOf, type PageMeta, pageMeta, pageRequest } from '../../lib/pagination.js';
 import { isoTimestamp } from '../../lib/time.js';
-import { postOperation } from './ledger.js';
+import type { Ledger } from './ledger.js';
 import {
   type BalanceCheck,
   balanceMismatches,
@@ -28,6 +28,8 @@ export const LEDGER_VERIFY_BATCH = 5_000;
 
 export interface WalletServiceDeps {
   db: Database;
+  /** Moves balances with their ledger rows (the wallet's ledger). */
+  ledger: Ledger;
 }
 
 export interface OperationView {
@@ -76,7 +78,7 @@ function operationFilter(userId: number, query: OperationsQuery): OperationFilte
   return { userId, type: query.type, currency: query.currency, from, before };
 }
 
-export function createWalletService({ db }: WalletServiceDeps) {
+export function createWalletService({ db, ledger }: WalletServiceDeps) {
   return {
     /** Adds (or, negative, removes) credits; a plain Error (the CLI prints it) for bad input. */
     async grantCredits(
@@ -94,7 +96,7 @@ export function createWalletService({ db }: WalletServiceDeps) {
         );
       }
       const posted = await db.transaction((tx) =>
-        postOperation(tx, {
+        ledger.post(tx, {
           userId: account.id,
           type: 'admin_adjustment',
           currency: 'credits',
