@@ -1,8 +1,10 @@
 // Queries on the audit log: append one row (in the caller's transaction), and list them newest
 // first with the back office's filters.
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { type Paged, pageOf } from '../../db/page-of.js';
 import { auditLog } from '../../db/schema/admin.js';
+import type { PageRequest } from '../../lib/pagination.js';
 
 export type AuditRow = typeof auditLog.$inferSelect;
 
@@ -26,21 +28,16 @@ function filterConditions(filter: AuditFilter) {
   );
 }
 
-export async function listAuditRows(
+/** One page of auditLog, with the filter's total. */
+export function pageOfAuditRows(
   db: Executor,
   filter: AuditFilter,
-  page: { limit: number; offset: number },
-): Promise<AuditRow[]> {
-  return db
-    .select()
-    .from(auditLog)
-    .where(filterConditions(filter))
-    .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
-    .limit(page.limit)
-    .offset(page.offset);
-}
-
-export async function countAuditRows(db: Executor, filter: AuditFilter): Promise<number> {
-  const [row] = await db.select({ total: count() }).from(auditLog).where(filterConditions(filter));
-  return Number(row?.total ?? 0);
+  page: PageRequest,
+): Promise<Paged<AuditRow>> {
+  return pageOf(
+    db,
+    auditLog,
+    { where: filterConditions(filter), orderBy: [desc(auditLog.createdAt), desc(auditLog.id)] },
+    page,
+  );
 }

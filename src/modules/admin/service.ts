@@ -2,9 +2,9 @@
 // so the audit row and the effect commit (or roll back) together; the back office lists them.
 import type { Static } from 'typebox';
 import type { Database, Transaction } from '../../db/client.js';
-import { offsetOf, pageMeta, pageRequest } from '../../lib/pagination.js';
+import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import { isoTimestamp } from '../../lib/time.js';
-import { type AuditRow, countAuditRows, insertAuditRow, listAuditRows } from './repository.js';
+import { type AuditRow, insertAuditRow, pageOfAuditRows } from './repository.js';
 import type { AuditQuery } from './schemas.js';
 
 /** What an admin did, to what; `details` holds what a person needs to understand it later (before/after, reason). */
@@ -51,10 +51,7 @@ export function createAdminService({ db }: AdminServiceDeps) {
     async listAudit(query: Static<typeof AuditQuery>) {
       const page = pageRequest(query);
       const filter = { action: query.action, targetType: query.target_type };
-      const [rows, total] = await Promise.all([
-        listAuditRows(db, filter, { limit: page.perPage, offset: offsetOf(page) }),
-        countAuditRows(db, filter),
-      ]);
+      const { rows, total } = await pageOfAuditRows(db, filter, page);
       return { entries: rows.map(auditView), meta: pageMeta(page, total) };
     },
   };

@@ -4,9 +4,11 @@
 import { and, count, desc, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
+import { type Paged, pageOf } from '../../db/page-of.js';
 import { withdrawals } from '../../db/schema/affiliation.js';
 import { users } from '../../db/schema/users.js';
 import type { WithdrawalStatus } from '../../lib/allowed-values.js';
+import type { PageRequest } from '../../lib/pagination.js';
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
 export type NewWithdrawal = typeof withdrawals.$inferInsert;
@@ -212,18 +214,18 @@ function filterConditions(filter: WithdrawalFilter) {
   );
 }
 
-export async function listWithdrawals(
+/** One page of withdrawals, with the filter's total. */
+export function pageOfWithdrawals(
   db: Executor,
   filter: WithdrawalFilter,
-  page: { limit: number; offset: number },
-): Promise<WithdrawalRow[]> {
-  return db
-    .select()
-    .from(withdrawals)
-    .where(filterConditions(filter))
-    .orderBy(desc(withdrawals.createdAt), desc(withdrawals.id))
-    .limit(page.limit)
-    .offset(page.offset);
+  page: PageRequest,
+): Promise<Paged<WithdrawalRow>> {
+  return pageOf(
+    db,
+    withdrawals,
+    { where: filterConditions(filter), orderBy: [desc(withdrawals.createdAt), desc(withdrawals.id)] },
+    page,
+  );
 }
 
 export async function countWithdrawals(db: Executor, filter: WithdrawalFilter): Promise<number> {

@@ -20,7 +20,7 @@ import {
   ValidationFailed,
 } from '../../lib/errors.js';
 import { messages, withdrawalTexts } from '../../lib/messages.js';
-import { offsetOf, pageMeta, pageRequest } from '../../lib/pagination.js';
+import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import { cameroonMobileOf, maskPhone, normalizePhone } from '../../lib/phone.js';
 import { isoTimestamp } from '../../lib/time.js';
 import type { AuditRecorder } from '../admin/service.js';
@@ -42,11 +42,11 @@ import {
   insertWithdrawal,
   isInGodfatherChain,
   listGodchildren,
-  listWithdrawals,
   lockAffiliationGraph,
   lockGodfatherLink,
   lockWithdrawal,
   moneyBalanceOf,
+  pageOfWithdrawals,
   pendingWithdrawalTotals,
   setGodfather,
   sumPaidWithdrawals,
@@ -265,10 +265,7 @@ export function createAffiliationService(deps: AffiliationServiceDeps) {
     async listOwn(user: AuthUser, query: WithdrawalsQuery) {
       const page = pageRequest(query);
       const filter = { userId: user.id, status: query.status };
-      const [rows, total] = await Promise.all([
-        listWithdrawals(db, filter, { limit: page.perPage, offset: offsetOf(page) }),
-        countWithdrawals(db, filter),
-      ]);
+      const { rows, total } = await pageOfWithdrawals(db, filter, page);
       return { withdrawals: rows.map(withdrawalView), meta: pageMeta(page, total) };
     },
 
@@ -326,10 +323,7 @@ export function createAffiliationService(deps: AffiliationServiceDeps) {
     async listForAdmin(query: AdminWithdrawalsQuery) {
       const filter = adminFilter(query);
       const page = pageRequest(query);
-      const [rows, total] = await Promise.all([
-        listWithdrawals(db, filter, { limit: page.perPage, offset: offsetOf(page) }),
-        countWithdrawals(db, filter),
-      ]);
+      const { rows, total } = await pageOfWithdrawals(db, filter, page);
       const [accounts, views] = await Promise.all([
         findAccounts(db, [...new Set(rows.map((row) => row.userId))]),
         payouts.viewsOf(rows.map((row) => row.id)),

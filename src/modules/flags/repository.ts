@@ -1,8 +1,10 @@
 // The flags module's queries, on its own table (`flags`).
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { type Paged, pageOf } from '../../db/page-of.js';
 import { flags } from '../../db/schema/flags.js';
 import type { FlagKind, FlagStatus, FlagTargetType } from '../../lib/allowed-values.js';
+import type { PageRequest } from '../../lib/pagination.js';
 
 export type FlagRow = typeof flags.$inferSelect;
 export type NewFlag = typeof flags.$inferInsert;
@@ -28,18 +30,16 @@ function conditions(filter: FlagFilter) {
 }
 
 /** Open flags first, then newest first. */
-export async function listFlags(
-  db: Executor,
-  filter: FlagFilter,
-  page: { limit: number; offset: number },
-): Promise<FlagRow[]> {
-  return db
-    .select()
-    .from(flags)
-    .where(conditions(filter))
-    .orderBy(sql`${flags.status} = 'open' DESC`, desc(flags.createdAt), desc(flags.id))
-    .limit(page.limit)
-    .offset(page.offset);
+export function pageOfFlags(db: Executor, filter: FlagFilter, page: PageRequest): Promise<Paged<FlagRow>> {
+  return pageOf(
+    db,
+    flags,
+    {
+      where: conditions(filter),
+      orderBy: [sql`${flags.status} = 'open' DESC`, desc(flags.createdAt), desc(flags.id)],
+    },
+    page,
+  );
 }
 
 export async function countFlags(db: Executor, filter: FlagFilter): Promise<number> {

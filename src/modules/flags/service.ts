@@ -9,10 +9,10 @@ import type { Database, Executor, Transaction } from '../../db/client.js';
 import type { FlagKind, FlagStatus, FlagTargetType } from '../../lib/allowed-values.js';
 import { FlagAlreadyResolved, NotFound, ValidationFailed } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
-import { offsetOf, pageMeta, pageRequest } from '../../lib/pagination.js';
+import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import { isoTimestamp } from '../../lib/time.js';
 import type { AuditRecorder } from '../admin/service.js';
-import { countFlags, type FlagRow, insertFlag, listFlags, lockFlag, resolveFlagRow } from './repository.js';
+import { countFlags, type FlagRow, insertFlag, lockFlag, pageOfFlags, resolveFlagRow } from './repository.js';
 
 export interface RaisedFlag {
   kind: FlagKind;
@@ -88,10 +88,7 @@ export function createFlagService({ db, audit, latePayments }: FlagServiceDeps) 
     async list(query: FlagsQuery) {
       const page = pageRequest(query);
       const filter = { status: query.status, kind: query.kind, targetType: query.target_type };
-      const [rows, total] = await Promise.all([
-        listFlags(db, filter, { limit: page.perPage, offset: offsetOf(page) }),
-        countFlags(db, filter),
-      ]);
+      const { rows, total } = await pageOfFlags(db, filter, page);
       return { flags: rows.map(flagView), meta: pageMeta(page, total) };
     },
 

@@ -1,8 +1,10 @@
 // Queries on the credit packs: the active ones by price for users, all of them newest first for the
 // back office, and the row locks an admin edit takes so its audit row describes what it changed.
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { type Paged, pageOf } from '../../db/page-of.js';
 import { packs } from '../../db/schema/wallet.js';
+import type { PageRequest } from '../../lib/pagination.js';
 
 export type PackRow = typeof packs.$inferSelect;
 export type PackChanges = Partial<Pick<PackRow, 'name' | 'credits' | 'price' | 'active'>>;
@@ -20,21 +22,9 @@ export async function findActivePack(db: Executor, id: number): Promise<PackRow 
   return row;
 }
 
-export async function listAllPacks(
-  db: Executor,
-  page: { limit: number; offset: number },
-): Promise<PackRow[]> {
-  return db
-    .select()
-    .from(packs)
-    .orderBy(desc(packs.createdAt), desc(packs.id))
-    .limit(page.limit)
-    .offset(page.offset);
-}
-
-export async function countAllPacks(db: Executor): Promise<number> {
-  const [row] = await db.select({ total: count() }).from(packs);
-  return Number(row?.total ?? 0);
+/** One page of packs, with the filter's total. */
+export function pageOfPacks(db: Executor, page: PageRequest): Promise<Paged<PackRow>> {
+  return pageOf(db, packs, { where: undefined, orderBy: [desc(packs.createdAt), desc(packs.id)] }, page);
 }
 
 /** The pack, locked until the caller's transaction ends: two admins' edits apply one after the other. */

@@ -5,18 +5,17 @@ import type { Static } from 'typebox';
 import type { Database } from '../../db/client.js';
 import { NotFound, ValidationFailed } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
-import { offsetOf, pageMeta, pageRequest } from '../../lib/pagination.js';
+import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import { isoTimestamp } from '../../lib/time.js';
 import type { AuditRecorder } from '../admin/service.js';
 import {
-  countAllPacks,
   findActivePack,
   insertPack,
   listActivePacks,
-  listAllPacks,
   lockPack,
   type PackChanges,
   type PackRow,
+  pageOfPacks,
   updatePack,
 } from './repository.js';
 import type { AdminPackListQuery, CreatePackBody, UpdatePackBody } from './schemas.js';
@@ -99,10 +98,7 @@ export function createPackService({ db, audit }: PackServiceDeps) {
     /** Every pack, on sale or not, newest first. */
     async listAll(query: Static<typeof AdminPackListQuery>) {
       const page = pageRequest(query);
-      const [rows, total] = await Promise.all([
-        listAllPacks(db, { limit: page.perPage, offset: offsetOf(page) }),
-        countAllPacks(db),
-      ]);
+      const { rows, total } = await pageOfPacks(db, page);
       return { packs: rows.map(adminPackView), meta: pageMeta(page, total) };
     },
 

@@ -2,8 +2,10 @@
 // WHERE, newest first; replies of a page of tickets in one query.
 import { and, asc, count, desc, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { type Paged, pageOf } from '../../db/page-of.js';
 import { supportTicketReplies, supportTickets } from '../../db/schema/support.js';
 import type { TicketStatus } from '../../lib/allowed-values.js';
+import type { PageRequest } from '../../lib/pagination.js';
 
 export type TicketRow = typeof supportTickets.$inferSelect;
 export type ReplyRow = typeof supportTicketReplies.$inferSelect;
@@ -113,21 +115,16 @@ function filterConditions(filter: TicketFilter) {
   );
 }
 
-export async function listTickets(
+/** One page of supportTickets, with the filter's total. */
+export function pageOfTickets(
   db: Executor,
   filter: TicketFilter,
-  page: { limit: number; offset: number },
-): Promise<TicketRow[]> {
-  return db
-    .select()
-    .from(supportTickets)
-    .where(filterConditions(filter))
-    .orderBy(desc(supportTickets.createdAt), desc(supportTickets.id))
-    .limit(page.limit)
-    .offset(page.offset);
-}
-
-export async function countTickets(db: Executor, filter: TicketFilter): Promise<number> {
-  const [row] = await db.select({ total: count() }).from(supportTickets).where(filterConditions(filter));
-  return Number(row?.total ?? 0);
+  page: PageRequest,
+): Promise<Paged<TicketRow>> {
+  return pageOf(
+    db,
+    supportTickets,
+    { where: filterConditions(filter), orderBy: [desc(supportTickets.createdAt), desc(supportTickets.id)] },
+    page,
+  );
 }

@@ -20,21 +20,20 @@ import {
   ValidationFailed,
 } from '../../lib/errors.js';
 import { messages, validationMessages } from '../../lib/messages.js';
-import { offsetOf, pageMeta, pageRequest } from '../../lib/pagination.js';
+import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import { isoTimestamp } from '../../lib/time.js';
 import { discardUpload, isFrameworkError, sniffUpload } from '../../lib/uploads.js';
 import type { StorageDriver, StoredFile } from '../../providers/storage/index.js';
 import type { AuditRecorder } from '../admin/service.js';
 import {
   countReplies,
-  countTickets,
   countUnclosedTickets,
   findTicket,
   insertReply,
   insertTicket,
-  listTickets,
   lockTicket,
   lockTicketCreation,
+  pageOfTickets,
   type ReplyRow,
   repliesOf,
   setTicketStatus,
@@ -330,10 +329,7 @@ export function createSupportService({
     async listOwn(caller: { id: number }, query: Static<typeof TicketListQuery>) {
       const page = pageRequest(query);
       const filter: TicketFilter = { userId: caller.id, ...(query.status ? { status: query.status } : {}) };
-      const [rows, total] = await Promise.all([
-        listTickets(db, filter, { limit: page.perPage, offset: offsetOf(page) }),
-        countTickets(db, filter),
-      ]);
+      const { rows, total } = await pageOfTickets(db, filter, page);
       const replies = await withReplies(rows);
       return {
         tickets: rows.map((row) => ticketView(row, replies.get(row.id) ?? [])),
@@ -373,10 +369,7 @@ export function createSupportService({
     async listAll(query: Static<typeof AdminTicketListQuery>) {
       const page = pageRequest(query);
       const filter: TicketFilter = { ...dayRange(query), ...(query.status ? { status: query.status } : {}) };
-      const [rows, total] = await Promise.all([
-        listTickets(db, filter, { limit: page.perPage, offset: offsetOf(page) }),
-        countTickets(db, filter),
-      ]);
+      const { rows, total } = await pageOfTickets(db, filter, page);
       const [replies, owners] = await Promise.all([
         withReplies(rows),
         accounts.accountsByIds(rows.map((row) => row.userId)),

@@ -1,8 +1,10 @@
 // Queries on user accounts.
 import { and, count, desc, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { type Paged, pageOf } from '../../db/page-of.js';
 import { users } from '../../db/schema/users.js';
 import type { UserRole, UserStatus } from '../../lib/allowed-values.js';
+import type { PageRequest } from '../../lib/pagination.js';
 import { escapeLike } from '../../lib/text.js';
 
 export type UserRow = typeof users.$inferSelect;
@@ -95,23 +97,17 @@ function userListConditions(filter: UserListFilter) {
 }
 
 /** A page of accounts for the back office, newest first. */
-export async function listUsers(
+export function pageOfUsers(
   db: Executor,
   filter: UserListFilter,
-  page: { limit: number; offset: number },
-): Promise<UserRow[]> {
-  return db
-    .select()
-    .from(users)
-    .where(userListConditions(filter))
-    .orderBy(desc(users.createdAt), desc(users.id))
-    .limit(page.limit)
-    .offset(page.offset);
-}
-
-export async function countUsers(db: Executor, filter: UserListFilter): Promise<number> {
-  const [row] = await db.select({ total: count() }).from(users).where(userListConditions(filter));
-  return Number(row?.total ?? 0);
+  page: PageRequest,
+): Promise<Paged<UserRow>> {
+  return pageOf(
+    db,
+    users,
+    { where: userListConditions(filter), orderBy: [desc(users.createdAt), desc(users.id)] },
+    page,
+  );
 }
 
 /** The accounts of these ids (the back office shows who a ticket or a withdrawal is from). */

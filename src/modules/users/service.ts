@@ -7,7 +7,7 @@ import type { Database, Executor, Transaction } from '../../db/client.js';
 import type { UserRole, UserStatus } from '../../lib/allowed-values.js';
 import { NotFound, ValidationFailed } from '../../lib/errors.js';
 import { adminTexts, messages } from '../../lib/messages.js';
-import { offsetOf, pageMeta, pageRequest } from '../../lib/pagination.js';
+import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import { normalizePhone } from '../../lib/phone.js';
 import { isoTimestamp } from '../../lib/time.js';
 import type { AuditRecorder } from '../admin/service.js';
@@ -15,14 +15,13 @@ import { type IdempotentCommit, withoutKey } from '../idempotency/service.js';
 import type { Ledger } from '../wallet/ledger.js';
 import {
   affiliationCodeTaken,
-  countUsers,
   findUserById,
   findUserByPhone,
   findUsersByIds,
   insertUserIfAbsent,
-  listUsers,
   lockUser,
   markPhoneVerified,
+  pageOfUsers,
   setUserRole,
   setUserRoleReturning,
   setUserStatus,
@@ -170,10 +169,7 @@ export function createUserService({ db, config, audit, ledger }: UserServiceDeps
       const page = pageRequest(query);
       const search = query.search?.trim();
       const filter = { search: search === '' ? undefined : search, role: query.role, status: query.status };
-      const [rows, total] = await Promise.all([
-        listUsers(db, filter, { limit: page.perPage, offset: offsetOf(page) }),
-        countUsers(db, filter),
-      ]);
+      const { rows, total } = await pageOfUsers(db, filter, page);
       return { users: rows.map(adminUserView), meta: pageMeta(page, total) };
     },
 
