@@ -20,7 +20,7 @@ const { handle, drop, kind } = await openScratchDatabase(postgresBase, {
 try {
   await handle.migrate();
   const config = testConfig({ rateLimit: false });
-  const app = await buildApp({ config, database: handle, logger: false, worker: false });
+  const app = await buildApp({ config, database: handle, logger: false, runLoops: false });
   await app.ready();
 
   // Many users' rows; the measured user owns one row in a hundred.
@@ -65,7 +65,7 @@ try {
   await app.close();
 
   // Create → success with the worker running and the real engine (priors only: no results loaded).
-  const live = await buildApp({ config, database: handle, logger: false, worker: true });
+  const live = await buildApp({ config, database: handle, logger: false, runLoops: true });
   await live.ready();
   await live.runtime.analysisWorker.drain();
   const latencies: number[] = [];

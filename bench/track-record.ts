@@ -33,7 +33,7 @@ try {
     database: handle,
     clock,
     logger: false,
-    worker: false,
+    runLoops: false,
   });
   await app.ready();
   // A season of 20 teams: 380 fixtures, played from August to May.

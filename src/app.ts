@@ -57,7 +57,7 @@ export interface AppOptions {
   /** Runs the analyses; by default the football analyst (statistical model, optional LLM text). */
   analyst?: Analyst;
   /** Run the background loops in this process: by default when ROLE=all. Tests drive `app.runtime` themselves. */
-  worker?: boolean;
+  runLoops?: boolean;
   /** Speaks to the payment provider; by default the driver PAYMENTS_DRIVER names. */
   paymentsDriver?: PaymentsDriver;
   /** Keeps uploaded files; by default the driver STORAGE_DRIVER names. */
@@ -160,7 +160,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...(options.workerOptions ? { workerOptions: options.workerOptions } : {}),
   });
   app.decorate('runtime', runtime);
-  if (options.worker ?? config.role === 'all') {
+  if (options.runLoops ?? config.role === 'all') {
     app.addHook('onReady', () => runtime.start());
     // Finish or hand back the work under way before the database closes.
     app.addHook('preClose', () => runtime.stop());

@@ -20,10 +20,10 @@ async function main(): Promise<void> {
     return;
   }
 
-  // ROLE=all runs the worker in this process too; ROLE=api leaves it to worker processes.
+  // ROLE=all runs the background loops (the runtime) in this process too; ROLE=api leaves them to workers.
   const app = await buildApp({
     config,
-    worker: config.role === 'all',
+    runLoops: config.role === 'all',
     logger: logOptions(config, { isTTY: process.stdout.isTTY }),
   });
   closeWithGrace({ delay: 15_000 }, async ({ signal, err }) => {

@@ -131,7 +131,7 @@ export async function createTestApp(
     messenger && 'lastCode' in messenger ? (messenger as Pick<TestOutbox, 'lastCode'>) : undefined;
   const app = await buildApp({
     logger: false,
-    worker: false,
+    runLoops: false,
     ...rest,
     ...(messenger ? { messenger } : {}),
     config,

@@ -11,7 +11,7 @@ export const MODULE_MAP_COMMAND = 'npm run docs:module-map';
 
 /**
  * The area a file of src/ belongs to: `modules/<name>` and `providers/<name>` for the files under
- * them, the first folder for any other folder (plugins, db, engine, lib, cli, worker, loops…), and a
+ * them, the first folder for any other folder (plugins, db, engine, lib, cli, runtime…), and a
  * top-level file (config.ts, app.ts, services.ts, server.ts, runtime.ts…) as itself.
  */
 export function areaOf(path: string): string {
@@ -68,7 +68,7 @@ export function renderModuleMap(result: ICruiseResult): string {
     '',
     'Who imports whom in `src/`, as dependency-cruiser sees it, with files collapsed to areas: each',
     '`modules/<name>` and `providers/<name>`, each other folder (`plugins`, `db`, `engine`, `lib`, `cli`,',
-    '`worker`…), and each top-level file (`config.ts`, `app.ts`, `services.ts`, `server.ts`…) as itself.',
+    '`runtime`…), and each top-level file (`config.ts`, `app.ts`, `services.ts`, `server.ts`…) as itself.',
     'A solid arrow is a runtime import; a dashed one is made of type-only imports (`import type`), which',
     'vanish from the compiled code. The rules these arrows must follow are in docs/architecture.md and',
     '`.dependency-cruiser.cjs`.',

@@ -5,7 +5,7 @@ import { buildApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
 import { CLIENT_DIR, clientFiles, writeClientFiles } from './generate.js';
 
-const app = await buildApp({ config: testConfig(), logger: false, worker: false });
+const app = await buildApp({ config: testConfig(), logger: false, runLoops: false });
 try {
   await app.ready();
   await writeClientFiles(await clientFiles(app));

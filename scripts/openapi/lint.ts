@@ -14,7 +14,7 @@ const EXCEPTIONS: { rule: string; pointer: string }[] = [
 
 const database = await openDatabase({ url: 'memory://' });
 await database.migrate();
-const app = await buildApp({ config: testConfig(), database, logger: false, worker: false });
+const app = await buildApp({ config: testConfig(), database, logger: false, runLoops: false });
 const document = (await app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
 await app.close();
 await database.close();

@@ -85,8 +85,8 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
  */
 export async function openSharedPglite(socketDir: string): Promise<DatabaseHandle> {
   const url = `postgres://postgres@${encodeURIComponent(socketDir)}/postgres`;
-  const handle = await openPostgres(url, { poolSize: 1, sessionOptions: undefined });
-  return { ...handle, kind: 'pglite' };
+  const database = await openPostgres(url, { poolSize: 1, sessionOptions: undefined });
+  return { ...database, kind: 'pglite' };
 }
 
 /** The database URL of a configuration: PGlite under DATA_DIR when none is set. */
@@ -111,7 +111,7 @@ async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
   const db = pgliteDb as unknown as Database;
   const listeners = new Map<string, Set<Notification>>();
   let closed = false;
-  const handle: DatabaseHandle = {
+  const database: DatabaseHandle = {
     db,
     kind: 'pglite',
     embedded: client,
@@ -147,7 +147,7 @@ async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
       await client.close();
     },
   };
-  return handle;
+  return database;
 }
 
 /** First and longest wait before re-opening a lost LISTEN connection. */

@@ -37,12 +37,12 @@ export async function openConfiguredDatabase(
   const url = databaseUrlOf(config);
   const isEmbeddedDir = config.databaseUrl === undefined;
   if (!isEmbeddedDir) {
-    const handle = await openDatabase({
+    const database = await openDatabase({
       url,
       ...(options.poolSize ? { poolSize: options.poolSize } : {}),
       statementTimeoutMs: config.dbStatementTimeoutMs,
     });
-    return migrated(handle);
+    return migrated(database);
   }
 
   let lock: DataDirLock;
@@ -56,61 +56,61 @@ export async function openConfiguredDatabase(
     throw new DatabaseUnavailable(inUseMessage(url, error.owner, opener));
   }
 
-  let handle: DatabaseHandle;
+  let database: DatabaseHandle;
   try {
-    handle = await migrated(await openDatabase({ url }));
+    database = await migrated(await openDatabase({ url }));
   } catch (error) {
     lock.release();
     throw error;
   }
-  if (opener !== 'service') return withRelease(handle, lock, undefined);
+  if (opener !== 'service') return withRelease(database, lock, undefined);
 
   const socketPath = join(dirname(url), SOCKET_NAME);
   if (socketPath.length > MAX_SOCKET_PATH) {
     options.warn?.(
       `${socketPath} is too long for a Unix socket: CLI commands cannot reach this service's database while it runs`,
     );
-    return withRelease(handle, lock, undefined);
+    return withRelease(database, lock, undefined);
   }
   let server: PgliteSocketServer;
   try {
-    server = await servePgliteOnSocket(handle.embedded!, socketPath, {
+    server = await servePgliteOnSocket(database.embedded!, socketPath, {
       // A command's trigger NOTIFY (e.g. `user:role` invalidating cached tokens) reaches this process's listeners.
-      onNotification: (channel, payload) => void handle.notify(channel, payload),
+      onNotification: (channel, payload) => void database.notify(channel, payload),
     });
   } catch (error) {
-    await handle.close();
+    await database.close();
     lock.release();
     throw error;
   }
   lock.advertise(socketPath);
-  return withRelease(handle, lock, server);
+  return withRelease(database, lock, server);
 }
 
-async function migrated(handle: DatabaseHandle): Promise<DatabaseHandle> {
+async function migrated(database: DatabaseHandle): Promise<DatabaseHandle> {
   try {
-    await handle.migrate();
-    return handle;
+    await database.migrate();
+    return database;
   } catch (error) {
-    await handle.close();
+    await database.close();
     throw error;
   }
 }
 
-/** Closing the handle stops sharing, closes PGlite, then frees the data directory. */
+/** Closing the database stops sharing, closes PGlite, then frees the data directory. */
 function withRelease(
-  handle: DatabaseHandle,
+  database: DatabaseHandle,
   lock: DataDirLock,
   server: PgliteSocketServer | undefined,
 ): DatabaseHandle {
   let closing: Promise<void> | undefined;
   return {
-    ...handle,
+    ...database,
     close() {
       closing ??= (async () => {
         try {
           await server?.close();
-          await handle.close();
+          await database.close();
         } finally {
           lock.release();
         }
@@ -122,13 +122,13 @@ function withRelease(
 
 async function reachRunningService(dataDir: string, owner: LockOwner): Promise<DatabaseHandle> {
   const socket = owner.socket as string;
-  let handle: DatabaseHandle | undefined;
+  let database: DatabaseHandle | undefined;
   try {
-    handle = await openSharedPglite(dirname(socket));
-    await handle.ping();
-    return handle;
+    database = await openSharedPglite(dirname(socket));
+    await database.ping();
+    return database;
   } catch {
-    await handle?.close().catch(() => {});
+    await database?.close().catch(() => {});
     throw new DatabaseUnavailable(
       `${dataDir} is held by the service running as process ${owner.pid}, but its socket ${socket} does not answer: ` +
         'wait for it to finish starting, or stop it and run the command again',

@@ -37,7 +37,7 @@ describe('referral commission', () => {
     const payment = await checkedOut(t, godchild, { pack_id: 3 });
     // A second delivery of the same news after settlement: nothing more.
     await settleEverything();
-    await t.app.services.payments.settle(payment.id, 'test');
+    await t.app.services.payments.follow(payment.id, 'test');
     expect((await paymentRow(t, payment.id)).status).toBe('success');
     const rows = await commissionsOf(payment.id);
     expect(rows).toHaveLength(1);

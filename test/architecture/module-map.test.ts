@@ -16,9 +16,9 @@ describe('the module map', () => {
     expect(areaOf('src/providers/payments/notchpay.ts')).toBe('providers/payments');
     expect(areaOf('src/providers/http-answers.ts')).toBe('providers/http-answers.ts');
     expect(areaOf('src/db/schema/users.ts')).toBe('db');
-    expect(areaOf('src/worker/worker.ts')).toBe('worker');
+    expect(areaOf('src/runtime/analysis-worker.ts')).toBe('runtime');
     expect(areaOf('src/config.ts')).toBe('config.ts');
-    expect(areaOf('src/runtime.ts')).toBe('runtime.ts');
+    expect(areaOf('src/services.ts')).toBe('services.ts');
   });
 
   it('is committed as the command generates it from today’s src', async () => {

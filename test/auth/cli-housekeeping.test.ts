@@ -115,11 +115,11 @@ describe('purge', () => {
       t.app.services.idempotency.begin({ userId: user.id, scope: 'test', key, body: { n: 1 } });
     const old = await begin('old');
     if (!('claim' in old)) throw new Error('expected a new key');
-    await old.claim.settle(t.app.db, { statusCode: 201, body: { ok: true } });
+    await old.claim.record(t.app.db, { statusCode: 201, body: { ok: true } });
     t.clock.advanceSeconds(24 * 3600 + 1);
     const fresh = await begin('fresh');
     if (!('claim' in fresh)) throw new Error('expected a new key');
-    await fresh.claim.settle(t.app.db, { statusCode: 201, body: { ok: true } });
+    await fresh.claim.record(t.app.db, { statusCode: 201, body: { ok: true } });
 
     const purged = await t.app.runtime.housekeeping.runOnce();
     expect(purged.idempotencyKeys).toBe(1);
@@ -160,7 +160,7 @@ describe('purge', () => {
     // Only the interval timers are fake: the database and the HTTP layer keep their real timers.
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     try {
-      const timed = await createOtpApp({ worker: true });
+      const timed = await createOtpApp({ runLoops: true });
       const phone = mobilePhone();
       await requestCode(timed, phone);
       timed.clock.advanceSeconds(25 * 3600);
@@ -177,5 +177,6 @@ describe('purge', () => {
     } finally {
       vi.useRealTimers();
     }
-  });
+    // Builds an app with every background loop (the analyst's fit thread included) and closes it.
+  }, 30_000);
 });

@@ -53,7 +53,8 @@ describe('the share of the SMS budgets kept for returning numbers', () => {
     } finally {
       await t.close();
     }
-  });
+    // 500 sign-in requests through the whole stack: a volume test, not a timed one; a loaded machine needs the room.
+  }, 90_000);
 
   it('reserves each send before it goes out: slow sends in flight never overrun the budget', async () => {
     const t = await createOtpApp({

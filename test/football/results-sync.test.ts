@@ -99,7 +99,7 @@ describe('daily results sync', () => {
 
   it('runs with the worker only for configured leagues: none outside production unless asked', async () => {
     const t = await createTestApp({
-      worker: true,
+      runLoops: true,
       config: { resultsBaseUrl: `${server.url}/mmz4281`, resultsSyncLeagues: [] },
     });
     open.push(t);

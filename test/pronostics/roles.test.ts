@@ -60,7 +60,7 @@ describe.skipIf(!usingPostgres())('ROLE=worker process', () => {
   let t: TestApp;
   beforeAll(async () => {
     // The worker process keeps real time, so the API's clock must too (deadlines are absolute).
-    t = await createTestApp({ worker: false, clock: new ManualClock(new Date()) });
+    t = await createTestApp({ runLoops: false, clock: new ManualClock(new Date()) });
   });
   afterAll(() => t?.close());
 

@@ -2,7 +2,7 @@
 // its own transaction, with the payout row locked): a final payout makes the withdrawal `success`,
 // or `cancelled` and refunded once; a stuck or doubtful one escalates the withdrawal to an admin.
 // The rejection and the hand resolution refund through the same `refundWithdrawal`.
-import type { Executor, Transaction } from '../../db/client.js';
+import type { Transaction } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { withdrawalTexts } from '../../lib/messages.js';
 import type { WithdrawalOutcomes } from '../payouts/service.js';
@@ -12,7 +12,7 @@ import { lockWithdrawal, updateWithdrawal } from './repository.js';
 /** Gives a withdrawal's amount back, once (the refund's ledger reference is unique). */
 export async function refundWithdrawal(
   ledger: Ledger,
-  tx: Executor,
+  tx: Transaction,
   withdrawal: { id: number; userId: number; amount: number },
 ): Promise<void> {
   await ledger.post(tx, {

@@ -162,14 +162,10 @@ const affiliationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const user = currentUser(request);
-      const { escalated, ...query } = request.query;
       return envelope({
         user: { id: user.id },
         message: messages.adminWithdrawalList,
-        data: await affiliation.listForAdmin({
-          ...query,
-          ...(escalated === undefined ? {} : { escalated: escalated === 'true' }),
-        }),
+        data: await affiliation.listForAdmin(request.query),
       });
     },
   );

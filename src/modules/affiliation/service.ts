@@ -6,9 +6,9 @@
 // withdrawal stays `pending` until the payout is final (`payout-outcomes.ts` applies it). A payout
 // that stays unknown is escalated to an admin, never refunded by itself: the money may have left.
 import type { FastifyBaseLogger } from 'fastify';
+import type { Static } from 'typebox';
 import type { Config } from '../../config.js';
-import type { Database, Executor } from '../../db/client.js';
-import type { WithdrawalStatus } from '../../lib/allowed-values.js';
+import type { Database, Transaction } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { dayRange } from '../../lib/day-range.js';
 import {
@@ -54,6 +54,12 @@ import {
   type WithdrawalFilter,
   type WithdrawalRow,
 } from './repository.js';
+import type {
+  AdminWithdrawalsQuery as AdminWithdrawalsQuerySchema,
+  ResolveBody,
+  WithdrawalsQuery as WithdrawalsQuerySchema,
+  WithdrawBody,
+} from './schemas.js';
 
 /** The largest withdrawal one request may ask for (XAF): above mobile-money operators' own caps. */
 export const WITHDRAW_MAX = 1_000_000;
@@ -73,24 +79,9 @@ export interface AffiliationServiceDeps {
   payouts: Pick<PayoutService, 'open' | 'sendOnce' | 'freshWord' | 'closeByHand' | 'viewsOf'>;
 }
 
-export interface WithdrawInput {
-  amount: number;
-  phone: string;
-  operator: { name: string; icon: string };
-}
-
-export interface WithdrawalsQuery {
-  status?: WithdrawalStatus;
-  page?: number;
-  per_page?: number;
-}
-
-export interface AdminWithdrawalsQuery extends WithdrawalsQuery {
-  phone?: string;
-  from?: string;
-  to?: string;
-  escalated?: boolean;
-}
+type WithdrawInput = Static<typeof WithdrawBody>;
+type WithdrawalsQuery = Static<typeof WithdrawalsQuerySchema>;
+type AdminWithdrawalsQuery = Static<typeof AdminWithdrawalsQuerySchema>;
 
 /** The public name of a user: their name, else their username, else their phone with the middle hidden. */
 export function publicName(user: { name: string | null; username: string | null; phone: string }): string {
@@ -175,7 +166,8 @@ export function createAffiliationService(deps: AffiliationServiceDeps) {
     const phone = query.phone === undefined ? undefined : normalizePhone(query.phone);
     if (query.phone !== undefined && !phone) errors.phone = [messages.invalidPhoneFilter];
     const { from, before } = dayRange(query, errors);
-    return { status: query.status, phone, escalated: query.escalated, from, before };
+    const escalated = query.escalated === undefined ? undefined : query.escalated === 'true';
+    return { status: query.status, phone, escalated, from, before };
   }
 
   return {
@@ -215,7 +207,7 @@ export function createAffiliationService(deps: AffiliationServiceDeps) {
      * transaction (the payments module calls it once per payment; the reference makes twice impossible).
      */
     async postReferralCommission(
-      tx: Executor,
+      tx: Transaction,
       payment: { id: number; userId: number; amount: number },
     ): Promise<void> {
       const godfather = await findGodfatherOf(tx, payment.userId);
@@ -427,7 +419,7 @@ export function createAffiliationService(deps: AffiliationServiceDeps) {
     async resolveEscalated(
       admin: { id: number },
       id: number,
-      input: { outcome: 'paid' | 'failed'; message: string; override?: boolean | undefined },
+      input: Static<typeof ResolveBody>,
     ): Promise<AdminWithdrawalView> {
       const note = input.message.trim();
       if (note.length < 3) throw ValidationFailed.field('message', messages.blankField);

@@ -38,6 +38,7 @@ import {
   sentAtByAge,
   spentAtByAge,
 } from './otp-repository.js';
+import type { GenerateInput, SignedInUser, VerifyInput } from './schemas.js';
 import type { TokenService } from './tokens.js';
 
 /**
@@ -55,24 +56,6 @@ const HOUR_MS = 3_600_000;
 const CODE_FORMAT = /^\d{6}$/;
 /** Codes are kept this long after delivery: long past expiry, and well past the hourly counts. */
 export const CODE_RETENTION_MS = 24 * HOUR_MS;
-
-export interface GenerateInput {
-  phone: string;
-  country: string;
-  method: Channel;
-}
-
-export interface VerifyInput {
-  phone: string;
-  code: string;
-}
-
-export interface SignedInUser {
-  id: number;
-  phone: string;
-  country: string;
-  affiliation_code: string;
-}
 
 export interface OtpServiceDeps {
   db: Database;

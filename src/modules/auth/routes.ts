@@ -1,7 +1,6 @@
 // Sign-in: one-time codes by SMS or WhatsApp exchanged for a bearer token, and logout.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { otpChannels } from '../../lib/allowed-values.js';
 import { envelope, envelopeWithoutErrors } from '../../lib/envelope.js';
 import { messages } from '../../lib/messages.js';
 import { currentUser } from '../../plugins/app/auth.js';
@@ -12,28 +11,7 @@ import {
   EnvelopeWithoutErrors,
   ErrorEnvelope,
 } from '../../schemas/common.js';
-
-const GenerateBody = Type.Object({
-  phone: Type.String({
-    maxLength: 32,
-    description: 'E.164, e.g. +237690000000',
-    examples: ['+237690000000'],
-  }),
-  country: Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166 alpha-2', examples: ['CM'] }),
-  method: Type.Enum(otpChannels),
-});
-
-const VerifyBody = Type.Object({
-  phone: Type.String({ maxLength: 32, description: 'E.164', examples: ['+237690000000'] }),
-  code: Type.String({ maxLength: 32, description: 'The 6 digits received', examples: ['123456'] }),
-});
-
-const SignedInUser = Type.Object({
-  id: Type.Integer(),
-  phone: Type.String(),
-  country: Type.String(),
-  affiliation_code: Type.String(),
-});
+import { GenerateBody, SignedInUser, VerifyBody } from './schemas.js';
 
 /** Answers other than 422 on these routes have no `errors` key (spec); the error handler drops it. */
 const otpErrors = { 413: ErrorEnvelope, 415: ErrorEnvelope, 422: ErrorEnvelope, 429: ErrorEnvelope } as const;

@@ -58,10 +58,10 @@ export function createTokenService({ db, config, clock, database }: TokenService
   }
 
   return {
-    /** A new token for `userId`, written with `executor` (the sign-in's transaction). */
-    async issue(executor: Executor, userId: number): Promise<string> {
+    /** A new token for `userId`, written with `db` (the sign-in's transaction, or the pool). */
+    async issue(db: Executor, userId: number): Promise<string> {
       const token = newToken();
-      await insertToken(executor, userId, hashOf(token), clock.now());
+      await insertToken(db, userId, hashOf(token), clock.now());
       return token;
     },
 

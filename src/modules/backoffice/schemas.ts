@@ -8,8 +8,11 @@ import {
   userStatuses,
 } from '../../lib/allowed-values.js';
 import { PageMetaSchema, PageQuery, Timestamp } from '../../schemas/common.js';
+
+export { FlagsQuery, ResolveFlagBody } from '../flags/schemas.js';
+export { AdjustCreditsBody, AdminUserListQuery } from '../users/schemas.js';
+
 import { ListedPronostic } from '../pronostics/schemas.js';
-import { ADJUST_MAX } from '../users/service.js';
 import { OperationSchema } from '../wallet/schemas.js';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -25,18 +28,6 @@ export const AdminUserSchema = Type.Object({
   credits_balance: Type.Integer(),
   money_balance: Type.Integer({ description: 'XAF' }),
   created_at: Timestamp,
-});
-
-export const AdminUserListQuery = Type.Object({
-  search: Type.Optional(
-    Type.String({
-      maxLength: 100,
-      description: 'Digits of a phone (partial, with or without +), or part of a username or a name',
-    }),
-  ),
-  role: Type.Optional(Type.Enum(userRoles)),
-  status: Type.Optional(Type.Enum(userStatuses)),
-  ...PageQuery,
 });
 
 export const AdminUserListData = Type.Object({ users: Type.Array(AdminUserSchema), meta: PageMetaSchema });
@@ -83,15 +74,6 @@ export const AdminUserPronosticsData = Type.Object({
     }),
   ),
   meta: PageMetaSchema,
-});
-
-export const AdjustCreditsBody = Type.Object({
-  amount: Type.Integer({
-    minimum: -ADJUST_MAX,
-    maximum: ADJUST_MAX,
-    description: 'Non-zero credits: positive adds, negative removes (never below zero)',
-  }),
-  reason: Type.String({ minLength: 3, maxLength: 200, description: 'Shown to the user in their operations' }),
 });
 
 export const AdjustCreditsData = Type.Object({
@@ -179,28 +161,5 @@ export const FlagSchema = Type.Object({
   created_at: Timestamp,
 });
 
-export const FlagsQuery = Type.Object(
-  {
-    status: Type.Optional(Type.Enum(flagStatuses)),
-    kind: Type.Optional(Type.Enum(flagKinds)),
-    target_type: Type.Optional(Type.Enum(flagTargetTypes)),
-    ...PageQuery,
-  },
-  { additionalProperties: false },
-);
-
 export const FlagsData = Type.Object({ flags: Type.Array(FlagSchema), meta: PageMetaSchema });
 export const OneFlagData = Type.Object({ flag: FlagSchema });
-
-export const ResolveFlagBody = Type.Object(
-  {
-    message: Type.String({ minLength: 3, maxLength: 500, description: 'What the admin found and did' }),
-    credit: Type.Optional(
-      Type.Boolean({
-        description:
-          'late_complete payment flags only: credit the payment’s credits once (ledger reference payment:<id>:late)',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);

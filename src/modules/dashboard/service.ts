@@ -1,4 +1,4 @@
-// The dashboard: the caller's full user (with both balances), their pronostics counted by status,
+// The dashboard: the user's full user (with both balances), their pronostics counted by status,
 // their 5 newest pronostics and 5 newest operations. It owns no table; it composes the users,
 // pronostics and wallet services, in a fixed number of queries whatever the history (four: the
 // user row, the grouped counts, the newest pronostics, the newest operations), run together.
@@ -16,16 +16,16 @@ export interface DashboardServiceDeps {
 
 export function createDashboardService({ users, pronostics, wallet }: DashboardServiceDeps) {
   return {
-    async of(caller: { id: number }) {
-      const [user, summary, operations] = await Promise.all([
-        users.findById(caller.id),
-        pronostics.summaryOwn(caller),
-        wallet.latestOwn(caller),
+    async of(user: { id: number }) {
+      const [account, summary, operations] = await Promise.all([
+        users.findById(user.id),
+        pronostics.summaryOwn(user),
+        wallet.latestOwn(user),
       ]);
       // The token was valid a moment ago; an account gone since is simply not found.
-      if (!user) throw new NotFound();
+      if (!account) throw new NotFound();
       return {
-        user: fullUserView(user),
+        user: fullUserView(account),
         data: {
           pronostics: summary.counts,
           latest_pronostics: summary.latest,

@@ -4,15 +4,17 @@
 // The module that finds one raises it in its own transaction (`raiseFlag`), once per kind and
 // target; an admin lists them (open first) and resolves each with a note, audited. Resolving a
 // `late_complete` payment may credit it once, through the payments module's published function.
+
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database, Executor, Transaction } from '../../db/client.js';
-import type { FlagKind, FlagStatus, FlagTargetType } from '../../lib/allowed-values.js';
+import type { Database, Transaction } from '../../db/client.js';
+import type { FlagKind, FlagTargetType } from '../../lib/allowed-values.js';
 import { FlagAlreadyResolved, NotFound, ValidationFailed } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
 import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import { isoTimestamp } from '../../lib/time.js';
 import type { AuditRecorder } from '../admin/service.js';
 import { countFlags, type FlagRow, insertFlag, lockFlag, pageOfFlags, resolveFlagRow } from './repository.js';
+import type { FlagsQuery, ResolveFlagInput } from './schemas.js';
 
 export interface RaisedFlag {
   kind: FlagKind;
@@ -26,7 +28,7 @@ export interface RaisedFlag {
  * second raise of the same kind on the same target is a no-op. True when it is new, and then logged.
  */
 export async function raiseFlag(
-  tx: Executor,
+  tx: Transaction,
   flag: RaisedFlag,
   logger?: FastifyBaseLogger,
 ): Promise<boolean> {
@@ -69,14 +71,6 @@ export interface LatePaymentCredits {
   creditLatePayment(tx: Transaction, paymentId: number): Promise<{ credits: number; userId: number }>;
 }
 
-export interface FlagsQuery {
-  status?: FlagStatus;
-  kind?: FlagKind;
-  target_type?: FlagTargetType;
-  page?: number;
-  per_page?: number;
-}
-
 export interface FlagServiceDeps {
   db: Database;
   audit: AuditRecorder;
@@ -102,11 +96,7 @@ export function createFlagService({ db, audit, latePayments }: FlagServiceDeps) 
      * as `flag.resolve` in the same transaction; `credit` (late_complete payment flags only) credits
      * the payment once.
      */
-    async resolve(
-      admin: { id: number },
-      id: number,
-      input: { message: string; credit?: boolean | undefined },
-    ) {
+    async resolve(admin: { id: number }, id: number, input: ResolveFlagInput) {
       const note = input.message.trim();
       if (note.length < 3) throw ValidationFailed.field('message', messages.blankField);
       return db.transaction(async (tx) => {

@@ -1,6 +1,6 @@
 // Queries for stored first answers of requests that carried an Idempotency-Key. Every write that
-// settles or forgets a claim names the claim's row and its state, so a request whose key was taken
-// over (or already settled) changes nothing.
+// records or forgets a claim names the claim's row and its state, so a request whose key was taken
+// over (or already answered) changes nothing.
 import { and, eq, isNotNull, isNull, lt, lte } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { idempotencyKeys } from '../../db/schema/idempotency.js';

@@ -1,11 +1,11 @@
 // Idempotency-Key (Stripe's practice): the same key and body from the same user within 24 h replays
 // the first answer; the same key with another body is a 422; while the first request still runs, a
-// 409. A claim is settled inside the transaction that makes the change (`IdempotentCommit.store`),
+// 409. A claim's answer is recorded inside the transaction that makes the change (`IdempotentCommit.store`),
 // so a crash can never leave a change without its stored answer, nor an answer without its change;
 // and the row the change creates carries the claim's id under a unique index, so one key can never
 // cause two changes, even when a claim whose request seemed dead is taken over.
 import { createHash } from 'node:crypto';
-import type { Database, Executor } from '../../db/client.js';
+import type { Database, Executor, Transaction } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { RequestInFlight, ValidationFailed } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
@@ -30,16 +30,16 @@ export interface StoredAnswer {
   body: unknown;
 }
 
-/** A key this request holds until it settles it (stores its answer) or releases it. */
+/** A key this request holds until it records its answer or releases it. */
 export interface IdempotencyClaim {
   readonly keyId: number;
   /** Stores the answer; inside the change's transaction. RequestInFlight when the key was taken over. */
-  settle(db: Executor, answer: StoredAnswer): Promise<void>;
+  record(db: Executor, answer: StoredAnswer): Promise<void>;
   /** Forgets the key: the request failed without a change worth replaying (e.g. a 422). */
   release(): Promise<void>;
-  /** Replaces the stored body of a settled key (same status): see IdempotentCommit.amend. */
+  /** Replaces the stored body of a recorded key (same status): see IdempotentCommit.amend. */
   amend(body: unknown): Promise<void>;
-  readonly settled: boolean;
+  readonly recorded: boolean;
 }
 
 export type IdempotencyOutcome = { replay: StoredAnswer } | { claim: IdempotencyClaim };
@@ -51,7 +51,7 @@ export type IdempotencyOutcome = { replay: StoredAnswer } | { claim: Idempotency
  */
 export interface IdempotentCommit<T> {
   readonly keyId: number | null;
-  store(tx: Executor, result: T): Promise<void>;
+  store(tx: Transaction, result: T): Promise<void>;
   /**
    * After the transaction, when the effect went on outside it (a checkout calls its provider once
    * the payment is committed): stores the answer actually sent instead, so a replay gives the
@@ -102,24 +102,24 @@ export interface IdempotencyServiceDeps {
 
 export function createIdempotencyService({ db, clock }: IdempotencyServiceDeps) {
   function claimOf(keyId: number): IdempotencyClaim {
-    let settled = false;
+    let recorded = false;
     return {
       keyId,
-      get settled() {
-        return settled;
+      get recorded() {
+        return recorded;
       },
-      async settle(executor, answer) {
-        const stored = await completeKey(executor, keyId, {
+      async record(db, answer) {
+        const stored = await completeKey(db, keyId, {
           statusCode: answer.statusCode,
           responseBody: answer.body,
           expiresAt: addSeconds(clock.now(), IDEMPOTENCY_TTL_SECONDS),
         });
         // Another request took the key over: throwing rolls this request's change back.
         if (!stored) throw new RequestInFlight();
-        settled = true;
+        recorded = true;
       },
       async release() {
-        settled = true;
+        recorded = true;
         await deletePendingKey(db, keyId);
       },
       async amend(body) {
@@ -158,7 +158,7 @@ export function createIdempotencyService({ db, clock }: IdempotencyServiceDeps) 
         if (!existing) continue;
         if (new Date(existing.expiresAt).getTime() <= now.getTime()) {
           // Expired (a replay window that ended, or a claim whose request died): start afresh. The
-          // old claim, if its request still runs, can no longer settle, so its change rolls back.
+          // old claim, if its request still runs, can no longer record its answer, so its change rolls back.
           await deleteExpiredKey(db, existing.id, now);
           continue;
         }
@@ -183,7 +183,7 @@ export function createIdempotencyService({ db, clock }: IdempotencyServiceDeps) 
 
 export type IdempotencyService = ReturnType<typeof createIdempotencyService>;
 
-/** The commit a route gives its service: settles `claim` with `statusCode` and `answer(result)`. */
+/** The commit a route gives its service: records on `claim` `statusCode` and `answer(result)`. */
 export function commitOf<T>(
   claim: IdempotencyClaim | null,
   statusCode: number,
@@ -192,7 +192,7 @@ export function commitOf<T>(
   if (!claim) return withoutKey;
   return {
     keyId: claim.keyId,
-    store: (tx, result) => claim.settle(tx, { statusCode, body: answer(result) }),
+    store: (tx, result) => claim.record(tx, { statusCode, body: answer(result) }),
     amend: (result) => claim.amend(answer(result)),
   };
 }

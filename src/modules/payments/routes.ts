@@ -3,59 +3,13 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { paymentProviders } from '../../lib/allowed-values.js';
 import { envelope } from '../../lib/envelope.js';
 import { Unauthenticated } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
 import { currentUser } from '../../plugins/app/auth.js';
-import {
-  authErrors,
-  EmptyArray,
-  Envelope,
-  ErrorEnvelope,
-  IdParams,
-  Timestamp,
-} from '../../schemas/common.js';
+import { authErrors, EmptyArray, Envelope, ErrorEnvelope, IdParams } from '../../schemas/common.js';
+import { CheckoutBody, PaymentSchema, ProviderParams, UserId } from './schemas.js';
 import type { PaymentView } from './service.js';
-
-const UserId = Type.Object({ id: Type.Integer() });
-const ProviderName = Type.Enum(paymentProviders);
-
-const PaymentSchema = Type.Object({
-  id: Type.Integer(),
-  reference: Type.String(),
-  status: Type.Union([Type.Literal('pending'), Type.Literal('success'), Type.Literal('failed')]),
-  amount: Type.Integer({ description: 'Whole XAF' }),
-  currency: Type.Literal('XAF'),
-  credits: Type.Integer(),
-  pack_id: Type.Integer(),
-  provider: ProviderName,
-  payment_url: Type.Union([Type.String(), Type.Null()], {
-    description: 'The provider’s hosted page, when it gives one',
-  }),
-  created_at: Timestamp,
-});
-
-const CheckoutBody = Type.Object(
-  {
-    pack_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
-    phone: Type.String({ minLength: 1, maxLength: 32, description: 'The payer’s Cameroon mobile number' }),
-    operator: Type.Optional(
-      Type.Object(
-        {
-          name: Type.String({ minLength: 1, maxLength: 64 }),
-          icon: Type.Optional(Type.String({ maxLength: 512 })),
-        },
-        { additionalProperties: false, description: 'What the client showed; kept for display only' },
-      ),
-    ),
-  },
-  { additionalProperties: false },
-);
-
-const ProviderParams = Type.Object({
-  provider: ProviderName,
-});
 
 function checkoutAnswer(userId: number, payment: PaymentView) {
   return envelope({ user: { id: userId }, message: messages.paymentCreated, data: { payment } });

@@ -4,10 +4,11 @@
 // apply under lock) and move it once to `success` (crediting the snapshot's credits under the unique
 // ledger reference `payment:<id>`) or `failed`. Our own clock never fails a payment; news that
 // contradicts a final state changes nothing and raises a flag for an admin.
+
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { channels, type Wakeups } from '../../db/channels.js';
-import type { Database, Executor, Transaction } from '../../db/client.js';
+import type { Database, Transaction } from '../../db/client.js';
 import type { FlagKind, PaymentChannel } from '../../lib/allowed-values.js';
 import type { Clock } from '../../lib/clock.js';
 import { NotFound, NotOwner, RateLimited, Unauthenticated, ValidationFailed } from '../../lib/errors.js';
@@ -46,6 +47,7 @@ import {
   successTotalsOf,
   updatePayment,
 } from './repository.js';
+import type { CheckoutInput } from './schemas.js';
 
 /** How long the provider keeps a payment open (NotchPay: a few hours); past it, it is read hourly. */
 export const PAYMENT_EXPIRY_SECONDS = 3 * 3600;
@@ -59,22 +61,16 @@ export const STUCK_PENDING_SECONDS = 24 * 3600;
 export const NEVER_STARTED_GRACE_SECONDS = 3600;
 const PENDING_RETRY_AFTER_SECONDS = 60;
 
-export interface CheckoutInput {
-  pack_id: number;
-  phone: string;
-  operator?: { name: string; icon?: string } | undefined;
-}
-
 export interface PackLookup {
   findActive(
     id: number,
   ): Promise<{ id: number; name: string; credits: number; price: number; currency: string } | undefined>;
 }
 
-/** The affiliation's share of a settled payment: the godfather's commission, in the settlement's transaction. */
+/** The affiliation's share of a payment that succeeded: the godfather's commission, in the transaction that credits it. */
 export interface ReferralCommissions {
   postReferralCommission(
-    tx: Executor,
+    tx: Transaction,
     payment: { id: number; userId: number; amount: number },
   ): Promise<void>;
 }
@@ -103,7 +99,7 @@ export interface PaymentServiceDeps {
   transfers?: TransferEvents;
 }
 
-export type Settlement = 'success' | 'failed' | 'pending' | 'unchanged' | 'flagged';
+export type PaymentOutcome = 'success' | 'failed' | 'pending' | 'unchanged' | 'flagged';
 
 /** The provider's word, or `not_found` when it has never heard of the payment. */
 type PaymentWord = ProviderPayment | { status: 'not_found' };
@@ -236,7 +232,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       return 'flagged' as const;
     };
     /** Still pending: the next look, and the day-old flag. */
-    const keepPending = async (seen: Partial<PaymentRow>): Promise<Settlement> => {
+    const keepPending = async (seen: Partial<PaymentRow>): Promise<PaymentOutcome> => {
       await updatePayment(tx, row.id, { ...seen, nextCheckAt: nextCheck(row, row.checks) });
       if (now.getTime() - new Date(row.createdAt).getTime() >= STUCK_PENDING_SECONDS * 1000) {
         await flag('stuck_pending', { provider_status: seen.providerStatus ?? row.providerStatus });
@@ -329,7 +325,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
   }
 
   /** Follows one payment (webhook, checkout) to the provider's word; undefined when it does not exist. */
-  async function settle(id: number, source: string): Promise<Settlement | undefined> {
+  async function follow(id: number, source: string): Promise<PaymentOutcome | undefined> {
     return followProviderOperation(db, {
       claim: claimById(id),
       ask,
@@ -396,7 +392,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
           providerStatus: String(started.status),
           updatedAt: clock.now().toISOString(),
         });
-        if (started.status !== 'pending') await settle(row.id, 'start');
+        if (started.status !== 'pending') await follow(row.id, 'start');
       } catch (error) {
         logger.warn(
           { err: error, payment_id: created.id, reference: created.reference },
@@ -416,7 +412,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     },
 
     /** Follows one payment to the provider's word and applies it once; undefined when it does not exist. */
-    settle,
+    follow,
 
     /**
      * A webhook of `provider`: Unauthenticated when its signature is missing or wrong; otherwise the
@@ -426,7 +422,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       provider: string,
       rawBody: Buffer,
       headers: Record<string, string | string[] | undefined>,
-    ): Promise<{ event: string; settlement?: Settlement | undefined }> {
+    ): Promise<{ event: string; outcome?: PaymentOutcome | undefined }> {
       const event = drivers.byName(provider)?.verifyWebhook(rawBody, headers) ?? null;
       if (!event) throw new Unauthenticated();
       if (!event.reference) return { event: event.type };
@@ -437,7 +433,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       if (!event.type.startsWith('payment.')) return { event: event.type };
       const id = await findPaymentIdByReference(db, event.reference);
       if (id === undefined) return { event: event.type };
-      return { event: event.type, settlement: await settle(id, 'webhook') };
+      return { event: event.type, outcome: await follow(id, 'webhook') };
     },
 
     /** The poller's step: follows the most overdue pending payment; false when none is due. */

@@ -69,7 +69,7 @@ export interface PayoutServiceDeps {
   firstCheckAfterMs: number;
 }
 
-export type PayoutSettlement = 'success' | 'cancelled' | 'pending' | 'escalated' | 'unchanged' | 'flagged';
+export type PayoutOutcome = 'success' | 'cancelled' | 'pending' | 'escalated' | 'unchanged' | 'flagged';
 
 /** The provider's word, or `not_found` when it has never heard of the transfer. */
 type TransferWord = ProviderTransfer | { status: 'not_found' };
@@ -156,7 +156,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
     answer: ProviderAnswer<TransferWord>,
     source: string,
     send = false,
-  ): Promise<PayoutSettlement> {
+  ): Promise<PayoutOutcome> {
     const row = await lockPayout(tx, claimedId);
     if (!row) return 'unchanged';
     const log = logger.child({ withdrawal_id: row.withdrawalId, reference: row.reference, source });
@@ -305,7 +305,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
     return keepPending(seen, pastDeadline, `stuck_${status}`);
   }
 
-  async function follow(id: number, source: string): Promise<PayoutSettlement | undefined> {
+  async function follow(id: number, source: string): Promise<PayoutOutcome | undefined> {
     return followProviderOperation(db, {
       claim: claimById(id),
       ask: read,
@@ -341,7 +341,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
      * Sends the payout's one create request, in no transaction, then applies its answer. Called once,
      * right after the approval commits; nothing else ever asks the provider to create a transfer.
      */
-    async sendOnce(payoutId: number): Promise<PayoutSettlement> {
+    async sendOnce(payoutId: number): Promise<PayoutOutcome> {
       const row = await findPayout(db, payoutId);
       if (row?.status !== 'pending' || row.createAnsweredAt !== null) return 'unchanged';
       let answer: ProviderAnswer<TransferWord>;
@@ -362,7 +362,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
     follow,
 
     /** A `transfer.*` webhook's reference (already authenticated): only a hint to read it again. */
-    async onTransferEvent(reference: string): Promise<PayoutSettlement | undefined> {
+    async onTransferEvent(reference: string): Promise<PayoutOutcome | undefined> {
       const id = await findPayoutIdByReference(db, reference);
       return id === undefined ? undefined : follow(id, 'webhook');
     },

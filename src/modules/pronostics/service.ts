@@ -40,7 +40,7 @@ import {
   type TypeChanges,
   updateType,
 } from './repository.js';
-import type { CreateBody, ListQuery } from './schemas.js';
+import type { CreateBody, CreateTypeBody, ListQuery, UpdateTypeBody } from './schemas.js';
 import { searchTextOf } from './search-text.js';
 
 /** How many pronostics the dashboard shows. */
@@ -87,20 +87,9 @@ function adminTypeView(type: PronosticTypeRow) {
 
 export type AdminPronosticType = ReturnType<typeof adminTypeView>;
 
-export interface TypeEdit {
-  name?: string;
-  description?: string;
-  difficulty?: number;
-  is_active?: boolean;
-}
-
-export interface TypeCreation {
-  slug: string;
-  name: string;
-  description: string;
-  difficulty: number;
-  is_active?: boolean;
-}
+/** The back office's type edit and creation; their `is_active` is the type's `active`, renamed here only. */
+type TypeEdit = Static<typeof UpdateTypeBody>;
+type TypeCreation = Static<typeof CreateTypeBody>;
 
 /** Trimmed text, or a 422 naming the field when nothing is left. */
 function cleanText(field: string, value: string, min: number): string {

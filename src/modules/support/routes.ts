@@ -56,10 +56,10 @@ const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const caller = currentUser(request);
+      const user = currentUser(request);
       requireMultipart(request);
-      await support.assertCanOpen(caller);
-      const ticket = await support.create(caller, async (storeAttachment) => {
+      await support.assertCanOpen(user);
+      const ticket = await support.create(user, async (storeAttachment) => {
         const form: TicketForm = {};
         let attached = false;
         for await (const part of formParts(request, ticketSizes)) {
@@ -86,7 +86,7 @@ const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       });
       return reply
         .code(201)
-        .send(envelope({ user: { id: caller.id }, message: messages.ticketCreated, data: { ticket } }));
+        .send(envelope({ user: { id: user.id }, message: messages.ticketCreated, data: { ticket } }));
     },
   );
 
@@ -103,11 +103,11 @@ const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const caller = currentUser(request);
+      const user = currentUser(request);
       return envelope({
-        user: { id: caller.id },
+        user: { id: user.id },
         message: messages.ticketList,
-        data: await support.listOwn(caller, request.query),
+        data: await support.listOwn(user, request.query),
       });
     },
   );
@@ -124,9 +124,9 @@ const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const caller = currentUser(request);
-      const ticket = await support.getOwn(caller, request.params.id);
-      return envelope({ user: { id: caller.id }, message: messages.ticketDetail, data: { ticket } });
+      const user = currentUser(request);
+      const ticket = await support.getOwn(user, request.params.id);
+      return envelope({ user: { id: user.id }, message: messages.ticketDetail, data: { ticket } });
     },
   );
 
@@ -143,9 +143,9 @@ const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const caller = currentUser(request);
-      const ticket = await support.replyOwn(caller, request.params.id, request.body.message);
-      return envelope({ user: { id: caller.id }, message: messages.ticketReplied, data: { ticket } });
+      const user = currentUser(request);
+      const ticket = await support.replyOwn(user, request.params.id, request.body.message);
+      return envelope({ user: { id: user.id }, message: messages.ticketReplied, data: { ticket } });
     },
   );
 
@@ -161,9 +161,9 @@ const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const caller = currentUser(request);
-      const ticket = await support.closeOwn(caller, request.params.id);
-      return envelope({ user: { id: caller.id }, message: messages.ticketClosed, data: { ticket } });
+      const user = currentUser(request);
+      const ticket = await support.closeOwn(user, request.params.id);
+      return envelope({ user: { id: user.id }, message: messages.ticketClosed, data: { ticket } });
     },
   );
 

@@ -199,11 +199,11 @@ export function createSupportService({
     return view(row, await repliesOf(db, [row.id]));
   }
 
-  /** The ticket if it is the caller's: 404 unknown, 403 another user's. */
-  async function findOwned(caller: { id: number }, id: number): Promise<TicketRow> {
+  /** The ticket if it is the user's: 404 unknown, 403 another user's. */
+  async function findOwned(user: { id: number }, id: number): Promise<TicketRow> {
     const row = await findTicket(db, id);
     if (!row) throw new NotFound(messages.ticketNotFound);
-    if (row.userId !== caller.id) throw new NotOwner(messages.ticketForbidden);
+    if (row.userId !== user.id) throw new NotOwner(messages.ticketForbidden);
     return row;
   }
 
@@ -261,14 +261,14 @@ export function createSupportService({
     });
   }
 
-  const ownedBy = (caller: { id: number }) => (row: TicketRow) => {
-    if (row.userId !== caller.id) throw new NotOwner(messages.ticketForbidden);
+  const ownedBy = (user: { id: number }) => (row: TicketRow) => {
+    if (row.userId !== user.id) throw new NotOwner(messages.ticketForbidden);
   };
 
   return {
     /** The cap checked before an upload is read, so a capped user's file is not stored for nothing. */
-    async assertCanOpen(caller: { id: number }): Promise<void> {
-      if (await tooManyUnclosed(caller.id)) {
+    async assertCanOpen(user: { id: number }): Promise<void> {
+      if (await tooManyUnclosed(user.id)) {
         throw new RateLimited(UNCLOSED_RETRY_AFTER_SECONDS, messages.ticketTooManyOpen);
       }
     },
@@ -278,7 +278,7 @@ export function createSupportService({
      * type decided by its first bytes), then the fields are checked and the row written. Any failure
      * (a bad field, a limit, the cap, the database) removes the stored attachment.
      */
-    async create(caller: { id: number }, read: TicketFormReader): Promise<TicketView> {
+    async create(user: { id: number }, read: TicketFormReader): Promise<TicketView> {
       let attachment: StoredAttachment | undefined;
       try {
         const form = await read(async (source, fileName) => {
@@ -290,7 +290,7 @@ export function createSupportService({
             await discardUpload(stream);
             throw ValidationFailed.field('attachment', messages.ticketAttachmentType);
           }
-          const key = `tickets/${caller.id}-${randomBytes(16).toString('hex')}.${ext}`;
+          const key = `tickets/${user.id}-${randomBytes(16).toString('hex')}.${ext}`;
           const { size } = await storage.put(key, stream, { contentType: mime }).catch((error: unknown) => {
             // Past the upload limit: the library's 413 is the answer, whatever the write said.
             throw isFrameworkError(source.errored) ? source.errored : error;
@@ -304,12 +304,12 @@ export function createSupportService({
         const stored = attachment;
         const row = await db.transaction(async (tx) => {
           // One creation at a time per user, so two at once cannot both pass the cap.
-          await lockTicketCreation(tx, caller.id);
-          if (await tooManyUnclosed(caller.id, tx)) {
+          await lockTicketCreation(tx, user.id);
+          if (await tooManyUnclosed(user.id, tx)) {
             throw new RateLimited(UNCLOSED_RETRY_AFTER_SECONDS, messages.ticketTooManyOpen);
           }
           return insertTicket(tx, {
-            userId: caller.id,
+            userId: user.id,
             subject,
             message,
             attachmentKey: stored?.key ?? null,
@@ -326,9 +326,9 @@ export function createSupportService({
       }
     },
 
-    async listOwn(caller: { id: number }, query: Static<typeof TicketListQuery>) {
+    async listOwn(user: { id: number }, query: Static<typeof TicketListQuery>) {
       const page = pageRequest(query);
-      const filter: TicketFilter = { userId: caller.id, ...(query.status ? { status: query.status } : {}) };
+      const filter: TicketFilter = { userId: user.id, ...(query.status ? { status: query.status } : {}) };
       const { rows, total } = await pageOfTickets(db, filter, page);
       const replies = await withReplies(rows);
       return {
@@ -337,28 +337,28 @@ export function createSupportService({
       };
     },
 
-    async getOwn(caller: { id: number }, id: number): Promise<TicketView> {
-      return detail(await findOwned(caller, id), ticketView);
+    async getOwn(user: { id: number }, id: number): Promise<TicketView> {
+      return detail(await findOwned(user, id), ticketView);
     },
 
     /** The owner's reply: the ticket is `open` again (the support has something new to read). */
-    async replyOwn(caller: { id: number }, id: number, text: string): Promise<TicketView> {
-      const row = await reply(id, { id: caller.id, as: 'user' }, text, ownedBy(caller));
+    async replyOwn(user: { id: number }, id: number, text: string): Promise<TicketView> {
+      const row = await reply(id, { id: user.id, as: 'user' }, text, ownedBy(user));
       return detail(row, ticketView);
     },
 
-    async closeOwn(caller: { id: number }, id: number): Promise<TicketView> {
-      return detail(await close(id, ownedBy(caller)), ticketView);
+    async closeOwn(user: { id: number }, id: number): Promise<TicketView> {
+      return detail(await close(id, ownedBy(user)), ticketView);
     },
 
     /** The attachment, for the ticket's owner or an admin: 404 unknown ticket or none, 403 anyone else. */
     async attachmentOf(
-      caller: { id: number; role: string },
+      user: { id: number; role: string },
       id: number,
     ): Promise<{ file: StoredFile; contentType: string; name: string }> {
       const row = await findTicket(db, id);
       if (!row) throw new NotFound(messages.ticketNotFound);
-      if (row.userId !== caller.id && caller.role !== 'admin') throw new NotOwner(messages.ticketForbidden);
+      if (row.userId !== user.id && user.role !== 'admin') throw new NotOwner(messages.ticketForbidden);
       if (!row.attachmentKey || !row.attachmentType) throw new NotFound(messages.ticketNoAttachment);
       const file = await storage.get(row.attachmentKey);
       if (!file) throw new NotFound(messages.ticketNoAttachment);

@@ -48,14 +48,14 @@ export interface ProfileServiceDeps {
 
 export function createProfileService({ db, storage, logger }: ProfileServiceDeps) {
   return {
-    async profileOf(caller: { id: number }): Promise<FullUser> {
-      const user = await findUserById(db, caller.id);
-      if (!user) throw new NotFound();
-      return fullUserView(user);
+    async profileOf(user: { id: number }): Promise<FullUser> {
+      const row = await findUserById(db, user.id);
+      if (!row) throw new NotFound();
+      return fullUserView(row);
     },
 
     /** Changes the name and/or the username; a username another account holds is a 422, even in a race. */
-    async update(caller: { id: number }, input: Static<typeof UpdateProfileBody>): Promise<FullUser> {
+    async update(user: { id: number }, input: Static<typeof UpdateProfileBody>): Promise<FullUser> {
       if (input.name === undefined && input.username === undefined) {
         throw ValidationFailed.field('body', messages.profileNothingToChange);
       }
@@ -67,9 +67,9 @@ export function createProfileService({ db, storage, logger }: ProfileServiceDeps
       }
       if (input.username !== undefined) changes.username = input.username;
       try {
-        const user = await updateUserProfile(db, caller.id, changes);
-        if (!user) throw new NotFound();
-        return fullUserView(user);
+        const updated = await updateUserProfile(db, user.id, changes);
+        if (!updated) throw new NotFound();
+        return fullUserView(updated);
       } catch (error) {
         // The unique index decides, so two accounts racing for one username cannot both get it.
         if (isUniqueViolation(error, 'users_username_unique')) {
@@ -80,16 +80,16 @@ export function createProfileService({ db, storage, logger }: ProfileServiceDeps
     },
 
     /** Stores the (already re-encoded) WebP as the user's avatar and removes the previous file. */
-    async changeAvatar(caller: { id: number }, webp: Uint8Array): Promise<FullUser> {
-      const key = `${AVATAR_FOLDER}/${caller.id}-${randomBytes(16).toString('hex')}.webp`;
+    async changeAvatar(user: { id: number }, webp: Uint8Array): Promise<FullUser> {
+      const key = `${AVATAR_FOLDER}/${user.id}-${randomBytes(16).toString('hex')}.webp`;
       await storage.put(key, webp, { contentType: 'image/webp' });
       let previous: string | null;
-      let user: UserRow;
+      let updated: UserRow;
       try {
-        ({ previous, user } = await db.transaction(async (tx) => {
-          const current = await lockUser(tx, caller.id);
+        ({ previous, updated } = await db.transaction(async (tx) => {
+          const current = await lockUser(tx, user.id);
           if (!current) throw new NotFound();
-          return { previous: current.avatarPath, user: await setAvatarPath(tx, caller.id, `/${key}`) };
+          return { previous: current.avatarPath, updated: await setAvatarPath(tx, user.id, `/${key}`) };
         }));
       } catch (error) {
         await storage.delete(key).catch((cleanup: unknown) => {
@@ -104,7 +104,7 @@ export function createProfileService({ db, storage, logger }: ProfileServiceDeps
           logger.warn({ err: cleanup, key: previousKey }, 'could not remove a replaced avatar');
         });
       }
-      return fullUserView(user);
+      return fullUserView(updated);
     },
 
     /** A user's avatar file by its public name, or undefined. */

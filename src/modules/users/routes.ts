@@ -140,7 +140,7 @@ const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const caller = currentUser(request);
+      const user = currentUser(request);
       requireMultipart(request);
       let webp: Buffer | undefined;
       // Every part is read, so the limits (parts, bytes) are enforced; other fields and files are
@@ -153,8 +153,8 @@ const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         else part.file.resume();
       }
       if (!webp) throw ValidationFailed.field('avatar', messages.avatarRequired);
-      const user = await profile.changeAvatar(caller, webp);
-      return envelope({ user, message: messages.avatarUpdated, data: { avatar: user.avatar } });
+      const updated = await profile.changeAvatar(user, webp);
+      return envelope({ user: updated, message: messages.avatarUpdated, data: { avatar: updated.avatar } });
     },
   );
 };

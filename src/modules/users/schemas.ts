@@ -1,6 +1,8 @@
 // Request and response schemas of the profile: the full user (DESIGN.md: what the dashboard and the
 // profile show) and the profile update (name 2..60, username 3..30 of [a-z0-9_.]).
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
+import { userRoles, userStatuses } from '../../lib/allowed-values.js';
+import { PageQuery } from '../../schemas/common.js';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -27,3 +29,30 @@ export const UpdateProfileBody = Type.Object(
   },
   { description: 'At least one field' },
 );
+
+/** The largest credit adjustment one admin action may make, either way. */
+export const ADJUST_MAX = 100_000;
+
+export const AdminUserListQuery = Type.Object({
+  search: Type.Optional(
+    Type.String({
+      maxLength: 100,
+      description: 'Digits of a phone (partial, with or without +), or part of a username or a name',
+    }),
+  ),
+  role: Type.Optional(Type.Enum(userRoles)),
+  status: Type.Optional(Type.Enum(userStatuses)),
+  ...PageQuery,
+});
+
+export const AdjustCreditsBody = Type.Object({
+  amount: Type.Integer({
+    minimum: -ADJUST_MAX,
+    maximum: ADJUST_MAX,
+    description: 'Non-zero credits: positive adds, negative removes (never below zero)',
+  }),
+  reason: Type.String({ minLength: 3, maxLength: 200, description: 'Shown to the user in their operations' }),
+});
+
+export type AdminUserQuery = Static<typeof AdminUserListQuery>;
+export type CreditAdjustmentInput = Static<typeof AdjustCreditsBody>;

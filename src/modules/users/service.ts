@@ -1,9 +1,10 @@
 // Accounts: the user row is this module's. An account is created on the first code request for a
 // phone, with a unique referral code and the welcome credits (a ledger row), in one transaction.
 // Balances change only through the wallet's ledger function.
+
 import { randomInt } from 'node:crypto';
 import type { Config } from '../../config.js';
-import type { Database, Executor, Transaction } from '../../db/client.js';
+import type { Database, Transaction } from '../../db/client.js';
 import type { UserRole, UserStatus } from '../../lib/allowed-values.js';
 import { NotFound, ValidationFailed } from '../../lib/errors.js';
 import { adminTexts, messages } from '../../lib/messages.js';
@@ -28,6 +29,7 @@ import {
   signupsByDay,
   type UserRow,
 } from './repository.js';
+import type { AdminUserQuery, CreditAdjustmentInput } from './schemas.js';
 
 export type { UserRow } from './repository.js';
 
@@ -40,9 +42,6 @@ export function newAffiliationCode(): string {
 }
 
 export const welcomeBonusDescription = 'Crédits de bienvenue';
-
-/** The largest credit adjustment an admin makes in one go (either way). */
-export const ADJUST_MAX = 100_000;
 
 /** An account as the back office lists it. */
 export function adminUserView(user: UserRow) {
@@ -78,14 +77,6 @@ export interface CreditAdjustment {
   };
 }
 
-export interface AdminUserQuery {
-  search?: string;
-  role?: UserRole;
-  status?: UserStatus;
-  page?: number;
-  per_page?: number;
-}
-
 export interface UserServiceDeps {
   db: Database;
   config: Pick<Config, 'welcomeCredits'>;
@@ -114,7 +105,7 @@ export function createUserService({ db, config, audit, ledger }: UserServiceDeps
     },
 
     /** The account's phone verified a sign-in code (in the verifying transaction): it is a returning number. */
-    markPhoneVerified(tx: Executor, userId: number): Promise<void> {
+    markPhoneVerified(tx: Transaction, userId: number): Promise<void> {
       return markPhoneVerified(tx, userId);
     },
 
@@ -229,7 +220,7 @@ export function createUserService({ db, config, audit, ledger }: UserServiceDeps
     async adjustCredits(
       admin: { id: number },
       id: number,
-      input: { amount: number; reason: string },
+      input: CreditAdjustmentInput,
       commit: IdempotentCommit<CreditAdjustment> = withoutKey,
     ): Promise<CreditAdjustment> {
       if (input.amount === 0) throw ValidationFailed.field('amount', messages.adjustAmountZero);

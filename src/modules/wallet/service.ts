@@ -2,6 +2,7 @@
 // (support gesture, promotion) as `admin_adjustment` ledger rows; the owner's operations history;
 // and the whole-database ledger check. Other modules change balances inside their own transactions
 // through ledger.ts.
+import type { Static } from 'typebox';
 import type { Database } from '../../db/client.js';
 import type { Currency, OperationType } from '../../lib/allowed-values.js';
 import { dayRange } from '../../lib/day-range.js';
@@ -19,6 +20,7 @@ import {
   type OperationRow,
   purchaseReferenceProblems,
 } from './repository.js';
+import type { OperationsQuery as OperationsQuerySchema } from './schemas.js';
 
 export const GRANT_MAX = 1_000_000;
 /** How many operations the latest-transactions list and the dashboard show. */
@@ -43,14 +45,7 @@ export interface OperationView {
   created_at: string;
 }
 
-export interface OperationsQuery {
-  type?: OperationType;
-  currency?: Currency;
-  from?: string;
-  to?: string;
-  page?: number;
-  per_page?: number;
-}
+type OperationsQuery = Static<typeof OperationsQuerySchema>;
 
 export interface LedgerReport {
   users: number;

@@ -53,12 +53,12 @@ async function idempotencyPlugin(app: FastifyInstance): Promise<void> {
 
   app.addHook('onSend', async (request, reply, payload) => {
     const claim = request.idempotencyClaim;
-    if (!claim || claim.settled) return payload;
+    if (!claim || claim.recorded) return payload;
     if (STORED_REFUSALS.has(reply.statusCode) && typeof payload === 'string') {
       // Nothing changed, so the refusal is stored on its own; if another request took the key over
       // meanwhile, that request's answer is the one to keep.
       await claim
-        .settle(app.db, { statusCode: reply.statusCode, body: JSON.parse(payload) })
+        .record(app.db, { statusCode: reply.statusCode, body: JSON.parse(payload) })
         .catch(() => undefined);
     } else {
       await claim.release();

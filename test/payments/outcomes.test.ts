@@ -1,4 +1,4 @@
-// The settlement rules with a programmable provider: amount mismatch, contradicting news, a start
+// The rules that decide a payment's outcome with a programmable provider: amount mismatch, contradicting news, a start
 // that fails after the commit, expiry, and twenty concurrent webhooks for one payment.
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 afterEach(() => expectLedgerConsistent(t));
 
-describe('settlement', () => {
+describe('payment outcomes', () => {
   it('gives the provider’s hosted page and settles on a `complete` webhook after re-fetching', async () => {
     const user = await signIn(t);
     const before = await balanceOf(t, user.id);
