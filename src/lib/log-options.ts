@@ -7,7 +7,7 @@ import type { LoggerOptions } from 'pino';
 const redact = ['req.headers.authorization', 'req.headers.cookie'];
 
 /** Query parameters whose values are personal data or secrets (a phone number, a search, a stream key). */
-const REDACTED_QUERY = new Set(['phone', 'search', 'stream_key']);
+const REDACTED_QUERY: ReadonlySet<string> = new Set(['phone', 'search', 'stream_key']);
 
 /** The URL as the access log keeps it: the values of REDACTED_QUERY replaced by `[redacted]`. */
 export function redactUrl(url: string): string {

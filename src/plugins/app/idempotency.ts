@@ -8,7 +8,7 @@ import type { IdempotencyClaim, IdempotentCommit } from '../../modules/idempoten
 import { currentUser } from './auth.js';
 
 /** Refusals replayed like successes (DESIGN, Idempotency: "201 or 402"). */
-const STORED_REFUSALS = new Set([402]);
+const STORED_REFUSALS: ReadonlySet<number> = new Set([402]);
 
 declare module 'fastify' {
   interface FastifyContextConfig {
