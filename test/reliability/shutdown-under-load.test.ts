@@ -82,7 +82,13 @@ describe('graceful shutdown under load', () => {
           if ('error' in (outcomes.at(-1) as Outcome)) break;
         }
       });
-      await new Promise((r) => setTimeout(r, 1500));
+      // SIGTERM lands under load: once a few creates have been answered (not after a fixed delay,
+      // which a loaded machine may spend before the first answer), while every client still sends.
+      const created = () => outcomes.filter((o) => 'status' in o && o.status === 201).length;
+      for (let waited = 0; created() <= 5 && waited < 30_000; waited += 100) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await new Promise((r) => setTimeout(r, 300));
       first.child.kill('SIGTERM');
       expect(await first.exited).toBe(0);
       stop = true;
