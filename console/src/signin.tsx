@@ -2,6 +2,7 @@
 // only once an admin route accepts it; a user without the admin role is told so and signed out.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, api, dataOf, errorText, session } from './api.js';
+import { toE164 } from './phone.js';
 import { Field } from './ui.js';
 
 export const REFUSED = 'Accès réservé aux administrateurs';
@@ -54,7 +55,7 @@ export function SignIn({ onSignedIn, notice }: { onSignedIn: () => void; notice?
     setBusy(true);
     try {
       const data = await dataOf(
-        api.POST('/api/otp/generate', { body: { phone: phone.trim(), country, method } }),
+        api.POST('/api/otp/generate', { body: { phone: toE164(phone, country), country, method } }),
       );
       setPhone(data.phone);
       setStep('code');
@@ -104,7 +105,10 @@ export function SignIn({ onSignedIn, notice }: { onSignedIn: () => void; notice?
               ))}
             </select>
           </Field>
-          <Field label="Numéro de téléphone" hint="Au format international, par exemple +237690000000">
+          <Field
+            label="Numéro de téléphone"
+            hint="Avec ou sans indicatif, par exemple 690000000 ou +237690000000"
+          >
             <input
               type="tel"
               name="phone"

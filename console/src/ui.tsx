@@ -135,3 +135,25 @@ export function Field({
     </label>
   );
 }
+
+/**
+ * A wide table's horizontal scroller (on a phone): a named region in the tab order, so a keyboard
+ * user can scroll it too (WCAG 2.1.1; axe's scrollable-region-focusable).
+ */
+export function ScrollRegion({
+  label,
+  hidden,
+  children,
+}: {
+  label: string;
+  hidden?: boolean;
+  children: ComponentChildren;
+}) {
+  return (
+    // A section with a name is a region landmark.
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take the focus to be scrolled by keyboard.
+    <section class="scroll" aria-label={label} tabIndex={0} hidden={hidden}>
+      {children}
+    </section>
+  );
+}

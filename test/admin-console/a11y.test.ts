@@ -1,6 +1,7 @@
-// Every screen of the admin console in Chromium (fixture: ./setup.ts), opened by its deep link:
-// screenshot into .ci/out/admin-<screen>.png and checked by axe-core, no serious or critical
-// violation allowed. axe-core is injected as an inline script, so only this file's context bypasses
+// Every screen of the admin console in Chromium (fixture: ./setup.ts), opened by its deep link, at a
+// desktop width (1280 px) and a phone's (390 px): screenshot into .ci/out/admin-<screen>[-390].png,
+// checked for overflow (nothing wider than the viewport, no box whose content spills out of it) and
+// by axe-core, no serious or critical violation allowed. axe-core is injected as an inline script, so only this file's context bypasses
 // the service's CSP (the other file runs the console under it).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,6 +16,38 @@ const AXE_OPTIONS = {
   runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] },
   resultTypes: ['violations'],
 };
+
+/**
+ * What spills: the page wider than the viewport, or an element whose content is wider than its own
+ * box (a word overflowing a squeezed card). Content inside a box that scrolls or clips on purpose
+ * (a wide table in its scroller) is that box's business, and visually hidden helpers are skipped.
+ */
+const FIND_OVERFLOW = `(() => {
+  const found = [];
+  const root = document.documentElement;
+  const nameOf = (el) => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + (typeof el.className === 'string' && el.className.trim() ? '.' + el.className.trim().split(/\\s+/).join('.') : '');
+  if (root.scrollWidth > root.clientWidth + 1) {
+    // Name the innermost elements that stick out, not the containers that hold them.
+    const out = [...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > root.clientWidth + 1);
+    const innermost = out.filter((el) => !out.some((other) => other !== el && el.contains(other)));
+    found.push('the page is ' + root.scrollWidth + ' px wide in a ' + root.clientWidth + ' px viewport: ' + innermost.slice(0, 5).map(nameOf).join(', '));
+    return found;
+  }
+  const clipped = (el) => {
+    for (let p = el; p && p !== document.body; p = p.parentElement) {
+      const style = getComputedStyle(p);
+      if (style.overflowX !== 'visible' || style.clip !== 'auto' || style.clipPath !== 'none') return true;
+    }
+    return false;
+  };
+  for (const el of document.querySelectorAll('body *')) {
+    if (el.clientWidth === 0 || clipped(el)) continue;
+    if (el.scrollWidth > el.clientWidth + 1) {
+      found.push(nameOf(el) + ': content ' + el.scrollWidth + ' px in a ' + el.clientWidth + ' px box (' + (el.textContent || '').trim().slice(0, 40) + ')');
+    }
+  }
+  return found;
+})()`;
 
 interface AxeViolation {
   id: string;
@@ -38,6 +71,7 @@ describe.skipIf(!runBrowserTests)("the admin console's accessibility in Chromium
     const check = async (screen: string, ready: () => Promise<unknown>) => {
       await ready();
       await page.screenshot({ path: join(OUT, `admin-${screen}.png`), fullPage: true });
+      expect((await page.evaluate(FIND_OVERFLOW)) as string[], `${screen}: overflow`).toEqual([]);
       // Injected once per page load: the screens after the first deep link are opened in the page.
       if ((await page.evaluate('typeof axe')) === 'undefined') await page.addScriptTag({ content: AXE });
       const violations = (await page.evaluate(
@@ -51,8 +85,16 @@ describe.skipIf(!runBrowserTests)("the admin console's accessibility in Chromium
         );
       expect(bad).toEqual([]);
     };
-    await page.goto(`${f.base}/admin`);
-    await check('signin', () => page.getByLabel('Numéro de téléphone').waitFor());
+    for (const [width, height, suffix] of [
+      [1280, 900, ''],
+      [390, 844, '-390'],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await page.evaluate(`sessionStorage.clear()`).catch(() => {});
+      await page.goto(`${f.base}/admin`);
+      await check(`signin${suffix}`, () => page.getByLabel('Numéro de téléphone').waitFor());
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
     // The admin's token, as the sign-in keeps it; a deep link, then each screen opened in the page
     // (as its menu link does, `history.pushState`), so axe-core is parsed once.
     await page.evaluate(`sessionStorage.setItem('pronostics.admin.token', ${JSON.stringify(f.admin.token)})`);
@@ -71,21 +113,23 @@ describe.skipIf(!runBrowserTests)("the admin console's accessibility in Chromium
       ['ticket', `/admin/support/${f.ticketId}`, 'Demande n°'],
       ['journal', '/admin/journal', 'Journal d’audit'],
     ];
-    await page.goto(`${f.base}/admin/retraits`);
-    for (const [screen, url, heading] of screens) {
-      await page.evaluate(
-        `history.pushState(null, '', ${JSON.stringify(url)}); dispatchEvent(new PopStateEvent('popstate'))`,
-      );
-      await check(screen, async () => {
-        await page.getByRole('heading', { name: heading, level: 1 }).first().waitFor();
-        await page.waitForFunction('document.querySelectorAll(\'[aria-busy="true"]\').length === 0');
-      });
+    for (const [width, height, suffix] of [
+      [1280, 900, ''],
+      [390, 844, '-390'],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await page.goto(`${f.base}/admin/retraits`);
+      for (const [screen, url, heading] of screens) {
+        await page.evaluate(
+          `history.pushState(null, '', ${JSON.stringify(url)}); dispatchEvent(new PopStateEvent('popstate'))`,
+        );
+        await check(`${screen}${suffix}`, async () => {
+          await page.getByRole('heading', { name: heading, level: 1 }).first().waitFor();
+          await page.waitForFunction('document.querySelectorAll(\'[aria-busy="true"]\').length === 0');
+        });
+      }
     }
-    // The narrow layout (a phone) is screenshot too.
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto(`${f.base}/admin/retraits`);
-    await check('retraits-mobile', () => page.getByRole('heading', { name: 'Retraits', level: 1 }).waitFor());
     await context.close();
     expect(f.pageErrors).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 });

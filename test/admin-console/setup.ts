@@ -127,7 +127,9 @@ export async function startConsole(): Promise<ConsoleFixture> {
       const response = await page.goto(`${base}/admin`);
       expect(response?.status()).toBe(200);
       expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
-      await page.getByLabel('Numéro de téléphone').fill(phone);
+      // Typed as people type it, in national format with Cameroon chosen: the console sends E.164.
+      const typed = phone.startsWith('+237') ? phone.slice(4) : phone;
+      await page.getByLabel('Numéro de téléphone').fill(typed);
       await page.getByRole('button', { name: 'Recevoir un code' }).click();
       // The code field shows once the code is sent: only then is it in the outbox.
       const codeField = page.getByLabel('Code reçu');

@@ -1,7 +1,7 @@
 // The audit log: who did what, when, filtered by action and target.
 import { useState } from 'preact/hooks';
 import { api, dataOf } from '../api.js';
-import { Field, LoadState, Pager, useLoad, when } from '../ui.js';
+import { Field, LoadState, Pager, ScrollRegion, useLoad, when } from '../ui.js';
 
 export function Audit() {
   const [action, setAction] = useState('');
@@ -45,7 +45,7 @@ export function Audit() {
       </form>
       <LoadState loaded={loaded}>
         {loaded.data && loaded.data.entries.length === 0 ? <p>Aucune entrée.</p> : null}
-        <div class="scroll">
+        <ScrollRegion label="Entrées du journal">
           <table>
             <caption class="sr-only">Entrées du journal</caption>
             <thead>
@@ -76,7 +76,7 @@ export function Audit() {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
         {loaded.data ? <Pager meta={loaded.data.meta} onPage={setPage} label="journal" /> : null}
       </LoadState>
     </section>

@@ -3,7 +3,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import { api, dataOf, type ResponseData } from '../api.js';
-import { LoadState, number, percent, useLoad, xaf } from '../ui.js';
+import { LoadState, number, percent, ScrollRegion, useLoad, xaf } from '../ui.js';
 
 type Stats = ResponseData<'/api/admin/stats', 'get'>;
 type Period = Omit<Stats['today'], 'day'>;
@@ -147,7 +147,7 @@ function SeriesTable({ series }: { series: Point[] }) {
   return (
     <details>
       <summary>Détail par jour</summary>
-      <div class="scroll">
+      <ScrollRegion label="Chiffres par jour">
         <table>
           <caption class="sr-only">Chiffres par jour</caption>
           <thead>
@@ -169,7 +169,7 @@ function SeriesTable({ series }: { series: Point[] }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
     </details>
   );
 }

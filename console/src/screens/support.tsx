@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, dataOf, type ResponseData } from '../api.js';
 import { follow } from '../router.js';
-import { Field, LoadState, Pager, useAction, useLoad, when } from '../ui.js';
+import { Field, LoadState, Pager, ScrollRegion, useAction, useLoad, when } from '../ui.js';
 
 type TicketStatus = 'open' | 'answered' | 'closed';
 const STATUS_LABEL: Record<TicketStatus, string> = { open: 'Ouvert', answered: 'Répondu', closed: 'Clôturé' };
@@ -45,36 +45,38 @@ function TicketList() {
       </div>
       <LoadState loaded={loaded}>
         {loaded.data && loaded.data.tickets.length === 0 ? <p>Aucune demande.</p> : null}
-        <table>
-          <caption class="sr-only">Demandes d’assistance</caption>
-          <thead>
-            <tr>
-              <th scope="col">N°</th>
-              <th scope="col">Sujet</th>
-              <th scope="col">Utilisateur</th>
-              <th scope="col">Statut</th>
-              <th scope="col">Mise à jour</th>
-            </tr>
-          </thead>
-          <tbody>
-            {loaded.data?.tickets.map((ticket) => (
-              <tr key={ticket.id}>
-                <td>{ticket.id}</td>
-                <td>
-                  <a
-                    href={`/admin/support/${ticket.id}`}
-                    onClick={(event) => follow(event, `/support/${ticket.id}`)}
-                  >
-                    {ticket.subject}
-                  </a>
-                </td>
-                <td>{userLabel(ticket)}</td>
-                <td>{STATUS_LABEL[ticket.status]}</td>
-                <td>{when(ticket.updated_at)}</td>
+        <ScrollRegion label="Demandes de support">
+          <table>
+            <caption class="sr-only">Demandes d’assistance</caption>
+            <thead>
+              <tr>
+                <th scope="col">N°</th>
+                <th scope="col">Sujet</th>
+                <th scope="col">Utilisateur</th>
+                <th scope="col">Statut</th>
+                <th scope="col">Mise à jour</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {loaded.data?.tickets.map((ticket) => (
+                <tr key={ticket.id}>
+                  <td>{ticket.id}</td>
+                  <td>
+                    <a
+                      href={`/admin/support/${ticket.id}`}
+                      onClick={(event) => follow(event, `/support/${ticket.id}`)}
+                    >
+                      {ticket.subject}
+                    </a>
+                  </td>
+                  <td>{userLabel(ticket)}</td>
+                  <td>{STATUS_LABEL[ticket.status]}</td>
+                  <td>{when(ticket.updated_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollRegion>
         {loaded.data ? <Pager meta={loaded.data.meta} onPage={setPage} label="demandes" /> : null}
       </LoadState>
     </section>

@@ -2,8 +2,9 @@
 // reason, block / unblock, change role.
 import { useState } from 'preact/hooks';
 import { api, dataOf, type ResponseData } from '../api.js';
+import { searchTermOf } from '../phone.js';
 import { follow } from '../router.js';
-import { Field, LoadState, Pager, useAction, useLoad, when, xaf } from '../ui.js';
+import { Field, LoadState, Pager, ScrollRegion, useAction, useLoad, when, xaf } from '../ui.js';
 
 type Detail = ResponseData<'/api/admin/users/{id}', 'get'>;
 const ROLE_LABEL = { user: 'Utilisateur', admin: 'Administrateur' } as const;
@@ -56,7 +57,7 @@ function UserList() {
         onSubmit={(event) => {
           event.preventDefault();
           setPage(1);
-          setFilters({ search: search.trim(), role, status });
+          setFilters({ search: searchTermOf(search), role, status });
         }}
       >
         <Field label="Téléphone, nom ou pseudo">
@@ -88,7 +89,7 @@ function UserList() {
       </form>
       <LoadState loaded={loaded}>
         {loaded.data && loaded.data.users.length === 0 ? <p>Aucun utilisateur.</p> : null}
-        <div class="scroll">
+        <ScrollRegion label="Liste des utilisateurs">
           <table>
             <caption class="sr-only">Utilisateurs trouvés</caption>
             <thead>
@@ -125,7 +126,7 @@ function UserList() {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
         {loaded.data ? <Pager meta={loaded.data.meta} onPage={setPage} label="utilisateurs" /> : null}
       </LoadState>
     </section>
@@ -184,7 +185,7 @@ function UserDetail({ id }: { id: number }) {
       </LoadState>
       <h2 id="ledger-title">Opérations</h2>
       <LoadState loaded={ledger}>
-        <div class="scroll">
+        <ScrollRegion label="Opérations">
           <table aria-labelledby="ledger-title" data-table="ledger">
             <thead>
               <tr>
@@ -210,13 +211,13 @@ function UserDetail({ id }: { id: number }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
         {ledger.data ? <Pager meta={ledger.data.meta} onPage={setLedgerPage} label="opérations" /> : null}
       </LoadState>
       <h2 id="pronostics-title">Pronostics</h2>
       <LoadState loaded={pronostics}>
         {pronostics.data && pronostics.data.pronostics.length === 0 ? <p>Aucun pronostic.</p> : null}
-        <div class="scroll" hidden={pronostics.data?.pronostics.length === 0}>
+        <ScrollRegion label="Pronostics" hidden={pronostics.data?.pronostics.length === 0}>
           <table aria-labelledby="pronostics-title">
             <thead>
               <tr>
@@ -245,7 +246,7 @@ function UserDetail({ id }: { id: number }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
         {pronostics.data ? (
           <Pager meta={pronostics.data.meta} onPage={setPronosticPage} label="pronostics" />
         ) : null}

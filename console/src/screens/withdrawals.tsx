@@ -2,6 +2,7 @@
 // escalated payouts an admin settles by hand.
 import { useState } from 'preact/hooks';
 import { api, dataOf, type ResponseData } from '../api.js';
+import { toE164 } from '../phone.js';
 import { Field, LoadState, Pager, useAction, useLoad, when, xaf } from '../ui.js';
 
 type Status = 'pending' | 'success' | 'cancelled';
@@ -39,7 +40,7 @@ export function Withdrawals() {
         onSubmit={(event) => {
           event.preventDefault();
           setPage(1);
-          setFilters({ status, phone: phone.trim(), escalated });
+          setFilters({ status, phone: toE164(phone), escalated });
         }}
       >
         <Field label="Statut">
@@ -50,7 +51,7 @@ export function Withdrawals() {
             <option value="cancelled">Annulés</option>
           </select>
         </Field>
-        <Field label="Téléphone (E.164)">
+        <Field label="Téléphone">
           <input type="tel" value={phone} onInput={(e) => setPhone(e.currentTarget.value)} />
         </Field>
         <Field label="Paiement escaladé">
