@@ -13,6 +13,7 @@ import { createOtpService } from './modules/auth/otp-service.js';
 import { createTokenService } from './modules/auth/tokens.js';
 import { createBackofficeService } from './modules/backoffice/service.js';
 import { createDashboardService } from './modules/dashboard/service.js';
+import { createFixtureService } from './modules/fixtures/service.js';
 import { createFlagService } from './modules/flags/service.js';
 import { createAnalyst } from './modules/football/analyst.js';
 import { threadFitter } from './modules/football/fit-pool.js';
@@ -60,6 +61,7 @@ export function createServices(deps: ServiceDeps) {
   const { db } = database;
   const messenger = deps.messenger ?? createMessenger({ config, logger, clock });
   const football = createFootballService({ db, config });
+  const fixtures = createFixtureService({ db, clock, config, football });
   const analyst: Analyst =
     deps.analyst ??
     createAnalyst({
@@ -145,6 +147,7 @@ export function createServices(deps: ServiceDeps) {
     ledger,
     messenger,
     football,
+    fixtures,
     users,
     wallet,
     idempotency,
