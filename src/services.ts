@@ -88,6 +88,7 @@ export function createServices(deps: ServiceDeps) {
     modelName: analyst.modelName,
     wakeups,
     ledger,
+    fixtures,
   });
   const analysisJobs = createAnalysisJobs({ db, ledger });
   const paymentsDriver = deps.paymentsDriver ?? createPaymentsDriver(config, { clock });

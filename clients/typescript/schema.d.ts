@@ -1783,7 +1783,7 @@ export interface operations {
                 "application/json": {
                     type_id: number;
                     /** @description Match data; other keys are kept as sent */
-                    teams_details: {
+                    teams_details?: {
                         home: string;
                         away: string;
                         league?: string;
@@ -1792,6 +1792,8 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
+                    /** @description A scheduled fixture (GET /api/fixtures) not kicked off yet; teams_details is then built from it (required without it) */
+                    fixture_id?: number;
                 };
             };
         };

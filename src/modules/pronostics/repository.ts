@@ -59,6 +59,7 @@ export async function insertPronostic(
     | 'runAfter'
     | 'deadlineAt'
     | 'idempotencyKeyId'
+    | 'fixtureId'
   >,
 ): Promise<ShownPronostic> {
   const [row] = await db.insert(pronostics).values(values).returning(shownColumns);
