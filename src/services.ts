@@ -90,7 +90,7 @@ export function createServices(deps: ServiceDeps) {
     ledger,
     fixtures,
   });
-  const analysisJobs = createAnalysisJobs({ db, ledger });
+  const analysisJobs = createAnalysisJobs({ db, ledger, odds: fixtures });
   const paymentsDriver = deps.paymentsDriver ?? createPaymentsDriver(config, { clock });
   const paymentDrivers = createPaymentDrivers(config, { clock }, paymentsDriver);
   // The sandbox settles and pays out after its delay: the poller's first look comes one second later.
@@ -132,7 +132,7 @@ export function createServices(deps: ServiceDeps) {
     maxUnclosed: config.rateLimit ? MAX_UNCLOSED_TICKETS : null,
   });
 
-  const trackRecord = createTrackRecordService({ db, clock, football });
+  const trackRecord = createTrackRecordService({ db, clock, football, fixtures });
   const backoffice = createBackofficeService({
     clock,
     users,
