@@ -198,5 +198,11 @@ export async function seedFixtures(database: DatabaseHandle, count: number): Pro
     JOIN football_teams h ON h.name_normalized = 'bench team ' || spec.home
     JOIN football_teams a ON a.name_normalized = 'bench team ' || spec.away
     ON CONFLICT DO NOTHING`);
+  // The per-status totals the service keeps on its writes (the list's meta reads them).
+  await db.execute(sql`
+    INSERT INTO fixture_counts (status, total)
+    SELECT s, (SELECT count(*)::int FROM fixtures WHERE status = s)
+    FROM unnest(ARRAY['scheduled', 'played', 'postponed']) AS s
+    ON CONFLICT (status) DO UPDATE SET total = EXCLUDED.total`);
   await db.execute(sql`VACUUM ANALYZE fixtures`);
 }

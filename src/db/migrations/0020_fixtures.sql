@@ -1,7 +1,14 @@
--- The fixtures (upcoming matches), their pre-match odds history, and the pronostic columns that tie
--- a pronostic to a fixture and to the odds its analysis used. (drizzle-kit also wanted to rename
--- payouts_pending_check_idx: 0018 already created payouts_check_idx by hand, the snapshot had
--- the old name; the snapshot is now right and no statement is needed.)
+-- The fixtures (upcoming matches), their pre-match odds history, their totals per status (the
+-- list's meta), and the pronostic columns that tie a pronostic to a fixture and to the odds its
+-- analysis used. (drizzle-kit also wanted to rename payouts_pending_check_idx: 0018 already created
+-- payouts_check_idx by hand, the snapshot had the old name; the snapshot is now right and no
+-- statement is needed.)
+CREATE TABLE "fixture_counts" (
+	"status" text PRIMARY KEY NOT NULL,
+	"total" integer NOT NULL,
+	CONSTRAINT "fixture_counts_status_allowed" CHECK ("fixture_counts"."status" IN ('scheduled', 'played', 'postponed'))
+);
+--> statement-breakpoint
 CREATE TABLE "fixture_odds" (
 	"id" serial PRIMARY KEY NOT NULL,
 	"fixture_id" integer NOT NULL,

@@ -91,6 +91,20 @@ export const fixtureOdds = pgTable(
   (table) => [index('fixture_odds_fixture_collected_idx').on(table.fixtureId, table.collectedAt.desc())],
 );
 
+/**
+ * Fixtures per status, recounted by the fixtures service in the transaction of each write (a sync,
+ * a closing pass): the default list's `meta.total` reads it instead of counting a season of rows
+ * on every request.
+ */
+export const fixtureCounts = pgTable(
+  'fixture_counts',
+  {
+    status: text('status', { enum: fixtureStatuses }).primaryKey(),
+    total: integer('total').notNull(),
+  },
+  (table) => [check('fixture_counts_status_allowed', sql`${table.status} IN (${statusList})`)],
+);
+
 export type Fixture = typeof fixtures.$inferSelect;
 export type NewFixture = typeof fixtures.$inferInsert;
 export type FixtureOddsRow = typeof fixtureOdds.$inferSelect;
