@@ -20,6 +20,7 @@ import authRoutes from './modules/auth/routes.js';
 import backofficeRoutes from './modules/backoffice/routes.js';
 import consoleRoutes from './modules/console/routes.js';
 import dashboardRoutes from './modules/dashboard/routes.js';
+import fixtureRoutes from './modules/fixtures/routes.js';
 import healthRoutes from './modules/health/routes.js';
 import packRoutes from './modules/packs/routes.js';
 import paymentRoutes from './modules/payments/routes.js';
@@ -174,6 +175,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(pronosticRoutes);
+  await app.register(fixtureRoutes);
   await app.register(packRoutes);
   await app.register(adminRoutes);
   await app.register(backofficeRoutes);

@@ -90,6 +90,18 @@ function parseLeagueCodes(raw: string): string[] {
   return [...new Set(codes)];
 }
 
+/** FIXTURES_URL: the file's address on the web, or a file of this machine (`file:///…`). */
+function parseFixturesUrl(raw: string): string {
+  let protocol: string;
+  try {
+    protocol = new URL(raw.trim()).protocol;
+  } catch {
+    throw new Refusal(raw);
+  }
+  if (protocol !== 'http:' && protocol !== 'https:' && protocol !== 'file:') throw new Refusal(raw);
+  return raw.trim();
+}
+
 const inTests = (earlier: ReadEarlier) => earlier('APP_ENV') === 'test';
 const inProduction = (earlier: ReadEarlier) => earlier('APP_ENV') === 'production';
 
@@ -296,6 +308,22 @@ const ConfigSchema = Type.Object({
     description:
       'Leagues whose current season the worker downloads from RESULTS_BASE_URL daily (football-data.co.uk codes). Default: the five big leagues in production, none elsewhere.',
   } satisfies SettingKeywords<string[]>),
+  fixturesUrl: Type.String({
+    env: 'FIXTURES_URL',
+    accepts: 'an http(s) URL or a file:// URL',
+    default: 'https://www.football-data.co.uk/fixtures.csv',
+    parse: parseFixturesUrl,
+    description:
+      "Where `fixtures:sync` downloads upcoming fixtures (football-data.co.uk's fixtures.csv); `file:///…` reads a local copy.",
+  } satisfies SettingKeywords<string>),
+  fixturesSyncIntervalHours: wholeNumber('FIXTURES_SYNC_INTERVAL_HOURS', {
+    // Nothing leaves the machine in development or tests unless asked.
+    defaultFrom: (earlier) => (inProduction(earlier) ? 6 : 0),
+    minimum: 0,
+    maximum: 168,
+    description:
+      'How often the worker syncs fixtures of RESULTS_SYNC_LEAGUES from FIXTURES_URL (0: never; by hand with `fixtures:sync`). Default: 6 in production, 0 elsewhere.',
+  }),
   workerConcurrency: wholeNumber('WORKER_CONCURRENCY', {
     default: 4,
     minimum: 1,

@@ -13,6 +13,7 @@ import { createOtpService } from './modules/auth/otp-service.js';
 import { createTokenService } from './modules/auth/tokens.js';
 import { createBackofficeService } from './modules/backoffice/service.js';
 import { createDashboardService } from './modules/dashboard/service.js';
+import { createFixtureService } from './modules/fixtures/service.js';
 import { createFlagService } from './modules/flags/service.js';
 import { createAnalyst } from './modules/football/analyst.js';
 import { threadFitter } from './modules/football/fit-pool.js';
@@ -60,6 +61,7 @@ export function createServices(deps: ServiceDeps) {
   const { db } = database;
   const messenger = deps.messenger ?? createMessenger({ config, logger, clock });
   const football = createFootballService({ db, config });
+  const fixtures = createFixtureService({ db, clock, config, football });
   const analyst: Analyst =
     deps.analyst ??
     createAnalyst({
@@ -86,8 +88,9 @@ export function createServices(deps: ServiceDeps) {
     modelName: analyst.modelName,
     wakeups,
     ledger,
+    fixtures,
   });
-  const analysisJobs = createAnalysisJobs({ db, ledger });
+  const analysisJobs = createAnalysisJobs({ db, ledger, odds: fixtures });
   const paymentsDriver = deps.paymentsDriver ?? createPaymentsDriver(config, { clock });
   const paymentDrivers = createPaymentDrivers(config, { clock }, paymentsDriver);
   // The sandbox settles and pays out after its delay: the poller's first look comes one second later.
@@ -129,7 +132,7 @@ export function createServices(deps: ServiceDeps) {
     maxUnclosed: config.rateLimit ? MAX_UNCLOSED_TICKETS : null,
   });
 
-  const trackRecord = createTrackRecordService({ db, clock, football });
+  const trackRecord = createTrackRecordService({ db, clock, football, fixtures });
   const backoffice = createBackofficeService({
     clock,
     users,
@@ -145,6 +148,7 @@ export function createServices(deps: ServiceDeps) {
     ledger,
     messenger,
     football,
+    fixtures,
     users,
     wallet,
     idempotency,

@@ -2,7 +2,9 @@
 // (bench/http/reference-server.ts) on the same database and rows, in alternating pairs, with
 // autocannon. PostgreSQL when BENCH_DATABASE_URL is set (a fresh database is created on it and
 // dropped at the end); otherwise only the embedded PGlite workload runs. Options:
-//   --workloads list,search,detail,create,wallet,otp,pglite (default: all that the database allows)
+//   --workloads list,search,detail,create,wallet,otp,fixtures,pglite (default: all that the database allows)
+//   --fixtures 50000                                          (fixtures seeded for the fixtures workload,
+//                                                              which runs with 10 connections: issue 25's target)
 //   --users 10000 --per-user 100 --pglite-users 1000       (rows seeded)
 //   --duration 15 --warmup 3 --pairs 3 --connections 50    (seconds, seconds, pairs, connections)
 // Quick run: npm run bench:http -- --users 1000 --duration 5 --warmup 1 --pairs 1
@@ -15,11 +17,12 @@ import autocannon from 'autocannon';
 import { openDatabase } from '../../src/db/client.js';
 import { openScratchDatabase } from '../scratch-database.js';
 import { processStats, type Server, startService as start } from '../service-process.js';
-import { OTP_BENCH_CODE, type Seeded, seed } from './seed.js';
+import { OTP_BENCH_CODE, type Seeded, seed, seedFixtures } from './seed.js';
 
 const { values: args } = parseArgs({
   options: {
-    workloads: { type: 'string', default: 'list,search,detail,create,wallet,otp,pglite' },
+    workloads: { type: 'string', default: 'list,search,detail,create,wallet,otp,fixtures,pglite' },
+    fixtures: { type: 'string', default: '50000' },
     users: { type: 'string', default: '10000' },
     'per-user': { type: 'string', default: '100' },
     'pglite-users': { type: 'string', default: '1000' },
@@ -49,7 +52,15 @@ interface Figures {
 
 type RequestOf = () => { path: string; method?: string; body?: string; headers: Record<string, string> };
 
-async function drive(server: Server, next: RequestOf, seconds: number): Promise<Figures> {
+/** Page 1 of GET /api/fixtures is measured under this many connections (issue 25: p99 <= 20 ms). */
+const FIXTURES_CONNECTIONS = 10;
+
+async function drive(
+  server: Server,
+  next: RequestOf,
+  seconds: number,
+  connectionCount = connections,
+): Promise<Figures> {
   const pid = server.child.pid!;
   const before = processStats(pid);
   let peakRss = before.rssMb;
@@ -59,7 +70,7 @@ async function drive(server: Server, next: RequestOf, seconds: number): Promise<
   const started = performance.now();
   const result = await autocannon({
     url: server.url,
-    connections,
+    connections: connectionCount,
     duration: seconds,
     requests: [
       {
@@ -108,15 +119,21 @@ function line(label: string, f: Figures): string {
 const summary: string[] = [];
 
 /** Warm-up of both, then `pairs` alternating reference/service runs; prints each and the ratios. */
-async function compare(label: string, service: Server, reference: Server | undefined, next: RequestOf) {
+async function compare(
+  label: string,
+  service: Server,
+  reference: Server | undefined,
+  next: RequestOf,
+  connectionCount = connections,
+) {
   console.log(`\n${label}`);
-  await drive(service, next, warmup);
-  if (reference) await drive(reference, next, warmup);
+  await drive(service, next, warmup, connectionCount);
+  if (reference) await drive(reference, next, warmup, connectionCount);
   const ratios: number[] = [];
   const serviceRuns: Figures[] = [];
   for (let pair = 1; pair <= pairs; pair++) {
-    const ref = reference ? await drive(reference, next, duration) : undefined;
-    const own = await drive(service, next, duration);
+    const ref = reference ? await drive(reference, next, duration, connectionCount) : undefined;
+    const own = await drive(service, next, duration, connectionCount);
     serviceRuns.push(own);
     if (ref) console.log(line(`pair ${pair} reference`, ref));
     console.log(line(`pair ${pair} service`, own));
@@ -197,6 +214,10 @@ if (postgresBase && [...workloads].some((w) => w !== 'pglite')) {
     const otpCodesPerUser = workloads.has('otp') ? OTP_CODES_PER_USER : 0;
     const seeded = await seed(database.handle, { users, perUser, appSecret: APP_SECRET, otpCodesPerUser });
     console.log(`seeded in ${seeded.seconds.toFixed(0)} s`);
+    if (workloads.has('fixtures')) {
+      console.log(`seeding ${args.fixtures} fixtures…`);
+      await seedFixtures(database.handle, Number(args.fixtures));
+    }
     await database.handle.close();
     const service = await start('service', 'src/server.ts', serviceEnv({ DATABASE_URL: databaseUrl }));
     const reference = await start('reference', 'bench/http/reference-server.ts', {
@@ -218,6 +239,18 @@ if (postgresBase && [...workloads].some((w) => w !== 'pglite')) {
           headers: { authorization: `Bearer ${seeded.tokens[who]}` },
         };
       });
+    }
+    if (workloads.has('fixtures')) {
+      await compare(
+        `fixtures page 1 (${args.fixtures} fixtures, ${FIXTURES_CONNECTIONS} connections)`,
+        service,
+        undefined,
+        () => ({
+          path: '/api/fixtures',
+          headers: { authorization: `Bearer ${seeded.tokens[random(seeded.tokens.length)]}` },
+        }),
+        FIXTURES_CONNECTIONS,
+      );
     }
     if (workloads.has('wallet')) {
       await compare('wallet operations page', service, undefined, () => ({

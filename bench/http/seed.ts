@@ -169,3 +169,40 @@ export async function seed(
     seconds: (performance.now() - started) / 1000,
   };
 }
+
+/**
+ * The fixtures workload's rows (issue 25): `count` scheduled fixtures over 5 leagues of 200 teams,
+ * one every 10 minutes from now on (50,000 reach about a year ahead), so page 1 of the default
+ * list (scheduled, from now) counts them all. Each league pairing once, as the natural key wants.
+ */
+export async function seedFixtures(database: DatabaseHandle, count: number): Promise<void> {
+  const { db } = database;
+  await db.execute(sql`
+    INSERT INTO football_leagues (code, name)
+    SELECT 'BF' || l, 'Bench League ' || l FROM generate_series(1, 5) AS l
+    ON CONFLICT DO NOTHING`);
+  await db.execute(sql`
+    INSERT INTO football_teams (name, name_normalized)
+    SELECT 'Bench Team ' || t, 'bench team ' || t FROM generate_series(0, 199) AS t
+    ON CONFLICT DO NOTHING`);
+  await db.execute(sql`
+    WITH spec AS (
+      SELECT i, 1 + i % 5 AS league, (i / 5) % 200 AS home,
+             ((i / 5) % 200 + 1 + ((i / 5) / 200) % 199) % 200 AS away
+      FROM generate_series(0, ${count - 1}) AS i
+    )
+    INSERT INTO fixtures (league_id, season, home_team_id, away_team_id, home_name, away_name, kickoff_at)
+    SELECT l.id, '2025-26', h.id, a.id, h.name, a.name, now() + make_interval(mins => 10 * (spec.i + 1))
+    FROM spec
+    JOIN football_leagues l ON l.code = 'BF' || spec.league
+    JOIN football_teams h ON h.name_normalized = 'bench team ' || spec.home
+    JOIN football_teams a ON a.name_normalized = 'bench team ' || spec.away
+    ON CONFLICT DO NOTHING`);
+  // The per-status totals the service keeps on its writes (the list's meta reads them).
+  await db.execute(sql`
+    INSERT INTO fixture_counts (status, total)
+    SELECT s, (SELECT count(*)::int FROM fixtures WHERE status = s)
+    FROM unnest(ARRAY['scheduled', 'played', 'postponed']) AS s
+    ON CONFLICT (status) DO UPDATE SET total = EXCLUDED.total`);
+  await db.execute(sql`VACUUM ANALYZE fixtures`);
+}

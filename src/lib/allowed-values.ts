@@ -139,3 +139,11 @@ export const switchOff = ['off', 'false', '0', 'no'] as const;
 export function isOneOf<T extends string>(values: readonly T[], value: string): value is T {
   return (values as readonly string[]).includes(value);
 }
+
+/**
+ * An upcoming match's state: `scheduled` (in the fixtures file, or not yet closed), `played` (a
+ * stored result closed it, with its score), `postponed` (no result a week after kick-off; a new
+ * date in the file makes it `scheduled` again).
+ */
+export const fixtureStatuses = ['scheduled', 'played', 'postponed'] as const;
+export type FixtureStatus = (typeof fixtureStatuses)[number];

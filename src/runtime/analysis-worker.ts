@@ -145,16 +145,20 @@ export function createAnalysisWorker(deps: WorkerDeps) {
     }
   }
 
-  function analyse(job: ClaimedJob, signal: AbortSignal) {
+  async function analyse(job: ClaimedJob, signal: AbortSignal) {
+    // The market's pre-match odds as of now (the fixture's latest), recorded with the result.
+    const odds = await jobs.oddsFor(job, clock.now());
+    const input = odds ? { prematchOdds: odds.odds } : undefined;
     // The analyst should honour the signal; the race makes sure a deaf one cannot hold the lease forever.
-    return Promise.race([
-      analyst.analyse(job.teamsDetails, job.typeSlug, signal),
+    const outcome = await Promise.race([
+      analyst.analyse(job.teamsDetails, job.typeSlug, signal, input),
       new Promise<never>((_, reject) => {
         const fail = () => reject(new AnalysisTimeout('analysis aborted'));
         if (signal.aborted) fail();
         else signal.addEventListener('abort', fail, { once: true });
       }),
     ]);
+    return { ...outcome, oddsId: odds?.oddsId ?? null };
   }
 
   /** Cancels and refunds in one transaction; only the worker holding the claim can do it. */

@@ -44,6 +44,8 @@ export interface ResultsSyncDeps {
   options: Partial<ResultsSyncOptions> & { leagues: readonly string[] };
   /** Woken after a pass that stored new matches. */
   settlement: { wake(): void };
+  /** Closes the fixtures the new results were played in (the fixtures service). */
+  fixtures?: { closeFromResults(): Promise<{ played: number; postponed: number }> };
 }
 
 export interface LeagueSyncOutcome {
@@ -77,8 +79,23 @@ export function createResultsSync(deps: ResultsSyncDeps) {
       if (stop.signal.aborted) break;
       outcomes.push(await syncLeague(league));
     }
+    if (outcomes.some((outcome) => outcome.ok)) await closeFixtures();
     if (outcomes.some((outcome) => (outcome.inserted ?? 0) > 0)) settlement.wake();
     return outcomes;
+  }
+
+  /** Results in: the fixtures they close are `played` (or, long without one, `postponed`). */
+  async function closeFixtures(): Promise<void> {
+    if (!deps.fixtures) return;
+    try {
+      const closed = await deps.fixtures.closeFromResults();
+      if (closed.played + closed.postponed > 0) logger.info(closed, 'fixtures closed by results');
+    } catch (error) {
+      logger.error(
+        { err: error instanceof Error ? error.message : String(error) },
+        'closing fixtures failed',
+      );
+    }
   }
 
   async function syncLeague(league: string): Promise<LeagueSyncOutcome> {

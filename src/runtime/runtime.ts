@@ -6,6 +6,7 @@
 //   payment poller    follows pending payments and payouts to the provider's word (woken by NOTIFY)
 //   settlement        settles due pronostics against results (woken by the results sync)
 //   results sync      downloads the current season of RESULTS_SYNC_LEAGUES once a day
+//   fixtures sync     downloads upcoming fixtures every FIXTURES_SYNC_INTERVAL_HOURS (production)
 //   housekeeping      purges expired codes, dead tokens and old idempotent answers
 //   sandbox webhooks  with the sandbox driver only: delivers its signed webhooks to the payments service
 //
@@ -18,6 +19,7 @@ import type { Clock } from '../lib/clock.js';
 import { isSandboxDriver } from '../providers/payments/sandbox.js';
 import type { Services } from '../services.js';
 import { createAnalysisWorker, type WorkerOptions } from './analysis-worker.js';
+import { createFixturesSync } from './fixtures-sync.js';
 import { createHousekeepingLoop } from './housekeeping-loop.js';
 import { createPaymentPoller } from './payment-poller.js';
 import { createResultsSync } from './results-sync.js';
@@ -66,6 +68,14 @@ export function createRuntime(deps: RuntimeDeps) {
     logger: logger.child({ component: 'results-sync' }),
     options: { leagues: config.resultsSyncLeagues },
     settlement,
+    fixtures: services.fixtures,
+  });
+  const fixturesSync = createFixturesSync({
+    source: services.fixtures,
+    logger: logger.child({ component: 'fixtures-sync' }),
+    leagues: config.resultsSyncLeagues,
+    intervalMs: config.fixturesSyncIntervalHours * 3600_000,
+    settlement,
   });
   const housekeeping = createHousekeepingLoop({
     housekeeping: services.housekeeping,
@@ -82,6 +92,7 @@ export function createRuntime(deps: RuntimeDeps) {
     paymentPoller,
     settlement,
     resultsSync,
+    fixturesSync,
     housekeeping,
     /** Only with the sandbox payments driver. */
     sandboxWebhooks,
@@ -94,6 +105,7 @@ export function createRuntime(deps: RuntimeDeps) {
       await paymentPoller.start();
       settlement.start();
       resultsSync.start();
+      fixturesSync.start();
       housekeeping.start();
       sandboxWebhooks?.start();
       if (config.resultsSyncLeagues.length > 0) {
@@ -107,6 +119,7 @@ export function createRuntime(deps: RuntimeDeps) {
       started = false;
       await sandboxWebhooks?.stop();
       await resultsSync.stop();
+      await fixturesSync.stop();
       await settlement.stop();
       await housekeeping.stop();
       await paymentPoller.stop();

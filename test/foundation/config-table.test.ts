@@ -76,6 +76,7 @@ const wholeNumbers: [string, string, number, number, number, Env?][] = [
   // The deadline's bound is 3 600 000, but the longest lease (3600 s) lets it reach 2 400 000 only.
   ['AI_NARRATIVE_DEADLINE_MS', 'ai.narrativeDeadlineMs', 40_000, 100, 3_600_000],
   ['WORKER_CONCURRENCY', 'workerConcurrency', 4, 1, 64],
+  ['FIXTURES_SYNC_INTERVAL_HOURS', 'fixturesSyncIntervalHours', 0, 0, 168],
   ['WORKER_LEASE_SECONDS', 'workerLeaseSeconds', 60, 10, 3600, { AI_NARRATIVE_DEADLINE_MS: '6666' }],
 ];
 
@@ -256,6 +257,10 @@ const accepted: Accepted[] = [
   ],
 
   ['RESULTS_SYNC_LEAGUES', undefined, 'resultsSyncLeagues', []],
+  ['FIXTURES_SYNC_INTERVAL_HOURS', undefined, 'fixturesSyncIntervalHours', 6, production],
+  ['FIXTURES_URL', undefined, 'fixturesUrl', 'https://www.football-data.co.uk/fixtures.csv'],
+  ['FIXTURES_URL', 'http://127.0.0.1:8123/fixtures.csv', 'fixturesUrl', 'http://127.0.0.1:8123/fixtures.csv'],
+  ['FIXTURES_URL', 'file:///srv/data/fixtures.csv', 'fixturesUrl', 'file:///srv/data/fixtures.csv'],
   ['RESULTS_SYNC_LEAGUES', undefined, 'resultsSyncLeagues', ['E0', 'SP1', 'D1', 'I1', 'F1'], production],
   ['RESULTS_SYNC_LEAGUES', 'none', 'resultsSyncLeagues', []],
   ['RESULTS_SYNC_LEAGUES', 'NONE', 'resultsSyncLeagues', [], production],
@@ -420,6 +425,16 @@ const refused: Refused[] = [
     'RESULTS_SYNC_LEAGUES',
     'ABCDEFGHI',
     `RESULTS_SYNC_LEAGUES="ABCDEFGHI" is invalid: expected ${leaguesAccepts}`,
+  ],
+  [
+    'FIXTURES_URL',
+    'ftp://example.com/fixtures.csv',
+    'FIXTURES_URL="ftp://example.com/fixtures.csv" is invalid: expected an http(s) URL or a file:// URL',
+  ],
+  [
+    'FIXTURES_URL',
+    'fixtures.csv',
+    'FIXTURES_URL="fixtures.csv" is invalid: expected an http(s) URL or a file:// URL',
   ],
   ...wholeNumberRefusals,
   ...urlRefusals,

@@ -4,6 +4,7 @@ import type { CliContext } from '../context.js';
 import * as aliases from './aliases.js';
 import * as credits from './credits.js';
 import * as evaluate from './evaluate.js';
+import * as fixtures from './fixtures.js';
 import * as ledger from './ledger.js';
 import * as migrate from './migrate.js';
 import * as purge from './purge.js';
@@ -17,6 +18,7 @@ export const commandModules: { register(program: Command, ctx: CliContext): void
   credits,
   ledger,
   results,
+  fixtures,
   aliases,
   evaluate,
 ];

@@ -16,6 +16,15 @@ function printReport(ctx: CliContext, report: FileImportReport): void {
   if (report.skipped.length > LISTED_SKIPS) ctx.out(`  … and ${report.skipped.length - LISTED_SKIPS} more`);
 }
 
+/** New results close the fixtures they were played in (issue 25). */
+async function closeFixtures(ctx: CliContext): Promise<void> {
+  const { fixtures } = await ctx.services();
+  const closed = await fixtures.closeFromResults();
+  if (closed.played + closed.postponed > 0) {
+    ctx.out(`Fixtures closed: ${closed.played} played, ${closed.postponed} postponed.`);
+  }
+}
+
 export function register(program: Command, ctx: CliContext): void {
   program
     .command('results:import')
@@ -33,6 +42,7 @@ export function register(program: Command, ctx: CliContext): void {
         inserted += report.inserted;
       }
       ctx.out(`Done: ${inserted} new matches.`);
+      await closeFixtures(ctx);
     });
 
   program
@@ -58,6 +68,7 @@ export function register(program: Command, ctx: CliContext): void {
           ctx.out(`${code} ${season}: failed (${(error as Error).message})`);
         }
       }
+      await closeFixtures(ctx);
       if (failed.length > 0) throw new Error(`sync failed for ${failed.join(', ')}`);
     });
 }

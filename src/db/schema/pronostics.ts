@@ -18,6 +18,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { pronosticStatuses, pronosticTypeSlugs, settlementOutcomes } from '../../lib/allowed-values.js';
 import { createdAt, timestamptz } from './columns.js';
+import { fixtureOdds, fixtures } from './fixtures.js';
 import { footballLeagues, footballMatches } from './football.js';
 import { users } from './users.js';
 
@@ -79,6 +80,10 @@ export const pronostics = pgTable(
     settledActual: text('settled_actual', { enum: ['home', 'draw', 'away'] }),
     settledBrier: doublePrecision('settled_brier'),
     settledRps: doublePrecision('settled_rps'),
+    /** The fixture it was created from (`fixture_id`): settled on that fixture's result. */
+    fixtureId: integer('fixture_id').references(() => fixtures.id),
+    /** The pre-match odds its analysis was given (the latest collected before it ran), if any. */
+    fixtureOddsId: integer('fixture_odds_id').references(() => fixtureOdds.id),
     createdAt: createdAt(),
   },
   (table) => [
@@ -121,6 +126,7 @@ export const pronostics = pgTable(
         table.settledRps,
       )
       .where(sql`${table.outcome} IS NOT NULL`),
+    index('pronostics_fixture_idx').on(table.fixtureId).where(sql`${table.fixtureId} IS NOT NULL`),
   ],
 );
 

@@ -22,7 +22,7 @@ import type { PronosticTypeSlug } from '../../lib/allowed-values.js';
 import type { Clock } from '../../lib/clock.js';
 import { DAY_MS } from '../../lib/time.js';
 import type { Narrator } from '../../providers/ai/types.js';
-import type { AnalysisOutcome, Analyst } from '../pronostics/analyst.js';
+import type { AnalysisInput, AnalysisOutcome, Analyst } from '../pronostics/analyst.js';
 import type { LeagueFitter } from './fit-pool.js';
 import type { FootballService } from './service.js';
 
@@ -172,6 +172,7 @@ export function createAnalyst(deps: AnalystDeps): FootballAnalyst {
     details: Record<string, unknown>,
     type: PronosticTypeSlug,
     signal?: AbortSignal,
+    extra: AnalysisInput = {},
   ): Promise<AnalysisOutcome> {
     const checkAbort = () => signal?.throwIfAborted();
     checkAbort();
@@ -221,7 +222,7 @@ export function createAnalyst(deps: AnalystDeps): FootballAnalyst {
       };
       history.push(...own.matches);
     }
-    const prediction = predictFixture(ratings, homeKey, awayKey);
+    const prediction = predictFixture(ratings, homeKey, awayKey, extra);
     const context: MatchContext = {
       home: {
         name: homeName,

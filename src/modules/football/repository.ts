@@ -214,6 +214,15 @@ export async function leagueVersion(
   };
 }
 
+/** Leagues by id (the fixtures list names its leagues with these). */
+export async function findLeaguesByIds(db: Executor, ids: readonly number[]): Promise<FootballLeague[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(footballLeagues)
+    .where(inArray(footballLeagues.id, [...new Set(ids)]));
+}
+
 export async function findLeagueById(db: Executor, id: number): Promise<FootballLeague | undefined> {
   const [row] = await db.select().from(footballLeagues).where(eq(footballLeagues.id, id)).limit(1);
   return row;

@@ -6,6 +6,7 @@ import { basename } from 'node:path';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import type { FootballLeague, FootballTeam, NewFootballMatch } from '../../db/schema/football.js';
+import { type FixtureRow, parseFixturesCsv } from './fixtures-csv.js';
 import { currentSeason, decodeResults, downloadResults, resultsUrl } from './import.js';
 import { KNOWN_TEAM_ALIASES } from './known-aliases.js';
 import { normalizeName } from './normalize.js';
@@ -16,6 +17,7 @@ import {
   findLeague,
   findLeagueByCode,
   findLeagueById,
+  findLeaguesByIds,
   findTeams,
   insertLeague,
   insertLeagueAlias,
@@ -32,7 +34,8 @@ import {
 } from './repository.js';
 import { parseResultsCsv, type ResultRow, type SkippedRow, seasonFolder } from './results-csv.js';
 
-export type { FixtureResult, StoredMatch } from './repository.js';
+export { type FixtureRow, FixturesFileError } from './fixtures-csv.js';
+export type { FixtureResult, FixtureWindow, StoredMatch } from './repository.js';
 
 /** A fixture as a pronostic names it, and the days it may have been played on (inclusive). */
 export interface FixtureQuery {
@@ -331,6 +334,65 @@ export function createFootballService({ db, config, fetch: fetchImpl = fetch }: 
     /** Every league's stored results by 1X2 outcome (the track record's naive baseline), with its name. */
     leagueFrequencies() {
       return leagueFrequencies(db);
+    },
+
+    // The fixtures module's needs (issue 25): it keeps its own tables and reaches leagues, teams and
+    // results only through these.
+
+    /**
+     * A league by its code and teams by name (any case, accents, aliases), each created when new
+     * as a results import creates them (known aliases too), so the fixtures of a league never
+     * imported still sync. The map is keyed by the names as given.
+     */
+    async ensureLeagueAndTeams(
+      code: string,
+      names: readonly string[],
+    ): Promise<{ league: FootballLeague; teams: Map<string, FootballTeam> }> {
+      let league = await findLeagueByCode(db, code);
+      if (!league) {
+        await insertLeague(db, code, code);
+        league = await findLeagueByCode(db, code);
+      }
+      if (!league) throw new Error(`league ${code} could not be stored`);
+      const byNormalized = new Map<string, string>();
+      for (const name of names) {
+        const normalized = normalizeName(name);
+        if (normalized !== '' && !byNormalized.has(normalized)) byNormalized.set(normalized, name.trim());
+      }
+      let found = await findTeams(db, [...byNormalized.keys()]);
+      const missing = [...byNormalized].filter(([normalized]) => !found.has(normalized));
+      if (missing.length > 0) {
+        await insertTeams(
+          db,
+          missing.map(([nameNormalized, name]) => ({ name, nameNormalized })),
+        );
+        found = await findTeams(db, [...byNormalized.keys()]);
+        await insertTeamAliases(db, knownAliasesOf(missing.map(([normalized]) => found.get(normalized))));
+      }
+      const teams = new Map<string, FootballTeam>();
+      for (const name of names) {
+        const team = found.get(normalizeName(name));
+        if (team) teams.set(name, team);
+      }
+      return { league, teams };
+    },
+
+    /**
+     * Reads a downloaded fixtures.csv (either encoding the results files use), keeping `leagues`
+     * (all when empty); throws FixturesFileError on a malformed file, so nothing of it is stored.
+     */
+    parseFixturesFile(bytes: Uint8Array, leagues: readonly string[]): FixtureRow[] {
+      return parseFixturesCsv(decodeResults(bytes), leagues);
+    },
+
+    /** Leagues by id. */
+    leaguesByIds(ids: readonly number[]): Promise<FootballLeague[]> {
+      return findLeaguesByIds(db, ids);
+    },
+
+    /** The earliest stored result of each window's pairing (index-aligned; undefined: none). */
+    resultsOf(windows: readonly FixtureWindow[]): Promise<Array<FixtureResult | undefined>> {
+      return findFixtureResults(db, windows);
     },
   };
 }

@@ -4,6 +4,7 @@
 // release on shutdown. Every write is fenced by the claimed attempt (see repository.ts).
 import type { Database } from '../../db/client.js';
 import { messages } from '../../lib/messages.js';
+import type { AnalysisOdds, FixtureService } from '../fixtures/service.js';
 import type { Ledger } from '../wallet/ledger.js';
 import {
   type ClaimedJob,
@@ -28,19 +29,33 @@ export interface AnalysisJobsDeps {
   db: Database;
   /** Moves balances with their ledger rows (the wallet's ledger). */
   ledger: Ledger;
+  /** The pre-match odds of a job's fixture (without it, analyses get none). */
+  odds?: Pick<FixtureService, 'oddsFor'>;
 }
 
-export function createAnalysisJobs({ db, ledger }: AnalysisJobsDeps) {
+export function createAnalysisJobs({ db, ledger, odds }: AnalysisJobsDeps) {
   return {
+    /**
+     * The pre-match odds the analysis of `job` is given at `now`: its fixture's latest collected by
+     * then, or those of the scheduled fixture a free-text match resolves to; undefined when none.
+     */
+    async oddsFor(job: ClaimedJob, now: Date): Promise<AnalysisOdds | undefined> {
+      if (!odds) return undefined;
+      return odds.oddsFor({ fixtureId: job.fixtureId, teamsDetails: job.teamsDetails }, now);
+    },
+
     /** Leases the next due row until `leaseUntil`; undefined when none is due. */
     claimNext(now: Date, leaseUntil: Date): Promise<ClaimedJob | undefined> {
       return claimNextJob(db, now, leaseUntil);
     },
 
-    /** Stores the result; false when the lease was lost meanwhile (the result is discarded). */
+    /**
+     * Stores the result, and which odds history row the analysis was given (`oddsId`); false when
+     * the lease was lost meanwhile (the result is discarded).
+     */
     succeed(
       job: ClaimedJob,
-      outcome: { result: Record<string, unknown>; aiModel: string },
+      outcome: { result: Record<string, unknown>; aiModel: string; oddsId?: number | null },
       now: Date,
     ): Promise<boolean> {
       const searchText = searchTextOf(job.teamsDetails, outcome.result);

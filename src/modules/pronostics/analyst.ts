@@ -2,7 +2,14 @@
 // prediction side, the name of the model that will run and the analysis itself. The football
 // module's analyst implements it; tests pass their own (one that always fails, one that hangs)
 // through buildApp.
+import type { PrematchOdds } from '../../engine/types.js';
 import type { PronosticTypeSlug } from '../../lib/allowed-values.js';
+
+/** What the analysis is given besides the match data (issue 25). */
+export interface AnalysisInput {
+  /** The fixture's latest pre-match odds collected before the analysis (never closing odds). */
+  prematchOdds?: PrematchOdds;
+}
 
 export interface AnalysisOutcome {
   /** DESIGN.md's result object. */
@@ -27,6 +34,7 @@ export interface Analyst {
     details: Record<string, unknown>,
     type: PronosticTypeSlug,
     signal?: AbortSignal,
+    input?: AnalysisInput,
   ): Promise<AnalysisOutcome>;
   /** Cheap facts for the start-up log, e.g. { matches: 0 } → a warning that no results are loaded. */
   describe?(): Promise<{ matches: number; leagues: number }>;

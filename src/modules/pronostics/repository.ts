@@ -59,6 +59,7 @@ export async function insertPronostic(
     | 'runAfter'
     | 'deadlineAt'
     | 'idempotencyKeyId'
+    | 'fixtureId'
   >,
 ): Promise<ShownPronostic> {
   const [row] = await db.insert(pronostics).values(values).returning(shownColumns);
@@ -221,7 +222,7 @@ export async function softDeletePronostic(
 /** A row the analysis worker holds: what it needs to analyse, refund, and fence its writes. */
 export type ClaimedJob = Pick<
   PronosticRow,
-  'id' | 'userId' | 'teamsDetails' | 'creditsCost' | 'attempts' | 'deadlineAt'
+  'id' | 'userId' | 'teamsDetails' | 'creditsCost' | 'attempts' | 'deadlineAt' | 'fixtureId'
 > & { typeSlug: PronosticTypeSlug };
 
 /** Takes the next due row (or one past its deadline) that no live lease holds, and leases it. */
@@ -256,6 +257,7 @@ export async function claimNextJob(
       creditsCost: pronostics.creditsCost,
       attempts: pronostics.attempts,
       deadlineAt: pronostics.deadlineAt,
+      fixtureId: pronostics.fixtureId,
       typeSlug: sql<PronosticTypeSlug>`(SELECT ${pronosticTypes.slug} FROM ${pronosticTypes} WHERE ${pronosticTypes.id} = ${pronostics.typeId})`,
     });
   return row;
@@ -268,13 +270,14 @@ const claimed = (job: Pick<ClaimedJob, 'id' | 'attempts'>) =>
 export async function markSucceeded(
   db: Executor,
   job: ClaimedJob,
-  outcome: { result: Record<string, unknown>; aiModel: string; searchText: string },
+  outcome: { result: Record<string, unknown>; aiModel: string; searchText: string; oddsId?: number | null },
   now: Date,
 ): Promise<boolean> {
   const rows = await db
     .update(pronostics)
     .set({
       status: 'success',
+      fixtureOddsId: outcome.oddsId ?? null,
       result: outcome.result,
       aiModel: outcome.aiModel,
       searchText: outcome.searchText,

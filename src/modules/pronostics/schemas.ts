@@ -53,7 +53,15 @@ export const DetailedPronostic = Type.Object({
 
 export const CreateBody = Type.Object({
   type_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
-  teams_details: TeamsDetails,
+  teams_details: Type.Optional(TeamsDetails),
+  fixture_id: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 2_147_483_647,
+      description:
+        'A scheduled fixture (GET /api/fixtures) not kicked off yet; teams_details is then built from it (required without it)',
+    }),
+  ),
 });
 
 /** The track-record filter: a settled outcome, or `pending` (not settled yet, not cancelled). */

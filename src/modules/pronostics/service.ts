@@ -9,12 +9,13 @@ import type { PronosticStatus } from '../../lib/allowed-values.js';
 import { type PronosticTypeSlug, pronosticTypeSlugs } from '../../lib/allowed-values.js';
 import type { Clock } from '../../lib/clock.js';
 import { NotFound, NotOwner, PronosticTypeExists, ValidationFailed } from '../../lib/errors.js';
-import { messages } from '../../lib/messages.js';
+import { messages, validationMessages } from '../../lib/messages.js';
 import { offsetOf, pageMeta, pageRequest } from '../../lib/pagination.js';
 import { foldForSearch } from '../../lib/text.js';
 import { addSeconds, isoTimestamp } from '../../lib/time.js';
 import type { AuditRecorder } from '../admin/service.js';
 import type { AuthUser } from '../auth/tokens.js';
+import type { FixtureService } from '../fixtures/service.js';
 import { type IdempotentCommit, withoutKey } from '../idempotency/service.js';
 import type { Ledger } from '../wallet/ledger.js';
 import {
@@ -70,7 +71,7 @@ function pronosticView(row: ShownPronostic) {
     type_id: row.typeId,
     status: row.status,
     credits_cost: row.creditsCost,
-    teams_details: row.teamsDetails as CreateInput['teams_details'],
+    teams_details: row.teamsDetails as TeamsDetailsInput,
     result: row.result ?? null,
     created_at: isoTimestamp(row.createdAt),
   };
@@ -104,7 +105,9 @@ export interface CreatedPronostic {
   creditsBalance: number;
 }
 
-function checkTeamsDetails(details: CreateInput['teams_details']): void {
+type TeamsDetailsInput = NonNullable<CreateInput['teams_details']>;
+
+function checkTeamsDetails(details: TeamsDetailsInput): void {
   const errors: Record<string, string[]> = {};
   if (Buffer.byteLength(JSON.stringify(details)) > TEAMS_DETAILS_MAX_BYTES) {
     errors.teams_details = [messages.teamsDetailsTooLarge];
@@ -137,6 +140,11 @@ export interface PronosticServiceDeps {
   wakeups: Wakeups;
   /** Moves balances with their ledger rows (the wallet's ledger). */
   ledger: Ledger;
+  /**
+   * The match data of a pronostic created from a fixture (`fixture_id`); the container always
+   * passes it (a service built without it knows no fixture: 422 on `fixture_id`).
+   */
+  fixtures?: Pick<FixtureService, 'pick'>;
 }
 
 export function createPronosticService({
@@ -146,7 +154,13 @@ export function createPronosticService({
   modelName,
   wakeups,
   ledger,
+  fixtures,
 }: PronosticServiceDeps) {
+  function pickFixture(fixtureId: number) {
+    if (!fixtures) throw ValidationFailed.field('fixture_id', messages.fixtureUnknown);
+    return fixtures.pick(fixtureId);
+  }
+
   /** The live row and its type, if `user` owns it: NotFound when there is none, NotOwner when it is another's. */
   async function findOwned(user: AuthUser, id: number) {
     const found = await findLivePronostic(db, id);
@@ -169,21 +183,31 @@ export function createPronosticService({
       input: CreateInput,
       commit: IdempotentCommit<CreatedPronostic> = withoutKey,
     ): Promise<CreatedPronostic> {
+      // Without a fixture, the spec's free-text form: teams_details is required, exactly as before.
+      if (input.fixture_id === undefined && input.teams_details === undefined) {
+        throw ValidationFailed.field('teams_details', validationMessages.required('teams_details'));
+      }
       const type = await findActiveType(db, input.type_id);
       if (!type) throw ValidationFailed.field('type_id', messages.unknownPronosticType);
-      checkTeamsDetails(input.teams_details);
+      // From a fixture: its match data, over any other keys the client sent (kept as sent).
+      const details: TeamsDetailsInput =
+        input.fixture_id === undefined
+          ? input.teams_details!
+          : ({ ...input.teams_details, ...(await pickFixture(input.fixture_id)) } as TeamsDetailsInput);
+      checkTeamsDetails(details);
       const now = clock.now();
       const created = await db.transaction(async (tx) => {
         const row = await insertPronostic(tx, {
           userId: user.id,
           typeId: type.id,
           creditsCost: type.difficulty,
-          teamsDetails: input.teams_details,
+          teamsDetails: details,
           aiModel: modelName,
-          searchText: searchTextOf(input.teams_details),
+          searchText: searchTextOf(details),
           runAfter: now.toISOString(),
           deadlineAt: addSeconds(now, ANALYSIS_DEADLINE_SECONDS).toISOString(),
           idempotencyKeyId: commit.keyId,
+          fixtureId: input.fixture_id ?? null,
         });
         await countCreated(tx, user.id);
         // A short balance throws, rolling the insert back: no pronostic without its debit.

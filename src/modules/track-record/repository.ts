@@ -37,12 +37,14 @@ export interface UnsettledRow {
   confidence: number | null;
   /** The 1X2 forecast (`result.probabilities` home/draw/away), when all three are numbers. */
   forecast: { home: number; draw: number; away: number } | null;
+  /** The fixture it was created from: settled on that fixture, not by name. */
+  fixtureId: number | null;
 }
 
 /** The next unsettled successes after `afterId`, in id order (never the analysis text). */
 export async function unsettledAfter(db: Executor, afterId: number, limit: number): Promise<UnsettledRow[]> {
   const result = await db.execute(sql`
-    SELECT p.id, t.slug, p.teams_details, p.result->>'pick' AS pick,
+    SELECT p.id, t.slug, p.teams_details, p.result->>'pick' AS pick, p.fixture_id,
            CASE WHEN p.result->>'market' = 'exact_score'
                 THEN (SELECT coalesce(array_agg(k), '{}') FROM jsonb_object_keys(p.result->'probabilities') AS k
                       WHERE k <> 'other') END AS listed,
@@ -68,6 +70,7 @@ export async function unsettledAfter(db: Executor, afterId: number, limit: numbe
       row.ph === null || row.pd === null || row.pa === null
         ? null
         : { home: Number(row.ph), draw: Number(row.pd), away: Number(row.pa) },
+    fixtureId: row.fixture_id === null || row.fixture_id === undefined ? null : Number(row.fixture_id),
   }));
 }
 

@@ -12,6 +12,7 @@ import { brierScore, oneXTwoOf, rankedProbabilityScore, settlePick } from '../..
 import { type PronosticTypeSlug, pronosticTypeSlugs } from '../../lib/allowed-values.js';
 import type { Clock } from '../../lib/clock.js';
 import { DAY_MS } from '../../lib/time.js';
+import type { FixtureOutcome, FixtureService } from '../fixtures/service.js';
 import type { FixtureQuery, FootballService } from '../football/service.js';
 import {
   calibrationBins,
@@ -27,6 +28,11 @@ import {
 
 /** A fixture is looked for on its day and the 7 days after (a postponed match); then it is void. */
 export const VOID_AFTER_DAYS = 7;
+/**
+ * A pronostic tied to a fixture waits for that fixture (postponed, then rescheduled: it follows the
+ * new date) and is void when it is still not played this long after its current kick-off.
+ */
+export const FIXTURE_VOID_AFTER_DAYS = 30;
 export const SETTLE_BATCH = 5000;
 /** Dates before this are typos (the analyst's bound too). */
 const EARLIEST_DAY = Date.UTC(1990, 0, 1);
@@ -66,6 +72,9 @@ export interface SettleReport {
   won: number;
   lost: number;
   void: number;
+  /** Of the settled: on their fixture's result (created from a fixture), or by the names sent. */
+  byFixture: number;
+  byName: number;
 }
 
 export const recordWindows = ['last_30_days', 'last_90_days', 'last_365_days', 'all_time'] as const;
@@ -164,12 +173,89 @@ export interface TrackRecordDeps {
   db: Database;
   clock: Clock;
   football: Pick<FootballService, 'findFixtures' | 'leagueFrequencies'>;
+  /** The fixtures pronostics were created from (optional: without it every row settles by name). */
+  fixtures?: Pick<FixtureService, 'outcomes'>;
 }
 
-export function createTrackRecordService({ db, clock, football }: TrackRecordDeps) {
+export function createTrackRecordService({ db, clock, football, fixtures }: TrackRecordDeps) {
   const cache = { at: Number.NEGATIVE_INFINITY, value: undefined as TrackRecord | undefined };
 
+  /** A settled row's figures from a score (shared by both ways of finding the match). */
+  function scoredSettlement(
+    row: UnsettledRow,
+    score: { home: number; away: number },
+    match: { matchId: number | null; day: string; leagueId: number },
+  ): Settlement {
+    const market = MARKET_OF[row.slug] ?? 'full_analysis';
+    const outcome = row.pick === null ? 'void' : settlePick(market, row.pick, score, row.listedScores);
+    // A scored 1X2 forecast: a won or lost 1X2 / full analysis that gave its three probabilities.
+    const scored =
+      outcome !== 'void' && (row.slug === '1x2' || row.slug === 'full-analysis') && row.forecast !== null;
+    const actual = oneXTwoOf(score);
+    return {
+      id: row.id,
+      outcome,
+      score: `${score.home}-${score.away}`,
+      matchId: match.matchId,
+      day: match.day,
+      leagueId: match.leagueId,
+      confidence: row.confidence,
+      actual: scored ? actual : null,
+      brier: scored ? brierScore(row.forecast!, actual) : null,
+      rps: scored ? rankedProbabilityScore(row.forecast!, actual) : null,
+    };
+  }
+
+  const voidSettlement = (row: UnsettledRow, now: Date): Settlement => ({
+    id: row.id,
+    outcome: 'void',
+    score: null,
+    matchId: null,
+    day: isoDay(now.getTime()),
+    leagueId: null,
+    confidence: row.confidence,
+    actual: null,
+    brier: null,
+    rps: null,
+  });
+
+  /**
+   * Rows created from a fixture: settled on its result once played; void when still not played
+   * FIXTURE_VOID_AFTER_DAYS after its current kick-off. Rows whose fixture is gone go by name.
+   */
+  async function settleByFixture(
+    rows: readonly UnsettledRow[],
+    now: Date,
+  ): Promise<{ settlements: Settlement[]; byName: UnsettledRow[] }> {
+    const tied = rows.filter((row) => row.fixtureId !== null);
+    if (!fixtures || tied.length === 0) return { settlements: [], byName: [...rows] };
+    const outcomes = await fixtures.outcomes(tied.map((row) => row.fixtureId!));
+    const settlements: Settlement[] = [];
+    const byName: UnsettledRow[] = [];
+    for (const row of rows) {
+      const fixture: FixtureOutcome | undefined =
+        row.fixtureId === null ? undefined : outcomes.get(row.fixtureId);
+      if (!fixture) {
+        byName.push(row);
+        continue;
+      }
+      if (fixture.status === 'played' && fixture.score) {
+        settlements.push(
+          scoredSettlement(row, fixture.score, {
+            matchId: fixture.matchId,
+            day: fixture.kickoffAt.slice(0, 10),
+            leagueId: fixture.leagueId,
+          }),
+        );
+      } else if (now.getTime() >= Date.parse(fixture.kickoffAt) + FIXTURE_VOID_AFTER_DAYS * DAY_MS) {
+        settlements.push(voidSettlement(row, now));
+      }
+    }
+    return { settlements, byName };
+  }
+
   async function settleBatch(rows: readonly UnsettledRow[], now: Date): Promise<Settlement[]> {
+    if (rows.length === 0) return [];
     const queries = rows.map(fixtureQuery);
     // Many analyses name one fixture: each distinct query is resolved once.
     const distinct = new Map<string, number>();
@@ -189,42 +275,19 @@ export function createTrackRecordService({ db, clock, football }: TrackRecordDep
       const match = found[slot[index]!];
       if (match) {
         const score = { home: match.homeGoals, away: match.awayGoals };
-        const market = MARKET_OF[row.slug] ?? 'full_analysis';
-        const outcome = row.pick === null ? 'void' : settlePick(market, row.pick, score, row.listedScores);
-        // A scored 1X2 forecast: a won or lost 1X2 / full analysis that gave its three probabilities.
-        const scored =
-          outcome !== 'void' && (row.slug === '1x2' || row.slug === 'full-analysis') && row.forecast !== null;
-        const actual = oneXTwoOf(score);
-        settlements.push({
-          id: row.id,
-          outcome,
-          score: `${score.home}-${score.away}`,
-          matchId: match.matchId,
-          day: match.playedOn,
-          leagueId: match.leagueId,
-          confidence: row.confidence,
-          actual: scored ? actual : null,
-          brier: scored ? brierScore(row.forecast!, actual) : null,
-          rps: scored ? rankedProbabilityScore(row.forecast!, actual) : null,
-        });
+        settlements.push(
+          scoredSettlement(row, score, {
+            matchId: match.matchId,
+            day: match.playedOn,
+            leagueId: match.leagueId,
+          }),
+        );
         return;
       }
       // Not played (or not ours to match) by the end of the window's last day: void, counted on
       // the settlement day.
       const windowEnd = Date.parse(`${queries[index]!.to}T00:00:00Z`) + DAY_MS;
-      if (now.getTime() >= windowEnd)
-        settlements.push({
-          id: row.id,
-          outcome: 'void',
-          score: null,
-          matchId: null,
-          day: isoDay(now.getTime()),
-          leagueId: null,
-          confidence: row.confidence,
-          actual: null,
-          brier: null,
-          rps: null,
-        });
+      if (now.getTime() >= windowEnd) settlements.push(voidSettlement(row, now));
     });
     return settlements;
   }
@@ -236,7 +299,15 @@ export function createTrackRecordService({ db, clock, football }: TrackRecordDep
      */
     async settleDue(options: { batchSize?: number } = {}): Promise<SettleReport> {
       const batchSize = options.batchSize ?? SETTLE_BATCH;
-      const report: SettleReport = { scanned: 0, settled: 0, won: 0, lost: 0, void: 0 };
+      const report: SettleReport = {
+        scanned: 0,
+        settled: 0,
+        won: 0,
+        lost: 0,
+        void: 0,
+        byFixture: 0,
+        byName: 0,
+      };
       let cursor = 0;
       for (;;) {
         const rows = await unsettledAfter(db, cursor, batchSize);
@@ -244,7 +315,11 @@ export function createTrackRecordService({ db, clock, football }: TrackRecordDep
         cursor = rows[rows.length - 1]!.id;
         report.scanned += rows.length;
         const now = clock.now();
-        const settlements = await settleBatch(rows, now);
+        const tied = await settleByFixture(rows, now);
+        const named = await settleBatch(tied.byName, now);
+        const settlements = [...tied.settlements, ...named];
+        report.byFixture += tied.settlements.length;
+        report.byName += named.length;
         report.settled += await writeSettlements(db, settlements, now);
         for (const settlement of settlements) report[settlement.outcome] += 1;
         if (rows.length < batchSize) break;

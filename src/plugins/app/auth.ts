@@ -1,5 +1,5 @@
-// Guards /api/user/* and /api/admin/* by path, so no route there can forget its check: a valid
-// bearer token is required, and the admin area also needs the admin role.
+// Guards /api/user/*, /api/fixtures* and /api/admin/* by path, so no route there can forget its
+// check: a valid bearer token is required, and the admin area also needs the admin role.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { AdminOnly } from '../../lib/errors.js';
@@ -7,7 +7,7 @@ import type { AuthUser } from '../../modules/auth/tokens.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set on /api/user/* and /api/admin/* once the token checks out. */
+    /** Set on /api/user/*, /api/fixtures* and /api/admin/* once the token checks out. */
     user: AuthUser | null;
   }
 }
@@ -32,7 +32,10 @@ async function authPlugin(app: FastifyInstance): Promise<void> {
     // The matched route's pattern, not the raw URL: `/api/%75ser/…` routes to a user path too.
     const path = request.routeOptions.url ?? request.url.split('?')[0] ?? '';
     const admin = path.startsWith('/api/admin/') || path === '/api/admin';
-    if (!admin && !path.startsWith('/api/user/') && path !== '/api/user') return;
+    const user = path.startsWith('/api/user/') || path === '/api/user';
+    // DESIGN.md "Fixtures": the fixtures list is for signed-in users, though outside /api/user.
+    const fixtures = path === '/api/fixtures' || path.startsWith('/api/fixtures/');
+    if (!admin && !user && !fixtures) return;
     request.user = await app.services.tokens.authenticate(request.headers.authorization);
     if (admin && request.user.role !== 'admin') throw new AdminOnly();
   });
