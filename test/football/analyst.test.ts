@@ -88,10 +88,10 @@ describe('analyst on an empty database', () => {
       clock,
       fitter: inlineFitter(),
     });
-    expect(analyst.modelName).toBe('dixon-coles-3');
+    expect(analyst.modelName).toBe('dixon-coles-4');
     expect(await analyst.describe()).toEqual({ matches: 0, leagues: 0 });
     const { result, aiModel } = await analyst.analyse({ home: 'Alpha', away: 'Beta' }, '1x2');
-    expect(aiModel).toBe('dixon-coles-3');
+    expect(aiModel).toBe('dixon-coles-4');
     expect(result.data_quality).toEqual({ home_matches: 0, away_matches: 0, level: 'low', odds: 'none' });
     const probabilities = result.probabilities as { home: number; away: number };
     expect(probabilities.home).toBeGreaterThan(probabilities.away);
@@ -118,7 +118,7 @@ describe('analyst with results', () => {
         { home: 'ATLETICO norte', away: 'real sur', league: 'premier league' },
         type,
       );
-      expect(aiModel).toBe('dixon-coles-3');
+      expect(aiModel).toBe('dixon-coles-4');
       expect(result.data_quality).toMatchObject({ level: 'high' });
       expect(result.analysis).toContain('ATLETICO norte');
       expect(result.analysis).toContain('Real Sur');
@@ -171,6 +171,30 @@ describe('analyst with results', () => {
     const { result } = await analyst.analyse({ home: 'Inconnu FC', away: 'Team 05', league: 'E0' }, '1x2');
     expect(result.data_quality).toMatchObject({ home_matches: 0, level: 'low' });
     expect(result.analysis).toContain('Inconnu FC ne figure pas dans nos données');
+  });
+
+  it('uses the fixture’s pre-match odds when given, and says which mode it used', async () => {
+    const analyst = createAnalyst({
+      football,
+      narrator: narratorOf(testConfig()),
+      logger: silent,
+      clock,
+      fitter: inlineFitter(),
+    });
+    const fixture = { home: 'Team 05', away: 'Team 06', league: 'E0' };
+    const without = await analyst.analyse(fixture, '1x2');
+    expect(without.result.data_quality).toMatchObject({ odds: 'none' });
+    // The market makes the away side a clear favourite; the analysis follows it.
+    const withOdds = await analyst.analyse(
+      { ...fixture, prematchOdds: { collected_at: '2024-11-14T09:00:00Z', pinnacle: [6, 4.5, 1.55] } },
+      '1x2',
+    );
+    expect(withOdds.result.data_quality).toMatchObject({ odds: 'prematch' });
+    const away = (result: typeof without.result) => (result.probabilities as { away: number }).away;
+    expect(away(withOdds.result)).toBeGreaterThan(away(without.result) + 0.1);
+    // Malformed odds are ignored, not trusted.
+    const malformed = await analyst.analyse({ ...fixture, prematchOdds: { pinnacle: [6, 'x', 1.5] } }, '1x2');
+    expect(malformed.result.data_quality).toMatchObject({ odds: 'none' });
   });
 
   it('uses a past date as "as of": only earlier matches count', async () => {
@@ -259,13 +283,13 @@ describe('analyst with results', () => {
       clock,
       fitter: inlineFitter(),
     });
-    expect(withLlm.modelName).toBe(`dixon-coles-3+${OPENAI_MODEL}`);
+    expect(withLlm.modelName).toBe(`dixon-coles-4+${OPENAI_MODEL}`);
     const details = { home: 'Team 03', away: 'Team 09', league: 'E0' };
     const statistical = await plain.analyse(details, 'over-under-2-5');
 
     fake.modes = ['ok'];
     const rewritten = await withLlm.analyse(details, 'over-under-2-5');
-    expect(rewritten.aiModel).toBe(`dixon-coles-3+${OPENAI_MODEL}`);
+    expect(rewritten.aiModel).toBe(`dixon-coles-4+${OPENAI_MODEL}`);
     expect(rewritten.result.analysis).toBe(fake.analysis);
     expect({ ...rewritten.result, analysis: '' }).toEqual({ ...statistical.result, analysis: '' });
 

@@ -48,6 +48,7 @@ export async function evaluate(
   files: EvaluationFiles,
   settings: ModelSettings,
   onProgress?: (done: number, total: number) => void,
+  options: { prematchOdds?: boolean } = {},
 ): Promise<Evaluation> {
   let trainFiles: string[];
   let testFiles: string[];
@@ -69,7 +70,7 @@ export async function evaluate(
   const testMatches = test.flatMap((file) => file.matches);
   if (blockOf) for (const match of testMatches) match.block = blockOf.get(match.season ?? '') ?? null;
   if (testMatches.length === 0) throw new Error('no test match could be read');
-  let scored = walkForward(trainMatches, testMatches, defaultForecaster(settings), onProgress);
+  let scored = walkForward(trainMatches, testMatches, defaultForecaster(settings), onProgress, options);
   // In a protocol run, seasons between two asked blocks are walked through but not reported.
   if (blockOf) scored = scored.filter((match) => match.block !== null);
   return { report: summarise(scored), scored, files: [...train, ...test], trainMatches: trainMatches.length };
