@@ -197,6 +197,32 @@ describe('analyst with results', () => {
     expect(malformed.result.data_quality).toMatchObject({ odds: 'none' });
   });
 
+  it('learns from the stored odds of past matches: a market that rates the sides the other way round moves the forecast', async () => {
+    // The same simulated results as E0, in another league, with closing odds that call the
+    // weakest sides the strongest (team 11 best): the market rating follows the prices.
+    const index = (name: string) => Number(/Team (\d+)/.exec(name)?.[1] ?? (name.includes('Norte') ? 0 : 11));
+    const rows = rowsFor('D1', 11, START).map((row) => {
+      const x = 0.3 + (index(row.homeTeam) - index(row.awayTeam)) * 0.15;
+      const home = 0.74 / (1 + Math.exp(-x));
+      const odds: [number, number, number] = [1 / home, 1 / 0.26, 1 / (0.74 - home)];
+      return { ...row, market: { prematch: NO_ODDS, closing: { ...NO_ODDS, pinnacle: odds } } };
+    });
+    await football.importRows(rows);
+    const analyst = createAnalyst({
+      football,
+      narrator: narratorOf(testConfig()),
+      logger: silent,
+      clock,
+      fitter: inlineFitter(),
+    });
+    const home = async (fixture: Record<string, unknown>) =>
+      ((await analyst.analyse(fixture, '1x2')).result.probabilities as { home: number }).home;
+    const resultsOnly = await home({ home: 'Atlético Norte', away: 'Real Sur', league: 'E0' });
+    const withMarket = await home({ home: 'D1 Atlético Norte', away: 'D1 Real Sur', league: 'D1' });
+    expect(resultsOnly).toBeGreaterThan(0.6);
+    expect(withMarket).toBeLessThan(resultsOnly - 0.2);
+  });
+
   it('uses a past date as "as of": only earlier matches count', async () => {
     const analyst = createAnalyst({
       football,
