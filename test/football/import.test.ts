@@ -156,6 +156,29 @@ describe('results:sync against a local server', () => {
     expect((await service.resolveTeam('hearts'))?.name).toBe('Hearts');
   });
 
+  it('fills both odds groups on sync too', async () => {
+    const service = createFootballService({
+      db: database.handle.db,
+      config: testConfig({ resultsBaseUrl: 'https://results.invalid/data/' }),
+      fetch: async () =>
+        new Response(
+          'Div,Date,HomeTeam,AwayTeam,FTHG,FTAG,PSH,PSD,PSA,PSCH,PSCD,PSCA,AvgC>2.5,AvgC<2.5\n' +
+            'SC1,02/08/2025,Dundee Utd,Partick,2,1,2.1,3.4,3.5,1.9,3.6,4.0,1.8,2.0\n',
+        ),
+    });
+    await service.syncLeague('SC1', '2025-26');
+    const league = await service.resolveLeague('SC1');
+    const [match] = await service.playedMatches(league!.id, '2025-01-01', '2026-01-01');
+    expect(match!.odds).toMatchObject({
+      prePinnacleHome: 2.1,
+      closePinnacleHome: 1.9,
+      closePinnacleAway: 4.0,
+      closeAverageOver: 1.8,
+      closeAverageUnder: 2.0,
+      preAverageOver: null,
+    });
+  });
+
   it('reports a league whose file is missing and exits non-zero', async () => {
     const config = testConfig({ resultsBaseUrl: baseUrl });
     expect(await cli(['results:sync', 'XX9', '--season', '2025-26'], config)).toBe(1);
