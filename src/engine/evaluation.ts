@@ -1,6 +1,8 @@
 // Walk-forward evaluation: each test match is predicted by a model fitted on the training
-// matches plus every test match played on an earlier day, never on odds; the engine is scored
-// beside a naive baseline (training H/D/A frequencies) and the bookmaker's margin-free odds.
+// matches plus every test match played on an earlier day (their results and, for the market
+// rating, their odds), never on the predicted match's own closing odds; with `prematchOdds` each
+// match's own pre-match odds are an input too. The engine is scored beside a naive baseline
+// (training H/D/A frequencies) and the bookmaker's margin-free closing odds.
 
 import { dayOf, type FittedModel, fitModel, type ModelSettings } from './model.js';
 import { seededRandom } from './random.js';

@@ -1,6 +1,8 @@
 // The evaluation of the engine, as the CLI's `evaluate` runs it: walk-forward over result files
 // (the model refitted before each match day on everything earlier), scored beside a naive baseline
-// and the bookmaker's odds, which are scored, never learned from. It reads CSV files and needs no
+// and the bookmaker's closing odds, which a match is scored against and never predicted from (earlier
+// matches' odds train the market rating; `--prematch-odds` adds each match's own pre-match
+// odds as an input). It reads CSV files and needs no
 // database: a published interface of the football module beside its service.
 import {
   type DetailedReport,

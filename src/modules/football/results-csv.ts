@@ -41,7 +41,7 @@ export interface ResultRow {
   market: MarketOdds;
 }
 
-/** Bookmaker odds, kept for the evaluation only: the model never sees them. */
+/** The scoring view of a row's odds (closing first, the evaluation's benchmark); the model reads `market`. */
 export interface RowOdds {
   pinnacleClosing: Triple | null;
   average: Triple | null;
