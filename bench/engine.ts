@@ -8,11 +8,17 @@ import { threadFitter } from '../src/modules/football/fit-pool.js';
 import { simulateLeague } from '../test/engine/simulate.js';
 
 const simulated = simulateLeague({ teams: 20, seasons: 5, seed: 1 }).matches;
-// Total shots beside the shots on target, as the result files have them, so the fit reads both.
+// Total shots beside the shots on target, as the result files have them, so the fit reads both;
+// and a market price on every match, so the market rating runs and each prediction is raked
+// (flat prices: the cost does not depend on their values).
 const matches = simulated.map((match) => ({
   ...match,
   homeShots: 3 * (match.homeShotsOnTarget ?? 0) + 2,
   awayShots: 3 * (match.awayShotsOnTarget ?? 0) + 2,
+  market: {
+    oneXTwo: [0.46, 0.26, 0.28] as [number, number, number],
+    overUnder: [0.52, 0.48] as [number, number],
+  },
 }));
 const asOf = matches.at(-1)!.date + 86_400_000;
 

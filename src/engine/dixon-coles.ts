@@ -268,7 +268,9 @@ const TOTAL_SHOTS_PER_SHOT_ON_TARGET = 3;
 
 /**
  * Goals expected from a count that goes with scoring (shots on target, shots, corners): the count
- * times the side's own conversion rate (decay-weighted, shrunk toward the league's with `prior`
+ * times the side's own conversion rate (weighted by the fit's match weights: with the half-life of
+ * 3,000 days that is close to a plain average over the four-year window, not a recent-form rate;
+ * shrunk toward the league's with `prior`
  * units' worth; an infinite prior keeps the league's), times the league's home (or away)
  * conversion relative to its overall one: home sides convert better, and without that the counts
  * would understate the home advantage. NaN where the match lacks the count.

@@ -1,10 +1,12 @@
 // Walk-forward evaluation: each test match is predicted by a model fitted on the training
-// matches plus every test match played on an earlier day, never on odds; the engine is scored
-// beside a naive baseline (training H/D/A frequencies) and the bookmaker's margin-free odds.
+// matches plus every test match played on an earlier day (their results and, for the market
+// rating, their odds), never on the predicted match's own closing odds; with `prematchOdds` each
+// match's own pre-match odds are an input too. The engine is scored beside a naive baseline
+// (training H/D/A frequencies) and the bookmaker's margin-free closing odds.
 
 import { dayOf, type FittedModel, fitModel, type ModelSettings } from './model.js';
 import { seededRandom } from './random.js';
-import type { PlayedMatch } from './types.js';
+import type { PlayedMatch, PrematchOdds } from './types.js';
 
 export type Outcome = 0 | 1 | 2;
 export type Probabilities3 = [number, number, number];
@@ -19,6 +21,13 @@ export interface EvaluationMatch extends PlayedMatch {
   season?: string;
   /** The protocol block the match is reported in (`validation`, `final`…), if any. */
   block?: string | null;
+  /** The match's own pre-match odds (collected days before): an input only with `prematchOdds`. */
+  prematchOdds?: PrematchOdds | null;
+}
+
+export interface WalkOptions {
+  /** Give each test match its own pre-match odds (the second mode), else none. */
+  prematchOdds?: boolean;
 }
 
 export interface Scores {
@@ -142,6 +151,7 @@ export function walkForward(
   test: readonly EvaluationMatch[],
   forecaster: ModelForecaster = defaultForecaster(),
   onProgress?: EvaluationProgress,
+  options: WalkOptions = {},
 ): ScoredMatch[] {
   const leagues = [...new Set(test.map((match) => match.league))].sort();
   const scored: ScoredMatch[] = [];
@@ -161,7 +171,8 @@ export function walkForward(
       model = forecaster.fit(history, day, model);
       for (const match of leagueTest.slice(i, end)) {
         if (match.bookmaker === null) continue;
-        const markets = model.predict(match.home, match.away).markets;
+        const prematchOdds = options.prematchOdds ? (match.prematchOdds ?? undefined) : undefined;
+        const markets = model.predict(match.home, match.away, prematchOdds ? { prematchOdds } : {}).markets;
         const month = new Date(match.date).toISOString().slice(0, 7);
         scored.push({
           league,

@@ -1,12 +1,13 @@
 // The engine's model as one object: fit on past matches as of a date, then predict fixtures.
 // Its name and version go into `ai_model`; change MODEL_NAME when the settings change the figures.
 import { DAY_MS, DEFAULT_FIT, type FitOptions, fitDixonColes } from './dixon-coles.js';
-import { globalRatings, type Prediction, predictFixture } from './predict.js';
+import { fitMarketRating, type MarketSettings } from './market-rating.js';
+import { globalRatings, type Prediction, type PredictOptions, predictFixture } from './predict.js';
 import type { TotalsCalibration } from './score-matrix.js';
 import { seasonStakes } from './stakes.js';
 import type { PlayedMatch, Ratings } from './types.js';
 
-export const MODEL_NAME = 'dixon-coles-3';
+export const MODEL_NAME = 'dixon-coles-4';
 
 export type ModelSettings = Omit<FitOptions, 'asOf' | 'warmStart'> & {
   /**
@@ -19,17 +20,62 @@ export type ModelSettings = Omit<FitOptions, 'asOf' | 'warmStart'> & {
    * chosen on the validation block, where the fitted rates were too sure of the goal total.
    */
   totals: TotalsCalibration;
+  /** The market rating learnt from past matches' odds and how it is pooled (null: results only). */
+  market: MarketSettings | null;
+};
+
+/** Chosen on the tune block (2013-14 to 2015-16), checked on validation: docs/engine.md. */
+export const MARKET_SETTINGS: MarketSettings = {
+  gain: 0.4,
+  homeGain: 0.003,
+  seasonShrink: 0.8,
+  totalsGain: 0.15,
+  totalsLevelGain: 0.03,
+  totalsShrink: 0.8,
+  freshDays: 120,
+  drawWindowDays: 1460,
+  // Fitted on the tune block's walk-forward predictions (RPS for 1X2, log-loss for over/under).
+  weights: {
+    none: {
+      dc: 0.159,
+      market: 0.854,
+      prematch: 0,
+      ouShift: 0.028,
+      ouDc: 0.522,
+      ouMarket: 0.509,
+      ouPrematch: 0,
+    },
+    prematch: {
+      dc: -0.186,
+      market: 0.102,
+      prematch: 1.077,
+      ouShift: -0.006,
+      ouDc: -0.141,
+      ouMarket: -0.054,
+      ouPrematch: 1.311,
+    },
+    prematchOnly: {
+      dc: -0.164,
+      market: 0,
+      prematch: 1.157,
+      ouShift: -0.007,
+      ouDc: -0.153,
+      ouMarket: 0,
+      ouPrematch: 1.285,
+    },
+  },
 };
 
 export const DEFAULT_SETTINGS: ModelSettings = {
   ...DEFAULT_FIT,
   motivation: 0.07,
   totals: { shift: 0, scale: 0.85 },
+  market: MARKET_SETTINGS,
 };
 
 export interface FittedModel {
   readonly ratings: Ratings;
-  predict(home: string, away: string): Prediction;
+  predict(home: string, away: string, options?: PredictOptions): Prediction;
 }
 
 /** A model from ratings fitted elsewhere (the analyst's fit thread). */
@@ -38,7 +84,7 @@ export function modelFromRatings(ratings: Ratings): FittedModel {
 }
 
 function wrap(ratings: Ratings): FittedModel {
-  return { ratings, predict: (home, away) => predictFixture(ratings, home, away) };
+  return { ratings, predict: (home, away, options) => predictFixture(ratings, home, away, options) };
 }
 
 /**
@@ -53,12 +99,17 @@ export function fitModel(
 ): FittedModel {
   const when = Number.isFinite(asOf) ? asOf : Date.now();
   const ratings = fitDixonColes(matches, { ...settings, asOf: when, warmStart: previous?.ratings });
-  if (ratings.matches === 0) return wrap(globalRatings(when));
+  const blend = settings.market?.weights;
+  // Past matches' odds only (the fit's day excluded); null without recent priced matches.
+  const market = settings.market ? fitMarketRating(matches, when, settings.market) : null;
+  if (ratings.matches === 0) return wrap({ ...globalRatings(when), market, ...(blend ? { blend } : {}) });
   return wrap({
     ...ratings,
     stakes: seasonStakes(matches, when),
     motivation: settings.motivation,
     totals: settings.totals,
+    market,
+    ...(blend ? { blend } : {}),
   });
 }
 

@@ -2,8 +2,9 @@
 // markets. A team the ratings do not know plays with the newcomer rating (the league's typical
 // promoted side, or an average side under the global priors).
 import { DEFAULT_FIT, NO_DRAW_BALANCE } from './dixon-coles.js';
+import { marketForecast, pool1x2, poolOver, prematchForecast } from './market-rating.js';
 import { type Markets, marketsFrom } from './markets.js';
-import { calibrateTotals, type ScoreMatrix, scoreMatrix } from './score-matrix.js';
+import { calibrateTotals, rakeMatrix, type ScoreMatrix, scoreMatrix } from './score-matrix.js';
 import type { Stake } from './stakes.js';
 import type { OddsMode, PrematchOdds, Ratings, TeamRating } from './types.js';
 
@@ -19,7 +20,10 @@ export interface Prediction {
 }
 
 export interface PredictOptions {
-  /** The match's own pre-match odds, when known. This model does not use them yet (`odds: 'none'`). */
+  /**
+   * The match's own pre-match odds, when known (a fixture's, collected before kick-off): pooled
+   * with the fit and the market rating (`odds: 'prematch'`). Never closing odds.
+   */
   prematchOdds?: PrematchOdds;
 }
 
@@ -35,10 +39,6 @@ export function globalRatings(asOf: number): Ratings {
     asOf,
     matches: 0,
   };
-}
-
-export function teamRating(ratings: Ratings, team: string): TeamRating | undefined {
-  return ratings.teams.get(team);
 }
 
 export function rates(ratings: Ratings, home: TeamRating, away: TeamRating): { lambda: number; mu: number } {
@@ -62,7 +62,7 @@ export function predictFixture(
   ratings: Ratings,
   home: string,
   away: string,
-  _options: PredictOptions = {},
+  options: PredictOptions = {},
 ): Prediction {
   const newcomer: TeamRating = { ...ratings.newcomer, matches: 0 };
   const homeRating = ratings.teams.get(home);
@@ -77,15 +77,59 @@ export function predictFixture(
     { ...awayUsed, attack: awayUsed.attack - shift, defence: awayUsed.defence - shift },
   );
   const raw = scoreMatrix(lambda, mu, ratings.rho, ratings.draw);
-  const matrix = ratings.totals ? calibrateTotals(raw, ratings.totals) : raw;
+  const calibrated = ratings.totals ? calibrateTotals(raw, ratings.totals) : raw;
+  const { matrix, odds } = withMarket(ratings, calibrated, home, away, options.prematchOdds);
   return {
     matrix,
     markets: marketsFrom(matrix),
     known: { home: homeRating !== undefined, away: awayRating !== undefined },
     ratings: { home: homeUsed, away: awayUsed },
     stakes,
-    odds: 'none',
+    odds,
   };
+}
+
+/**
+ * Pools the fit's 1X2 and over/under with the market rating's (learnt from past matches' odds)
+ * and, when given, the fixture's own pre-match odds, then rakes the matrix onto the pooled
+ * figures. Without a market rating and without pre-match odds the fit answers alone.
+ */
+function withMarket(
+  ratings: Ratings,
+  matrix: ScoreMatrix,
+  home: string,
+  away: string,
+  prematchOdds: PrematchOdds | undefined,
+): { matrix: ScoreMatrix; odds: OddsMode } {
+  const prematch = prematchForecast(prematchOdds);
+  const market = ratings.market ? marketForecast(ratings.market, home, away) : null;
+  const usesPrematch = prematch.oneXTwo !== null || prematch.over !== null;
+  if (!ratings.blend || (!market && !usesPrematch)) return { matrix, odds: 'none' };
+  const weights = !usesPrematch
+    ? ratings.blend.none
+    : market
+      ? ratings.blend.prematch
+      : ratings.blend.prematchOnly;
+  const fit = marketsFrom(matrix);
+  const fitOneXTwo: [number, number, number] = [fit.oneXTwo.home, fit.oneXTwo.draw, fit.oneXTwo.away];
+  // A missing piece (no over/under price, say) falls back to the mode without it for that market.
+  const oneXTwoWeights = prematch.oneXTwo ? weights : market ? ratings.blend.none : null;
+  const overWeights = prematch.over !== null ? weights : market ? ratings.blend.none : null;
+  const oneXTwo = oneXTwoWeights
+    ? pool1x2([
+        { p: fitOneXTwo, weight: oneXTwoWeights.dc },
+        { p: market?.oneXTwo ?? null, weight: oneXTwoWeights.market },
+        { p: prematch.oneXTwo, weight: oneXTwoWeights.prematch },
+      ])
+    : fitOneXTwo;
+  const over = overWeights
+    ? poolOver(overWeights.ouShift, [
+        { p: fit.overUnder25.over, weight: overWeights.ouDc },
+        { p: market?.over ?? null, weight: overWeights.ouMarket },
+        { p: prematch.over, weight: overWeights.ouPrematch },
+      ])
+    : fit.overUnder25.over;
+  return { matrix: rakeMatrix(matrix, oneXTwo, over), odds: usesPrematch ? 'prematch' : 'none' };
 }
 
 /** +motivation when only the home side still plays for something, − when only the away side does. */

@@ -82,22 +82,41 @@ function clampRate(rate: number): number {
   return Math.min(Math.max(rate, 0.05), 6);
 }
 
-/** Mixes matrices with weights (an ensemble of models); weights need not sum to 1. */
-export function blendMatrices(parts: ReadonlyArray<{ matrix: ScoreMatrix; weight: number }>): ScoreMatrix {
-  const p = new Float64Array(SIZE * SIZE);
-  let lambda = 0;
-  let mu = 0;
-  let total = 0;
-  for (const { matrix, weight } of parts) {
-    if (!(weight > 0)) continue;
-    total += weight;
-    lambda += weight * matrix.lambda;
-    mu += weight * matrix.mu;
-    for (let i = 0; i < p.length; i++) p[i]! += weight * matrix.p[i]!;
+/**
+ * Moves the matrix's mass so that its home/draw/away and over/under 2.5 probabilities become the
+ * targets (iterative proportional fitting over the six cells of those two partitions): the
+ * nearest matrix, in relative entropy, with those margins. Within each cell the scores keep
+ * their proportions, so every market is still read off one consistent matrix.
+ */
+export function rakeMatrix(
+  matrix: ScoreMatrix,
+  oneXTwo: readonly [number, number, number],
+  over: number,
+): ScoreMatrix {
+  const p = Float64Array.from(matrix.p);
+  const outcome = (x: number, y: number) => (x > y ? 0 : x === y ? 1 : 2);
+  for (let iteration = 0; iteration < 30; iteration++) {
+    const sums = [0, 0, 0];
+    for (let x = 0; x < SIZE; x++) for (let y = 0; y < SIZE; y++) sums[outcome(x, y)]! += p[x * SIZE + y]!;
+    const factors = sums.map((sum, k) => (sum > 1e-12 ? oneXTwo[k]! / sum : 1));
+    let overMass = 0;
+    for (let x = 0; x < SIZE; x++) {
+      for (let y = 0; y < SIZE; y++) {
+        const i = x * SIZE + y;
+        p[i] = p[i]! * factors[outcome(x, y)]!;
+        if (x + y > 2) overMass += p[i]!;
+      }
+    }
+    if (!(overMass > 1e-12 && overMass < 1 - 1e-12)) break;
+    const up = over / overMass;
+    const down = (1 - over) / (1 - overMass);
+    for (let x = 0; x < SIZE; x++) for (let y = 0; y < SIZE; y++) p[x * SIZE + y]! *= x + y > 2 ? up : down;
+    if (Math.max(...factors.map((factor) => Math.abs(factor - 1))) < 1e-7) break;
   }
-  if (total === 0) return parts[0]?.matrix ?? scoreMatrix(1.3, 1.1, 0);
+  let total = 0;
+  for (const value of p) total += value;
   for (let i = 0; i < p.length; i++) p[i] = p[i]! / total;
-  return { p, size: SIZE, lambda: lambda / total, mu: mu / total };
+  return { ...matrix, p };
 }
 
 /** A recalibration of the over/under 2.5 split: logit p′ = shift + scale · logit p. */

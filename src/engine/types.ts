@@ -76,6 +76,12 @@ export interface PlayedMatch {
   awayShots?: number | null;
   homeCorners?: number | null;
   awayCorners?: number | null;
+  /**
+   * The market's margin-free view of this match (closing odds where known, else pre-match): the
+   * market rating learns from it once the match is history. A match's own view is never an input
+   * to its own prediction (the fit reads only matches before its day).
+   */
+  market?: MatchMarket | null;
 }
 
 export interface TeamRating {
@@ -114,4 +120,79 @@ export interface Ratings {
   motivation?: number;
   /** Over/under 2.5 recalibration of the score matrix (logit p′ = shift + scale · logit p). */
   totals?: { shift: number; scale: number };
+  /**
+   * The market rating learnt from past matches' odds, and how it is pooled with this fit; absent
+   * (or null) when the league has no recent priced match: the results-only model answers.
+   */
+  market?: MarketRating | null;
+  blend?: { none: BlendWeights; prematch: BlendWeights; prematchOnly: BlendWeights };
+}
+
+// The market rating (market-rating.ts): its input, settings and fitted state.
+
+/** The market's margin-free view of one played match (closing where known, else pre-match). */
+export interface MatchMarket {
+  oneXTwo: [number, number, number] | null;
+  /** [over 2.5, under 2.5]. */
+  overUnder: [number, number] | null;
+}
+
+/** How the engine's own fit, the market rating and a fixture's pre-match odds are pooled. */
+export interface BlendWeights {
+  /** 1X2: log p ∝ dc·log p_fit + market·log p_rating + prematch·log p_prematch. */
+  dc: number;
+  market: number;
+  prematch: number;
+  /** Over 2.5: logit p = ouShift + ouDc·logit p_fit + ouMarket·logit p_rating + ouPrematch·logit p_prematch. */
+  ouShift: number;
+  ouDc: number;
+  ouMarket: number;
+  ouPrematch: number;
+}
+
+export interface MarketSettings {
+  /** Step of each side's strength per unit of error in log(pH/pA). */
+  gain: number;
+  /** Step of the league's home advantage (same error). */
+  homeGain: number;
+  /** At a season break every rating keeps this share of its distance to the league mean. */
+  seasonShrink: number;
+  /** Step of each side's goal tendency per unit of error in the log of the implied goal total. */
+  totalsGain: number;
+  /** Step of the league's goal level (same error). */
+  totalsLevelGain: number;
+  /** Season-break shrinkage of the goal tendencies. */
+  totalsShrink: number;
+  /** The rating is used only when the league's latest priced match is at most this old. */
+  freshDays: number;
+  /** Window of the draw curve's regression (days before the fit). */
+  drawWindowDays: number;
+  weights: {
+    /** Without the fixture's own odds. */
+    none: BlendWeights;
+    /** With the fixture's pre-match odds. */
+    prematch: BlendWeights;
+    /** With the fixture's pre-match odds but no market rating (a league without priced history). */
+    prematchOnly: BlendWeights;
+  };
+}
+
+export interface MarketTeam {
+  strength: number;
+  goals: number;
+  matches: number;
+}
+
+export interface MarketRating {
+  teams: Map<string, MarketTeam>;
+  home: number;
+  /** Log of the implied goal total of two average sides. */
+  goalLevel: number;
+  /** logit p(draw) = c0 + c1·|x| + c2·x², x = the rating's log(pH/pA). */
+  drawCurve: [number, number, number];
+  /** Where a side the rating does not know starts: the level of the last season's weakest three. */
+  newcomer: { strength: number; goals: number };
+  /** Day of the latest priced match. */
+  latest: number;
+  matches: number;
 }

@@ -88,10 +88,10 @@ describe('analyst on an empty database', () => {
       clock,
       fitter: inlineFitter(),
     });
-    expect(analyst.modelName).toBe('dixon-coles-3');
+    expect(analyst.modelName).toBe('dixon-coles-4');
     expect(await analyst.describe()).toEqual({ matches: 0, leagues: 0 });
     const { result, aiModel } = await analyst.analyse({ home: 'Alpha', away: 'Beta' }, '1x2');
-    expect(aiModel).toBe('dixon-coles-3');
+    expect(aiModel).toBe('dixon-coles-4');
     expect(result.data_quality).toEqual({ home_matches: 0, away_matches: 0, level: 'low', odds: 'none' });
     const probabilities = result.probabilities as { home: number; away: number };
     expect(probabilities.home).toBeGreaterThan(probabilities.away);
@@ -118,7 +118,7 @@ describe('analyst with results', () => {
         { home: 'ATLETICO norte', away: 'real sur', league: 'premier league' },
         type,
       );
-      expect(aiModel).toBe('dixon-coles-3');
+      expect(aiModel).toBe('dixon-coles-4');
       expect(result.data_quality).toMatchObject({ level: 'high' });
       expect(result.analysis).toContain('ATLETICO norte');
       expect(result.analysis).toContain('Real Sur');
@@ -171,6 +171,63 @@ describe('analyst with results', () => {
     const { result } = await analyst.analyse({ home: 'Inconnu FC', away: 'Team 05', league: 'E0' }, '1x2');
     expect(result.data_quality).toMatchObject({ home_matches: 0, level: 'low' });
     expect(result.analysis).toContain('Inconnu FC ne figure pas dans nos données');
+  });
+
+  it('uses the fixture’s pre-match odds when given, and says which mode it used', async () => {
+    const analyst = createAnalyst({
+      football,
+      narrator: narratorOf(testConfig()),
+      logger: silent,
+      clock,
+      fitter: inlineFitter(),
+    });
+    const fixture = { home: 'Team 05', away: 'Team 06', league: 'E0' };
+    const without = await analyst.analyse(fixture, '1x2');
+    expect(without.result.data_quality).toMatchObject({ odds: 'none' });
+    // The market makes the away side a clear favourite; the analysis follows it.
+    const odds = {
+      collected_at: '2024-11-14T09:00:00Z',
+      pinnacle: [6, 4.5, 1.55] as [number, number, number],
+    };
+    const withOdds = await analyst.analyse(fixture, '1x2', undefined, { prematchOdds: odds });
+    expect(withOdds.result.data_quality).toMatchObject({ odds: 'prematch' });
+    const away = (result: typeof without.result) => (result.probabilities as { away: number }).away;
+    expect(away(withOdds.result)).toBeGreaterThan(away(without.result) + 0.1);
+    // Malformed odds are ignored, not trusted.
+    const malformed = await analyst.analyse(fixture, '1x2', undefined, {
+      prematchOdds: { collected_at: 'x', pinnacle: [6, 'x', 1.5] } as never,
+    });
+    expect(malformed.result.data_quality).toMatchObject({ odds: 'none' });
+    // Odds a user writes into teams_details (their own free text) are never an input.
+    const planted = await analyst.analyse({ ...fixture, prematchOdds: odds }, '1x2');
+    expect(planted.result.data_quality).toMatchObject({ odds: 'none' });
+    expect(away(planted.result)).toBeCloseTo(away(without.result), 10);
+  });
+
+  it('learns from the stored odds of past matches: a market that rates the sides the other way round moves the forecast', async () => {
+    // The same simulated results as E0, in another league, with closing odds that call the
+    // weakest sides the strongest (team 11 best): the market rating follows the prices.
+    const index = (name: string) => Number(/Team (\d+)/.exec(name)?.[1] ?? (name.includes('Norte') ? 0 : 11));
+    const rows = rowsFor('D1', 11, START).map((row) => {
+      const x = 0.3 + (index(row.homeTeam) - index(row.awayTeam)) * 0.15;
+      const home = 0.74 / (1 + Math.exp(-x));
+      const odds: [number, number, number] = [1 / home, 1 / 0.26, 1 / (0.74 - home)];
+      return { ...row, market: { prematch: NO_ODDS, closing: { ...NO_ODDS, pinnacle: odds } } };
+    });
+    await football.importRows(rows);
+    const analyst = createAnalyst({
+      football,
+      narrator: narratorOf(testConfig()),
+      logger: silent,
+      clock,
+      fitter: inlineFitter(),
+    });
+    const home = async (fixture: Record<string, unknown>) =>
+      ((await analyst.analyse(fixture, '1x2')).result.probabilities as { home: number }).home;
+    const resultsOnly = await home({ home: 'Atlético Norte', away: 'Real Sur', league: 'E0' });
+    const withMarket = await home({ home: 'D1 Atlético Norte', away: 'D1 Real Sur', league: 'D1' });
+    expect(resultsOnly).toBeGreaterThan(0.6);
+    expect(withMarket).toBeLessThan(resultsOnly - 0.2);
   });
 
   it('uses a past date as "as of": only earlier matches count', async () => {
@@ -259,13 +316,13 @@ describe('analyst with results', () => {
       clock,
       fitter: inlineFitter(),
     });
-    expect(withLlm.modelName).toBe(`dixon-coles-3+${OPENAI_MODEL}`);
+    expect(withLlm.modelName).toBe(`dixon-coles-4+${OPENAI_MODEL}`);
     const details = { home: 'Team 03', away: 'Team 09', league: 'E0' };
     const statistical = await plain.analyse(details, 'over-under-2-5');
 
     fake.modes = ['ok'];
     const rewritten = await withLlm.analyse(details, 'over-under-2-5');
-    expect(rewritten.aiModel).toBe(`dixon-coles-3+${OPENAI_MODEL}`);
+    expect(rewritten.aiModel).toBe(`dixon-coles-4+${OPENAI_MODEL}`);
     expect(rewritten.result.analysis).toBe(fake.analysis);
     expect({ ...rewritten.result, analysis: '' }).toEqual({ ...statistical.result, analysis: '' });
 

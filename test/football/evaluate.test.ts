@@ -7,7 +7,9 @@ import { runCli } from '../../src/cli/index.js';
 import { testConfig } from '../../src/config.js';
 import { impliedProbabilities, rps } from '../../src/engine/evaluation.js';
 import { marketsFrom } from '../../src/engine/markets.js';
+import { DEFAULT_SETTINGS } from '../../src/engine/model.js';
 import { scoreMatrix } from '../../src/engine/score-matrix.js';
+import { evaluate } from '../../src/modules/football/evaluation.js';
 import { simulateLeague } from '../engine/simulate.js';
 
 /** A simulated league as a football-data.co.uk file, with odds from the true probabilities (+5 % margin). */
@@ -153,5 +155,144 @@ describe('evaluate', () => {
     const [home, draw, away] = impliedProbabilities([2, 4, 4]);
     expect(home).toBeCloseTo(0.5, 12);
     expect(draw! + away!).toBeCloseTo(0.5, 12);
+  });
+
+  it('keeps its JSON keys with --prematch-odds, and the pre-match odds move the engine toward the market', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'evaluate-prematch-'));
+    const { train, test } = marketCsv('AA', 5);
+    writeFileSync(join(dir, 'train.csv'), train);
+    writeFileSync(join(dir, 'test.csv'), test);
+    const run = async (extra: string[]) => {
+      const lines: string[] = [];
+      const ctx = createCliContext(testConfig(), { out: (line) => lines.push(line) });
+      const args = ['evaluate', '--train', join(dir, 'train.csv'), '--test', join(dir, 'test.csv'), '--json'];
+      expect(await runCli([...args, ...extra], ctx)).toBe(0);
+      expect(lines).toHaveLength(1);
+      return JSON.parse(lines[0]!);
+    };
+    const without = await run([]);
+    const withOdds = await run(['--prematch-odds']);
+    for (const report of [without, withOdds]) {
+      expect(Object.keys(report)).toEqual(
+        expect.arrayContaining(['baseline', 'bookmaker', 'engine', 'leagues', 'matches', 'rps_ratio']),
+      );
+      expect(Object.keys(report.leagues.AA)).toEqual(
+        expect.arrayContaining(['bookmaker_rps', 'engine_rps', 'matches', 'rps_ratio']),
+      );
+    }
+    expect(withOdds.matches).toBe(without.matches);
+    // Pre-match prices here are the truth (plus margin): the second mode is closer to the market.
+    expect(withOdds.rps_ratio).toBeLessThan(without.rps_ratio);
+  });
+});
+
+/**
+ * A simulated league as a file with every column group of the real files: pre-match odds (`PSH…`,
+ * `BbAvH…`, `P>2.5`…), and closing odds under every closing name (`PSCH…`, `AvgCH…`, `MaxCH…`,
+ * `B365CH…`, `PC>2.5`…, `AvgC>2.5`…), all from the true probabilities.
+ */
+const CLOSING_1X2 = ['PSC', 'AvgC', 'MaxC', 'B365C'];
+const CLOSING_OU = ['PC', 'AvgC'];
+function marketCsv(league: string, seed: number): { train: string; test: string; header: string[] } {
+  const { teams, matches } = simulateLeague({ teams: 10, seasons: 3, seed });
+  const strength = new Map(teams.map((team) => [team.name, team]));
+  const header = [
+    'Div,Date,HomeTeam,AwayTeam,FTHG,FTAG,PSH,PSD,PSA,BbAvH,BbAvD,BbAvA,P>2.5,P<2.5,BbAv>2.5,BbAv<2.5',
+    ...CLOSING_1X2.map((p) => `${p}H,${p}D,${p}A`),
+    ...CLOSING_OU.map((p) => `${p}>2.5,${p}<2.5`),
+  ].join(',');
+  const rows = matches.map((match) => {
+    const home = strength.get(match.home)!;
+    const away = strength.get(match.away)!;
+    const truth = marketsFrom(
+      scoreMatrix(
+        Math.exp(Math.log(1.2) + 0.3 + home.attack - away.defence),
+        Math.exp(Math.log(1.2) + away.attack - home.defence),
+        0,
+      ),
+    );
+    const price = (p: number, margin: number) => (1 / (p * margin)).toFixed(2);
+    const x2 = (margin: number) =>
+      [truth.oneXTwo.home, truth.oneXTwo.draw, truth.oneXTwo.away].map((p) => price(p, margin));
+    const ou = (margin: number) =>
+      [truth.overUnder25.over, truth.overUnder25.under].map((p) => price(p, margin));
+    const date = new Date(match.date);
+    const day = `${String(date.getUTCDate()).padStart(2, '0')}/${String(date.getUTCMonth() + 1).padStart(2, '0')}/${date.getUTCFullYear()}`;
+    return [
+      league,
+      day,
+      match.home,
+      match.away,
+      match.homeGoals,
+      match.awayGoals,
+      ...x2(1.03),
+      ...x2(1.06),
+      ...ou(1.03),
+      ...ou(1.06),
+      ...CLOSING_1X2.flatMap(() => x2(1.025)),
+      ...CLOSING_OU.flatMap(() => ou(1.025)),
+    ].join(',');
+  });
+  const split = Math.floor(rows.length / 3);
+  return {
+    train: [header, ...rows.slice(0, split)].join('\n'),
+    test: [header, ...rows.slice(split)].join('\n'),
+    header: header.split(','),
+  };
+}
+
+/** The file with every closing column of the rows `poison` picks replaced by nonsense prices. */
+function poisoned(file: string, header: string[], poison: (row: string[]) => boolean): string {
+  const closing = header
+    .map((name, i) => ({ name, i }))
+    .filter(({ name }) => [...CLOSING_1X2, ...CLOSING_OU].some((prefix) => name.startsWith(prefix)))
+    .map(({ i }) => i);
+  expect(closing).toHaveLength(4 * 3 + 2 * 2);
+  return file
+    .split('\n')
+    .map((line, n) => {
+      const row = line.split(',');
+      if (n === 0 || !poison(row)) return line;
+      for (const i of closing) row[i] = i % 2 === 0 ? '1.01' : '41';
+      return row.join(',');
+    })
+    .join('\n');
+}
+
+describe('no leak of a match’s own closing odds', () => {
+  it('poisoning every closing column of the predicted matches changes no prediction', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'evaluate-leak-'));
+    const { train, test, header } = marketCsv('AA', 7);
+    const testRows = test.split('\n').slice(1);
+    // (1) A test file of one match day, every row poisoned. (2) The full test file, its last day poisoned.
+    const firstDay = testRows[0]!.split(',')[1]!;
+    const lastDay = testRows.at(-1)!.split(',')[1]!;
+    const oneDay = [header.join(','), ...testRows.filter((row) => row.split(',')[1] === firstDay)].join('\n');
+    writeFileSync(join(dir, 'train.csv'), train);
+    const cases = [
+      { clean: oneDay, dirty: poisoned(oneDay, header, () => true) },
+      { clean: test, dirty: poisoned(test, header, (row) => row[1] === lastDay) },
+    ];
+    for (const { clean, dirty } of cases) {
+      writeFileSync(join(dir, 'clean.csv'), clean);
+      writeFileSync(join(dir, 'dirty.csv'), dirty);
+      expect(dirty).not.toBe(clean);
+      for (const prematchOdds of [false, true]) {
+        const run = (file: string) =>
+          evaluate(
+            { train: [join(dir, 'train.csv')], test: [join(dir, file)] },
+            DEFAULT_SETTINGS,
+            undefined,
+            { prematchOdds },
+          );
+        const [a, b] = [await run('clean.csv'), await run('dirty.csv')];
+        expect(b.scored.length).toBe(a.scored.length);
+        expect(b.scored.map((m) => [m.engine, m.overUnder?.engine])).toEqual(
+          a.scored.map((m) => [m.engine, m.overUnder?.engine]),
+        );
+        // The scoring did read the poisoned prices: the bookmaker's side changed.
+        expect(b.scored.map((m) => m.bookmaker)).not.toEqual(a.scored.map((m) => m.bookmaker));
+      }
+    }
   });
 });

@@ -156,10 +156,98 @@ describe('results:sync against a local server', () => {
     expect((await service.resolveTeam('hearts'))?.name).toBe('Hearts');
   });
 
+  it('fills both odds groups on sync too', async () => {
+    const service = createFootballService({
+      db: database.handle.db,
+      config: testConfig({ resultsBaseUrl: 'https://results.invalid/data/' }),
+      fetch: async () =>
+        new Response(
+          'Div,Date,HomeTeam,AwayTeam,FTHG,FTAG,PSH,PSD,PSA,PSCH,PSCD,PSCA,AvgC>2.5,AvgC<2.5\n' +
+            'SC1,02/08/2025,Dundee Utd,Partick,2,1,2.1,3.4,3.5,1.9,3.6,4.0,1.8,2.0\n',
+        ),
+    });
+    await service.syncLeague('SC1', '2025-26');
+    const league = await service.resolveLeague('SC1');
+    const [match] = await service.playedMatches(league!.id, '2025-01-01', '2026-01-01');
+    expect(match!.odds).toMatchObject({
+      prePinnacleHome: 2.1,
+      closePinnacleHome: 1.9,
+      closePinnacleAway: 4.0,
+      closeAverageOver: 1.8,
+      closeAverageUnder: 2.0,
+      preAverageOver: null,
+    });
+  });
+
   it('reports a league whose file is missing and exits non-zero', async () => {
     const config = testConfig({ resultsBaseUrl: baseUrl });
     expect(await cli(['results:sync', 'XX9', '--season', '2025-26'], config)).toBe(1);
     expect(lines.join('\n')).toContain('XX9 2025-26: failed');
     expect(await cli(['results:sync', 'E0', '--season', '2025-2027'], config)).toBe(1);
+  });
+});
+
+describe('odds on stored matches', () => {
+  // Old spellings (BetBrain `BbAv…`, pre-match) beside the closing Pinnacle columns (2012-13 on).
+  const header =
+    'Div,Date,HomeTeam,AwayTeam,FTHG,FTAG,PSH,PSD,PSA,BbAvH,BbAvD,BbAvA,BbAv>2.5,BbAv<2.5,PSCH,PSCD,PSCA';
+  const oldRow = 'I1,20/08/16,Juventus,Fiorentina,2,1,1.5,4.2,7.5,1.45,4.1,7.0,1.9,1.9,1.4,4.6,8.5';
+  // Current spellings: closing averages and closing over/under too.
+  const newHeader =
+    'Div,Date,HomeTeam,AwayTeam,FTHG,FTAG,PSH,PSD,PSA,AvgH,AvgD,AvgA,P>2.5,P<2.5,Avg>2.5,Avg<2.5,PSCH,PSCD,PSCA,AvgCH,AvgCD,AvgCA,PC>2.5,PC<2.5,AvgC>2.5,AvgC<2.5';
+  const newRow =
+    'I1,24/08/19,Parma,Juventus,0,1,9,5,1.4,8.5,4.8,1.38,2.0,1.9,1.95,1.85,10,5.5,1.35,9.5,5.2,1.33,2.1,1.8,2.05,1.75';
+
+  async function storedOdds() {
+    const league = await football.resolveLeague('I1');
+    const matches = await football.playedMatches(league!.id, '2016-01-01', '2020-01-01');
+    return matches.map((match) => match.odds);
+  }
+
+  it('stores each group in its own columns, old names included, and a re-import adds odds to stored rows', async () => {
+    // First stored without any odds, as before the columns existed.
+    const bare = [
+      'Div,Date,HomeTeam,AwayTeam,FTHG,FTAG',
+      'I1,20/08/16,Juventus,Fiorentina,2,1',
+      'I1,24/08/19,Parma,Juventus,0,1',
+    ].join('\n');
+    writeFileSync(join(dir, 'I1-bare.csv'), bare);
+    expect(await cli(['results:import', join(dir, 'I1-bare.csv')])).toBe(0);
+    expect((await storedOdds()).every((odds) => Object.values(odds).every((value) => value === null))).toBe(
+      true,
+    );
+
+    writeFileSync(join(dir, 'I1-2016-17.csv'), [header, oldRow].join('\n'));
+    writeFileSync(join(dir, 'I1-2019-20.csv'), [newHeader, newRow].join('\n'));
+    expect(await cli(['results:import', join(dir, 'I1-2016-17.csv'), join(dir, 'I1-2019-20.csv')])).toBe(0);
+    expect(lines).toContain('I1-2016-17.csv: 1 rows read, 0 new, 1 already stored, 0 skipped');
+    const [old, current] = await storedOdds();
+    expect(old).toMatchObject({
+      prePinnacleHome: 1.5,
+      prePinnacleAway: 7.5,
+      // BetBrain's average was taken days before the match: pre-match, never closing.
+      preAverageHome: 1.45,
+      preAverageOver: 1.9,
+      preAverageUnder: 1.9,
+      closePinnacleHome: 1.4,
+      closePinnacleDraw: 4.6,
+      closePinnacleAway: 8.5,
+      closeAverageHome: null,
+      closeAverageOver: null,
+      prePinnacleOver: null,
+    });
+    expect(current).toMatchObject({
+      prePinnacleHome: 9,
+      preAverageAway: 1.38,
+      prePinnacleOver: 2.0,
+      preAverageOver: 1.95,
+      closePinnacleHome: 10,
+      closeAverageHome: 9.5,
+      closePinnacleOver: 2.1,
+      closePinnacleUnder: 1.8,
+      closeAverageOver: 2.05,
+      closeAverageUnder: 1.75,
+    });
+    expect((await football.stats()).matches).toBeGreaterThanOrEqual(2);
   });
 });

@@ -1,5 +1,6 @@
 // `evaluate`: walk-forward evaluation of the engine on result files, beside a naive baseline and
-// the bookmaker (odds are scored, never learned from). Two ways to name the files:
+// the bookmaker (a match's own closing odds are scored, never an input; `--prematch-odds` gives
+// each match its own pre-match odds). Two ways to name the files:
 // `--train <csv…> --test <csv…>`, or `--data <dir> --block validation` for the honest protocol
 // (docs/engine.md: tune ≤ 2015-16, validate 2016-17..2017-18, report 2018-19..2019-20).
 // Reads the CSV files directly; no database needed.
@@ -76,6 +77,7 @@ interface EvaluateOptions {
   settings?: string;
   json?: boolean;
   plot?: string;
+  prematchOdds?: boolean;
 }
 
 export function register(program: Command, ctx: CliContext): void {
@@ -90,6 +92,10 @@ export function register(program: Command, ctx: CliContext): void {
     ])
     .option('--leagues <codes...>', 'protocol leagues', [...PROTOCOL_LEAGUES])
     .option('--settings <json>', 'model settings overriding the shipped ones (experiments)')
+    .option(
+      '--prematch-odds',
+      "score the second mode: each test match's own pre-match odds as an input (never its closing odds)",
+    )
     .option('--json', 'print one JSON object instead of the table')
     .option('--plot <file.svg>', 'write a reliability diagram and a per-season ratio chart')
     .action(async (options: EvaluateOptions) => {
@@ -107,9 +113,14 @@ export function register(program: Command, ctx: CliContext): void {
       }
       const settings = settingsFrom(options.settings);
       const bar = progressBar('evaluate');
-      const evaluation = await evaluate(files, settings, (done, total) => {
-        if (done % 50 === 0 || done === total) bar.update(done, total);
-      }).finally(() => bar.stop());
+      const evaluation = await evaluate(
+        files,
+        settings,
+        (done, total) => {
+          if (done % 50 === 0 || done === total) bar.update(done, total);
+        },
+        { prematchOdds: options.prematchOdds === true },
+      ).finally(() => bar.stop());
       const { report } = evaluation;
       if (options.plot) await writeFile(options.plot, plotOf(evaluation));
       if (options.json) {
@@ -119,6 +130,11 @@ export function register(program: Command, ctx: CliContext): void {
       for (const file of evaluation.files) {
         if (file.skipped.length > 0) ctx.out(`${file.file}: ${file.skipped.length} rows skipped`);
       }
+      ctx.out(
+        options.prematchOdds
+          ? "Mode: each test match's own pre-match odds as an input."
+          : "Mode: without the match's own odds (past matches' odds only).",
+      );
       for (const line of formatReport(report, evaluation.trainMatches)) ctx.out(line);
       if (options.plot) ctx.out(`Plot written to ${options.plot}`);
     });

@@ -1,7 +1,17 @@
 // Football results the engine learns from: leagues and teams with their aliases, and played
 // matches. Names are also stored normalised (lower-case, accents and punctuation stripped) so a
 // client's "Atlético Madrid" or "premier league" finds its row; unique keys make re-imports no-ops.
-import { date, index, integer, pgTable, serial, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  date,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  serial,
+  smallint,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { createdAt } from './columns.js';
 
 export const footballLeagues = pgTable('football_leagues', {
@@ -47,6 +57,52 @@ export const footballTeamAliases = pgTable(
   (table) => [uniqueIndex('football_team_aliases_normalized_unique').on(table.aliasNormalized)],
 );
 
+/** One group's columns: Pinnacle and market-average 1X2 and over/under 2.5. */
+function oddsGroup<P extends 'pre' | 'close'>(prefix: P) {
+  return {
+    [`${prefix}PinnacleHome`]: doublePrecision(`${prefix}_pinnacle_home`),
+    [`${prefix}PinnacleDraw`]: doublePrecision(`${prefix}_pinnacle_draw`),
+    [`${prefix}PinnacleAway`]: doublePrecision(`${prefix}_pinnacle_away`),
+    [`${prefix}AverageHome`]: doublePrecision(`${prefix}_average_home`),
+    [`${prefix}AverageDraw`]: doublePrecision(`${prefix}_average_draw`),
+    [`${prefix}AverageAway`]: doublePrecision(`${prefix}_average_away`),
+    [`${prefix}PinnacleOver`]: doublePrecision(`${prefix}_pinnacle_over`),
+    [`${prefix}PinnacleUnder`]: doublePrecision(`${prefix}_pinnacle_under`),
+    [`${prefix}AverageOver`]: doublePrecision(`${prefix}_average_over`),
+    [`${prefix}AverageUnder`]: doublePrecision(`${prefix}_average_under`),
+  } as Record<`${P}${OddsField}`, ReturnType<typeof doublePrecision>>;
+}
+
+export type OddsField =
+  | 'PinnacleHome'
+  | 'PinnacleDraw'
+  | 'PinnacleAway'
+  | 'AverageHome'
+  | 'AverageDraw'
+  | 'AverageAway'
+  | 'PinnacleOver'
+  | 'PinnacleUnder'
+  | 'AverageOver'
+  | 'AverageUnder';
+
+const ODDS_FIELDS: readonly OddsField[] = [
+  'PinnacleHome',
+  'PinnacleDraw',
+  'PinnacleAway',
+  'AverageHome',
+  'AverageDraw',
+  'AverageAway',
+  'PinnacleOver',
+  'PinnacleUnder',
+  'AverageOver',
+  'AverageUnder',
+];
+export type OddsColumn = `${'pre' | 'close'}${OddsField}`;
+/** Every odds column's key, pre-match first. */
+export const ODDS_COLUMNS: readonly OddsColumn[] = (['pre', 'close'] as const).flatMap((prefix) =>
+  ODDS_FIELDS.map((field) => `${prefix}${field}` as const),
+);
+
 export const footballMatches = pgTable(
   'football_matches',
   {
@@ -73,6 +129,12 @@ export const footballMatches = pgTable(
     awayShots: smallint('away_shots'),
     homeShotsOnTarget: smallint('home_shots_on_target'),
     awayShotsOnTarget: smallint('away_shots_on_target'),
+    // The market's decimal odds in two groups that never mix (see odds-columns.ts): pre-match,
+    // taken days before kick-off (the only kind a fixture has, so a model input), and closing, at
+    // kick-off (what the engine is scored against; a past match's closing odds train the
+    // market rating, a match's own never). Null where the file has none.
+    ...oddsGroup('pre'),
+    ...oddsGroup('close'),
     createdAt: createdAt(),
   },
   (table) => [

@@ -23,11 +23,13 @@ import type { Clock } from '../../lib/clock.js';
 import { DAY_MS } from '../../lib/time.js';
 import type { Narrator } from '../../providers/ai/types.js';
 import type { AnalysisInput, AnalysisOutcome, Analyst } from '../pronostics/analyst.js';
+import { pastMarketOf, prematchOddsFrom } from './evaluation-data.js';
 import type { LeagueFitter } from './fit-pool.js';
+import { marketOddsOf } from './results-csv.js';
 import type { FootballService } from './service.js';
 
 /**
- * The worker's analysis engine (model name e.g. 'dixon-coles-3', or 'dixon-coles-3+gpt-4o-mini'
+ * The worker's analysis engine (model name e.g. 'dixon-coles-4', or 'dixon-coles-4+gpt-4o-mini'
  * with the LLM); thin data is not a failure.
  */
 export interface FootballAnalyst extends Analyst {
@@ -150,6 +152,8 @@ export function createAnalyst(deps: AnalystDeps): FootballAnalyst {
         awayShots: row.awayShots,
         homeShotsOnTarget: row.homeShotsOnTarget,
         awayShotsOnTarget: row.awayShotsOnTarget,
+        // The market's view of the past match: what the market rating learns from.
+        market: pastMarketOf(marketOddsOf(row.odds)),
       }));
       const ratings = matches.length > 0 ? await fitter.fit(matches, asOf) : globalModel(asOf).ratings;
       const fitted: FittedLeague = {
@@ -219,10 +223,16 @@ export function createAnalyst(deps: AnalystDeps): FootballAnalyst {
       ratings = {
         ...ratings,
         teams: new Map(ratings.teams).set(key, borrowRating(ratings, own.model.ratings, rating)),
+        // The market rating knows this league's sides only: a visitor from elsewhere would play at a
+        // promoted side's level there, so such a tie is answered by the results-only fit.
+        market: null,
       };
       history.push(...own.matches);
     }
-    const prediction = predictFixture(ratings, homeKey, awayKey, extra);
+    // The fixture's own pre-match odds, when the analysis jobs have them (from the fixtures module),
+    // never from teams_details: that is the user's own text, and must not steer the model.
+    const prematchOdds = prematchOddsFrom(extra.prematchOdds);
+    const prediction = predictFixture(ratings, homeKey, awayKey, prematchOdds ? { prematchOdds } : {});
     const context: MatchContext = {
       home: {
         name: homeName,

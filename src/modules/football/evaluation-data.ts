@@ -4,7 +4,42 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { type EvaluationMatch, impliedProbabilities, type Probabilities3 } from '../../engine/evaluation.js';
+import type { MatchMarket } from '../../engine/market-rating.js';
+import type { PrematchOdds } from '../../engine/types.js';
+import type { MarketOdds, OddsGroup } from './odds-columns.js';
 import { parseResultsCsv, type ResultRow, type SkippedRow } from './results-csv.js';
+
+/**
+ * The market's view of a match once it is history (the market rating's input): closing odds
+ * where the file has them, else pre-match, Pinnacle before the average. Never read for the
+ * match's own prediction: the fit takes only matches before the predicted day.
+ */
+export function pastMarketOf(market: MarketOdds): MatchMarket | null {
+  const { closing, prematch } = market;
+  const oneXTwo = closing.pinnacle ?? closing.average ?? prematch.pinnacle ?? prematch.average;
+  const overUnder =
+    closing.overUnderPinnacle ??
+    closing.overUnderAverage ??
+    prematch.overUnderPinnacle ??
+    prematch.overUnderAverage;
+  if (!oneXTwo) return null;
+  return {
+    oneXTwo: impliedProbabilities<Probabilities3>([...oneXTwo]),
+    overUnder: overUnder ? impliedProbabilities<[number, number]>([...overUnder]) : null,
+  };
+}
+
+/** A match's pre-match group as a fixture would carry it (the `--prematch-odds` input). */
+export function prematchOddsOf(group: OddsGroup, collectedAt: string): PrematchOdds | null {
+  if (!group.pinnacle && !group.average && !group.overUnderPinnacle && !group.overUnderAverage) return null;
+  return {
+    collected_at: collectedAt,
+    ...(group.pinnacle ? { pinnacle: group.pinnacle } : {}),
+    ...(group.average ? { average: group.average } : {}),
+    ...(group.overUnderPinnacle ? { ou_pinnacle: group.overUnderPinnacle } : {}),
+    ...(group.overUnderAverage ? { ou_average: group.overUnderAverage } : {}),
+  };
+}
 
 export function toEvaluationMatch(row: ResultRow): EvaluationMatch {
   const oneXTwo = row.odds.pinnacleClosing ?? row.odds.average;
@@ -25,6 +60,8 @@ export function toEvaluationMatch(row: ResultRow): EvaluationMatch {
     bookmaker: oneXTwo ? impliedProbabilities<Probabilities3>([...oneXTwo]) : null,
     bookmakerOverUnder: overUnder ? impliedProbabilities<[number, number]>([...overUnder]) : null,
     season: row.season,
+    market: pastMarketOf(row.market),
+    prematchOdds: prematchOddsOf(row.market.prematch, row.date),
   };
 }
 
@@ -101,5 +138,32 @@ export function protocolFiles(
     train: leagues.flatMap((league) => training.map((season) => file(league, season))).filter(existsSync),
     test: leagues.flatMap((league) => seasons.map((season) => file(league, season))),
     blockOf,
+  };
+}
+
+const isOdd = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isFinite(value) && value > 1;
+const oddsList = (value: unknown, length: number): number[] | undefined =>
+  Array.isArray(value) && value.length === length && value.every(isOdd) ? [...value] : undefined;
+
+/**
+ * A fixture's pre-match odds as an analysis input carries them (`prematchOdds`), kept only when
+ * well formed: decimal odds above 1, three for 1X2, two for over/under. Anything else is ignored,
+ * and the analysis runs without them (`data_quality.odds: none`).
+ */
+export function prematchOddsFrom(value: unknown): PrematchOdds | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const raw = value as Record<string, unknown>;
+  const pinnacle = oddsList(raw.pinnacle, 3) as [number, number, number] | undefined;
+  const average = oddsList(raw.average, 3) as [number, number, number] | undefined;
+  const ouPinnacle = oddsList(raw.ou_pinnacle, 2) as [number, number] | undefined;
+  const ouAverage = oddsList(raw.ou_average, 2) as [number, number] | undefined;
+  if (!pinnacle && !average && !ouPinnacle && !ouAverage) return undefined;
+  return {
+    collected_at: typeof raw.collected_at === 'string' ? raw.collected_at : '',
+    ...(pinnacle ? { pinnacle } : {}),
+    ...(average ? { average } : {}),
+    ...(ouPinnacle ? { ou_pinnacle: ouPinnacle } : {}),
+    ...(ouAverage ? { ou_average: ouAverage } : {}),
   };
 }

@@ -1,6 +1,8 @@
 // The evaluation of the engine, as the CLI's `evaluate` runs it: walk-forward over result files
 // (the model refitted before each match day on everything earlier), scored beside a naive baseline
-// and the bookmaker's odds, which are scored, never learned from. It reads CSV files and needs no
+// and the bookmaker's closing odds, which a match is scored against and never predicted from (earlier
+// matches' odds train the market rating; `--prematch-odds` adds each match's own pre-match
+// odds as an input). It reads CSV files and needs no
 // database: a published interface of the football module beside its service.
 import {
   type DetailedReport,
@@ -48,6 +50,7 @@ export async function evaluate(
   files: EvaluationFiles,
   settings: ModelSettings,
   onProgress?: (done: number, total: number) => void,
+  options: { prematchOdds?: boolean } = {},
 ): Promise<Evaluation> {
   let trainFiles: string[];
   let testFiles: string[];
@@ -69,7 +72,7 @@ export async function evaluate(
   const testMatches = test.flatMap((file) => file.matches);
   if (blockOf) for (const match of testMatches) match.block = blockOf.get(match.season ?? '') ?? null;
   if (testMatches.length === 0) throw new Error('no test match could be read');
-  let scored = walkForward(trainMatches, testMatches, defaultForecaster(settings), onProgress);
+  let scored = walkForward(trainMatches, testMatches, defaultForecaster(settings), onProgress, options);
   // In a protocol run, seasons between two asked blocks are walked through but not reported.
   if (blockOf) scored = scored.filter((match) => match.block !== null);
   return { report: summarise(scored), scored, files: [...train, ...test], trainMatches: trainMatches.length };

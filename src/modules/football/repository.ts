@@ -11,6 +11,8 @@ import {
   footballTeamAliases,
   footballTeams,
   type NewFootballMatch,
+  ODDS_COLUMNS,
+  type OddsColumn,
 } from '../../db/schema/football.js';
 
 /** A league by its code (any case) or one of its aliases. */
@@ -108,15 +110,27 @@ export async function insertTeamAliases(
     .onConflictDoNothing();
 }
 
-/** Inserts matches; a fixture already stored is left as it is. Returns how many were new. */
+/**
+ * Inserts matches; a fixture already stored keeps its result but takes the file's odds (so
+ * re-importing the shipped files adds the odds to rows stored before the columns existed).
+ * Returns how many were new.
+ */
 export async function insertMatches(db: Executor, rows: readonly NewFootballMatch[]): Promise<number> {
   if (rows.length === 0) return 0;
-  const inserted = await db
+  // Every odds column takes the file's value (excluded.*: the row the insert proposed).
+  const set = Object.fromEntries(
+    ODDS_COLUMNS.map((key) => [key, sql.raw(`excluded.${footballMatches[key].name}`)]),
+  );
+  const written = await db
     .insert(footballMatches)
     .values([...rows])
-    .onConflictDoNothing()
-    .returning({ id: footballMatches.id });
-  return inserted.length;
+    .onConflictDoUpdate({
+      target: [footballMatches.homeTeamId, footballMatches.awayTeamId, footballMatches.playedOn],
+      set,
+    })
+    // xmax is 0 on a row this statement inserted, non-zero on one it updated.
+    .returning({ inserted: sql<boolean>`(xmax = 0)` });
+  return written.filter((row) => row.inserted === true || String(row.inserted) === 'true').length;
 }
 
 export interface StoredMatch {
@@ -129,6 +143,8 @@ export interface StoredMatch {
   awayShots: number | null;
   homeShotsOnTarget: number | null;
   awayShotsOnTarget: number | null;
+  /** Both odds groups, column by column (see the schema); null where unknown. */
+  odds: Record<OddsColumn, number | null>;
 }
 
 /** A league's matches played on days in [from, before), oldest first. */
@@ -149,6 +165,9 @@ export async function leagueMatches(
       awayShots: footballMatches.awayShots,
       homeShotsOnTarget: footballMatches.homeShotsOnTarget,
       awayShotsOnTarget: footballMatches.awayShotsOnTarget,
+      odds: Object.fromEntries(ODDS_COLUMNS.map((key) => [key, footballMatches[key]])) as {
+        [K in OddsColumn]: (typeof footballMatches)[K];
+      },
     })
     .from(footballMatches)
     .where(

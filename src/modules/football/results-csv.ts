@@ -1,8 +1,16 @@
 // Reads football-data.co.uk result files into typed rows, and says which rows it skipped and why.
 // The quirks it absorbs: dates as dd/mm/yy or dd/mm/yyyy, counts written as decimals (`2.0`),
 // trailing empty rows, and over/under columns spelled `PC>2.5` or `PC_2_5` (`PC<2.5` or `PC_2_5_1`).
+import type { OddsColumn } from '../../db/schema/football.js';
 import { parseCsv } from './csv.js';
-import { canonicalColumn, type MarketOdds, type Pair, readMarketOdds, type Triple } from './odds-columns.js';
+import {
+  canonicalColumn,
+  type MarketOdds,
+  type OddsGroup,
+  type Pair,
+  readMarketOdds,
+  type Triple,
+} from './odds-columns.js';
 
 export type { Pair, Triple } from './odds-columns.js';
 
@@ -33,7 +41,7 @@ export interface ResultRow {
   market: MarketOdds;
 }
 
-/** Bookmaker odds, kept for the evaluation only: the model never sees them. */
+/** The scoring view of a row's odds (closing first, the evaluation's benchmark); the model reads `market`. */
 export interface RowOdds {
   pinnacleClosing: Triple | null;
   average: Triple | null;
@@ -206,4 +214,42 @@ export function parseResultsCsv(text: string, options: { league?: string } = {})
     });
   }
   return { rows, skipped };
+}
+
+/** A row's two odds groups as the matches table stores them, column by column. */
+export function oddsColumns(market: MarketOdds): Record<OddsColumn, number | null> {
+  const group = (prefix: 'pre' | 'close', odds: OddsGroup) => ({
+    [`${prefix}PinnacleHome`]: odds.pinnacle?.[0] ?? null,
+    [`${prefix}PinnacleDraw`]: odds.pinnacle?.[1] ?? null,
+    [`${prefix}PinnacleAway`]: odds.pinnacle?.[2] ?? null,
+    [`${prefix}AverageHome`]: odds.average?.[0] ?? null,
+    [`${prefix}AverageDraw`]: odds.average?.[1] ?? null,
+    [`${prefix}AverageAway`]: odds.average?.[2] ?? null,
+    [`${prefix}PinnacleOver`]: odds.overUnderPinnacle?.[0] ?? null,
+    [`${prefix}PinnacleUnder`]: odds.overUnderPinnacle?.[1] ?? null,
+    [`${prefix}AverageOver`]: odds.overUnderAverage?.[0] ?? null,
+    [`${prefix}AverageUnder`]: odds.overUnderAverage?.[1] ?? null,
+  });
+  return { ...group('pre', market.prematch), ...group('close', market.closing) } as Record<
+    OddsColumn,
+    number | null
+  >;
+}
+
+/** The inverse of `oddsColumns`: a stored match's odds back into two groups (a half-filled set is absent). */
+export function marketOddsOf(columns: Record<OddsColumn, number | null>): MarketOdds {
+  const triple = (a: number | null, b: number | null, c: number | null): Triple | null =>
+    a !== null && b !== null && c !== null ? [a, b, c] : null;
+  const pair = (a: number | null, b: number | null): Pair | null =>
+    a !== null && b !== null ? [a, b] : null;
+  const group = (prefix: 'pre' | 'close'): OddsGroup => {
+    const get = (field: string) => columns[`${prefix}${field}` as OddsColumn] ?? null;
+    return {
+      pinnacle: triple(get('PinnacleHome'), get('PinnacleDraw'), get('PinnacleAway')),
+      average: triple(get('AverageHome'), get('AverageDraw'), get('AverageAway')),
+      overUnderPinnacle: pair(get('PinnacleOver'), get('PinnacleUnder')),
+      overUnderAverage: pair(get('AverageOver'), get('AverageUnder')),
+    };
+  };
+  return { prematch: group('pre'), closing: group('close') };
 }

@@ -32,7 +32,13 @@ import {
   matchStats,
   type StoredMatch,
 } from './repository.js';
-import { parseResultsCsv, type ResultRow, type SkippedRow, seasonFolder } from './results-csv.js';
+import {
+  oddsColumns,
+  parseResultsCsv,
+  type ResultRow,
+  type SkippedRow,
+  seasonFolder,
+} from './results-csv.js';
 
 export { type FixtureRow, FixturesFileError } from './fixtures-csv.js';
 export type { FixtureResult, FixtureWindow, StoredMatch } from './repository.js';
@@ -98,7 +104,7 @@ export function createFootballService({ db, config, fetch: fetchImpl = fetch }: 
     return (await findTeams(db, [normalized])).get(normalized);
   }
 
-  /** Stores parsed rows: leagues and teams created as met, matches inserted once. */
+  /** Stores parsed rows: leagues and teams created as met, matches inserted once (a stored one takes the file's odds). */
   async function importRows(rows: readonly ResultRow[], onProgress?: ImportProgress): Promise<ImportReport> {
     const leagueIds = new Map<string, number>();
     for (const code of new Set(rows.map((row) => row.league))) {
@@ -153,6 +159,7 @@ export function createFootballService({ db, config, fetch: fetchImpl = fetch }: 
           awayShots: row.awayShots,
           homeShotsOnTarget: row.homeShotsOnTarget,
           awayShotsOnTarget: row.awayShotsOnTarget,
+          ...oddsColumns(row.market),
         });
       }
       inserted += await insertMatches(db, batch);

@@ -1,0 +1,20 @@
+ALTER TABLE "football_matches" ADD COLUMN "pre_pinnacle_home" double precision;--> statement-breakpoint
+ALTER TABLE "football_matches" ADD COLUMN "pre_pinnacle_draw" double precision;--> statement-breakpoint
+ALTER TABLE "football_matches" ADD COLUMN "pre_pinnacle_away" double precision;--> statement-breakpoint
+ALTER TABLE "football_matches" ADD COLUMN "pre_average_home" double precision;--> statement-breakpoint
+ALTER TABLE "football_matches" ADD COLUMN "pre_average_draw" double precision;--> statement-breakpoint
+ALTER TABLE "football_matches" ADD COLUMN "pre_average_away" double precision;--> statement-breakpoint
+ALTER TABLE "football_matches" ADD COLUMN "pre_pinnacle_over" double precision;--> statement-breakpoint
+ALTER TABLE "football_matches" ADD COLUMN "pre_pinnacle_under" double precision;--> statement-breakpoint
+ALTER TABLE "football_matches" ADD COLUMN "pre_average_over" double precision;--> statement-breakpoint
+ALTER TABLE "football_matches" ADD COLUMN "pre_average_under" double precision;--> statement-breakpoint
+ALTER TABLE "football_matches" ADD COLUMN "close_pinnacle_home" double precision;--> statement-breakpoint
+ALTER TABLE "football_matches" ADD COLUMN "close_pinnacle_draw" double precision;--> statement-breakpoint
+ALTER TABLE "football_matches" ADD COLUMN "close_pinnacle_away" double precision;--> statement-breakpoint
+ALTER TABLE "football_matches" ADD COLUMN "close_average_home" double precision;--> statement-breakpoint
+ALTER TABLE "football_matches" ADD COLUMN "close_average_draw" double precision;--> statement-breakpoint
+ALTER TABLE "football_matches" ADD COLUMN "close_average_away" double precision;--> statement-breakpoint
+ALTER TABLE "football_matches" ADD COLUMN "close_pinnacle_over" double precision;--> statement-breakpoint
+ALTER TABLE "football_matches" ADD COLUMN "close_pinnacle_under" double precision;--> statement-breakpoint
+ALTER TABLE "football_matches" ADD COLUMN "close_average_over" double precision;--> statement-breakpoint
+ALTER TABLE "football_matches" ADD COLUMN "close_average_under" double precision;

@@ -1,0 +1,240 @@
+// The market's view of past matches as a rating (a "betting-odds rating", Wunderlich & Memmert
+// 2018): each side's strength is learnt from the errors of the rating's forecast against the
+// market's implied log(pH/pA) of every earlier match, and each side's goal tendency from the
+// market's implied goal total (its over/under 2.5 price). The market prices team news, injuries
+// and transfers that results show late; these ratings carry that into the next match. They only
+// ever read matches strictly before the fit's day: a match's own odds are never its input.
+import type { MarketRating, MarketSettings, MarketTeam, MatchMarket, PrematchOdds } from './types.js';
+
+export type { BlendWeights, MarketRating, MarketSettings, MatchMarket } from './types.js';
+
+type Probabilities3 = [number, number, number];
+
+const DAY_MS = 86_400_000;
+
+/** A pause this long between two priced matches of a league is a season break. */
+const SEASON_BREAK_DAYS = 42;
+/** The weakest sides of a season stand for the relegated ones (a promoted side starts there). */
+const RELEGATED = 3;
+
+const logit = (p: number) => Math.log(p / (1 - p));
+const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
+const clampP = (p: number) => Math.min(Math.max(p, 1e-4), 1 - 1e-4);
+
+/** Probability of more than 2.5 goals when the total is Poisson with mean `total`. */
+export function overProbability(total: number): number {
+  return 1 - Math.exp(-total) * (1 + total + (total * total) / 2);
+}
+
+/** The Poisson mean whose over-2.5 probability is `over` (bisection on a monotone function). */
+export function impliedTotal(over: number): number {
+  let low = 0.2;
+  let high = 9;
+  const target = clampP(over);
+  for (let i = 0; i < 40; i++) {
+    const mid = (low + high) / 2;
+    if (overProbability(mid) < target) low = mid;
+    else high = mid;
+  }
+  return (low + high) / 2;
+}
+
+function solve3(a: number[][], b: number[]): [number, number, number] | null {
+  // Gaussian elimination with partial pivoting, on a copy.
+  const m = a.map((row, i) => [...row, b[i]!]);
+  for (let col = 0; col < 3; col++) {
+    let pivot = col;
+    for (let r = col + 1; r < 3; r++) if (Math.abs(m[r]![col]!) > Math.abs(m[pivot]![col]!)) pivot = r;
+    if (Math.abs(m[pivot]![col]!) < 1e-12) return null;
+    [m[col], m[pivot]] = [m[pivot]!, m[col]!];
+    for (let r = 0; r < 3; r++) {
+      if (r === col) continue;
+      const f = m[r]![col]! / m[col]![col]!;
+      for (let c = col; c < 4; c++) m[r]![c]! -= f * m[col]![c]!;
+    }
+  }
+  return [m[0]![3]! / m[0]![0]!, m[1]![3]! / m[1]![1]!, m[2]![3]! / m[2]![2]!];
+}
+
+interface PricedMatch {
+  date: number;
+  home: string;
+  away: string;
+  market?: MatchMarket | null | undefined;
+}
+
+/**
+ * Runs the rating through every priced match before `asOf` (a day's matches are all forecast
+ * before any of them updates it, as in the walk-forward). Null when the league has no priced
+ * match within `freshDays`: the caller then uses the results-only model.
+ */
+export function fitMarketRating(
+  matches: readonly PricedMatch[],
+  asOf: number,
+  settings: MarketSettings,
+): MarketRating | null {
+  const priced = matches
+    .filter((match) => match.date < asOf && match.market?.oneXTwo)
+    .sort((a, b) => a.date - b.date);
+  const latest = priced.at(-1)?.date;
+  if (latest === undefined || asOf - latest > settings.freshDays * DAY_MS) return null;
+
+  const teams = new Map<string, MarketTeam>();
+  let home = 0.35;
+  let goalLevel = Math.log(2.6);
+  let newcomer = { strength: 0, goals: 0 };
+  let season = new Set<string>();
+  let previous = Number.NEGATIVE_INFINITY;
+  // Draw curve: least squares of the market's logit p(draw) on [1, |x|, x²].
+  const xtx = [
+    [0, 0, 0],
+    [0, 0, 0],
+    [0, 0, 0],
+  ];
+  const xty = [0, 0, 0];
+  let drawRows = 0;
+  const drawFrom = asOf - settings.drawWindowDays * DAY_MS;
+
+  const teamOf = (name: string): MarketTeam => {
+    let team = teams.get(name);
+    if (!team) {
+      team = { strength: newcomer.strength, goals: newcomer.goals, matches: 0 };
+      teams.set(name, team);
+    }
+    return team;
+  };
+
+  for (let i = 0; i < priced.length; ) {
+    const day = priced[i]!.date;
+    let end = i;
+    while (end < priced.length && priced[end]!.date === day) end++;
+    if (day - previous >= SEASON_BREAK_DAYS * DAY_MS && season.size > 0) {
+      const members = [...season].map((name) => teams.get(name)!);
+      const meanStrength = members.reduce((sum, team) => sum + team.strength, 0) / members.length;
+      const meanGoals = members.reduce((sum, team) => sum + team.goals, 0) / members.length;
+      const weakest = [...members].sort((a, b) => a.strength - b.strength).slice(0, RELEGATED);
+      newcomer = {
+        strength:
+          meanStrength +
+          settings.seasonShrink *
+            (weakest.reduce((sum, team) => sum + team.strength, 0) / weakest.length - meanStrength),
+        goals:
+          meanGoals +
+          settings.totalsShrink *
+            (weakest.reduce((sum, team) => sum + team.goals, 0) / weakest.length - meanGoals),
+      };
+      for (const team of teams.values()) {
+        team.strength = meanStrength + settings.seasonShrink * (team.strength - meanStrength);
+        team.goals = meanGoals + settings.totalsShrink * (team.goals - meanGoals);
+      }
+      season = new Set();
+    }
+    // Forecast every match of the day, then update: no match informs another of its own day.
+    const updates: Array<{ h: MarketTeam; a: MarketTeam; e: number; e2: number | null }> = [];
+    for (const match of priced.slice(i, end)) {
+      const [pH, pD, pA] = match.market!.oneXTwo!;
+      const h = teamOf(match.home);
+      const a = teamOf(match.away);
+      season.add(match.home);
+      season.add(match.away);
+      const y = Math.max(Math.min(Math.log(clampP(pH) / clampP(pA)), 6), -6);
+      const e = y - (home + h.strength - a.strength);
+      let e2: number | null = null;
+      const ou = match.market!.overUnder;
+      if (ou) e2 = Math.log(impliedTotal(ou[0])) - (goalLevel + h.goals + a.goals);
+      updates.push({ h, a, e, e2 });
+      if (day >= drawFrom) {
+        const features = [1, Math.abs(y), y * y];
+        const target = logit(clampP(pD));
+        for (let r = 0; r < 3; r++) {
+          xty[r]! += features[r]! * target;
+          for (let c = 0; c < 3; c++) xtx[r]![c]! += features[r]! * features[c]!;
+        }
+        drawRows++;
+      }
+    }
+    for (const { h, a, e, e2 } of updates) {
+      h.strength += settings.gain * e;
+      a.strength -= settings.gain * e;
+      home += settings.homeGain * e;
+      h.matches++;
+      a.matches++;
+      if (e2 !== null) {
+        h.goals += settings.totalsGain * e2;
+        a.goals += settings.totalsGain * e2;
+        goalLevel += settings.totalsLevelGain * e2;
+      }
+    }
+    previous = day;
+    i = end;
+  }
+
+  // A small ridge keeps the curve defined on a thin window (it pulls toward a flat 26 % draw rate).
+  const ridge = 1;
+  const prior = [logit(0.26), 0, 0];
+  for (let r = 0; r < 3; r++) {
+    xtx[r]![r]! += ridge;
+    xty[r]! += ridge * prior[r]!;
+  }
+  const drawCurve = (drawRows > 0 ? solve3(xtx, xty) : null) ?? (prior as [number, number, number]);
+  return { teams, home, goalLevel, drawCurve, newcomer, latest, matches: priced.length };
+}
+
+/** The rating's 1X2 and over-2.5 forecast of a fixture. */
+export function marketForecast(
+  rating: MarketRating,
+  home: string,
+  away: string,
+): { oneXTwo: Probabilities3; over: number } {
+  const h = rating.teams.get(home) ?? { ...rating.newcomer, matches: 0 };
+  const a = rating.teams.get(away) ?? { ...rating.newcomer, matches: 0 };
+  const x = rating.home + h.strength - a.strength;
+  const [c0, c1, c2] = rating.drawCurve;
+  const draw = Math.min(Math.max(sigmoid(c0 + c1 * Math.abs(x) + c2 * x * x), 0.02), 0.5);
+  const pH = (1 - draw) * sigmoid(x);
+  return {
+    oneXTwo: [pH, draw, 1 - draw - pH],
+    over: clampP(overProbability(Math.exp(rating.goalLevel + h.goals + a.goals))),
+  };
+}
+
+/** A fixture's pre-match odds as margin-free probabilities (Pinnacle, else the market average). */
+export function prematchForecast(odds: PrematchOdds | undefined): {
+  oneXTwo: Probabilities3 | null;
+  over: number | null;
+} {
+  if (!odds) return { oneXTwo: null, over: null };
+  const valid = (values: readonly number[] | undefined) =>
+    values?.every((value) => Number.isFinite(value) && value > 1) ? values : undefined;
+  const triple = valid(odds.pinnacle) ?? valid(odds.average);
+  const pair = valid(odds.ou_pinnacle) ?? valid(odds.ou_average);
+  const margin = (values: readonly number[]) => {
+    const inverse = values.map((value) => 1 / value);
+    const total = inverse.reduce((sum, value) => sum + value, 0);
+    return inverse.map((value) => value / total);
+  };
+  return {
+    oneXTwo: triple ? (margin(triple) as Probabilities3) : null,
+    over: pair ? margin(pair)[0]! : null,
+  };
+}
+
+/** Log-linear pooling of 1X2 forecasts (weights need not sum to 1: they also sharpen or soften). */
+export function pool1x2(parts: ReadonlyArray<{ p: Probabilities3 | null; weight: number }>): Probabilities3 {
+  const log = [0, 0, 0];
+  for (const { p, weight } of parts) {
+    if (!p || weight === 0) continue;
+    for (let k = 0; k < 3; k++) log[k]! += weight * Math.log(clampP(p[k]!));
+  }
+  const top = Math.max(...log);
+  const raw = log.map((value) => Math.exp(value - top));
+  const total = raw[0]! + raw[1]! + raw[2]!;
+  return [raw[0]! / total, raw[1]! / total, raw[2]! / total];
+}
+
+/** Logistic pooling of over-2.5 forecasts. */
+export function poolOver(shift: number, parts: ReadonlyArray<{ p: number | null; weight: number }>): number {
+  let value = shift;
+  for (const { p, weight } of parts) if (p !== null && weight !== 0) value += weight * logit(clampP(p));
+  return sigmoid(value);
+}

@@ -1,0 +1,203 @@
+// The market rating (dixon-coles-4): it recovers known strengths from simulated market prices,
+// never reads a match's own odds, and leaves the results-only model alone where no odds are known.
+import { describe, expect, it } from 'vitest';
+import { impliedProbabilities } from '../../src/engine/evaluation.js';
+import {
+  fitMarketRating,
+  impliedTotal,
+  type MatchMarket,
+  marketForecast,
+  overProbability,
+  pool1x2,
+} from '../../src/engine/market-rating.js';
+import { marketsFrom } from '../../src/engine/markets.js';
+import { DEFAULT_SETTINGS, fitModel, MARKET_SETTINGS } from '../../src/engine/model.js';
+import { predictFixture } from '../../src/engine/predict.js';
+import { rakeMatrix, scoreMatrix } from '../../src/engine/score-matrix.js';
+import type { PlayedMatch } from '../../src/engine/types.js';
+import { seededRandom, simulateLeague } from './simulate.js';
+
+const DAY = 86_400_000;
+
+/** The market's view of each simulated match: the true probabilities, with a little noise. */
+function priced(
+  matches: readonly PlayedMatch[],
+  teams: ReturnType<typeof simulateLeague>['teams'],
+  seed = 3,
+) {
+  const random = seededRandom(seed);
+  const byName = new Map(teams.map((team) => [team.name, team]));
+  return matches.map((match) => {
+    const home = byName.get(match.home)!;
+    const away = byName.get(match.away)!;
+    const truth = marketsFrom(
+      scoreMatrix(
+        Math.exp(Math.log(1.2) + 0.3 + home.attack - away.defence),
+        Math.exp(Math.log(1.2) + away.attack - home.defence),
+        0,
+      ),
+    );
+    const noise = () => 1 + (random() - 0.5) * 0.06;
+    const market: MatchMarket = {
+      // As odds (1/p), which the evaluation turns back into margin-free probabilities.
+      oneXTwo: impliedProbabilities<[number, number, number]>([
+        1 / (truth.oneXTwo.home * noise()),
+        1 / truth.oneXTwo.draw,
+        1 / (truth.oneXTwo.away * noise()),
+      ]),
+      overUnder: [truth.overUnder25.over, truth.overUnder25.under],
+    };
+    return { ...match, market };
+  });
+}
+
+function correlation(a: readonly number[], b: readonly number[]): number {
+  const mean = (x: readonly number[]) => x.reduce((s, v) => s + v, 0) / x.length;
+  const ma = mean(a);
+  const mb = mean(b);
+  let sab = 0;
+  let saa = 0;
+  let sbb = 0;
+  for (let i = 0; i < a.length; i++) {
+    sab += (a[i]! - ma) * (b[i]! - mb);
+    saa += (a[i]! - ma) ** 2;
+    sbb += (b[i]! - mb) ** 2;
+  }
+  return sab / Math.sqrt(saa * sbb);
+}
+
+/** The simulated league with each season's fixtures in a random order (no side plays all its home games first). */
+function shuffledLeague(teams: number, seasons: number, seed: number) {
+  const league = simulateLeague({ teams, seasons, seed });
+  const random = seededRandom(seed + 1);
+  const perSeason = teams * (teams - 1);
+  const matches: PlayedMatch[] = [];
+  for (let season = 0; season < seasons; season++) {
+    const block = league.matches.slice(season * perSeason, (season + 1) * perSeason);
+    const dates = block.map((match) => match.date);
+    const order = block.map((match) => ({ match, key: random() })).sort((a, b) => a.key - b.key);
+    order.forEach(({ match }, i) => {
+      matches.push({ ...match, date: dates[i]! });
+    });
+  }
+  return { teams: league.teams, matches };
+}
+
+describe('market rating', () => {
+  const league = shuffledLeague(16, 3, 11);
+  const matches = priced(league.matches, league.teams);
+  const asOf = matches.at(-1)!.date + DAY;
+
+  it('recovers the known strengths and home advantage from past prices alone', () => {
+    // No goals at all: the rating reads only the odds.
+    const blind = matches.map((match) => ({ ...match, homeGoals: 0, awayGoals: 0 }));
+    const rating = fitMarketRating(blind, asOf, MARKET_SETTINGS)!;
+    expect(rating).not.toBeNull();
+    const truth = league.teams.map((team) => team.attack + team.defence);
+    const fitted = league.teams.map((team) => rating.teams.get(team.name)!.strength);
+    expect(correlation(truth, fitted)).toBeGreaterThan(0.97);
+    // The strongest and weakest sides come out in that order.
+    expect(fitted[0]!).toBeGreaterThan(fitted[1]!);
+    expect(fitted.at(-1)!).toBeLessThan(fitted.at(-2)!);
+    // Its forecast of a fixture is close to the market's price of it.
+    const strong = league.teams[0]!.name;
+    const weak = league.teams.at(-1)!.name;
+    const last = matches.filter((m) => m.home === strong && m.away === weak).at(-1)!;
+    const forecast = marketForecast(rating, strong, weak);
+    for (let k = 0; k < 3; k++) expect(forecast.oneXTwo[k]!).toBeCloseTo(last.market.oneXTwo![k]!, 1);
+    // Goal tendencies: over/under prices of the last matches, off by a few points on average (one
+    // tendency per side cannot follow a lopsided pairing exactly).
+    const recent = matches.slice(-60);
+    const error =
+      recent.reduce(
+        (sum, m) => sum + Math.abs(marketForecast(rating, m.home, m.away).over - m.market.overUnder![0]),
+        0,
+      ) / recent.length;
+    expect(error).toBeLessThan(0.04);
+    // Goal tendencies: the goal total a Poisson mean implies is inverted exactly.
+    expect(impliedTotal(overProbability(2.7))).toBeCloseTo(2.7, 6);
+  });
+
+  it('starts a promoted side at the level of the last season’s weakest sides', () => {
+    const rating = fitMarketRating(matches, asOf, MARKET_SETTINGS)!;
+    const strengths = [...rating.teams.values()].map((team) => team.strength).sort((a, b) => a - b);
+    expect(rating.newcomer.strength).toBeLessThan(strengths[4]!);
+    const forecast = marketForecast(rating, 'Promoted FC', league.teams[0]!.name);
+    expect(forecast.oneXTwo[2]).toBeGreaterThan(forecast.oneXTwo[0]);
+  });
+
+  it('reads only matches before the day: a match’s own prices never move its forecast', () => {
+    const day = matches.at(-1)!.date;
+    const poisoned = matches.map((match) =>
+      match.date === day
+        ? { ...match, market: { oneXTwo: [0.98, 0.01, 0.01], overUnder: [0.99, 0.01] } as MatchMarket }
+        : match,
+    );
+    const clean = fitModel(matches, day);
+    const dirty = fitModel(poisoned, day);
+    for (const match of matches.filter((m) => m.date === day)) {
+      expect(dirty.predict(match.home, match.away).markets).toEqual(
+        clean.predict(match.home, match.away).markets,
+      );
+    }
+  });
+
+  it('falls back to the results-only model without priced matches, or when the prices are stale', () => {
+    const bare = league.matches;
+    const day = bare.at(-1)!.date + DAY;
+    const withMarket = fitModel(bare, day);
+    const resultsOnly = fitModel(bare, day, { ...DEFAULT_SETTINGS, market: null });
+    expect(withMarket.ratings.market).toBeNull();
+    for (const [home, away] of [
+      [league.teams[0]!.name, league.teams[5]!.name],
+      [league.teams[9]!.name, league.teams[2]!.name],
+    ] as const) {
+      expect(withMarket.predict(home, away).markets).toEqual(resultsOnly.predict(home, away).markets);
+      expect(withMarket.predict(home, away).odds).toBe('none');
+    }
+    // Prices that stop long before the day (a season without odds): results only again.
+    const late = fitModel(matches, asOf + 400 * DAY);
+    expect(late.ratings.market).toBeNull();
+  });
+
+  it('uses a fixture’s pre-match odds in the second mode and says so', () => {
+    const model = fitModel(matches, asOf);
+    const [home, away] = [league.teams[3]!.name, league.teams[8]!.name];
+    const without = model.predict(home, away);
+    expect(without.odds).toBe('none');
+    // The market says the away side is a clear favourite: the prediction moves toward it.
+    const withOdds = model.predict(home, away, {
+      prematchOdds: { collected_at: '2018-05-01T10:00:00Z', pinnacle: [5.5, 4.2, 1.6] },
+    });
+    expect(withOdds.odds).toBe('prematch');
+    expect(withOdds.markets.oneXTwo.away).toBeGreaterThan(without.markets.oneXTwo.away + 0.05);
+    // Nonsense odds are ignored rather than trusted.
+    expect(
+      model.predict(home, away, {
+        prematchOdds: { collected_at: '2018-05-01T10:00:00Z', pinnacle: [0.5, 1, 2] },
+      }).odds,
+    ).toBe('none');
+  });
+});
+
+describe('raking the score matrix', () => {
+  it('meets the pooled 1X2 and over/under targets and keeps one consistent matrix', () => {
+    const matrix = scoreMatrix(1.6, 1.1, -0.05);
+    const raked = rakeMatrix(matrix, [0.4, 0.3, 0.3], 0.45);
+    const markets = marketsFrom(raked);
+    expect(markets.oneXTwo.home).toBeCloseTo(0.4, 4);
+    expect(markets.oneXTwo.draw).toBeCloseTo(0.3, 4);
+    expect(markets.overUnder25.over).toBeCloseTo(0.45, 4);
+    expect(raked.p.reduce((sum, value) => sum + value, 0)).toBeCloseTo(1, 12);
+  });
+
+  it('pools log-linearly: equal weights on one forecast give it back', () => {
+    const p: [number, number, number] = [0.5, 0.3, 0.2];
+    const pooled = pool1x2([
+      { p, weight: 0.5 },
+      { p, weight: 0.5 },
+    ]);
+    for (let k = 0; k < 3; k++) expect(pooled[k]!).toBeCloseTo(p[k]!, 10);
+    expect(predictFixture).toBeTypeOf('function');
+  });
+});
