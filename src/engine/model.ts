@@ -113,9 +113,14 @@ export function fitModel(
   });
 }
 
-/** The model for a league with no data at all: global priors, home advantage included. */
-export function globalModel(asOf: number): FittedModel {
-  return wrap(globalRatings(asOf));
+/**
+ * The model for a league with no data at all: global priors, home advantage included. It keeps the
+ * pooling weights, so a fixture's own pre-match odds still inform it (they are the best view there is
+ * of a match we have no results for).
+ */
+export function globalModel(asOf: number, settings: ModelSettings = DEFAULT_SETTINGS): FittedModel {
+  const blend = settings.market?.weights;
+  return wrap({ ...globalRatings(asOf), ...(blend ? { blend } : {}) });
 }
 
 /** Start of the UTC day of an instant: fits are shared by every request of one day. */

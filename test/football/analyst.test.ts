@@ -95,6 +95,13 @@ describe('analyst on an empty database', () => {
     expect(result.data_quality).toEqual({ home_matches: 0, away_matches: 0, level: 'low', odds: 'none' });
     const probabilities = result.probabilities as { home: number; away: number };
     expect(probabilities.home).toBeGreaterThan(probabilities.away);
+    // With no results at all, a fixture's own pre-match odds are the best view of the match: used.
+    const withOdds = await analyst.analyse({ home: 'Alpha', away: 'Beta' }, '1x2', undefined, {
+      prematchOdds: { collected_at: '2024-11-14T09:00:00Z', pinnacle: [6, 4.5, 1.55] },
+    });
+    expect(withOdds.result.data_quality).toMatchObject({ odds: 'prematch' });
+    const favoured = withOdds.result.probabilities as { home: number; away: number };
+    expect(favoured.away).toBeGreaterThan(favoured.home + 0.3);
   });
 });
 
