@@ -39,6 +39,7 @@ const PUBLISHED =
 const TABLE_OWNERS = {
   'admin.ts': ['admin'],
   'affiliation.ts': ['affiliation'],
+  'events.ts': ['events'],
   'flags.ts': ['flags'],
   'football.ts': ['football'],
   'idempotency.ts': ['idempotency'],

@@ -167,6 +167,12 @@ const ConfigSchema = Type.Object({
     maximum: 366 * 24 * 3600,
     description: 'Absolute lifetime of a token, whatever its activity.',
   }),
+  eventsRetentionDays: wholeNumber('EVENTS_RETENTION_DAYS', {
+    default: 7,
+    minimum: 1,
+    maximum: 366,
+    description: 'Days the event logs keep an event before housekeeping purges it.',
+  }),
   tokenCacheSeconds: wholeNumber('TOKEN_CACHE_SECONDS', {
     // Off in tests, which change users and tokens behind the service's back and look at once;
     // the cache's own tests turn it on.

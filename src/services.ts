@@ -13,6 +13,7 @@ import { createOtpService } from './modules/auth/otp-service.js';
 import { createTokenService } from './modules/auth/tokens.js';
 import { createBackofficeService } from './modules/backoffice/service.js';
 import { createDashboardService } from './modules/dashboard/service.js';
+import { createEventService } from './modules/events/service.js';
 import { createFlagService } from './modules/flags/service.js';
 import { createAnalyst } from './modules/football/analyst.js';
 import { threadFitter } from './modules/football/fit-pool.js';
@@ -73,7 +74,9 @@ export function createServices(deps: ServiceDeps) {
 
   const admin = createAdminService({ db });
   const ledger = createLedger();
-  const users = createUserService({ db, config, audit: admin, ledger });
+  // The event logs, written by every module whose change a client or an admin is told about.
+  const events = createEventService({ db, clock, retentionDays: config.eventsRetentionDays });
+  const users = createUserService({ db, config, audit: admin, ledger, events });
   const wallet = createWalletService({ db, ledger });
   const idempotency = createIdempotencyService({ db, clock });
   const packs = createPackService({ db, audit: admin });
@@ -87,7 +90,7 @@ export function createServices(deps: ServiceDeps) {
     wakeups,
     ledger,
   });
-  const analysisJobs = createAnalysisJobs({ db, ledger });
+  const analysisJobs = createAnalysisJobs({ db, ledger, events });
   const paymentsDriver = deps.paymentsDriver ?? createPaymentsDriver(config, { clock });
   const paymentDrivers = createPaymentDrivers(config, { clock }, paymentsDriver);
   // The sandbox settles and pays out after its delay: the poller's first look comes one second later.
@@ -97,11 +100,21 @@ export function createServices(deps: ServiceDeps) {
     clock,
     logger,
     drivers: paymentDrivers,
-    withdrawals: createWithdrawalOutcomes({ clock, ledger }),
+    withdrawals: createWithdrawalOutcomes({ clock, ledger, events }),
     config,
     firstCheckAfterMs,
+    events,
   });
-  const affiliation = createAffiliationService({ db, clock, logger, config, audit: admin, payouts, ledger });
+  const affiliation = createAffiliationService({
+    db,
+    clock,
+    logger,
+    config,
+    audit: admin,
+    payouts,
+    ledger,
+    events,
+  });
   const payments = createPaymentService({
     db,
     clock,
@@ -114,9 +127,10 @@ export function createServices(deps: ServiceDeps) {
     transfers: payouts,
     wakeups,
     ledger,
+    events,
   });
   const flags = createFlagService({ db, audit: admin, latePayments: payments });
-  const housekeeping = createHousekeepingService({ clock, otp, tokens, idempotency });
+  const housekeeping = createHousekeepingService({ clock, otp, tokens, idempotency, events });
   const dashboard = createDashboardService({ users, pronostics, wallet });
   const storage = deps.storage ?? createStorage(config);
   const profile = createProfileService({ db, storage, logger });
@@ -125,6 +139,7 @@ export function createServices(deps: ServiceDeps) {
     storage,
     logger,
     audit: admin,
+    events,
     accounts: users,
     maxUnclosed: config.rateLimit ? MAX_UNCLOSED_TICKETS : null,
   });
@@ -143,6 +158,7 @@ export function createServices(deps: ServiceDeps) {
   return {
     analyst,
     ledger,
+    events,
     messenger,
     football,
     users,

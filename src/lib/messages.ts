@@ -56,6 +56,8 @@ export const messages = {
   phoneNotMobile: 'Le numéro de téléphone doit être un numéro mobile.',
   otpBudgetExhausted: 'L’envoi de codes est momentanément limité. Réessayez plus tard.',
   auditList: 'Journal des actions des administrateurs.',
+  eventHistory: 'Vos événements.',
+  adminEventHistory: 'Événements du back-office.',
   packList: 'Packs de crédits disponibles.',
   adminPackList: 'Packs de crédits.',
   packCreated: 'Pack créé.',

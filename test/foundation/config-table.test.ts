@@ -58,6 +58,7 @@ const wholeNumbers: [string, string, number, number, number, Env?][] = [
   ['RATE_LIMIT_PER_MINUTE', 'rateLimitPerMinute', 300, 1, 1_000_000],
   ['TOKEN_IDLE_TTL_SECONDS', 'tokenIdleTtlSeconds', 600, 10, 2_592_000],
   ['TOKEN_MAX_AGE_SECONDS', 'tokenMaxAgeSeconds', 2_592_000, 60, 31_622_400],
+  ['EVENTS_RETENTION_DAYS', 'eventsRetentionDays', 7, 1, 366],
   ['TOKEN_CACHE_SECONDS', 'tokenCacheSeconds', 10, 0, 60],
   ['OTP_TTL_SECONDS', 'otpTtlSeconds', 600, 30, 3600],
   ['OTP_MAX_ATTEMPTS', 'otpMaxAttempts', 5, 1, 20],

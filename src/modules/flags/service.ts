@@ -5,13 +5,14 @@
 // target; an admin lists them (open first) and resolves each with a note, audited. Resolving a
 // `late_complete` payment may credit it once, through the payments module's published function.
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database, Executor, Transaction } from '../../db/client.js';
+import type { Database, Transaction } from '../../db/client.js';
 import type { FlagKind, FlagStatus, FlagTargetType } from '../../lib/allowed-values.js';
 import { FlagAlreadyResolved, NotFound, ValidationFailed } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
 import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import { isoTimestamp } from '../../lib/time.js';
 import type { AuditRecorder } from '../admin/service.js';
+import type { AdminEventLog } from '../events/service.js';
 import { countFlags, type FlagRow, insertFlag, lockFlag, pageOfFlags, resolveFlagRow } from './repository.js';
 
 export interface RaisedFlag {
@@ -26,12 +27,14 @@ export interface RaisedFlag {
  * second raise of the same kind on the same target is a no-op. True when it is new, and then logged.
  */
 export async function raiseFlag(
-  tx: Executor,
+  tx: Transaction,
   flag: RaisedFlag,
   logger?: FastifyBaseLogger,
+  events?: AdminEventLog,
 ): Promise<boolean> {
   const row = await insertFlag(tx, flag);
   if (row) {
+    await events?.appendAdmin(tx, 'flag.raised', flagView(row));
     logger?.warn(
       {
         flag_id: row.id,
