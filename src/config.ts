@@ -173,6 +173,25 @@ const ConfigSchema = Type.Object({
     maximum: 366,
     description: 'Days the event logs keep an event before housekeeping purges it.',
   }),
+  eventsHeartbeatSeconds: wholeNumber('EVENTS_HEARTBEAT_SECONDS', {
+    default: 15,
+    minimum: 1,
+    maximum: 300,
+    description: 'Seconds between the comment lines an event stream sends, so proxies keep it open.',
+  }),
+  eventsMaxStreamsPerUser: wholeNumber('EVENTS_MAX_STREAMS_PER_USER', {
+    default: 3,
+    minimum: 1,
+    maximum: 100,
+    description:
+      'Event streams one user may hold open in one process (429 past it, whatever RATE_LIMIT says).',
+  }),
+  eventsMaxStreams: wholeNumber('EVENTS_MAX_STREAMS', {
+    default: 10_000,
+    minimum: 1,
+    maximum: 1_000_000,
+    description: 'Event streams one process holds open at most (429 past it).',
+  }),
   tokenCacheSeconds: wholeNumber('TOKEN_CACHE_SECONDS', {
     // Off in tests, which change users and tokens behind the service's back and look at once;
     // the cache's own tests turn it on.

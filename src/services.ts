@@ -14,6 +14,7 @@ import { createTokenService } from './modules/auth/tokens.js';
 import { createBackofficeService } from './modules/backoffice/service.js';
 import { createDashboardService } from './modules/dashboard/service.js';
 import { createEventService } from './modules/events/service.js';
+import { createEventStreams } from './modules/events/streams.js';
 import { createFlagService } from './modules/flags/service.js';
 import { createAnalyst } from './modules/football/analyst.js';
 import { threadFitter } from './modules/football/fit-pool.js';
@@ -76,6 +77,15 @@ export function createServices(deps: ServiceDeps) {
   const ledger = createLedger();
   // The event logs, written by every module whose change a client or an admin is told about.
   const events = createEventService({ db, clock, retentionDays: config.eventsRetentionDays });
+  // The live streams this process holds (none until a client opens one; LISTEN starts then).
+  const eventStreams = createEventStreams({
+    db,
+    database,
+    logger,
+    heartbeatSeconds: config.eventsHeartbeatSeconds,
+    maxPerUser: config.eventsMaxStreamsPerUser,
+    maxStreams: config.eventsMaxStreams,
+  });
   const users = createUserService({ db, config, audit: admin, ledger, events });
   const wallet = createWalletService({ db, ledger });
   const idempotency = createIdempotencyService({ db, clock });
@@ -159,6 +169,7 @@ export function createServices(deps: ServiceDeps) {
     analyst,
     ledger,
     events,
+    eventStreams,
     messenger,
     football,
     users,

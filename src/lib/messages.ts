@@ -14,6 +14,8 @@ export const messages = {
   invalidJson: 'Le corps de la requête n’est pas un JSON valide.',
   emptyBody: 'Le corps de la requête est vide.',
   tooManyRequests: 'Trop de requêtes. Réessayez plus tard.',
+  tooManyStreams: 'Trop de flux d’événements ouverts. Fermez-en un ou réessayez plus tard.',
+  lastEventIdInvalid: 'Last-Event-ID doit être un entier positif ou nul.',
   serverError: 'Une erreur interne est survenue. Réessayez plus tard.',
   otpSent: 'Un code de vérification vous a été envoyé.',
   otpSendFailed: 'Le code n’a pas pu être envoyé. Réessayez dans quelques instants.',

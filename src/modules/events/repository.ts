@@ -1,6 +1,7 @@
 // Queries on the event logs: hand out the next seq of a log under its counter row's lock, append an
 // event, read a log after a seq, and purge what is past the retention.
 import { and, asc, eq, gt, lt, sql } from 'drizzle-orm';
+import { channels } from '../../db/channels.js';
 import type { Executor } from '../../db/client.js';
 import { adminEvents, eventCounters, userEvents } from '../../db/schema/events.js';
 import type { AdminEventType, UserEventType } from '../../lib/allowed-values.js';
@@ -87,4 +88,12 @@ export async function purgeEventsBefore(db: Executor, before: Date): Promise<num
     .where(lt(adminEvents.createdAt, iso))
     .returning({ seq: adminEvents.seq });
   return users.length + admins.length;
+}
+
+/**
+ * Wakes the streams of a log in every process: pg_notify inside the writing transaction is
+ * delivered only when it commits (never on a rollback), to every process listening.
+ */
+export async function notifyAppended(db: Executor, log: number, seq: number): Promise<void> {
+  await db.execute(sql`SELECT pg_notify(${channels.eventAppended}, ${`${log}:${seq}`})`);
 }

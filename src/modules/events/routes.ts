@@ -1,18 +1,64 @@
-// The event logs' history routes: a client catches up by request, ascending by seq after the last
-// one it has (the live stream is still to come, issue 27). Each user reads only their own log; the
-// back office's log is under /api/admin/ (guarded by the auth plugin).
+// The event logs' routes: the live stream of a user's log (text/event-stream, replaying after
+// Last-Event-ID), and the history by request, ascending by seq after the last one a client has.
+// Each user reads only their own log; the back office's log is under /api/admin/ (guarded by the
+// auth plugin).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { envelope } from '../../lib/envelope.js';
+import { ValidationFailed } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
 import { currentUser } from '../../plugins/app/auth.js';
-import { authErrors, Envelope, ErrorEnvelope } from '../../schemas/common.js';
+import { authErrors, Envelope, ErrorEnvelope, FileResponse } from '../../schemas/common.js';
 import { AdminHistoryData, HistoryQuery, UserHistoryData } from './schemas.js';
 
 const UserId = Type.Object({ id: Type.Integer() });
 
 const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { events } = app.services;
+  const { events, eventStreams } = app.services;
+
+  // Shutdown ends the streams (clients reconnect with Last-Event-ID): an open one would hold the
+  // server's close forever.
+  app.addHook('preClose', () => eventStreams.closeAll());
+
+  app.get(
+    '/api/user/events',
+    {
+      schema: {
+        tags: ['events'],
+        summary: 'Mes événements en direct (Server-Sent Events), rejoués après Last-Event-ID',
+        description:
+          'Not an envelope: `text/event-stream`. Each message is `id: <seq>` and `data: {"id","type","created_at","data"}`; ' +
+          'a `: ping` comment every EVENTS_HEARTBEAT_SECONDS; past the retention a `stream.reset` message without id. ' +
+          'Errors before the stream starts (401, 422, 429) are enveloped.',
+        security: [{ bearer: [] }],
+        headers: Type.Object({ 'last-event-id': Type.Optional(Type.String({ maxLength: 20 })) }),
+        response: {
+          // Not an envelope (like a served file): the stream's text, sent as events commit.
+          200: FileResponse(['text/event-stream'], 'The stream of the user’s events'),
+          ...authErrors,
+          429: ErrorEnvelope,
+        },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const raw = request.headers['last-event-id'];
+      const after = raw === undefined || raw === '' ? 0 : Number(raw);
+      if (!Number.isSafeInteger(after) || after < 0 || after > 2_147_483_647) {
+        throw ValidationFailed.field('last-event-id', messages.lastEventIdInvalid);
+      }
+      const stream = await eventStreams.open(user.id, after);
+      request.raw.on('close', stream.close);
+      return (
+        reply
+          .header('content-type', 'text/event-stream; charset=utf-8')
+          .header('cache-control', 'no-cache, no-transform')
+          // A proxy that buffers (nginx) would hold the events back.
+          .header('x-accel-buffering', 'no')
+          .send(stream.body)
+      );
+    },
+  );
 
   app.get(
     '/api/user/events/history',

@@ -16,6 +16,7 @@ import {
   insertUserEvent,
   lastSeqOf,
   nextSeq,
+  notifyAppended,
   purgeEventsBefore,
   type UserEventRow,
   userEventsAfter,
@@ -29,7 +30,7 @@ export interface EventView {
   data: Record<string, unknown>;
 }
 
-function eventView(row: UserEventRow | AdminEventRow): EventView {
+export function eventView(row: UserEventRow | AdminEventRow): EventView {
   return { id: row.seq, type: row.type, created_at: isoTimestamp(row.createdAt), data: row.data };
 }
 
@@ -70,6 +71,7 @@ export function createEventService({ db, clock, retentionDays }: EventServiceDep
     /** Appends to `userId`'s log in the caller's transaction (never on its own): it commits with the change. */
     async append(tx: Transaction, userId: number, type: UserEventType, data: object): Promise<EventView> {
       const seq = await nextSeq(tx, userId);
+      await notifyAppended(tx, userId, seq);
       const createdAt = clock.now().toISOString();
       return eventView(
         await insertUserEvent(tx, { userId, seq, type, data: data as Record<string, unknown>, createdAt }),
@@ -79,6 +81,7 @@ export function createEventService({ db, clock, retentionDays }: EventServiceDep
     /** Appends to the back office's log, in the caller's transaction. */
     async appendAdmin(tx: Transaction, type: AdminEventType, data: object): Promise<EventView> {
       const seq = await nextSeq(tx, ADMIN_LOG);
+      await notifyAppended(tx, ADMIN_LOG, seq);
       const createdAt = clock.now().toISOString();
       return eventView(
         await insertAdminEvent(tx, { seq, type, data: data as Record<string, unknown>, createdAt }),

@@ -1,0 +1,171 @@
+// The live streams of the users' event logs (`GET /api/user/events`, text/event-stream): one
+// process's open streams, woken by the `event_appended` notification that a writer's transaction
+// sends when it commits, in any process. A notification only wakes: the stream then reads its log
+// after the last seq it sent, so a lost or duplicated notification loses or repeats nothing, and
+// a stream that is told of a seq it already sent asks nothing (an idle stream costs no query). A
+// lost LISTEN connection, once listening again, makes every stream read its log.
+import { PassThrough, type Readable } from 'node:stream';
+import type { FastifyBaseLogger } from 'fastify';
+import { channels } from '../../db/channels.js';
+import type { Database, DatabaseHandle } from '../../db/client.js';
+import { RateLimited } from '../../lib/errors.js';
+import { messages } from '../../lib/messages.js';
+import { lastSeqOf, userEventsAfter } from './repository.js';
+import { eventView } from './service.js';
+
+/** Events read from the log per query while a stream catches up. */
+const READ_BATCH = 100;
+
+export interface EventStreamsDeps {
+  db: Database;
+  database: Pick<DatabaseHandle, 'listen'>;
+  logger: FastifyBaseLogger;
+  heartbeatSeconds: number;
+  maxPerUser: number;
+  maxStreams: number;
+}
+
+interface OpenStream {
+  userId: number;
+  /** The last seq written to this stream. */
+  sent: number;
+  out: PassThrough;
+  pumping: boolean;
+  /** A wake-up came while pumping: read again once done. */
+  again: boolean;
+  closed: boolean;
+}
+
+/** One message of the stream (DESIGN.md "Events"): `id: <seq>` and the event as JSON, no `event:` line. */
+function message(event: { id: number }): string {
+  return `id: ${event.id}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+export function createEventStreams(deps: EventStreamsDeps) {
+  const { db, database, logger } = deps;
+  const byUser = new Map<number, Set<OpenStream>>();
+  let count = 0;
+  let listening: Promise<() => Promise<void>> | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
+
+  function close(stream: OpenStream): void {
+    if (stream.closed) return;
+    stream.closed = true;
+    count -= 1;
+    const set = byUser.get(stream.userId);
+    set?.delete(stream);
+    if (set?.size === 0) byUser.delete(stream.userId);
+    stream.out.end();
+    if (count === 0 && heartbeat) {
+      clearInterval(heartbeat);
+      heartbeat = undefined;
+    }
+  }
+
+  /** Writes what the log holds after the stream's last seq; again while wake-ups keep coming. */
+  async function pump(stream: OpenStream): Promise<void> {
+    if (stream.pumping) {
+      stream.again = true;
+      return;
+    }
+    stream.pumping = true;
+    try {
+      do {
+        stream.again = false;
+        for (;;) {
+          const rows = await userEventsAfter(db, stream.userId, stream.sent, READ_BATCH);
+          if (stream.closed) return;
+          for (const row of rows) {
+            stream.out.write(message(eventView(row)));
+            stream.sent = row.seq;
+          }
+          if (rows.length < READ_BATCH) break;
+        }
+      } while (stream.again && !stream.closed);
+    } catch (error) {
+      // The client reconnects with Last-Event-ID and loses nothing: the log is the truth.
+      logger.warn({ err: error, user_id: stream.userId }, 'event stream could not read its log; closed');
+      close(stream);
+    } finally {
+      stream.pumping = false;
+    }
+  }
+
+  function onAppended(payload: string): void {
+    const [log, seq] = payload.split(':').map(Number);
+    const set = byUser.get(log ?? -1);
+    if (!set) return;
+    for (const stream of set) if ((seq ?? 0) > stream.sent) void pump(stream);
+  }
+
+  function listen(): Promise<() => Promise<void>> {
+    listening ??= database
+      .listen(channels.eventAppended, onAppended, {
+        lost() {},
+        // Notifications may have been missed meanwhile: every stream reads its log.
+        restored() {
+          for (const set of byUser.values()) for (const stream of set) void pump(stream);
+        },
+      })
+      .catch((error: unknown) => {
+        listening = undefined;
+        throw error;
+      });
+    return listening;
+  }
+
+  return {
+    /**
+     * Opens a stream for `userId` that first replays its log after `after` (Last-Event-ID), then
+     * follows it. RateLimited past the per-user or per-process limit.
+     */
+    async open(userId: number, after: number): Promise<{ body: Readable; close(): void }> {
+      const mine = byUser.get(userId);
+      if ((mine?.size ?? 0) >= deps.maxPerUser || count >= deps.maxStreams) {
+        throw new RateLimited(deps.heartbeatSeconds, messages.tooManyStreams);
+      }
+      await listen();
+      const stream: OpenStream = {
+        userId,
+        sent: after,
+        out: new PassThrough(),
+        pumping: false,
+        again: false,
+        closed: false,
+      };
+      count += 1;
+      const set = mine ?? new Set<OpenStream>();
+      set.add(stream);
+      byUser.set(userId, set);
+      heartbeat ??= setInterval(() => {
+        for (const streams of byUser.values()) for (const open of streams) open.out.write(': ping\n\n');
+      }, deps.heartbeatSeconds * 1000);
+      heartbeat.unref();
+      // The first bytes go out at once, so the client knows the stream is open.
+      stream.out.write(': connected\n\n');
+      if (after > 0) {
+        // Past the retention: what followed `after` is gone, the client must reload.
+        const [first] = await userEventsAfter(db, userId, after, 1);
+        const purged = first ? first.seq > after + 1 : (await lastSeqOf(db, userId)) > after;
+        if (purged) stream.out.write(`data: ${JSON.stringify({ type: 'stream.reset' })}\n\n`);
+      }
+      void pump(stream);
+      return { body: stream.out, close: () => close(stream) };
+    },
+
+    /** How many streams this process holds open. */
+    openCount(): number {
+      return count;
+    },
+
+    /** Ends every stream (shutdown); clients reconnect elsewhere with Last-Event-ID. */
+    async closeAll(): Promise<void> {
+      for (const set of [...byUser.values()]) for (const stream of [...set]) close(stream);
+      const unlisten = await listening?.catch(() => undefined);
+      listening = undefined;
+      await unlisten?.();
+    },
+  };
+}
+
+export type EventStreams = ReturnType<typeof createEventStreams>;
