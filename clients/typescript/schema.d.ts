@@ -1007,6 +1007,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Événements du back-office en direct (Server-Sent Events), rejoués après Last-Event-ID
+         * @description Not an envelope: `text/event-stream`. Each message is `id: <seq>` and `data: {"id","type","created_at","data"}`; a `: ping` comment every EVENTS_HEARTBEAT_SECONDS; past the retention a `stream.reset` message without id. Errors before the stream starts (401, 422, 429) are enveloped.
+         */
+        get: operations["getAdminEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/events/history": {
         parameters: {
             query?: never;
@@ -13320,6 +13340,168 @@ export interface operations {
             };
             /** @description Error envelope */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getAdminEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                "last-event-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream of the back office’s events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -40,53 +40,53 @@ interface Opened {
   ended: Promise<void>;
 }
 
-function open(user: SignedIn, headers: Record<string, string> = {}): Promise<Opened> {
+function open(
+  user: SignedIn,
+  headers: Record<string, string> = {},
+  path = '/api/user/events',
+): Promise<Opened> {
   return new Promise((resolve, reject) => {
-    const request = http.get(
-      `${base}/api/user/events`,
-      { headers: { ...user.headers, ...headers } },
-      (response) => {
-        let text = '';
-        const waiters = new Set<() => void>();
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => {
-          text += chunk;
-          for (const waiter of waiters) waiter();
-        });
-        const ended = new Promise<void>((done) => {
-          response.on('end', done);
-          response.on('close', done);
-        });
-        resolve({
-          status: response.statusCode ?? 0,
-          headers: response.headers,
-          text: () => text,
-          events: () =>
-            text
-              .split('\n\n')
-              .filter((block) => block.startsWith('id: '))
-              .map((block) => JSON.parse(block.split('\n')[1]!.slice('data: '.length))),
-          until(predicate, ms = 5000) {
-            if (predicate(text)) return Promise.resolve();
-            return new Promise((done, fail) => {
-              const timer = setTimeout(() => {
-                waiters.delete(check);
-                fail(new Error(`stream did not get there in ${ms} ms; got: ${JSON.stringify(text)}`));
-              }, ms);
-              const check = () => {
-                if (!predicate(text)) return;
-                clearTimeout(timer);
-                waiters.delete(check);
-                done();
-              };
-              waiters.add(check);
-            });
-          },
-          close: () => request.destroy(),
-          ended,
-        });
-      },
-    );
+    const request = http.get(`${base}${path}`, { headers: { ...user.headers, ...headers } }, (response) => {
+      let text = '';
+      const waiters = new Set<() => void>();
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        text += chunk;
+        for (const waiter of waiters) waiter();
+      });
+      const ended = new Promise<void>((done) => {
+        response.on('end', done);
+        response.on('close', done);
+      });
+      resolve({
+        status: response.statusCode ?? 0,
+        headers: response.headers,
+        text: () => text,
+        events: () =>
+          text
+            .split('\n\n')
+            .filter((block) => block.startsWith('id: '))
+            .map((block) => JSON.parse(block.split('\n')[1]!.slice('data: '.length))),
+        until(predicate, ms = 5000) {
+          if (predicate(text)) return Promise.resolve();
+          return new Promise((done, fail) => {
+            const timer = setTimeout(() => {
+              waiters.delete(check);
+              fail(new Error(`stream did not get there in ${ms} ms; got: ${JSON.stringify(text)}`));
+            }, ms);
+            const check = () => {
+              if (!predicate(text)) return;
+              clearTimeout(timer);
+              waiters.delete(check);
+              done();
+            };
+            waiters.add(check);
+          });
+        },
+        close: () => request.destroy(),
+        ended,
+      });
+    });
     request.on('error', reject);
   });
 }
@@ -199,6 +199,36 @@ describe('GET /api/user/events', () => {
       expect(stream.events().map((event) => event.id)).toEqual([3]);
     } finally {
       stream.close();
+    }
+  });
+});
+
+describe('GET /api/admin/events', () => {
+  it('streams the back office’s log to admins only; users’ streams never carry it', async () => {
+    const admin = await signIn(t, { role: 'admin' });
+    const user = await signIn(t);
+    const last = await t.app.services.events.adminHistory({ per_page: 1 });
+    const stream = await open(admin, { 'last-event-id': String(last.meta.last_seq) }, '/api/admin/events');
+    const own = await open(user);
+    try {
+      expect(stream.status).toBe(200);
+      await stream.until((text) => text.includes(': connected'));
+      await t.app.db.transaction((tx) =>
+        t.app.services.events.appendAdmin(tx, 'flag.raised', { kind: 'test' }),
+      );
+      await stream.until((text) => text.includes('"kind":"test"'));
+      expect(stream.events()).toMatchObject([{ id: last.meta.last_seq + 1, type: 'flag.raised' }]);
+      await own.until((text) => text.includes(': connected'));
+      expect(own.text()).not.toContain('flag.raised');
+      const forbidden = await t.app.inject({
+        method: 'GET',
+        url: '/api/admin/events',
+        headers: user.headers,
+      });
+      expect(forbidden.statusCode).toBe(403);
+    } finally {
+      stream.close();
+      own.close();
     }
   });
 });

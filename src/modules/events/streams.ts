@@ -10,7 +10,7 @@ import { channels } from '../../db/channels.js';
 import type { Database, DatabaseHandle } from '../../db/client.js';
 import { RateLimited } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
-import { lastSeqOf, userEventsAfter } from './repository.js';
+import { ADMIN_LOG, adminEventsAfter, lastSeqOf, userEventsAfter } from './repository.js';
 import { eventView } from './service.js';
 
 /** Events read from the log per query while a stream catches up. */
@@ -26,7 +26,10 @@ export interface EventStreamsDeps {
 }
 
 interface OpenStream {
+  /** Whose stream it is (for the per-user limit). */
   userId: number;
+  /** The log it follows: the user's own, or ADMIN_LOG. */
+  log: number;
   /** The last seq written to this stream. */
   sent: number;
   out: PassThrough;
@@ -43,7 +46,10 @@ function message(event: { id: number }): string {
 
 export function createEventStreams(deps: EventStreamsDeps) {
   const { db, database, logger } = deps;
-  const byUser = new Map<number, Set<OpenStream>>();
+  /** The open streams by the log they follow (the wake-ups' key). */
+  const byLog = new Map<number, Set<OpenStream>>();
+  /** How many streams each user holds, whatever log they follow (the limit's key). */
+  const perUser = new Map<number, number>();
   let count = 0;
   let listening: Promise<() => Promise<void>> | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
@@ -52,9 +58,12 @@ export function createEventStreams(deps: EventStreamsDeps) {
     if (stream.closed) return;
     stream.closed = true;
     count -= 1;
-    const set = byUser.get(stream.userId);
+    const held = (perUser.get(stream.userId) ?? 1) - 1;
+    if (held === 0) perUser.delete(stream.userId);
+    else perUser.set(stream.userId, held);
+    const set = byLog.get(stream.log);
     set?.delete(stream);
-    if (set?.size === 0) byUser.delete(stream.userId);
+    if (set?.size === 0) byLog.delete(stream.log);
     stream.out.end();
     if (count === 0 && heartbeat) {
       clearInterval(heartbeat);
@@ -73,7 +82,7 @@ export function createEventStreams(deps: EventStreamsDeps) {
       do {
         stream.again = false;
         for (;;) {
-          const rows = await userEventsAfter(db, stream.userId, stream.sent, READ_BATCH);
+          const rows = await eventsAfter(stream.log, stream.sent, READ_BATCH);
           if (stream.closed) return;
           for (const row of rows) {
             stream.out.write(message(eventView(row)));
@@ -91,9 +100,13 @@ export function createEventStreams(deps: EventStreamsDeps) {
     }
   }
 
+  function eventsAfter(log: number, after: number, limit: number) {
+    return log === ADMIN_LOG ? adminEventsAfter(db, after, limit) : userEventsAfter(db, log, after, limit);
+  }
+
   function onAppended(payload: string): void {
     const [log, seq] = payload.split(':').map(Number);
-    const set = byUser.get(log ?? -1);
+    const set = byLog.get(log ?? -1);
     if (!set) return;
     for (const stream of set) if ((seq ?? 0) > stream.sent) void pump(stream);
   }
@@ -104,7 +117,7 @@ export function createEventStreams(deps: EventStreamsDeps) {
         lost() {},
         // Notifications may have been missed meanwhile: every stream reads its log.
         restored() {
-          for (const set of byUser.values()) for (const stream of set) void pump(stream);
+          for (const set of byLog.values()) for (const stream of set) void pump(stream);
         },
       })
       .catch((error: unknown) => {
@@ -116,17 +129,19 @@ export function createEventStreams(deps: EventStreamsDeps) {
 
   return {
     /**
-     * Opens a stream for `userId` that first replays its log after `after` (Last-Event-ID), then
-     * follows it. RateLimited past the per-user or per-process limit.
+     * Opens a stream for `userId` that first replays a log after `after` (Last-Event-ID), then
+     * follows it: the user's own log, or with `admin` the back office's (the route checks the role).
+     * RateLimited past the per-user or per-process limit.
      */
-    async open(userId: number, after: number): Promise<{ body: Readable; close(): void }> {
-      const mine = byUser.get(userId);
-      if ((mine?.size ?? 0) >= deps.maxPerUser || count >= deps.maxStreams) {
+    async open(userId: number, after: number, admin = false): Promise<{ body: Readable; close(): void }> {
+      if ((perUser.get(userId) ?? 0) >= deps.maxPerUser || count >= deps.maxStreams) {
         throw new RateLimited(deps.heartbeatSeconds, messages.tooManyStreams);
       }
       await listen();
+      const log = admin ? ADMIN_LOG : userId;
       const stream: OpenStream = {
         userId,
+        log,
         sent: after,
         out: new PassThrough(),
         pumping: false,
@@ -134,19 +149,20 @@ export function createEventStreams(deps: EventStreamsDeps) {
         closed: false,
       };
       count += 1;
-      const set = mine ?? new Set<OpenStream>();
+      perUser.set(userId, (perUser.get(userId) ?? 0) + 1);
+      const set = byLog.get(log) ?? new Set<OpenStream>();
       set.add(stream);
-      byUser.set(userId, set);
+      byLog.set(log, set);
       heartbeat ??= setInterval(() => {
-        for (const streams of byUser.values()) for (const open of streams) open.out.write(': ping\n\n');
+        for (const streams of byLog.values()) for (const open of streams) open.out.write(': ping\n\n');
       }, deps.heartbeatSeconds * 1000);
       heartbeat.unref();
       // The first bytes go out at once, so the client knows the stream is open.
       stream.out.write(': connected\n\n');
       if (after > 0) {
         // Past the retention: what followed `after` is gone, the client must reload.
-        const [first] = await userEventsAfter(db, userId, after, 1);
-        const purged = first ? first.seq > after + 1 : (await lastSeqOf(db, userId)) > after;
+        const [first] = await eventsAfter(log, after, 1);
+        const purged = first ? first.seq > after + 1 : (await lastSeqOf(db, log)) > after;
         if (purged) stream.out.write(`data: ${JSON.stringify({ type: 'stream.reset' })}\n\n`);
       }
       void pump(stream);
@@ -160,7 +176,7 @@ export function createEventStreams(deps: EventStreamsDeps) {
 
     /** Ends every stream (shutdown); clients reconnect elsewhere with Last-Event-ID. */
     async closeAll(): Promise<void> {
-      for (const set of [...byUser.values()]) for (const stream of [...set]) close(stream);
+      for (const set of [...byLog.values()]) for (const stream of [...set]) close(stream);
       const unlisten = await listening?.catch(() => undefined);
       listening = undefined;
       await unlisten?.();
