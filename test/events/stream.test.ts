@@ -233,6 +233,36 @@ describe('GET /api/admin/events', () => {
   });
 });
 
+describe('what a token stands for changes', () => {
+  it('logout ends the streams of its token; a block ends all of the user’s', async () => {
+    const admin = await signIn(t, { role: 'admin' });
+    const user = await signIn(t);
+    t.clock.advance(61_000); // the resend cooldown: a second sign-in, a second token
+    const sameUser = await signIn(t, { phone: user.phone });
+    const [viaFirst, viaSecond] = [await open(user), await open(sameUser)];
+    await viaFirst.until((text) => text.includes(': connected'));
+    await viaSecond.until((text) => text.includes(': connected'));
+    const logout = await t.app.inject({ method: 'POST', url: '/api/user/logout', headers: user.headers });
+    expect(logout.statusCode).toBe(200);
+    await viaFirst.ended;
+    const other = await signIn(t);
+    const bystander = await open(other);
+    await bystander.until((text) => text.includes(': connected'));
+    const blocked = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/users/${user.id}/block`,
+      headers: admin.headers,
+      payload: { reason: 'Fraude' },
+    });
+    expect(blocked.statusCode, blocked.body).toBe(200);
+    await viaSecond.ended;
+    // Another user's stream stays open.
+    await append(other.id, { still: 'open' });
+    await bystander.until((text) => text.includes('"still":"open"'));
+    bystander.close();
+  });
+});
+
 describe('across processes and at rest', () => {
   it.skipIf(!usingPostgres())(
     'receives an event committed through another connection pool (another process)',

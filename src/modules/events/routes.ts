@@ -29,7 +29,7 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (!Number.isSafeInteger(after) || after < 0 || after > 2_147_483_647) {
       throw ValidationFailed.field('last-event-id', messages.lastEventIdInvalid);
     }
-    const stream = await eventStreams.open(user.id, after, admin);
+    const stream = await eventStreams.open(user, after, admin);
     request.raw.on('close', stream.close);
     return (
       reply

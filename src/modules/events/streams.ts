@@ -28,6 +28,8 @@ export interface EventStreamsDeps {
 interface OpenStream {
   /** Whose stream it is (for the per-user limit). */
   userId: number;
+  /** The bearer token it was opened with: its revocation (logout) ends the stream. */
+  tokenId: number;
   /** The log it follows: the user's own, or ADMIN_LOG. */
   log: number;
   /** The last seq written to this stream. */
@@ -52,6 +54,7 @@ export function createEventStreams(deps: EventStreamsDeps) {
   const perUser = new Map<number, number>();
   let count = 0;
   let listening: Promise<() => Promise<void>> | undefined;
+  let listeningAuth: Promise<() => Promise<void>> | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
 
   function close(stream: OpenStream): void {
@@ -111,7 +114,29 @@ export function createEventStreams(deps: EventStreamsDeps) {
     for (const stream of set) if ((seq ?? 0) > stream.sent) void pump(stream);
   }
 
+  /**
+   * What a token stands for changed (the auth triggers' `auth_changed`, migration 0012): a revoked
+   * token (logout) ends its streams, a user blocked or given another role all of theirs. `all` (a
+   * purge of many dead tokens) ends none: the purge only removes tokens no stream can still hold
+   * alive for long, and ending every stream of every process at each purge would be a storm.
+   */
+  function onAuthChanged(payload: string): void {
+    const [kind, raw] = payload.split(':');
+    const id = Number(raw);
+    if (kind !== 'token' && kind !== 'user') return;
+    for (const set of [...byLog.values()]) {
+      for (const stream of [...set]) {
+        if ((kind === 'token' && stream.tokenId === id) || (kind === 'user' && stream.userId === id))
+          close(stream);
+      }
+    }
+  }
+
   function listen(): Promise<() => Promise<void>> {
+    listeningAuth ??= database.listen(channels.authChanged, onAuthChanged).catch((error: unknown) => {
+      listeningAuth = undefined;
+      throw error;
+    });
     listening ??= database
       .listen(channels.eventAppended, onAppended, {
         lost() {},
@@ -133,14 +158,20 @@ export function createEventStreams(deps: EventStreamsDeps) {
      * follows it: the user's own log, or with `admin` the back office's (the route checks the role).
      * RateLimited past the per-user or per-process limit.
      */
-    async open(userId: number, after: number, admin = false): Promise<{ body: Readable; close(): void }> {
+    async open(
+      who: { id: number; tokenId: number },
+      after: number,
+      admin = false,
+    ): Promise<{ body: Readable; close(): void }> {
+      const userId = who.id;
       if ((perUser.get(userId) ?? 0) >= deps.maxPerUser || count >= deps.maxStreams) {
         throw new RateLimited(deps.heartbeatSeconds, messages.tooManyStreams);
       }
-      await listen();
+      await Promise.all([listen(), listeningAuth]);
       const log = admin ? ADMIN_LOG : userId;
       const stream: OpenStream = {
         userId,
+        tokenId: who.tokenId,
         log,
         sent: after,
         out: new PassThrough(),
@@ -177,9 +208,10 @@ export function createEventStreams(deps: EventStreamsDeps) {
     /** Ends every stream (shutdown); clients reconnect elsewhere with Last-Event-ID. */
     async closeAll(): Promise<void> {
       for (const set of [...byLog.values()]) for (const stream of [...set]) close(stream);
-      const unlisten = await listening?.catch(() => undefined);
+      const unlisten = await Promise.all([listening, listeningAuth].map((p) => p?.catch(() => undefined)));
       listening = undefined;
-      await unlisten?.();
+      listeningAuth = undefined;
+      for (const stop of unlisten) await stop?.();
     },
   };
 }
