@@ -192,6 +192,12 @@ const ConfigSchema = Type.Object({
     maximum: 1_000_000,
     description: 'Event streams one process holds open at most (429 past it).',
   }),
+  eventsBufferEvents: wholeNumber('EVENTS_BUFFER_EVENTS', {
+    default: 100,
+    minimum: 1,
+    maximum: 100_000,
+    description: 'Events waiting for a slow stream (past what the socket holds) before it is disconnected.',
+  }),
   tokenCacheSeconds: wholeNumber('TOKEN_CACHE_SECONDS', {
     // Off in tests, which change users and tokens behind the service's back and look at once;
     // the cache's own tests turn it on.

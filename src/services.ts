@@ -85,6 +85,7 @@ export function createServices(deps: ServiceDeps) {
     heartbeatSeconds: config.eventsHeartbeatSeconds,
     maxPerUser: config.eventsMaxStreamsPerUser,
     maxStreams: config.eventsMaxStreams,
+    bufferEvents: config.eventsBufferEvents,
   });
   const users = createUserService({ db, config, audit: admin, ledger, events });
   const wallet = createWalletService({ db, ledger });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { createEventService } from '../../src/modules/events/service.js';
+import { createEventStreams } from '../../src/modules/events/streams.js';
 import {
   countingDatabase,
   createTestApp,
@@ -260,6 +261,44 @@ describe('what a token stands for changes', () => {
     await append(other.id, { still: 'open' });
     await bystander.until((text) => text.includes('"still":"open"'));
     bystander.close();
+  });
+});
+
+describe('a slow client', () => {
+  it('is disconnected once EVENTS_BUFFER_EVENTS wait past its buffers; a reading one is not', async () => {
+    const streams = createEventStreams({
+      db: t.app.db,
+      database: t.database,
+      logger: t.app.log,
+      heartbeatSeconds: 60,
+      maxPerUser: 5,
+      maxStreams: 10,
+      bufferEvents: 3,
+    });
+    const user = await signIn(t);
+    try {
+      const slow = await streams.open({ id: user.id, tokenId: 0 }, 0);
+      const reader = await streams.open({ id: user.id, tokenId: 0 }, 0);
+      let read = '';
+      reader.body.on('data', (chunk: Buffer) => {
+        read += chunk.toString();
+      });
+      const big = 'x'.repeat(8192);
+      // A user's events come apart in time (a payment, an analysis): a reader drains between them.
+      for (let n = 1; n <= 12; n++) {
+        await append(user.id, { n, big });
+        await new Promise((done) => setTimeout(done, 10));
+      }
+      for (let i = 0; i < 250 && (streams.openCount() > 1 || !read.includes('"n":12')); i++) {
+        await new Promise((done) => setTimeout(done, 20));
+      }
+      // The slow one (never read) is gone; the reader got everything.
+      expect(streams.openCount()).toBe(1);
+      expect(slow.body.destroyed).toBe(true);
+      expect(read.match(/^id: /gm)).toHaveLength(12);
+    } finally {
+      await streams.closeAll();
+    }
   });
 });
 

@@ -62,6 +62,7 @@ const wholeNumbers: [string, string, number, number, number, Env?][] = [
   ['EVENTS_HEARTBEAT_SECONDS', 'eventsHeartbeatSeconds', 15, 1, 300],
   ['EVENTS_MAX_STREAMS_PER_USER', 'eventsMaxStreamsPerUser', 3, 1, 100],
   ['EVENTS_MAX_STREAMS', 'eventsMaxStreams', 10_000, 1, 1_000_000],
+  ['EVENTS_BUFFER_EVENTS', 'eventsBufferEvents', 100, 1, 100_000],
   ['TOKEN_CACHE_SECONDS', 'tokenCacheSeconds', 10, 0, 60],
   ['OTP_TTL_SECONDS', 'otpTtlSeconds', 600, 30, 3600],
   ['OTP_MAX_ATTEMPTS', 'otpMaxAttempts', 5, 1, 20],

@@ -23,6 +23,8 @@ export interface EventStreamsDeps {
   heartbeatSeconds: number;
   maxPerUser: number;
   maxStreams: number;
+  /** Events a stream may have waiting (its buffers full) before it is disconnected. */
+  bufferEvents: number;
 }
 
 interface OpenStream {
@@ -39,6 +41,10 @@ interface OpenStream {
   /** A wake-up came while pumping: read again once done. */
   again: boolean;
   closed: boolean;
+  /** The highest seq this process was told of for the log. */
+  known: number;
+  /** Set while the pump waits for the client to drain its buffer: what ends that wait. */
+  unblock: (() => void) | undefined;
 }
 
 /** One message of the stream (DESIGN.md "Events"): `id: <seq>` and the event as JSON, no `event:` line. */
@@ -68,10 +74,37 @@ export function createEventStreams(deps: EventStreamsDeps) {
     set?.delete(stream);
     if (set?.size === 0) byLog.delete(stream.log);
     stream.out.end();
+    stream.unblock?.();
     if (count === 0 && heartbeat) {
       clearInterval(heartbeat);
       heartbeat = undefined;
     }
+  }
+
+  /** Writes one event; once the buffers are full, waits until the client drains them (or the stream ends). */
+  async function send(stream: OpenStream, text: string): Promise<boolean> {
+    if (stream.out.write(text)) return !stream.closed;
+    await new Promise<void>((resolve) => {
+      stream.unblock = resolve;
+      stream.out.once('drain', resolve);
+    });
+    stream.unblock = undefined;
+    return !stream.closed;
+  }
+
+  /**
+   * A slow client: EVENTS_BUFFER_EVENTS committed and not yet written while its buffers are full.
+   * Its stream ends; the client resumes with Last-Event-ID when it can.
+   */
+  function tooSlow(stream: OpenStream): boolean {
+    if (stream.unblock === undefined || stream.known - stream.sent < deps.bufferEvents) return false;
+    logger.info(
+      { user_id: stream.userId, waiting: stream.known - stream.sent },
+      'event stream too slow; ended',
+    );
+    close(stream);
+    stream.out.destroy();
+    return true;
   }
 
   /** Writes what the log holds after the stream's last seq; again while wake-ups keep coming. */
@@ -88,7 +121,7 @@ export function createEventStreams(deps: EventStreamsDeps) {
           const rows = await eventsAfter(stream.log, stream.sent, READ_BATCH);
           if (stream.closed) return;
           for (const row of rows) {
-            stream.out.write(message(eventView(row)));
+            if (!(await send(stream, message(eventView(row))))) return;
             stream.sent = row.seq;
           }
           if (rows.length < READ_BATCH) break;
@@ -111,7 +144,10 @@ export function createEventStreams(deps: EventStreamsDeps) {
     const [log, seq] = payload.split(':').map(Number);
     const set = byLog.get(log ?? -1);
     if (!set) return;
-    for (const stream of set) if ((seq ?? 0) > stream.sent) void pump(stream);
+    for (const stream of [...set]) {
+      stream.known = Math.max(stream.known, seq ?? 0);
+      if (stream.known > stream.sent && !tooSlow(stream)) void pump(stream);
+    }
   }
 
   /**
@@ -178,6 +214,8 @@ export function createEventStreams(deps: EventStreamsDeps) {
         pumping: false,
         again: false,
         closed: false,
+        known: after,
+        unblock: undefined,
       };
       count += 1;
       perUser.set(userId, (perUser.get(userId) ?? 0) + 1);
