@@ -40,6 +40,7 @@ const TABLE_OWNERS = {
   'admin.ts': ['admin'],
   'affiliation.ts': ['affiliation'],
   'fixtures.ts': ['fixtures'],
+  'events.ts': ['events'],
   'flags.ts': ['flags'],
   'football.ts': ['football'],
   'idempotency.ts': ['idempotency'],

@@ -20,6 +20,7 @@ import authRoutes from './modules/auth/routes.js';
 import backofficeRoutes from './modules/backoffice/routes.js';
 import consoleRoutes from './modules/console/routes.js';
 import dashboardRoutes from './modules/dashboard/routes.js';
+import eventRoutes from './modules/events/routes.js';
 import fixtureRoutes from './modules/fixtures/routes.js';
 import healthRoutes from './modules/health/routes.js';
 import packRoutes from './modules/packs/routes.js';
@@ -186,6 +187,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(userRoutes);
   await app.register(affiliationRoutes);
   await app.register(supportRoutes);
+  await app.register(eventRoutes);
   await app.register(trackRecordRoutes);
   await app.register(consoleRoutes);
 

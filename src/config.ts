@@ -179,6 +179,37 @@ const ConfigSchema = Type.Object({
     maximum: 366 * 24 * 3600,
     description: 'Absolute lifetime of a token, whatever its activity.',
   }),
+  eventsRetentionDays: wholeNumber('EVENTS_RETENTION_DAYS', {
+    default: 7,
+    minimum: 1,
+    maximum: 366,
+    description: 'Days the event logs keep an event before housekeeping purges it.',
+  }),
+  eventsHeartbeatSeconds: wholeNumber('EVENTS_HEARTBEAT_SECONDS', {
+    default: 15,
+    minimum: 1,
+    maximum: 300,
+    description: 'Seconds between the comment lines an event stream sends, so proxies keep it open.',
+  }),
+  eventsMaxStreamsPerUser: wholeNumber('EVENTS_MAX_STREAMS_PER_USER', {
+    default: 3,
+    minimum: 1,
+    maximum: 100,
+    description:
+      'Event streams one user may hold open in one process (429 past it, whatever RATE_LIMIT says).',
+  }),
+  eventsMaxStreams: wholeNumber('EVENTS_MAX_STREAMS', {
+    default: 10_000,
+    minimum: 1,
+    maximum: 1_000_000,
+    description: 'Event streams one process holds open at most (429 past it).',
+  }),
+  eventsBufferEvents: wholeNumber('EVENTS_BUFFER_EVENTS', {
+    default: 100,
+    minimum: 1,
+    maximum: 100_000,
+    description: 'Events waiting for a slow stream (past what the socket holds) before it is disconnected.',
+  }),
   tokenCacheSeconds: wholeNumber('TOKEN_CACHE_SECONDS', {
     // Off in tests, which change users and tokens behind the service's back and look at once;
     // the cache's own tests turn it on.

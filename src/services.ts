@@ -13,6 +13,8 @@ import { createOtpService } from './modules/auth/otp-service.js';
 import { createTokenService } from './modules/auth/tokens.js';
 import { createBackofficeService } from './modules/backoffice/service.js';
 import { createDashboardService } from './modules/dashboard/service.js';
+import { createEventService } from './modules/events/service.js';
+import { createEventStreams } from './modules/events/streams.js';
 import { createFixtureService } from './modules/fixtures/service.js';
 import { createFlagService } from './modules/flags/service.js';
 import { createAnalyst } from './modules/football/analyst.js';
@@ -75,7 +77,19 @@ export function createServices(deps: ServiceDeps) {
 
   const admin = createAdminService({ db });
   const ledger = createLedger();
-  const users = createUserService({ db, config, audit: admin, ledger });
+  // The event logs, written by every module whose change a client or an admin is told about.
+  const events = createEventService({ db, clock, retentionDays: config.eventsRetentionDays });
+  // The live streams this process holds (none until a client opens one; LISTEN starts then).
+  const eventStreams = createEventStreams({
+    db,
+    database,
+    logger,
+    heartbeatSeconds: config.eventsHeartbeatSeconds,
+    maxPerUser: config.eventsMaxStreamsPerUser,
+    maxStreams: config.eventsMaxStreams,
+    bufferEvents: config.eventsBufferEvents,
+  });
+  const users = createUserService({ db, config, audit: admin, ledger, events });
   const wallet = createWalletService({ db, ledger });
   const idempotency = createIdempotencyService({ db, clock });
   const packs = createPackService({ db, audit: admin });
@@ -90,7 +104,7 @@ export function createServices(deps: ServiceDeps) {
     ledger,
     fixtures,
   });
-  const analysisJobs = createAnalysisJobs({ db, ledger, odds: fixtures });
+  const analysisJobs = createAnalysisJobs({ db, ledger, odds: fixtures, events });
   const paymentsDriver = deps.paymentsDriver ?? createPaymentsDriver(config, { clock });
   const paymentDrivers = createPaymentDrivers(config, { clock }, paymentsDriver);
   // The sandbox settles and pays out after its delay: the poller's first look comes one second later.
@@ -100,11 +114,21 @@ export function createServices(deps: ServiceDeps) {
     clock,
     logger,
     drivers: paymentDrivers,
-    withdrawals: createWithdrawalOutcomes({ clock, ledger }),
+    withdrawals: createWithdrawalOutcomes({ clock, ledger, events }),
     config,
     firstCheckAfterMs,
+    events,
   });
-  const affiliation = createAffiliationService({ db, clock, logger, config, audit: admin, payouts, ledger });
+  const affiliation = createAffiliationService({
+    db,
+    clock,
+    logger,
+    config,
+    audit: admin,
+    payouts,
+    ledger,
+    events,
+  });
   const payments = createPaymentService({
     db,
     clock,
@@ -117,9 +141,10 @@ export function createServices(deps: ServiceDeps) {
     transfers: payouts,
     wakeups,
     ledger,
+    events,
   });
   const flags = createFlagService({ db, audit: admin, latePayments: payments });
-  const housekeeping = createHousekeepingService({ clock, otp, tokens, idempotency });
+  const housekeeping = createHousekeepingService({ clock, otp, tokens, idempotency, events });
   const dashboard = createDashboardService({ users, pronostics, wallet });
   const storage = deps.storage ?? createStorage(config);
   const profile = createProfileService({ db, storage, logger });
@@ -128,6 +153,7 @@ export function createServices(deps: ServiceDeps) {
     storage,
     logger,
     audit: admin,
+    events,
     accounts: users,
     maxUnclosed: config.rateLimit ? MAX_UNCLOSED_TICKETS : null,
   });
@@ -146,6 +172,8 @@ export function createServices(deps: ServiceDeps) {
   return {
     analyst,
     ledger,
+    events,
+    eventStreams,
     messenger,
     football,
     fixtures,

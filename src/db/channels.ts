@@ -8,6 +8,11 @@ export const channels = {
   paymentCreated: 'payment_created',
   /** A token or an account changed: token caches drop what they hold (payload: see token-cache.ts). */
   authChanged: 'auth_changed',
+  /**
+   * An event was appended to a log (payload: `<user id>:<seq>`, user id 0 for the back office's).
+   * Sent inside the writing transaction, so PostgreSQL delivers it only once that commits.
+   */
+  eventAppended: 'event_appended',
 } as const;
 
 export type Channel = (typeof channels)[keyof typeof channels];

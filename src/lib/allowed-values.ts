@@ -50,6 +50,28 @@ export type TicketStatus = (typeof ticketStatuses)[number];
 export const ticketAuthors = ['user', 'support'] as const;
 export type TicketAuthor = (typeof ticketAuthors)[number];
 
+/** What a user's event log reports (DESIGN.md "Events"): each written with the change it reports. */
+export const userEventTypes = [
+  'pronostic.succeeded',
+  'pronostic.cancelled',
+  'payment.succeeded',
+  'payment.failed',
+  'withdrawal.succeeded',
+  'withdrawal.cancelled',
+  'credits.adjusted',
+  'ticket.replied',
+] as const;
+export type UserEventType = (typeof userEventTypes)[number];
+
+/** What the back office's event log reports, for admins only, with its own sequence. */
+export const adminEventTypes = [
+  'withdrawal.requested',
+  'ticket.created',
+  'ticket.replied',
+  'flag.raised',
+] as const;
+export type AdminEventType = (typeof adminEventTypes)[number];
+
 export const userRoles = ['user', 'admin'] as const;
 export type UserRole = (typeof userRoles)[number];
 

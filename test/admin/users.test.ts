@@ -336,6 +336,7 @@ describe('POST /api/admin/users/:id/credits', () => {
       config: t.config,
       audit: failing,
       ledger: t.app.services.ledger,
+      events: t.app.services.events,
     });
     await expect(service.adjustCredits(admin, target.id, { amount: 9, reason: 'Annulé' })).rejects.toThrow(
       'audit failed',

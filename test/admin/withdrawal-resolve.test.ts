@@ -200,6 +200,7 @@ describe('POST /api/admin/withdrawals/:id/resolve', () => {
     const { user, id } = await escalatedWithdrawal();
     const failing = createAffiliationService({
       ledger: t.app.services.ledger,
+      events: t.app.services.events,
       db: t.app.db,
       clock: t.clock,
       logger: t.app.log,

@@ -340,14 +340,22 @@ describe('analysis worker', () => {
     const workers = [
       createAnalysisWorker({
         database: database.handle,
-        jobs: createAnalysisJobs({ db: database.handle.db, ledger: t.app.services.ledger }),
+        jobs: createAnalysisJobs({
+          db: database.handle.db,
+          ledger: t.app.services.ledger,
+          events: t.app.services.events,
+        }),
         analyst: counting('a'),
         clock: t.clock,
         logger: t.app.log,
       }),
       createAnalysisWorker({
         database: second,
-        jobs: createAnalysisJobs({ db: second.db, ledger: t.app.services.ledger }),
+        jobs: createAnalysisJobs({
+          db: second.db,
+          ledger: t.app.services.ledger,
+          events: t.app.services.events,
+        }),
         analyst: counting('b'),
         clock: t.clock,
         logger: t.app.log,

@@ -5,9 +5,23 @@
 import type { Transaction } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { withdrawalTexts } from '../../lib/messages.js';
+import { isoTimestamp } from '../../lib/time.js';
+import type { UserEventLog } from '../events/service.js';
 import type { WithdrawalOutcomes } from '../payouts/service.js';
 import type { Ledger } from '../wallet/ledger.js';
-import { lockWithdrawal, updateWithdrawal } from './repository.js';
+import { lockWithdrawal, updateWithdrawal, type WithdrawalRow } from './repository.js';
+
+/** A withdrawal as its owner sees it (the list's item, and the data of the withdrawal events). */
+export function withdrawalView(row: WithdrawalRow) {
+  return {
+    id: row.id,
+    amount: row.amount,
+    status: row.status,
+    message: row.message,
+    meta: { phone: row.phone, operator: { name: row.operator.name, icon: row.operator.icon } },
+    created_at: isoTimestamp(row.createdAt),
+  };
+}
 
 /** Gives a withdrawal's amount back, once (the refund's ledger reference is unique). */
 export async function refundWithdrawal(
@@ -32,27 +46,35 @@ function failureText(status: string): string {
   return withdrawalTexts.failed;
 }
 
-export function createWithdrawalOutcomes(deps: { clock: Clock; ledger: Ledger }): WithdrawalOutcomes {
-  const { clock, ledger } = deps;
+export function createWithdrawalOutcomes(deps: {
+  clock: Clock;
+  ledger: Ledger;
+  /** The user's event log: the withdrawal's end is reported in the payout's transaction. */
+  events: UserEventLog;
+}): WithdrawalOutcomes {
+  const { clock, ledger, events } = deps;
   return {
     async payoutFinal(tx: Transaction, withdrawalId, outcome) {
       const row = await lockWithdrawal(tx, withdrawalId);
       if (row?.status !== 'pending') return false;
       const now = clock.now().toISOString();
       if (outcome.paid) {
-        await updateWithdrawal(tx, row.id, {
+        const paid = await updateWithdrawal(tx, row.id, {
           status: 'success',
           message: withdrawalTexts.paid,
           finishedAt: now,
         });
+        await events.append(tx, row.userId, 'withdrawal.succeeded', withdrawalView(paid));
         return true;
       }
-      await updateWithdrawal(tx, row.id, {
+      const reason = failureText(outcome.providerStatus);
+      const cancelled = await updateWithdrawal(tx, row.id, {
         status: 'cancelled',
-        message: failureText(outcome.providerStatus),
+        message: reason,
         finishedAt: now,
       });
       await refundWithdrawal(ledger, tx, row);
+      await events.append(tx, row.userId, 'withdrawal.cancelled', { ...withdrawalView(cancelled), reason });
       return true;
     },
 

@@ -25,12 +25,13 @@ import { cameroonMobileOf, maskPhone, normalizePhone } from '../../lib/phone.js'
 import { isoTimestamp } from '../../lib/time.js';
 import type { AuditRecorder } from '../admin/service.js';
 import type { AuthUser } from '../auth/tokens.js';
+import type { AdminEventLog, UserEventLog } from '../events/service.js';
 import { type IdempotentCommit, withoutKey } from '../idempotency/service.js';
 import { channelOf } from '../payments/service.js';
 import type { PayoutService, PayoutView } from '../payouts/service.js';
 import { avatarOf } from '../users/avatars.js';
 import type { Ledger } from '../wallet/ledger.js';
-import { refundWithdrawal } from './payout-outcomes.js';
+import { refundWithdrawal, withdrawalView } from './payout-outcomes.js';
 import {
   countActiveGodchildren,
   countAllGodchildren,
@@ -75,6 +76,8 @@ export interface AffiliationServiceDeps {
   logger: FastifyBaseLogger;
   config: Pick<Config, 'withdrawMin' | 'referralCommissionPercent'>;
   audit: AuditRecorder;
+  /** The event logs: a decision is reported to the user, a request to the back office, in their transactions. */
+  events: UserEventLog & AdminEventLog;
   /** Opens, sends and shows the transfers that pay approved withdrawals out. */
   payouts: Pick<PayoutService, 'open' | 'sendOnce' | 'freshWord' | 'closeByHand' | 'viewsOf'>;
 }
@@ -86,17 +89,6 @@ type AdminWithdrawalsQuery = Static<typeof AdminWithdrawalsQuerySchema>;
 /** The public name of a user: their name, else their username, else their phone with the middle hidden. */
 export function publicName(user: { name: string | null; username: string | null; phone: string }): string {
   return user.name ?? user.username ?? maskPhone(user.phone);
-}
-
-function withdrawalView(row: WithdrawalRow) {
-  return {
-    id: row.id,
-    amount: row.amount,
-    status: row.status,
-    message: row.message,
-    meta: { phone: row.phone, operator: { name: row.operator.name, icon: row.operator.icon } },
-    created_at: isoTimestamp(row.createdAt),
-  };
 }
 
 export type WithdrawalView = ReturnType<typeof withdrawalView>;
@@ -305,6 +297,10 @@ export function createAffiliationService(deps: AffiliationServiceDeps) {
           reference: `withdrawal:${row.id}`,
         });
         if (!posted) throw new InsufficientBalance(user.id, await moneyBalanceOf(tx, user.id), input.amount);
+        await deps.events.appendAdmin(tx, 'withdrawal.requested', {
+          ...withdrawalView(row),
+          user_id: user.id,
+        });
         const result = { userId: user.id, balance: posted.balanceAfter };
         await commit.store(tx, result);
         return result;
@@ -382,7 +378,7 @@ export function createAffiliationService(deps: AffiliationServiceDeps) {
         if (current.userId === admin.id) throw new OwnWithdrawal();
         if (current.decision !== null) throw new AlreadyDecided();
         const now = clock.now().toISOString();
-        await updateWithdrawal(tx, id, {
+        const rejected = await updateWithdrawal(tx, id, {
           decision: 'rejected',
           decidedBy: admin.id,
           decidedAt: now,
@@ -392,6 +388,10 @@ export function createAffiliationService(deps: AffiliationServiceDeps) {
           finishedAt: now,
         });
         await refundWithdrawal(deps.ledger, tx, current);
+        await deps.events.append(tx, current.userId, 'withdrawal.cancelled', {
+          ...withdrawalView(rejected),
+          reason: note,
+        });
         await audit.record(tx, {
           adminId: admin.id,
           action: 'withdrawal.reject',
@@ -449,12 +449,18 @@ export function createAffiliationService(deps: AffiliationServiceDeps) {
         }
         const now = clock.now().toISOString();
         const paid = input.outcome === 'paid';
-        await updateWithdrawal(tx, id, {
+        const resolved = await updateWithdrawal(tx, id, {
           status: paid ? 'success' : 'cancelled',
           message: paid ? withdrawalTexts.paid : note,
           finishedAt: now,
         });
         if (!paid) await refundWithdrawal(deps.ledger, tx, current);
+        await deps.events.append(
+          tx,
+          current.userId,
+          paid ? 'withdrawal.succeeded' : 'withdrawal.cancelled',
+          paid ? withdrawalView(resolved) : { ...withdrawalView(resolved), reason: note },
+        );
         const providerFinal =
           providerRead !== null && 'final_failure' in providerRead && providerRead.final_failure;
         await payouts.closeByHand(tx, id, input.outcome, providerFinal);

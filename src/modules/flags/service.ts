@@ -7,12 +7,13 @@
 
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Transaction } from '../../db/client.js';
-import type { FlagKind, FlagTargetType } from '../../lib/allowed-values.js';
+import type { FlagKind, FlagStatus, FlagTargetType } from '../../lib/allowed-values.js';
 import { FlagAlreadyResolved, NotFound, ValidationFailed } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
 import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import { isoTimestamp } from '../../lib/time.js';
 import type { AuditRecorder } from '../admin/service.js';
+import type { AdminEventLog } from '../events/service.js';
 import { countFlags, type FlagRow, insertFlag, lockFlag, pageOfFlags, resolveFlagRow } from './repository.js';
 import type { FlagsQuery, ResolveFlagInput } from './schemas.js';
 
@@ -31,9 +32,11 @@ export async function raiseFlag(
   tx: Transaction,
   flag: RaisedFlag,
   logger?: FastifyBaseLogger,
+  events?: AdminEventLog,
 ): Promise<boolean> {
   const row = await insertFlag(tx, flag);
   if (row) {
+    await events?.appendAdmin(tx, 'flag.raised', flagView(row));
     logger?.warn(
       {
         flag_id: row.id,

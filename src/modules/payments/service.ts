@@ -23,6 +23,7 @@ import {
   providerFinalFailures,
 } from '../../providers/payments/types.js';
 import type { AuthUser } from '../auth/tokens.js';
+import type { AdminEventLog, UserEventLog } from '../events/service.js';
 import { raiseFlag } from '../flags/service.js';
 import { type IdempotentCommit, withoutKey } from '../idempotency/service.js';
 import type { Ledger } from '../wallet/ledger.js';
@@ -95,6 +96,8 @@ export interface PaymentServiceDeps {
   wakeups: Wakeups;
   /** Moves balances with their ledger rows (the wallet's ledger). */
   ledger: Ledger;
+  /** The event logs: a payment's end is reported to its payer, a flag to the back office, in the settlement's transaction. */
+  events: UserEventLog & AdminEventLog;
   referrals?: ReferralCommissions;
   transfers?: TransferEvents;
 }
@@ -228,6 +231,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         tx,
         { kind, targetType: 'payment', targetId: row.id, details: { status: row.status, ...details } },
         log,
+        deps.events,
       );
       return 'flagged' as const;
     };
@@ -270,12 +274,13 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       return 'unchanged';
     }
     const fail = async (why: string) => {
-      await updatePayment(tx, row.id, {
+      const failed = await updatePayment(tx, row.id, {
         ...seen,
         status: 'failed',
         finishedAt: now.toISOString(),
         nextCheckAt: null,
       });
+      await deps.events.append(tx, row.userId, 'payment.failed', paymentView(failed));
       log.info({ provider_status: status }, why);
       return 'failed' as const;
     };
@@ -286,7 +291,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         await fail('payment complete with another amount or currency; failed and flagged');
         return flag(found.amount !== row.amount ? 'amount_mismatch' : 'currency_mismatch', said);
       }
-      await updatePayment(tx, row.id, {
+      const succeeded = await updatePayment(tx, row.id, {
         ...seen,
         status: 'success',
         finishedAt: now.toISOString(),
@@ -307,6 +312,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         userId: row.userId,
         amount: row.amount,
       });
+      await deps.events.append(tx, row.userId, 'payment.succeeded', paymentView(succeeded));
       log.info({ credits: row.credits }, 'payment succeeded; credits granted');
       return 'success';
     }

@@ -21,6 +21,7 @@ import {
   providerTransferFailures,
   type TransferToSend,
 } from '../../providers/payments/types.js';
+import type { AdminEventLog } from '../events/service.js';
 import { raiseFlag } from '../flags/service.js';
 import {
   DriverMissing,
@@ -67,6 +68,8 @@ export interface PayoutServiceDeps {
   config: Pick<Config, 'payoutStuckSeconds'>;
   /** The poller's first look after the approval (the sandbox's delay plus one second). */
   firstCheckAfterMs: number;
+  /** The back office's event log: a flag raised is reported in the transaction that raises it. */
+  events?: AdminEventLog;
 }
 
 export type PayoutOutcome = 'success' | 'cancelled' | 'pending' | 'escalated' | 'unchanged' | 'flagged';
@@ -172,6 +175,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
           details: { payout_status: row.status, reference: row.reference, ...details },
         },
         log,
+        deps.events,
       );
     };
     const escalate = async (reason: string) => {

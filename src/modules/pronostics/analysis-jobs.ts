@@ -2,19 +2,22 @@
 // `processing` is the job. The worker claims it, then ends the claim one way: success (with the
 // result's search text), a retry later, a cancellation refunded in the same transaction, or a
 // release on shutdown. Every write is fenced by the claimed attempt (see repository.ts).
-import type { Database } from '../../db/client.js';
+import type { Database, Transaction } from '../../db/client.js';
 import { messages } from '../../lib/messages.js';
+import type { UserEventLog } from '../events/service.js';
 import type { AnalysisOdds, FixtureService } from '../fixtures/service.js';
 import type { Ledger } from '../wallet/ledger.js';
 import {
   type ClaimedJob,
   claimNextJob,
+  findLivePronostic,
   markCancelled,
   markSucceeded,
   releaseJob,
   scheduleRetry as scheduleJobRetry,
 } from './repository.js';
 import { searchTextOf } from './search-text.js';
+import { detailView } from './service.js';
 
 export type { ClaimedJob } from './repository.js';
 
@@ -31,9 +34,17 @@ export interface AnalysisJobsDeps {
   ledger: Ledger;
   /** The pre-match odds of a job's fixture (without it, analyses get none). */
   odds?: Pick<FixtureService, 'oddsFor'>;
+  /** The user's event log: the pronostic's end is reported in the transaction that writes it. */
+  events: UserEventLog;
 }
 
-export function createAnalysisJobs({ db, ledger, odds }: AnalysisJobsDeps) {
+export function createAnalysisJobs({ db, ledger, odds, events }: AnalysisJobsDeps) {
+  /** The pronostic as its detail GET shows it now (a deleted one is still reported, by its id). */
+  async function shown(tx: Transaction, job: ClaimedJob) {
+    const found = await findLivePronostic(tx, job.id);
+    return found ? detailView(found) : { id: job.id };
+  }
+
   return {
     /**
      * The pre-match odds the analysis of `job` is given at `now`: its fixture's latest collected by
@@ -59,7 +70,11 @@ export function createAnalysisJobs({ db, ledger, odds }: AnalysisJobsDeps) {
       now: Date,
     ): Promise<boolean> {
       const searchText = searchTextOf(job.teamsDetails, outcome.result);
-      return markSucceeded(db, job, { ...outcome, searchText }, now);
+      return db.transaction(async (tx) => {
+        if (!(await markSucceeded(tx, job, { ...outcome, searchText }, now))) return false;
+        await events.append(tx, job.userId, 'pronostic.succeeded', await shown(tx, job));
+        return true;
+      });
     },
 
     /** Gives the row back for another try at `runAfter`, keeping the error for the operator. */
@@ -71,13 +86,22 @@ export function createAnalysisJobs({ db, ledger, odds }: AnalysisJobsDeps) {
     cancelAndRefund(job: ClaimedJob, cancellation: Cancellation, error: string, now: Date): Promise<boolean> {
       return db.transaction(async (tx) => {
         if (!(await markCancelled(tx, job, cancellation, error, now))) return false;
-        await ledger.post(tx, {
+        const refund = await ledger.post(tx, {
           userId: job.userId,
           type: 'pronostic_refund',
           currency: 'credits',
           amount: job.creditsCost,
           description: `${messages.pronosticRefundDescription} #${job.id}`,
           reference: `pronostic:${job.id}:refund`,
+        });
+        await events.append(tx, job.userId, 'pronostic.cancelled', {
+          ...(await shown(tx, job)),
+          refund: {
+            currency: 'credits',
+            amount: job.creditsCost,
+            operation_id: refund?.id ?? null,
+            credits_balance: refund?.balanceAfter ?? null,
+          },
         });
         return true;
       });

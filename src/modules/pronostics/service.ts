@@ -81,6 +81,11 @@ function listedView(row: ShownPronostic) {
   return { ...pronosticView(row), ai_model: row.aiModel };
 }
 
+/** What `GET /api/user/pronostic/{id}` returns (also the data of the pronostic events). */
+export function detailView<T>(found: { pronostic: ShownPronostic; type: T }) {
+  return { ...listedView(found.pronostic), type: found.type };
+}
+
 /** A type as the back office sees it: the users' view and when it was created. */
 function adminTypeView(type: PronosticTypeRow) {
   return { ...typeView(type), created_at: isoTimestamp(type.createdAt) };
@@ -271,8 +276,7 @@ export function createPronosticService({
     },
 
     async getOwn(user: AuthUser, id: number) {
-      const { pronostic, type } = await findOwned(user, id);
-      return { ...listedView(pronostic), type };
+      return detailView(await findOwned(user, id));
     },
 
     /** Any user's pronostics for the back office, deleted ones included (flagged), newest first. */

@@ -25,6 +25,7 @@ import { isoTimestamp } from '../../lib/time.js';
 import { discardUpload, isFrameworkError, sniffUpload } from '../../lib/uploads.js';
 import type { StorageDriver, StoredFile } from '../../providers/storage/index.js';
 import type { AuditRecorder } from '../admin/service.js';
+import type { AdminEventLog, UserEventLog } from '../events/service.js';
 import {
   countReplies,
   countUnclosedTickets,
@@ -161,6 +162,8 @@ export interface SupportServiceDeps {
   storage: StorageDriver;
   logger: FastifyBaseLogger;
   audit: AuditRecorder;
+  /** The event logs: a support reply goes to the ticket's owner, a new ticket or a user's reply to the back office. */
+  events: UserEventLog & AdminEventLog;
   /** Who the tickets are from (the users module), for the back office's views. */
   accounts: { accountsByIds(ids: readonly number[]): Promise<Map<number, TicketAccount>> };
   /** Tickets a user may hold not closed; null lifts the cap (RATE_LIMIT=off). */
@@ -172,9 +175,15 @@ export function createSupportService({
   storage,
   logger,
   audit,
+  events,
   accounts,
   maxUnclosed,
 }: SupportServiceDeps) {
+  /** A ticket as its owner's detail GET shows it, read in the writing transaction (the events' data). */
+  async function shownIn(tx: Transaction, row: TicketRow) {
+    return ticketView(row, await repliesOf(tx, [row.id]));
+  }
+
   /** One ticket as the back office sees it: its thread and who it is from. */
   async function adminDetail(row: TicketRow): Promise<AdminTicketView> {
     const [replies, owners] = await Promise.all([
@@ -240,6 +249,14 @@ export function createSupportService({
       const status: TicketStatus = author.as === 'support' ? 'answered' : 'open';
       const updated = await setTicketStatus(tx, id, status);
       await after?.(tx, current, added);
+      // The support's answer is the owner's news; the owner's reply is the back office's.
+      if (author.as === 'support')
+        await events.append(tx, updated.userId, 'ticket.replied', await shownIn(tx, updated));
+      else
+        await events.appendAdmin(tx, 'ticket.replied', {
+          ...(await shownIn(tx, updated)),
+          user_id: updated.userId,
+        });
       return updated;
     });
   }
@@ -308,7 +325,7 @@ export function createSupportService({
           if (await tooManyUnclosed(user.id, tx)) {
             throw new RateLimited(UNCLOSED_RETRY_AFTER_SECONDS, messages.ticketTooManyOpen);
           }
-          return insertTicket(tx, {
+          const inserted = await insertTicket(tx, {
             userId: user.id,
             subject,
             message,
@@ -317,6 +334,8 @@ export function createSupportService({
             attachmentName: stored?.name ?? null,
             attachmentSize: stored?.size ?? null,
           });
+          await events.appendAdmin(tx, 'ticket.created', { ...ticketView(inserted, []), user_id: user.id });
+          return inserted;
         });
         return ticketView(row, []);
       } catch (error) {

@@ -12,6 +12,7 @@ import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import { normalizePhone } from '../../lib/phone.js';
 import { isoTimestamp } from '../../lib/time.js';
 import type { AuditRecorder } from '../admin/service.js';
+import type { UserEventLog } from '../events/service.js';
 import { type IdempotentCommit, withoutKey } from '../idempotency/service.js';
 import type { Ledger } from '../wallet/ledger.js';
 import {
@@ -84,9 +85,11 @@ export interface UserServiceDeps {
   audit: AuditRecorder;
   /** Moves balances with their ledger rows (the wallet's ledger). */
   ledger: Ledger;
+  /** The user's event log: an admin's credit adjustment is reported in its transaction. */
+  events: UserEventLog;
 }
 
-export function createUserService({ db, config, audit, ledger }: UserServiceDeps) {
+export function createUserService({ db, config, audit, ledger, events }: UserServiceDeps) {
   /** Locks the account for an admin's action: NotFound when there is none. */
   async function lockTarget(tx: Transaction, id: number) {
     const row = await lockUser(tx, id);
@@ -267,6 +270,7 @@ export function createUserService({ db, config, audit, ledger }: UserServiceDeps
             created_at: isoTimestamp(posted.createdAt),
           },
         };
+        await events.append(tx, id, 'credits.adjusted', result.operation);
         await commit.store(tx, result);
         return result;
       });

@@ -1,0 +1,99 @@
+// Queries on the event logs: hand out the next seq of a log under its counter row's lock, append an
+// event, read a log after a seq, and purge what is past the retention.
+import { and, asc, eq, gt, lt, sql } from 'drizzle-orm';
+import { channels } from '../../db/channels.js';
+import type { Executor } from '../../db/client.js';
+import { adminEvents, eventCounters, userEvents } from '../../db/schema/events.js';
+import type { AdminEventType, UserEventType } from '../../lib/allowed-values.js';
+
+export type UserEventRow = typeof userEvents.$inferSelect;
+export type AdminEventRow = typeof adminEvents.$inferSelect;
+
+/** The back office's log has counter row 0 (no account has id 0: ids are serial from 1). */
+export const ADMIN_LOG = 0;
+
+/**
+ * The next seq of a log. The upsert locks the counter row until the caller's transaction ends, so a
+ * second writer to the same log waits here and gets the next number only once the first committed
+ * (or gets the same number, if the first rolled back): seqs commit in order, with no gap.
+ */
+export async function nextSeq(db: Executor, log: number): Promise<number> {
+  const [row] = await db
+    .insert(eventCounters)
+    .values({ userId: log, lastSeq: 1 })
+    .onConflictDoUpdate({ target: eventCounters.userId, set: { lastSeq: sql`${eventCounters.lastSeq} + 1` } })
+    .returning({ seq: eventCounters.lastSeq });
+  return row!.seq;
+}
+
+export async function insertUserEvent(
+  db: Executor,
+  values: {
+    userId: number;
+    seq: number;
+    type: UserEventType;
+    data: Record<string, unknown>;
+    createdAt: string;
+  },
+): Promise<UserEventRow> {
+  const [row] = await db.insert(userEvents).values(values).returning();
+  return row!;
+}
+
+export async function insertAdminEvent(
+  db: Executor,
+  values: { seq: number; type: AdminEventType; data: Record<string, unknown>; createdAt: string },
+): Promise<AdminEventRow> {
+  const [row] = await db.insert(adminEvents).values(values).returning();
+  return row!;
+}
+
+/** A user's events after `after`, ascending, at most `limit` (the owner in the WHERE). */
+export function userEventsAfter(db: Executor, userId: number, after: number, limit: number) {
+  return db
+    .select()
+    .from(userEvents)
+    .where(and(eq(userEvents.userId, userId), gt(userEvents.seq, after)))
+    .orderBy(asc(userEvents.seq))
+    .limit(limit);
+}
+
+export function adminEventsAfter(db: Executor, after: number, limit: number) {
+  return db
+    .select()
+    .from(adminEvents)
+    .where(gt(adminEvents.seq, after))
+    .orderBy(asc(adminEvents.seq))
+    .limit(limit);
+}
+
+/** The last seq a log handed out (0 when none), so a history page can say whether more follow. */
+export async function lastSeqOf(db: Executor, log: number): Promise<number> {
+  const [row] = await db
+    .select({ lastSeq: eventCounters.lastSeq })
+    .from(eventCounters)
+    .where(eq(eventCounters.userId, log));
+  return row?.lastSeq ?? 0;
+}
+
+/** Deletes both logs' events created before `before`; the counters stay, so no seq is reused. */
+export async function purgeEventsBefore(db: Executor, before: Date): Promise<number> {
+  const iso = before.toISOString();
+  const users = await db
+    .delete(userEvents)
+    .where(lt(userEvents.createdAt, iso))
+    .returning({ seq: userEvents.seq });
+  const admins = await db
+    .delete(adminEvents)
+    .where(lt(adminEvents.createdAt, iso))
+    .returning({ seq: adminEvents.seq });
+  return users.length + admins.length;
+}
+
+/**
+ * Wakes the streams of a log in every process: pg_notify inside the writing transaction is
+ * delivered only when it commits (never on a rollback), to every process listening.
+ */
+export async function notifyAppended(db: Executor, log: number, seq: number): Promise<void> {
+  await db.execute(sql`SELECT pg_notify(${channels.eventAppended}, ${`${log}:${seq}`})`);
+}

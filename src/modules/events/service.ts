@@ -1,0 +1,112 @@
+// Live events (issue 27), first piece: the durable logs. A writer appends its event with `append`
+// (a user's log) or `appendAdmin` (the back office's) inside the transaction of the change it
+// reports, so an event exists if and only if its change committed; each log's `seq` comes from its
+// counter row, locked until that transaction ends, so a log's events commit in seq order and a
+// client reading after seq N never misses one. Clients catch up with the history routes.
+import type { Database, Executor, Transaction } from '../../db/client.js';
+import type { AdminEventType, UserEventType } from '../../lib/allowed-values.js';
+import type { Clock } from '../../lib/clock.js';
+import { PER_PAGE_MAX } from '../../lib/pagination.js';
+import { isoTimestamp } from '../../lib/time.js';
+import {
+  ADMIN_LOG,
+  type AdminEventRow,
+  adminEventsAfter,
+  insertAdminEvent,
+  insertUserEvent,
+  lastSeqOf,
+  nextSeq,
+  notifyAppended,
+  purgeEventsBefore,
+  type UserEventRow,
+  userEventsAfter,
+} from './repository.js';
+
+/** An event as clients read it (DESIGN.md "Events"): its seq is its `id`. */
+export interface EventView {
+  id: number;
+  type: string;
+  created_at: string;
+  data: Record<string, unknown>;
+}
+
+export function eventView(row: UserEventRow | AdminEventRow): EventView {
+  return { id: row.seq, type: row.type, created_at: isoTimestamp(row.createdAt), data: row.data };
+}
+
+export interface HistoryQuery {
+  after?: number;
+  per_page?: number;
+}
+
+/** How many events a history page holds by default (the most is PER_PAGE_MAX, the schema's). */
+export const HISTORY_PER_PAGE = 20;
+
+export interface EventServiceDeps {
+  db: Database;
+  clock: Clock;
+  /** Days an event is kept before housekeeping purges it (EVENTS_RETENTION_DAYS). */
+  retentionDays: number;
+}
+
+export function createEventService({ db, clock, retentionDays }: EventServiceDeps) {
+  async function page(executor: Executor, log: number, query: HistoryQuery) {
+    const after = query.after ?? 0;
+    const perPage = Math.min(query.per_page ?? HISTORY_PER_PAGE, PER_PAGE_MAX);
+    const [rows, lastSeq] = await Promise.all([
+      log === ADMIN_LOG
+        ? adminEventsAfter(executor, after, perPage)
+        : userEventsAfter(executor, log, after, perPage),
+      lastSeqOf(executor, log),
+    ]);
+    const events = rows.map(eventView);
+    const through = events.at(-1)?.id ?? after;
+    return {
+      events,
+      meta: { after, per_page: perPage, last_seq: lastSeq, has_more: through < lastSeq },
+    };
+  }
+
+  return {
+    /** Appends to `userId`'s log in the caller's transaction (never on its own): it commits with the change. */
+    async append(tx: Transaction, userId: number, type: UserEventType, data: object): Promise<EventView> {
+      const seq = await nextSeq(tx, userId);
+      await notifyAppended(tx, userId, seq);
+      const createdAt = clock.now().toISOString();
+      return eventView(
+        await insertUserEvent(tx, { userId, seq, type, data: data as Record<string, unknown>, createdAt }),
+      );
+    },
+
+    /** Appends to the back office's log, in the caller's transaction. */
+    async appendAdmin(tx: Transaction, type: AdminEventType, data: object): Promise<EventView> {
+      const seq = await nextSeq(tx, ADMIN_LOG);
+      await notifyAppended(tx, ADMIN_LOG, seq);
+      const createdAt = clock.now().toISOString();
+      return eventView(
+        await insertAdminEvent(tx, { seq, type, data: data as Record<string, unknown>, createdAt }),
+      );
+    },
+
+    /** A user's events after `after`, ascending by seq. */
+    history(user: { id: number }, query: HistoryQuery) {
+      return page(db, user.id, query);
+    },
+
+    /** The back office's events after `after`, ascending by seq. */
+    adminHistory(query: HistoryQuery) {
+      return page(db, ADMIN_LOG, query);
+    },
+
+    /** Deletes the events older than the retention; the counters stay, so no seq is ever reused. */
+    purgeExpired(): Promise<number> {
+      return purgeEventsBefore(db, new Date(clock.now().getTime() - retentionDays * 86_400_000));
+    },
+  };
+}
+
+export type EventService = ReturnType<typeof createEventService>;
+/** What a writer needs: append to a user's log in its own transaction. */
+export type UserEventLog = Pick<EventService, 'append'>;
+/** What a back-office writer needs. */
+export type AdminEventLog = Pick<EventService, 'appendAdmin'>;

@@ -1,0 +1,257 @@
+// The live streams of the users' event logs (`GET /api/user/events`, text/event-stream): one
+// process's open streams, woken by the `event_appended` notification that a writer's transaction
+// sends when it commits, in any process. A notification only wakes: the stream then reads its log
+// after the last seq it sent, so a lost or duplicated notification loses or repeats nothing, and
+// a stream that is told of a seq it already sent asks nothing (an idle stream costs no query). A
+// lost LISTEN connection, once listening again, makes every stream read its log.
+import { PassThrough, type Readable } from 'node:stream';
+import type { FastifyBaseLogger } from 'fastify';
+import { channels } from '../../db/channels.js';
+import type { Database, DatabaseHandle } from '../../db/client.js';
+import { RateLimited } from '../../lib/errors.js';
+import { messages } from '../../lib/messages.js';
+import { ADMIN_LOG, adminEventsAfter, lastSeqOf, userEventsAfter } from './repository.js';
+import { eventView } from './service.js';
+
+/** Events read from the log per query while a stream catches up. */
+const READ_BATCH = 100;
+
+export interface EventStreamsDeps {
+  db: Database;
+  database: Pick<DatabaseHandle, 'listen'>;
+  logger: FastifyBaseLogger;
+  heartbeatSeconds: number;
+  maxPerUser: number;
+  maxStreams: number;
+  /** Events a stream may have waiting (its buffers full) before it is disconnected. */
+  bufferEvents: number;
+}
+
+interface OpenStream {
+  /** Whose stream it is (for the per-user limit). */
+  userId: number;
+  /** The bearer token it was opened with: its revocation (logout) ends the stream. */
+  tokenId: number;
+  /** The log it follows: the user's own, or ADMIN_LOG. */
+  log: number;
+  /** The last seq written to this stream. */
+  sent: number;
+  out: PassThrough;
+  pumping: boolean;
+  /** A wake-up came while pumping: read again once done. */
+  again: boolean;
+  closed: boolean;
+  /** The highest seq this process was told of for the log. */
+  known: number;
+  /** Set while the pump waits for the client to drain its buffer: what ends that wait. */
+  unblock: (() => void) | undefined;
+}
+
+/** One message of the stream (DESIGN.md "Events"): `id: <seq>` and the event as JSON, no `event:` line. */
+function message(event: { id: number }): string {
+  return `id: ${event.id}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+export function createEventStreams(deps: EventStreamsDeps) {
+  const { db, database, logger } = deps;
+  /** The open streams by the log they follow (the wake-ups' key). */
+  const byLog = new Map<number, Set<OpenStream>>();
+  /** How many streams each user holds, whatever log they follow (the limit's key). */
+  const perUser = new Map<number, number>();
+  let count = 0;
+  let listening: Promise<() => Promise<void>> | undefined;
+  let listeningAuth: Promise<() => Promise<void>> | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
+
+  function close(stream: OpenStream): void {
+    if (stream.closed) return;
+    stream.closed = true;
+    count -= 1;
+    const held = (perUser.get(stream.userId) ?? 1) - 1;
+    if (held === 0) perUser.delete(stream.userId);
+    else perUser.set(stream.userId, held);
+    const set = byLog.get(stream.log);
+    set?.delete(stream);
+    if (set?.size === 0) byLog.delete(stream.log);
+    stream.out.end();
+    stream.unblock?.();
+    if (count === 0 && heartbeat) {
+      clearInterval(heartbeat);
+      heartbeat = undefined;
+    }
+  }
+
+  /** Writes one event; once the buffers are full, waits until the client drains them (or the stream ends). */
+  async function send(stream: OpenStream, text: string): Promise<boolean> {
+    if (stream.out.write(text)) return !stream.closed;
+    await new Promise<void>((resolve) => {
+      stream.unblock = resolve;
+      stream.out.once('drain', resolve);
+    });
+    stream.unblock = undefined;
+    return !stream.closed;
+  }
+
+  /**
+   * A slow client: EVENTS_BUFFER_EVENTS committed and not yet written while its buffers are full.
+   * Its stream ends; the client resumes with Last-Event-ID when it can.
+   */
+  function tooSlow(stream: OpenStream): boolean {
+    if (stream.unblock === undefined || stream.known - stream.sent < deps.bufferEvents) return false;
+    logger.info(
+      { user_id: stream.userId, waiting: stream.known - stream.sent },
+      'event stream too slow; ended',
+    );
+    close(stream);
+    stream.out.destroy();
+    return true;
+  }
+
+  /** Writes what the log holds after the stream's last seq; again while wake-ups keep coming. */
+  async function pump(stream: OpenStream): Promise<void> {
+    if (stream.pumping) {
+      stream.again = true;
+      return;
+    }
+    stream.pumping = true;
+    try {
+      do {
+        stream.again = false;
+        for (;;) {
+          const rows = await eventsAfter(stream.log, stream.sent, READ_BATCH);
+          if (stream.closed) return;
+          for (const row of rows) {
+            if (!(await send(stream, message(eventView(row))))) return;
+            stream.sent = row.seq;
+          }
+          if (rows.length < READ_BATCH) break;
+        }
+      } while (stream.again && !stream.closed);
+    } catch (error) {
+      // The client reconnects with Last-Event-ID and loses nothing: the log is the truth.
+      logger.warn({ err: error, user_id: stream.userId }, 'event stream could not read its log; closed');
+      close(stream);
+    } finally {
+      stream.pumping = false;
+    }
+  }
+
+  function eventsAfter(log: number, after: number, limit: number) {
+    return log === ADMIN_LOG ? adminEventsAfter(db, after, limit) : userEventsAfter(db, log, after, limit);
+  }
+
+  function onAppended(payload: string): void {
+    const [log, seq] = payload.split(':').map(Number);
+    const set = byLog.get(log ?? -1);
+    if (!set) return;
+    for (const stream of [...set]) {
+      stream.known = Math.max(stream.known, seq ?? 0);
+      if (stream.known > stream.sent && !tooSlow(stream)) void pump(stream);
+    }
+  }
+
+  /**
+   * What a token stands for changed (the auth triggers' `auth_changed`, migration 0012): a revoked
+   * token (logout) ends its streams, a user blocked or given another role all of theirs. `all` (a
+   * purge of many dead tokens) ends none: the purge only removes tokens no stream can still hold
+   * alive for long, and ending every stream of every process at each purge would be a storm.
+   */
+  function onAuthChanged(payload: string): void {
+    const [kind, raw] = payload.split(':');
+    const id = Number(raw);
+    if (kind !== 'token' && kind !== 'user') return;
+    for (const set of [...byLog.values()]) {
+      for (const stream of [...set]) {
+        if ((kind === 'token' && stream.tokenId === id) || (kind === 'user' && stream.userId === id))
+          close(stream);
+      }
+    }
+  }
+
+  function listen(): Promise<() => Promise<void>> {
+    listeningAuth ??= database.listen(channels.authChanged, onAuthChanged).catch((error: unknown) => {
+      listeningAuth = undefined;
+      throw error;
+    });
+    listening ??= database
+      .listen(channels.eventAppended, onAppended, {
+        lost() {},
+        // Notifications may have been missed meanwhile: every stream reads its log.
+        restored() {
+          for (const set of byLog.values()) for (const stream of set) void pump(stream);
+        },
+      })
+      .catch((error: unknown) => {
+        listening = undefined;
+        throw error;
+      });
+    return listening;
+  }
+
+  return {
+    /**
+     * Opens a stream for `userId` that first replays a log after `after` (Last-Event-ID), then
+     * follows it: the user's own log, or with `admin` the back office's (the route checks the role).
+     * RateLimited past the per-user or per-process limit.
+     */
+    async open(
+      who: { id: number; tokenId: number },
+      after: number,
+      admin = false,
+    ): Promise<{ body: Readable; close(): void }> {
+      const userId = who.id;
+      if ((perUser.get(userId) ?? 0) >= deps.maxPerUser || count >= deps.maxStreams) {
+        throw new RateLimited(deps.heartbeatSeconds, messages.tooManyStreams);
+      }
+      await Promise.all([listen(), listeningAuth]);
+      const log = admin ? ADMIN_LOG : userId;
+      const stream: OpenStream = {
+        userId,
+        tokenId: who.tokenId,
+        log,
+        sent: after,
+        out: new PassThrough(),
+        pumping: false,
+        again: false,
+        closed: false,
+        known: after,
+        unblock: undefined,
+      };
+      count += 1;
+      perUser.set(userId, (perUser.get(userId) ?? 0) + 1);
+      const set = byLog.get(log) ?? new Set<OpenStream>();
+      set.add(stream);
+      byLog.set(log, set);
+      heartbeat ??= setInterval(() => {
+        for (const streams of byLog.values()) for (const open of streams) open.out.write(': ping\n\n');
+      }, deps.heartbeatSeconds * 1000);
+      heartbeat.unref();
+      // The first bytes go out at once, so the client knows the stream is open.
+      stream.out.write(': connected\n\n');
+      if (after > 0) {
+        // Past the retention: what followed `after` is gone, the client must reload.
+        const [first] = await eventsAfter(log, after, 1);
+        const purged = first ? first.seq > after + 1 : (await lastSeqOf(db, log)) > after;
+        if (purged) stream.out.write(`data: ${JSON.stringify({ type: 'stream.reset' })}\n\n`);
+      }
+      void pump(stream);
+      return { body: stream.out, close: () => close(stream) };
+    },
+
+    /** How many streams this process holds open. */
+    openCount(): number {
+      return count;
+    },
+
+    /** Ends every stream (shutdown); clients reconnect elsewhere with Last-Event-ID. */
+    async closeAll(): Promise<void> {
+      for (const set of [...byLog.values()]) for (const stream of [...set]) close(stream);
+      const unlisten = await Promise.all([listening, listeningAuth].map((p) => p?.catch(() => undefined)));
+      listening = undefined;
+      listeningAuth = undefined;
+      for (const stop of unlisten) await stop?.();
+    },
+  };
+}
+
+export type EventStreams = ReturnType<typeof createEventStreams>;
