@@ -120,8 +120,13 @@ describe('schema fuzzing of every route', () => {
     const operations = operationsOf(ctx.document);
     expect(operations.length).toBeGreaterThan(10);
     for (const op of operations) {
+      // An event stream that opens never ends by design (test/events/stream.test.ts reads them over
+      // a socket): here it gets every request that must be refused before it starts.
+      const requests = isEventStream(op)
+        ? requestArbitrary(ctx, op).filter((request) => !['A', 'B', 'admin'].includes(request.auth))
+        : requestArbitrary(ctx, op);
       await fc.assert(
-        fc.asyncProperty(requestArbitrary(ctx, op), (request) => sendAndCheck(ctx, op, request)),
+        fc.asyncProperty(requests, (request) => sendAndCheck(ctx, op, request)),
         { numRuns: RUNS, seed: SEED, endOnFailure: true },
       );
     }
@@ -227,6 +232,11 @@ describe('the fuzzer itself', () => {
     }
   }, 120_000);
 });
+
+/** A route whose success is a `text/event-stream` (GET /api/user/events, GET /api/admin/events). */
+function isEventStream(op: Operation): boolean {
+  return Boolean(op.operation.responses?.['200']?.content?.['text/event-stream']);
+}
 
 function operationsOf(document: OpenApiDocument): Operation[] {
   const operations: Operation[] = [];

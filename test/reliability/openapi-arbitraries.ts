@@ -18,6 +18,7 @@ export interface OpenApiParameter {
 export interface OpenApiOperation {
   parameters?: OpenApiParameter[];
   requestBody?: { required?: boolean; content: Record<string, { schema?: JsonSchema }> };
+  responses?: Record<string, { content?: Record<string, unknown> }>;
   security?: unknown[];
 }
 
