@@ -19,6 +19,11 @@ export function isoTimestamp(value: string | Date): string {
 /** One UTC day in milliseconds. */
 export const DAY_MS = 86_400_000;
 
+/** The UTC day `YYYY-MM-DD` of an instant (epoch milliseconds). */
+export function isoDay(instant: number): string {
+  return new Date(instant).toISOString().slice(0, 10);
+}
+
 export function addSeconds(date: Date, seconds: number): Date {
   return new Date(date.getTime() + seconds * 1000);
 }

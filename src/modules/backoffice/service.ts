@@ -6,7 +6,7 @@
 import type { Clock } from '../../lib/clock.js';
 import { NotFound } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
-import { DAY_MS } from '../../lib/time.js';
+import { DAY_MS, isoDay } from '../../lib/time.js';
 import type { AffiliationService } from '../affiliation/service.js';
 import type { FlagService } from '../flags/service.js';
 import type { PaymentService } from '../payments/service.js';
@@ -40,8 +40,6 @@ function emptyFigures(): PeriodFigures {
     payments: { total: 0, pending: 0, success: 0, failed: 0, revenue: 0 },
   };
 }
-
-const isoDay = (instant: number) => new Date(instant).toISOString().slice(0, 10);
 
 export function createBackofficeService(deps: BackofficeServiceDeps) {
   const { clock, users, pronostics, payments, affiliation, flags, trackRecord } = deps;

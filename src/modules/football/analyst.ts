@@ -20,7 +20,7 @@ import { buildResult, type MatchContext } from '../../engine/result.js';
 import type { PlayedMatch } from '../../engine/types.js';
 import type { PronosticTypeSlug } from '../../lib/allowed-values.js';
 import type { Clock } from '../../lib/clock.js';
-import { DAY_MS } from '../../lib/time.js';
+import { DAY_MS, isoDay } from '../../lib/time.js';
 import type { Narrator } from '../../providers/ai/types.js';
 import type { AnalysisInput, AnalysisOutcome, Analyst } from '../pronostics/analyst.js';
 import { pastMarketOf, prematchOddsFrom } from './evaluation-data.js';
@@ -99,8 +99,6 @@ export function asOfFor(details: Record<string, unknown>, now: Date): number {
   if (!Number.isFinite(parsed) || parsed < EARLIEST_AS_OF) return tomorrow;
   return Math.min(dayOf(parsed), tomorrow);
 }
-
-const isoDay = (instant: number) => new Date(instant).toISOString().slice(0, 10);
 
 export function createAnalyst(deps: AnalystDeps): FootballAnalyst {
   const { football, logger } = deps;

@@ -1,5 +1,6 @@
 // Where results come from, before the service stores them: football-data.co.uk's file of a league's
 // season (`{RESULTS_BASE_URL}/<yyyy>/<Div>.csv`), its URL, its download and its text encoding.
+import { downloadBytes } from '../../lib/download.js';
 import { seasonFolder } from './results-csv.js';
 
 /** football-data.co.uk files are mostly ASCII, but older ones are Windows-1252, not UTF-8. */
@@ -28,15 +29,10 @@ export function resultsUrl(baseUrl: string, code: string, season: string): strin
   return `${baseUrl.replace(/\/+$/, '')}/${folder}/${code}.csv`;
 }
 
-const DOWNLOAD_TIMEOUT_MS = 60_000;
-
 export async function downloadResults(
   url: string,
   fetchImpl: typeof fetch = fetch,
   signal?: AbortSignal,
 ): Promise<string> {
-  const timeout = AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS);
-  const response = await fetchImpl(url, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
-  if (!response.ok) throw new Error(`GET ${url} answered ${response.status}`);
-  return decodeResults(new Uint8Array(await response.arrayBuffer()));
+  return decodeResults(await downloadBytes(url, fetchImpl, signal));
 }

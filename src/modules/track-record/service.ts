@@ -11,7 +11,7 @@ import { MARKET_OF } from '../../engine/result.js';
 import { brierScore, oneXTwoOf, rankedProbabilityScore, settlePick } from '../../engine/settlement.js';
 import { type PronosticTypeSlug, pronosticTypeSlugs } from '../../lib/allowed-values.js';
 import type { Clock } from '../../lib/clock.js';
-import { DAY_MS } from '../../lib/time.js';
+import { DAY_MS, isoDay } from '../../lib/time.js';
 import type { FixtureOutcome, FixtureService } from '../fixtures/service.js';
 import type { FixtureQuery, FootballService } from '../football/service.js';
 import {
@@ -38,8 +38,6 @@ export const SETTLE_BATCH = 5000;
 const EARLIEST_DAY = Date.UTC(1990, 0, 1);
 /** The public figures are cached this long in the process. */
 export const RECORD_CACHE_MS = 60_000;
-
-const isoDay = (instant: number) => new Date(instant).toISOString().slice(0, 10);
 
 /** The first day the fixture may have been played on: the client's date, else the creation day. */
 export function fixtureDay(details: Record<string, unknown>, createdOn: string): string {
