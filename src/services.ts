@@ -79,21 +79,25 @@ export function createServices(deps: ServiceDeps) {
   const ledger = createLedger();
   // The event logs, written by every module whose change a client or an admin is told about.
   const events = createEventService({ db, clock, retentionDays: config.eventsRetentionDays });
+  const tokens = createTokenService({ db, config, clock, database });
   // The live streams this process holds (none until a client opens one; LISTEN starts then).
   const eventStreams = createEventStreams({
     db,
     database,
     logger,
+    clock,
     heartbeatSeconds: config.eventsHeartbeatSeconds,
     maxPerUser: config.eventsMaxStreamsPerUser,
     maxStreams: config.eventsMaxStreams,
     bufferEvents: config.eventsBufferEvents,
+    tokenIdleTtlSeconds: config.tokenIdleTtlSeconds,
+    tokenMaxAgeSeconds: config.tokenMaxAgeSeconds,
+    keepTokensAlive: tokens.keepAlive,
   });
   const users = createUserService({ db, config, audit: admin, ledger, events });
   const wallet = createWalletService({ db, ledger });
   const idempotency = createIdempotencyService({ db, clock });
   const packs = createPackService({ db, audit: admin });
-  const tokens = createTokenService({ db, config, clock, database });
   const otp = createOtpService({ db, config, clock, messenger, users, tokens });
   const pronostics = createPronosticService({
     db,

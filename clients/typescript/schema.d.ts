@@ -1061,6 +1061,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/events/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Une clé à usage unique (60 s) pour ouvrir mon flux d’événements depuis un navigateur
+         * @description For EventSource, which cannot send an Authorization header: `GET /api/user/events?stream_key=…` (or /api/admin/events for an admin) opens one stream with the token that asked for the key.
+         */
+        post: operations["postUserEventsKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/events/history": {
         parameters: {
             query?: never;
@@ -13924,6 +13944,161 @@ export interface operations {
             };
             /** @description Error envelope */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postUserEventsKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                        };
+                        message: string;
+                        data: {
+                            /** @description Opens one stream, within 60 s: `GET /api/user/events?stream_key=…`. */
+                            stream_key: string;
+                            /**
+                             * @description ISO 8601 UTC with microseconds
+                             * @example 2026-03-10T12:34:56.123456Z
+                             */
+                            expires_at: string;
+                        };
+                        errors: unknown[];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -2,7 +2,11 @@
 // purpose prefix so a code's hash can never stand for a token's.
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 
-export function keyedHash(secret: string, purpose: 'otp' | 'token' | 'idempotency', value: string): string {
+export function keyedHash(
+  secret: string,
+  purpose: 'otp' | 'token' | 'stream_key' | 'idempotency',
+  value: string,
+): string {
   return createHmac('sha256', secret).update(`${purpose}:${value}`).digest('hex');
 }
 

@@ -68,6 +68,7 @@ export const messages = {
   otpBudgetExhausted: 'L’envoi de codes est momentanément limité. Réessayez plus tard.',
   auditList: 'Journal des actions des administrateurs.',
   eventHistory: 'Vos événements.',
+  streamKeyIssued: 'Clé de flux créée : elle ouvre un flux, dans la minute.',
   adminEventHistory: 'Événements du back-office.',
   packList: 'Packs de crédits disponibles.',
   adminPackList: 'Packs de crédits.',

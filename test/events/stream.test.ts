@@ -4,6 +4,7 @@
 // per-user limit answers 429 (enveloped, before the stream starts); shutdown ends the streams.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
 import { ManualClock } from '../../src/lib/clock.js';
@@ -18,6 +19,7 @@ import {
   type TestApp,
   usingPostgres,
 } from '../helpers.js';
+import { rowsOf } from '../track-record/seed.js';
 
 let t: TestApp;
 let base: string;
@@ -264,6 +266,161 @@ describe('what a token stands for changes', () => {
   });
 });
 
+describe('a browser’s stream key (EventSource sends no header)', () => {
+  const keyOf = async (user: SignedIn) => {
+    const issued = await t.app.inject({ method: 'POST', url: '/api/user/events/key', headers: user.headers });
+    expect(issued.statusCode, issued.body).toBe(200);
+    return issued.json().data as { stream_key: string; expires_at: string };
+  };
+  const noHeader = { headers: {} } as SignedIn;
+
+  it('opens one stream, once: the key used again, or unknown, answers 401', async () => {
+    const user = await signIn(t);
+    const { stream_key, expires_at } = await keyOf(user);
+    expect(stream_key).toMatch(/^[A-Za-z0-9_-]{20,128}$/);
+    expect(Date.parse(expires_at) - t.clock.now().getTime()).toBe(60_000);
+    const stream = await open(noHeader, {}, `/api/user/events?stream_key=${stream_key}`);
+    try {
+      expect(stream.status).toBe(200);
+      await stream.until((text) => text.includes(': connected'));
+      await append(user.id, { via: 'key' });
+      await stream.until((text) => text.includes('"via":"key"'));
+    } finally {
+      stream.close();
+    }
+    for (const key of [stream_key, 'x'.repeat(40), 'bad key']) {
+      const again = await t.app.inject({
+        method: 'GET',
+        url: `/api/user/events?stream_key=${encodeURIComponent(key)}`,
+      });
+      expect(again.statusCode, key).toBe(401);
+      expect(again.json()).toMatchObject({ user: null, message: 'Non authentifié.' });
+    }
+  });
+
+  it('expires after 60 s, dies with its token, and opens the admin stream only for an admin', async () => {
+    const user = await signIn(t);
+    const stale = await keyOf(user);
+    t.clock.advance(60_000);
+    const expired = await t.app.inject({
+      method: 'GET',
+      url: `/api/user/events?stream_key=${stale.stream_key}`,
+    });
+    expect(expired.statusCode).toBe(401);
+
+    const beforeLogout = await keyOf(user);
+    const logout = await t.app.inject({ method: 'POST', url: '/api/user/logout', headers: user.headers });
+    expect(logout.statusCode, logout.body).toBe(200);
+    const revoked = await t.app.inject({
+      method: 'GET',
+      url: `/api/user/events?stream_key=${beforeLogout.stream_key}`,
+    });
+    expect(revoked.statusCode).toBe(401);
+
+    const other = await signIn(t);
+    const notAdmin = await t.app.inject({
+      method: 'GET',
+      url: `/api/admin/events?stream_key=${(await keyOf(other)).stream_key}`,
+    });
+    expect(notAdmin.statusCode).toBe(403);
+    const admin = await signIn(t, { role: 'admin' });
+    const stream = await open(
+      noHeader,
+      {},
+      `/api/admin/events?stream_key=${(await keyOf(admin)).stream_key}`,
+    );
+    try {
+      expect(stream.status).toBe(200);
+      await stream.until((text) => text.includes(': connected'));
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('is taken once whichever instance it reaches first (two apps on one database)', async () => {
+    const second = await createTestApp({
+      database: { handle: t.database, drop: async () => {} },
+      clock: t.clock,
+    });
+    try {
+      const user = await signIn(t);
+      const { stream_key } = await keyOf(user);
+      const url = `/api/user/events/history?stream_key=${stream_key}`;
+      // The key opens streams only: a history request with it is not signed in.
+      expect((await second.app.inject({ method: 'GET', url })).statusCode).toBe(401);
+      const answers = await Promise.all(
+        [t, second].map((app) =>
+          app.app.inject({
+            method: 'GET',
+            url: `/api/user/events?stream_key=${stream_key}`,
+            payloadAsStream: true,
+          }),
+        ),
+      );
+      const statuses = answers.map((answer) => answer.statusCode).sort();
+      expect(statuses).toEqual([200, 401]);
+      for (const answer of answers) answer.stream().destroy();
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe('an open stream and its token', () => {
+  it('keeps the token’s idle window alive, and ends at the token’s absolute lifetime', async () => {
+    const own = await createTestApp({
+      config: { eventsHeartbeatSeconds: 1, tokenIdleTtlSeconds: 10, tokenMaxAgeSeconds: 60 },
+    });
+    await own.app.listen({ port: 0, host: '127.0.0.1' });
+    const previous = base;
+    base = `http://127.0.0.1:${(own.app.server.address() as AddressInfo).port}`;
+    const lastUsedMs = async (token: number) => {
+      const [row] = rowsOf(
+        await own.app.db.execute(sql`SELECT last_used_at AS at FROM access_tokens WHERE id = ${token}`),
+      );
+      return new Date(row!.at as string).getTime();
+    };
+    try {
+      const user = await signIn(own);
+      const stream = await open(user);
+      await stream.until((text) => text.includes(': connected'));
+      const me = await own.app.inject({
+        method: 'GET',
+        url: '/api/user/events/history',
+        headers: user.headers,
+      });
+      expect(me.statusCode).toBe(200);
+      const [row] = rowsOf(
+        await own.app.db.execute(sql`SELECT id FROM access_tokens WHERE user_id = ${user.id}`),
+      );
+      const tokenId = Number(row!.id);
+      // 24 s of an open stream and no request: the 10 s idle window is slid at the ticks.
+      for (let step = 0; step < 6; step++) {
+        own.clock.advance(4_000);
+        const target = own.clock.now().getTime();
+        for (let i = 0; i < 100 && (await lastUsedMs(tokenId)) < target; i++) {
+          await new Promise((done) => setTimeout(done, 50));
+        }
+        expect(await lastUsedMs(tokenId)).toBe(target);
+      }
+      const alive = await own.app.inject({
+        method: 'GET',
+        url: '/api/user/events/history',
+        headers: user.headers,
+      });
+      expect(alive.statusCode).toBe(200);
+      // The absolute lifetime ends the stream at the next tick; the reconnect is refused.
+      own.clock.advance(40_000);
+      await stream.ended;
+      const again = await own.app.inject({ method: 'GET', url: '/api/user/events', headers: user.headers });
+      expect(again.statusCode).toBe(401);
+    } finally {
+      base = previous;
+      await own.close();
+    }
+  });
+});
+
 describe('a slow client', () => {
   it('is disconnected once EVENTS_BUFFER_EVENTS wait past its buffers; a reading one is not', async () => {
     const streams = createEventStreams({
@@ -274,11 +431,16 @@ describe('a slow client', () => {
       maxPerUser: 5,
       maxStreams: 10,
       bufferEvents: 3,
+      clock: t.clock,
+      tokenIdleTtlSeconds: 600,
+      tokenMaxAgeSeconds: 3600,
+      keepTokensAlive: async () => {},
     });
     const user = await signIn(t);
     try {
-      const slow = await streams.open({ id: user.id, tokenId: 0 }, 0);
-      const reader = await streams.open({ id: user.id, tokenId: 0 }, 0);
+      const who = { id: user.id, tokenId: 0, tokenIssuedAtMs: t.clock.now().getTime() };
+      const slow = await streams.open(who, 0);
+      const reader = await streams.open(who, 0);
       let read = '';
       reader.body.on('data', (chunk: Buffer) => {
         read += chunk.toString();

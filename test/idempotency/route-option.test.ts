@@ -112,7 +112,14 @@ describe('a claim taken over after 120 s', () => {
 
   it('cannot settle any more: the first request’s change rolls back, one debit for the key', async () => {
     const signed = await signIn(t, { credits: 5 });
-    const user: AuthUser = { id: signed.id, phone: signed.phone, country: 'CM', role: 'user', tokenId: 0 };
+    const user: AuthUser = {
+      id: signed.id,
+      phone: signed.phone,
+      country: 'CM',
+      role: 'user',
+      tokenId: 0,
+      tokenIssuedAtMs: 0,
+    };
     const body = { type_id: 1, teams_details: match };
     // The first request claims the key, then stalls (a slow database, a paused process)…
     const stalled = await t.app.services.idempotency.begin({

@@ -132,3 +132,21 @@ export const accessTokens = pgTable(
   },
   (table) => [index('access_tokens_last_used_idx').on(table.lastUsedAt)],
 );
+
+/**
+ * Single-use keys that open a token's event stream from a browser's EventSource, which cannot send
+ * an Authorization header (DESIGN.md "Events"): the key's hash, the token it stands for, and when
+ * it stops opening anything (60 s after issue). Taking a key deletes it, so it opens one stream
+ * in whichever process it reaches; a token's revocation or purge takes its keys with it.
+ */
+export const streamKeys = pgTable(
+  'stream_keys',
+  {
+    keyHash: text('key_hash').primaryKey(),
+    tokenId: integer('token_id')
+      .notNull()
+      .references(() => accessTokens.id, { onDelete: 'cascade' }),
+    expiresAt: timestamptz('expires_at').notNull(),
+  },
+  (table) => [index('stream_keys_expires_idx').on(table.expiresAt)],
+);

@@ -1,7 +1,7 @@
 // Queries for bearer tokens: only their hashes are stored.
-import { and, eq, isNull, lt, lte, or } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, lte, or } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { accessTokens, users } from '../../db/schema/users.js';
+import { accessTokens, streamKeys, users } from '../../db/schema/users.js';
 
 export async function insertToken(db: Executor, userId: number, tokenHash: string, now: Date): Promise<void> {
   // created_at from the service's clock, not the database's: the absolute lifetime counts from it.
@@ -9,8 +9,9 @@ export async function insertToken(db: Executor, userId: number, tokenHash: strin
   await db.insert(accessTokens).values({ userId, tokenHash, lastUsedAt: issuedAt, createdAt: issuedAt });
 }
 
-export async function findActiveToken(db: Executor, tokenHash: string) {
-  const [row] = await db
+/** The columns a token check reads: the token's times and what its user may do. */
+function activeTokenQuery(db: Executor) {
+  return db
     .select({
       tokenId: accessTokens.id,
       lastUsedAt: accessTokens.lastUsedAt,
@@ -24,14 +25,61 @@ export async function findActiveToken(db: Executor, tokenHash: string) {
       },
     })
     .from(accessTokens)
-    .innerJoin(users, eq(users.id, accessTokens.userId))
+    .innerJoin(users, eq(users.id, accessTokens.userId));
+}
+
+export async function findActiveToken(db: Executor, tokenHash: string) {
+  const [row] = await activeTokenQuery(db)
     .where(and(eq(accessTokens.tokenHash, tokenHash), isNull(accessTokens.revokedAt)))
+    .limit(1);
+  return row;
+}
+
+export async function findActiveTokenById(db: Executor, tokenId: number) {
+  const [row] = await activeTokenQuery(db)
+    .where(and(eq(accessTokens.id, tokenId), isNull(accessTokens.revokedAt)))
     .limit(1);
   return row;
 }
 
 export async function touchToken(db: Executor, tokenId: number, now: Date): Promise<void> {
   await db.update(accessTokens).set({ lastUsedAt: now.toISOString() }).where(eq(accessTokens.id, tokenId));
+}
+
+/**
+ * Slides the idle window of the tokens that hold open event streams (one statement for all of a
+ * process's due streams); a revoked token stays revoked.
+ */
+export async function touchTokens(db: Executor, tokenIds: number[], now: Date): Promise<void> {
+  await db
+    .update(accessTokens)
+    .set({ lastUsedAt: now.toISOString() })
+    .where(and(inArray(accessTokens.id, tokenIds), isNull(accessTokens.revokedAt)));
+}
+
+export async function insertStreamKey(
+  db: Executor,
+  key: { keyHash: string; tokenId: number; expiresAt: Date },
+): Promise<void> {
+  await db.insert(streamKeys).values({ ...key, expiresAt: key.expiresAt.toISOString() });
+}
+
+/** Takes a stream key (it opens one stream only): the token it stands for, if it had not expired. */
+export async function takeStreamKey(db: Executor, keyHash: string, now: Date): Promise<number | undefined> {
+  const [row] = await db
+    .delete(streamKeys)
+    .where(eq(streamKeys.keyHash, keyHash))
+    .returning({ tokenId: streamKeys.tokenId, expiresAt: streamKeys.expiresAt });
+  if (!row || new Date(row.expiresAt).getTime() <= now.getTime()) return undefined;
+  return row.tokenId;
+}
+
+export async function deleteExpiredStreamKeys(db: Executor, now: Date): Promise<number> {
+  const deleted = await db
+    .delete(streamKeys)
+    .where(lte(streamKeys.expiresAt, now.toISOString()))
+    .returning({ keyHash: streamKeys.keyHash });
+  return deleted.length;
 }
 
 export async function revokeToken(db: Executor, tokenId: number, now: Date): Promise<void> {

@@ -15,10 +15,15 @@ import { addSeconds } from '../../lib/time.js';
 import { TokenCache } from './token-cache.js';
 import {
   deleteDeadTokens,
+  deleteExpiredStreamKeys,
   findActiveToken,
+  findActiveTokenById,
+  insertStreamKey,
   insertToken,
   revokeToken,
+  takeStreamKey,
   touchToken,
+  touchTokens,
 } from './token-repository.js';
 
 export interface AuthUser {
@@ -27,9 +32,16 @@ export interface AuthUser {
   country: string;
   role: UserRole;
   tokenId: number;
+  /** When the token was issued (ms): its absolute lifetime counts from it (an open stream ends there). */
+  tokenIssuedAtMs: number;
 }
 
-const BEARER = /^Bearer ([A-Za-z0-9_-]{20,128})$/;
+const TOKEN_TEXT = '[A-Za-z0-9_-]{20,128}';
+const BEARER = new RegExp(`^Bearer (${TOKEN_TEXT})$`);
+const STREAM_KEY = new RegExp(`^${TOKEN_TEXT}$`);
+
+/** How long a stream key opens a stream (DESIGN.md "Events"). */
+export const STREAM_KEY_SECONDS = 60;
 
 export function touchIntervalMs(config: Pick<Config, 'tokenIdleTtlSeconds'>): number {
   return Math.min(15_000, (config.tokenIdleTtlSeconds * 1000) / 10);
@@ -57,6 +69,32 @@ export function createTokenService({ db, config, clock, database }: TokenService
     return nowMs - lastUsedAtMs < config.tokenIdleTtlSeconds * 1000 - touchMs;
   }
 
+  const streamKeyHashOf = (key: string) => keyedHash(config.appSecret, 'stream_key', key);
+
+  /** A token row just read, checked (revoked, blocked, lifetime, idle) and touched when due. */
+  async function admit(found: Awaited<ReturnType<typeof findActiveToken>>) {
+    if (!found) throw new Unauthenticated();
+    const status: UserStatus = found.user.status;
+    if (status !== 'active') throw new Unauthenticated();
+    const now = clock.now();
+    const issuedAtMs = new Date(found.issuedAt).getTime();
+    let lastUsedAtMs = new Date(found.lastUsedAt).getTime();
+    if (!usable(issuedAtMs, lastUsedAtMs, now.getTime())) throw new Unauthenticated();
+    if (now.getTime() - lastUsedAtMs >= touchMs) {
+      await touchToken(db, found.tokenId, now);
+      lastUsedAtMs = now.getTime();
+    }
+    const user: AuthUser = {
+      id: found.user.id,
+      phone: found.user.phone,
+      country: found.user.country,
+      role: found.user.role,
+      tokenId: found.tokenId,
+      tokenIssuedAtMs: issuedAtMs,
+    };
+    return { user, status, issuedAtMs, lastUsedAtMs, readAtMs: now.getTime() };
+  }
+
   return {
     /** A new token for `userId`, written with `db` (the sign-in's transaction, or the pool). */
     async issue(db: Executor, userId: number): Promise<string> {
@@ -78,31 +116,42 @@ export function createTokenService({ db, config, clock, database }: TokenService
         return cached.user;
       }
       const generation = cache.generation;
-      const found = await findActiveToken(db, hash);
-      if (!found) throw new Unauthenticated();
-      const status: UserStatus = found.user.status;
-      if (status !== 'active') throw new Unauthenticated();
-      const now = clock.now();
-      const issuedAtMs = new Date(found.issuedAt).getTime();
-      let lastUsedAtMs = new Date(found.lastUsedAt).getTime();
-      if (!usable(issuedAtMs, lastUsedAtMs, now.getTime())) throw new Unauthenticated();
-      if (now.getTime() - lastUsedAtMs >= touchMs) {
-        await touchToken(db, found.tokenId, now);
-        lastUsedAtMs = now.getTime();
-      }
-      const user: AuthUser = {
-        id: found.user.id,
-        phone: found.user.phone,
-        country: found.user.country,
-        role: found.user.role,
-        tokenId: found.tokenId,
-      };
+      const { user, status, issuedAtMs, lastUsedAtMs, readAtMs } = await admit(
+        await findActiveToken(db, hash),
+      );
       cache.set(
         hash,
-        { user, status, tokenId: found.tokenId, issuedAtMs, lastUsedAtMs, readAtMs: now.getTime() },
+        { user, status, tokenId: user.tokenId, issuedAtMs, lastUsedAtMs, readAtMs },
         generation,
       );
       return user;
+    },
+
+    /** A single-use key that opens `user`'s event stream for the next STREAM_KEY_SECONDS. */
+    async issueStreamKey(user: AuthUser): Promise<{ stream_key: string; expires_at: string }> {
+      const key = newToken();
+      const expiresAt = addSeconds(clock.now(), STREAM_KEY_SECONDS);
+      await insertStreamKey(db, { keyHash: streamKeyHashOf(key), tokenId: user.tokenId, expiresAt });
+      return { stream_key: key, expires_at: expiresAt.toISOString() };
+    },
+
+    /**
+     * The user behind a stream key, which it uses up (whichever process it reaches first), or
+     * Unauthenticated: unknown, used, expired, or its token no longer usable.
+     */
+    async authenticateStreamKey(key: string): Promise<AuthUser> {
+      if (!STREAM_KEY.test(key)) throw new Unauthenticated();
+      const tokenId = await takeStreamKey(db, streamKeyHashOf(key), clock.now());
+      if (tokenId === undefined) throw new Unauthenticated();
+      return (await admit(await findActiveTokenById(db, tokenId))).user;
+    },
+
+    /**
+     * Slides the idle window of tokens that hold open event streams, as their requests would (an
+     * open stream is a use); one statement for them all.
+     */
+    async keepAlive(tokenIds: number[]): Promise<void> {
+      if (tokenIds.length > 0) await touchTokens(db, tokenIds, clock.now());
     },
 
     /**
@@ -139,6 +188,11 @@ export function createTokenService({ db, config, clock, database }: TokenService
         idleSince: addSeconds(now, -config.tokenIdleTtlSeconds),
         issuedBy: addSeconds(now, -config.tokenMaxAgeSeconds),
       });
+    },
+
+    /** Deletes the stream keys past their minute (a used one is already gone); how many. */
+    purgeExpiredStreamKeys(): Promise<number> {
+      return deleteExpiredStreamKeys(db, clock.now());
     },
   };
 }

@@ -10,12 +10,12 @@ import { ValidationFailed } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
 import { currentUser } from '../../plugins/app/auth.js';
 import { authErrors, Envelope, ErrorEnvelope, FileResponse } from '../../schemas/common.js';
-import { AdminHistoryData, HistoryQuery, UserHistoryData } from './schemas.js';
+import { AdminHistoryData, HistoryQuery, StreamKeyData, UserHistoryData } from './schemas.js';
 
 const UserId = Type.Object({ id: Type.Integer() });
 
 const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { events, eventStreams } = app.services;
+  const { events, eventStreams, tokens } = app.services;
 
   // Shutdown ends the streams (clients reconnect with Last-Event-ID): an open one would hold the
   // server's close forever.
@@ -46,6 +46,15 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
     'a `: ping` comment every EVENTS_HEARTBEAT_SECONDS; past the retention a `stream.reset` message without id. ' +
     'Errors before the stream starts (401, 422, 429) are enveloped.';
   const LastEventId = Type.Object({ 'last-event-id': Type.Optional(Type.String({ maxLength: 20 })) });
+  const StreamQuery = Type.Object({
+    stream_key: Type.Optional(
+      Type.String({
+        maxLength: 128,
+        description:
+          'A single-use key from POST /api/user/events/key, for clients that cannot send a header.',
+      }),
+    ),
+  });
 
   app.get(
     '/api/user/events',
@@ -54,8 +63,9 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['events'],
         summary: 'Mes événements en direct (Server-Sent Events), rejoués après Last-Event-ID',
         description: streamDescription,
-        security: [{ bearer: [] }],
+        security: [{ bearer: [] }, { streamKey: [] }],
         headers: LastEventId,
+        querystring: StreamQuery,
         response: {
           // Not an envelope (like a served file): the stream's text, sent as events commit.
           200: FileResponse(['text/event-stream'], 'The stream of the user’s events'),
@@ -74,8 +84,9 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['events'],
         summary: 'Événements du back-office en direct (Server-Sent Events), rejoués après Last-Event-ID',
         description: streamDescription,
-        security: [{ bearer: [] }],
+        security: [{ bearer: [] }, { streamKey: [] }],
         headers: LastEventId,
+        querystring: StreamQuery,
         response: {
           200: FileResponse(['text/event-stream'], 'The stream of the back office’s events'),
           ...authErrors,
@@ -85,6 +96,29 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     (request, reply) => streamOf(request, reply, true),
+  );
+
+  app.post(
+    '/api/user/events/key',
+    {
+      schema: {
+        tags: ['events'],
+        summary: 'Une clé à usage unique (60 s) pour ouvrir mon flux d’événements depuis un navigateur',
+        description:
+          'For EventSource, which cannot send an Authorization header: `GET /api/user/events?stream_key=…` ' +
+          '(or /api/admin/events for an admin) opens one stream with the token that asked for the key.',
+        security: [{ bearer: [] }],
+        response: { 200: Envelope(StreamKeyData, UserId), ...authErrors },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      return envelope({
+        user: { id: user.id },
+        message: messages.streamKeyIssued,
+        data: await tokens.issueStreamKey(user),
+      });
+    },
   );
 
   app.get(

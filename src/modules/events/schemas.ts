@@ -37,3 +37,10 @@ export const HistoryMeta = Type.Object({
 
 export const UserHistoryData = Type.Object({ events: Type.Array(UserEventSchema), meta: HistoryMeta });
 export const AdminHistoryData = Type.Object({ events: Type.Array(AdminEventSchema), meta: HistoryMeta });
+
+export const StreamKeyData = Type.Object({
+  stream_key: Type.String({
+    description: 'Opens one stream, within 60 s: `GET /api/user/events?stream_key=…`.',
+  }),
+  expires_at: Timestamp,
+});

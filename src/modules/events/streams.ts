@@ -4,10 +4,16 @@
 // after the last seq it sent, so a lost or duplicated notification loses or repeats nothing, and
 // a stream that is told of a seq it already sent asks nothing (an idle stream costs no query). A
 // lost LISTEN connection, once listening again, makes every stream read its log.
+//
+// An open stream is a use of its token: at each heartbeat the streams whose token has gone half
+// its idle window (TOKEN_IDLE_TTL_SECONDS) unrenewed slide it, in one statement for them all, so
+// a stream never outlives its token's window and an idle stream costs no query in between; a
+// stream ends when its token reaches TOKEN_MAX_AGE_SECONDS (the client's reconnect gets a 401).
 import { PassThrough, type Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import { channels } from '../../db/channels.js';
 import type { Database, DatabaseHandle } from '../../db/client.js';
+import type { Clock } from '../../lib/clock.js';
 import { RateLimited } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
 import { ADMIN_LOG, adminEventsAfter, lastSeqOf, userEventsAfter } from './repository.js';
@@ -25,6 +31,11 @@ export interface EventStreamsDeps {
   maxStreams: number;
   /** Events a stream may have waiting (its buffers full) before it is disconnected. */
   bufferEvents: number;
+  clock: Clock;
+  tokenIdleTtlSeconds: number;
+  tokenMaxAgeSeconds: number;
+  /** Slides the idle window of these tokens (an open stream is a use of its token). */
+  keepTokensAlive(tokenIds: number[]): Promise<void>;
 }
 
 interface OpenStream {
@@ -32,6 +43,10 @@ interface OpenStream {
   userId: number;
   /** The bearer token it was opened with: its revocation (logout) ends the stream. */
   tokenId: number;
+  /** When that token was issued (ms): the stream ends at its absolute lifetime. */
+  tokenIssuedAtMs: number;
+  /** When this stream last slid its token's idle window (ms), or opened (a request just did). */
+  renewedAtMs: number;
   /** The log it follows: the user's own, or ADMIN_LOG. */
   log: number;
   /** The last seq written to this stream. */
@@ -53,7 +68,11 @@ function message(event: { id: number }): string {
 }
 
 export function createEventStreams(deps: EventStreamsDeps) {
-  const { db, database, logger } = deps;
+  const { db, database, logger, clock } = deps;
+  const heartbeatMs = deps.heartbeatSeconds * 1000;
+  const maxAgeMs = deps.tokenMaxAgeSeconds * 1000;
+  // Renewed by the tick that follows half the window, so well before the window closes.
+  const renewAfterMs = Math.max(0, (deps.tokenIdleTtlSeconds * 1000) / 2 - heartbeatMs);
   /** The open streams by the log they follow (the wake-ups' key). */
   const byLog = new Map<number, Set<OpenStream>>();
   /** How many streams each user holds, whatever log they follow (the limit's key). */
@@ -168,6 +187,32 @@ export function createEventStreams(deps: EventStreamsDeps) {
     }
   }
 
+  /** The heartbeat: a comment on every stream, the tokens' lifetime ended, their idle windows slid. */
+  function tick(): void {
+    const nowMs = clock.now().getTime();
+    const due = new Set<number>();
+    for (const streams of [...byLog.values()]) {
+      for (const stream of [...streams]) {
+        if (nowMs - stream.tokenIssuedAtMs >= maxAgeMs) {
+          close(stream);
+          continue;
+        }
+        stream.out.write(': ping\n\n');
+        if (nowMs - stream.renewedAtMs >= renewAfterMs) {
+          due.add(stream.tokenId);
+          stream.renewedAtMs = nowMs;
+        }
+      }
+    }
+    if (due.size === 0) return;
+    deps.keepTokensAlive([...due]).catch((error: unknown) => {
+      // Tried again at the next tick: the window has half of itself left.
+      for (const streams of byLog.values())
+        for (const stream of streams) if (due.has(stream.tokenId)) stream.renewedAtMs = 0;
+      logger.warn({ err: error, tokens: due.size }, 'event streams could not keep their tokens alive');
+    });
+  }
+
   function listen(): Promise<() => Promise<void>> {
     listeningAuth ??= database.listen(channels.authChanged, onAuthChanged).catch((error: unknown) => {
       listeningAuth = undefined;
@@ -195,7 +240,7 @@ export function createEventStreams(deps: EventStreamsDeps) {
      * RateLimited past the per-user or per-process limit.
      */
     async open(
-      who: { id: number; tokenId: number },
+      who: { id: number; tokenId: number; tokenIssuedAtMs: number },
       after: number,
       admin = false,
     ): Promise<{ body: Readable; close(): void }> {
@@ -208,6 +253,8 @@ export function createEventStreams(deps: EventStreamsDeps) {
       const stream: OpenStream = {
         userId,
         tokenId: who.tokenId,
+        tokenIssuedAtMs: who.tokenIssuedAtMs,
+        renewedAtMs: clock.now().getTime(),
         log,
         sent: after,
         out: new PassThrough(),
@@ -222,9 +269,7 @@ export function createEventStreams(deps: EventStreamsDeps) {
       const set = byLog.get(log) ?? new Set<OpenStream>();
       set.add(stream);
       byLog.set(log, set);
-      heartbeat ??= setInterval(() => {
-        for (const streams of byLog.values()) for (const open of streams) open.out.write(': ping\n\n');
-      }, deps.heartbeatSeconds * 1000);
+      heartbeat ??= setInterval(tick, heartbeatMs);
       heartbeat.unref();
       // The first bytes go out at once, so the client knows the stream is open.
       stream.out.write(': connected\n\n');

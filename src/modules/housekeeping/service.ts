@@ -10,6 +10,7 @@ import type { IdempotencyService } from '../idempotency/service.js';
 export interface Purged {
   codes: number;
   tokens: number;
+  streamKeys: number;
   idempotencyKeys: number;
   events: number;
 }
@@ -34,9 +35,10 @@ export function createHousekeepingService({
     async purgeExpired(): Promise<Purged> {
       const codes = await otp.purgeExpired();
       const deadTokens = await tokens.purgeDead();
+      const streamKeys = await tokens.purgeExpiredStreamKeys();
       const idempotencyKeys = await idempotency.purgeExpired(clock.now());
       const purgedEvents = await events.purgeExpired();
-      return { codes, tokens: deadTokens, idempotencyKeys, events: purgedEvents };
+      return { codes, tokens: deadTokens, streamKeys, idempotencyKeys, events: purgedEvents };
     },
   };
 }

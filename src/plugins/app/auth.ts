@@ -1,5 +1,7 @@
 // Guards /api/user/*, /api/fixtures* and /api/admin/* by path, so no route there can forget its
-// check: a valid bearer token is required, and the admin area also needs the admin role.
+// check: a valid bearer token is required, and the admin area also needs the admin role. The two
+// event streams also open with a single-use `stream_key` in the query (a browser's EventSource
+// cannot send a header); a header, when sent, is what counts.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { AdminOnly } from '../../lib/errors.js';
@@ -17,6 +19,9 @@ export function currentUser(request: { user: AuthUser | null }): AuthUser {
   if (!request.user) throw new Error('currentUser() called outside a guarded route');
   return request.user;
 }
+
+/** The routes a stream key opens (DESIGN.md "Events"). */
+const STREAM_ROUTES: ReadonlySet<string> = new Set(['/api/user/events', '/api/admin/events']);
 
 async function authPlugin(app: FastifyInstance): Promise<void> {
   app.decorateRequest('user', null);
@@ -36,7 +41,11 @@ async function authPlugin(app: FastifyInstance): Promise<void> {
     // DESIGN.md "Fixtures": the fixtures list is for signed-in users, though outside /api/user.
     const fixtures = path === '/api/fixtures' || path.startsWith('/api/fixtures/');
     if (!admin && !user && !fixtures) return;
-    request.user = await app.services.tokens.authenticate(request.headers.authorization);
+    const streamKey = (request.query as { stream_key?: unknown }).stream_key;
+    request.user =
+      STREAM_ROUTES.has(path) && request.headers.authorization === undefined && typeof streamKey === 'string'
+        ? await app.services.tokens.authenticateStreamKey(streamKey)
+        : await app.services.tokens.authenticate(request.headers.authorization);
     if (admin && request.user.role !== 'admin') throw new AdminOnly();
   });
 }

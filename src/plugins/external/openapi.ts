@@ -41,6 +41,12 @@ async function openapiPlugin(app: FastifyInstance): Promise<void> {
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', description: 'Jeton obtenu par POST /api/otp/verify' },
+          streamKey: {
+            type: 'apiKey',
+            in: 'query',
+            name: 'stream_key',
+            description: 'Clé à usage unique (60 s) de POST /api/user/events/key, pour les flux d’événements',
+          },
         },
       },
     },
