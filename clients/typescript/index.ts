@@ -90,3 +90,13 @@ type SuccessOf<Op> = Op extends { responses: infer R }
 /** The `data` of a route's success answer: `ResponseData<'/api/admin/withdrawals', 'get'>`. */
 export type ResponseData<P extends keyof paths, M extends keyof paths[P]> =
   SuccessOf<paths[P][M]> extends { data: infer D } ? D : never;
+
+export {
+  type AdminEvent,
+  type EventFollower,
+  EventStreamParser,
+  type FollowEventsOptions,
+  followAdminEvents,
+  followEvents,
+  type UserEvent,
+} from './events.js';
