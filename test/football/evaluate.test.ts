@@ -133,7 +133,13 @@ describe('evaluate', () => {
     expect(report.blocks.validation.ou_ratio).toBeGreaterThan(0.9);
     const svg = readFileSync(plot, 'utf8');
     expect(svg.startsWith('<svg')).toBe(true);
-    for (const title of ['Home win', 'Draw', 'Away win', 'RPS ratio engine / bookmaker per season']) {
+    for (const title of [
+      'Home win',
+      'Draw',
+      'Away win',
+      'Over 2.5 goals',
+      'RPS ratio engine / bookmaker per season',
+    ]) {
       expect(svg).toContain(title);
     }
     expect(svg).toContain('2016-17: ');
