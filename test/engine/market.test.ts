@@ -257,6 +257,25 @@ describe('draw tendencies and the over/under pool (dixon-coles-5)', () => {
   });
 });
 
+describe('the goal total an over/under price implies', () => {
+  it('inverts the Poisson over probability across the range, and stays in its bracket at the ends', () => {
+    for (let total = 0.5; total <= 6; total += 0.25) {
+      expect(impliedTotal(overProbability(total))).toBeCloseTo(total, 9);
+    }
+    let previous = 0;
+    for (let over = 0.05; over < 0.96; over += 0.05) {
+      const total = impliedTotal(over);
+      expect(total).toBeGreaterThan(previous);
+      previous = total;
+    }
+    for (const extreme of [0, 1e-9, 0.9999999, 1, Number.NaN]) {
+      const total = impliedTotal(extreme);
+      expect(total).toBeGreaterThanOrEqual(0.2);
+      expect(total).toBeLessThanOrEqual(9);
+    }
+  });
+});
+
 describe('raking the score matrix', () => {
   it('meets the pooled 1X2 and over/under targets and keeps one consistent matrix', () => {
     const matrix = scoreMatrix(1.6, 1.1, -0.05);
