@@ -26,17 +26,27 @@ export function overProbability(total: number): number {
   return 1 - Math.exp(-total) * (1 + total + (total * total) / 2);
 }
 
-/** The Poisson mean whose over-2.5 probability is `over` (bisection on a monotone function). */
+/**
+ * The Poisson mean whose over-2.5 probability is `over`, within [0.2, 9]: Newton steps on a
+ * monotone function (its derivative is the probability of exactly two goals), safeguarded by
+ * bisection of the bracket. A few steps where plain bisection took forty.
+ */
 export function impliedTotal(over: number): number {
   let low = 0.2;
   let high = 9;
   const target = clampP(over);
-  for (let i = 0; i < 40; i++) {
-    const mid = (low + high) / 2;
-    if (overProbability(mid) < target) low = mid;
-    else high = mid;
+  let total = 2.6;
+  for (let i = 0; i < 60; i++) {
+    const gap = overProbability(total) - target;
+    if (gap < 0) low = total;
+    else high = total;
+    const slope = (Math.exp(-total) * total * total) / 2;
+    let next = total - gap / slope;
+    if (!(next > low && next < high)) next = (low + high) / 2;
+    if (Math.abs(next - total) < 1e-12 || high - low < 1e-12) return next;
+    total = next;
   }
-  return (low + high) / 2;
+  return total;
 }
 
 function solve3(a: number[][], b: number[]): [number, number, number] | null {
@@ -55,6 +65,19 @@ function solve3(a: number[][], b: number[]): [number, number, number] | null {
   }
   return [m[0]![3]! / m[0]![0]!, m[1]![3]! / m[1]![1]!, m[2]![3]! / m[2]![2]!];
 }
+
+/** A flat 26 % draw rate: where the draw curve starts, and what its small ridge pulls toward. */
+const DRAW_PRIOR: [number, number, number] = [logit(0.26), 0, 0];
+
+/** The draw curve from its least-squares sums, with a small ridge (it stays defined on a thin window). */
+function drawCurveOf(xtx: number[][], xty: number[]): [number, number, number] {
+  const ridge = 1;
+  const a = xtx.map((row, r) => row.map((value, c) => value + (r === c ? ridge : 0)));
+  const b = xty.map((value, r) => value + ridge * DRAW_PRIOR[r]!);
+  return solve3(a, b) ?? DRAW_PRIOR;
+}
+
+const drawLogit = ([c0, c1, c2]: readonly number[], x: number) => c0! + c1! * Math.abs(x) + c2! * x * x;
 
 interface PricedMatch {
   date: number;
@@ -80,6 +103,8 @@ export function fitMarketRating(
   if (latest === undefined || asOf - latest > settings.freshDays * DAY_MS) return null;
 
   const teams = new Map<string, MarketTeam>();
+  const venueGain = settings.venueGain ?? 0;
+  const drawGain = settings.drawGain ?? 0;
   let home = 0.35;
   let goalLevel = Math.log(2.6);
   let newcomer = { strength: 0, goals: 0 };
@@ -93,12 +118,26 @@ export function fitMarketRating(
   ];
   const xty = [0, 0, 0];
   let drawRows = 0;
+  // The same sums over every priced match so far: the curve the draw tendencies are measured against.
+  const allXtx = [
+    [0, 0, 0],
+    [0, 0, 0],
+    [0, 0, 0],
+  ];
+  const allXty = [0, 0, 0];
   const drawFrom = asOf - settings.drawWindowDays * DAY_MS;
 
   const teamOf = (name: string): MarketTeam => {
     let team = teams.get(name);
     if (!team) {
-      team = { strength: newcomer.strength, goals: newcomer.goals, matches: 0 };
+      team = {
+        strength: newcomer.strength,
+        goals: newcomer.goals,
+        homeGoals: 0,
+        awayGoals: 0,
+        draw: 0,
+        matches: 0,
+      };
       teams.set(name, team);
     }
     return team;
@@ -126,11 +165,15 @@ export function fitMarketRating(
       for (const team of teams.values()) {
         team.strength = meanStrength + settings.seasonShrink * (team.strength - meanStrength);
         team.goals = meanGoals + settings.totalsShrink * (team.goals - meanGoals);
+        team.homeGoals *= settings.totalsShrink;
+        team.awayGoals *= settings.totalsShrink;
+        team.draw *= settings.totalsShrink;
       }
       season = new Set();
     }
     // Forecast every match of the day, then update: no match informs another of its own day.
-    const updates: Array<{ h: MarketTeam; a: MarketTeam; e: number; e2: number | null }> = [];
+    const updates: Array<{ h: MarketTeam; a: MarketTeam; e: number; e2: number | null; e3: number }> = [];
+    const curve = drawGain > 0 ? drawCurveOf(allXtx, allXty) : null;
     for (const match of priced.slice(i, end)) {
       const [pH, pD, pA] = match.market!.oneXTwo!;
       const h = teamOf(match.home);
@@ -141,19 +184,26 @@ export function fitMarketRating(
       const e = y - (home + h.strength - a.strength);
       let e2: number | null = null;
       const ou = match.market!.overUnder;
-      if (ou) e2 = Math.log(impliedTotal(ou[0])) - (goalLevel + h.goals + a.goals);
-      updates.push({ h, a, e, e2 });
-      if (day >= drawFrom) {
-        const features = [1, Math.abs(y), y * y];
-        const target = logit(clampP(pD));
-        for (let r = 0; r < 3; r++) {
-          xty[r]! += features[r]! * target;
-          for (let c = 0; c < 3; c++) xtx[r]![c]! += features[r]! * features[c]!;
+      if (ou)
+        e2 = Math.log(impliedTotal(ou[0])) - (goalLevel + h.goals + a.goals + h.homeGoals + a.awayGoals);
+      // The draw price beside the favourite's: a lower one than the curve's means a more open game.
+      const e3 = curve ? logit(clampP(pD)) - drawLogit(curve, y) - (h.draw + a.draw) : 0;
+      updates.push({ h, a, e, e2, e3 });
+      const features = [1, Math.abs(y), y * y];
+      const target = logit(clampP(pD));
+      for (let r = 0; r < 3; r++) {
+        if (day >= drawFrom) xty[r]! += features[r]! * target;
+        if (drawGain > 0) allXty[r]! += features[r]! * target;
+        for (let c = 0; c < 3; c++) {
+          if (day >= drawFrom) xtx[r]![c]! += features[r]! * features[c]!;
+          if (drawGain > 0) allXtx[r]![c]! += features[r]! * features[c]!;
         }
-        drawRows++;
       }
+      if (day >= drawFrom) drawRows++;
     }
-    for (const { h, a, e, e2 } of updates) {
+    for (const { h, a, e, e2, e3 } of updates) {
+      h.draw += drawGain * e3;
+      a.draw += drawGain * e3;
       h.strength += settings.gain * e;
       a.strength -= settings.gain * e;
       home += settings.homeGain * e;
@@ -163,38 +213,40 @@ export function fitMarketRating(
         h.goals += settings.totalsGain * e2;
         a.goals += settings.totalsGain * e2;
         goalLevel += settings.totalsLevelGain * e2;
+        h.homeGoals += venueGain * e2;
+        a.awayGoals += venueGain * e2;
       }
     }
     previous = day;
     i = end;
   }
 
-  // A small ridge keeps the curve defined on a thin window (it pulls toward a flat 26 % draw rate).
-  const ridge = 1;
-  const prior = [logit(0.26), 0, 0];
-  for (let r = 0; r < 3; r++) {
-    xtx[r]![r]! += ridge;
-    xty[r]! += ridge * prior[r]!;
-  }
-  const drawCurve = (drawRows > 0 ? solve3(xtx, xty) : null) ?? (prior as [number, number, number]);
+  const drawCurve = drawRows > 0 ? drawCurveOf(xtx, xty) : DRAW_PRIOR;
   return { teams, home, goalLevel, drawCurve, newcomer, latest, matches: priced.length };
 }
 
+export interface MarketForecast {
+  oneXTwo: Probabilities3;
+  over: number;
+  /** |ln(pH/pA)| of the rating: how lopsided the fixture is. */
+  spread: number;
+  /** Both sides' draw tendency (logit scale, beside the draw curve): high means a closed game. */
+  drawTendency: number;
+}
+
 /** The rating's 1X2 and over-2.5 forecast of a fixture. */
-export function marketForecast(
-  rating: MarketRating,
-  home: string,
-  away: string,
-): { oneXTwo: Probabilities3; over: number } {
-  const h = rating.teams.get(home) ?? { ...rating.newcomer, matches: 0 };
-  const a = rating.teams.get(away) ?? { ...rating.newcomer, matches: 0 };
+export function marketForecast(rating: MarketRating, home: string, away: string): MarketForecast {
+  const fresh = { ...rating.newcomer, homeGoals: 0, awayGoals: 0, draw: 0, matches: 0 };
+  const h = rating.teams.get(home) ?? fresh;
+  const a = rating.teams.get(away) ?? fresh;
   const x = rating.home + h.strength - a.strength;
-  const [c0, c1, c2] = rating.drawCurve;
-  const draw = Math.min(Math.max(sigmoid(c0 + c1 * Math.abs(x) + c2 * x * x), 0.02), 0.5);
+  const draw = Math.min(Math.max(sigmoid(drawLogit(rating.drawCurve, x)), 0.02), 0.5);
   const pH = (1 - draw) * sigmoid(x);
   return {
     oneXTwo: [pH, draw, 1 - draw - pH],
-    over: clampP(overProbability(Math.exp(rating.goalLevel + h.goals + a.goals))),
+    over: clampP(overProbability(Math.exp(rating.goalLevel + h.goals + a.goals + h.homeGoals + a.awayGoals))),
+    spread: Math.abs(x),
+    drawTendency: h.draw + a.draw,
   };
 }
 

@@ -7,7 +7,7 @@ import type { TotalsCalibration } from './score-matrix.js';
 import { seasonStakes } from './stakes.js';
 import type { PlayedMatch, Ratings } from './types.js';
 
-export const MODEL_NAME = 'dixon-coles-4';
+export const MODEL_NAME = 'dixon-coles-5';
 
 export type ModelSettings = Omit<FitOptions, 'asOf' | 'warmStart'> & {
   /**
@@ -24,8 +24,11 @@ export type ModelSettings = Omit<FitOptions, 'asOf' | 'warmStart'> & {
   market: MarketSettings | null;
 };
 
-/** Chosen on the tune block (2013-14 to 2015-16), checked on validation: docs/engine.md. */
-export const MARKET_SETTINGS: MarketSettings = {
+/**
+ * `dixon-coles-4`'s market rating (issue 26): chosen on the tune block (2013-14 to 2015-16),
+ * checked on validation. Kept so the version stays evaluable (`evaluate --model dixon-coles-4`).
+ */
+export const MARKET_SETTINGS_4: MarketSettings = {
   gain: 0.4,
   homeGain: 0.003,
   seasonShrink: 0.8,
@@ -66,11 +69,41 @@ export const MARKET_SETTINGS: MarketSettings = {
   },
 };
 
+/**
+ * `dixon-coles-5` (issue 26, the over/under 2.5 target): `dixon-coles-4`'s rating plus each side's
+ * draw tendency, learnt from past matches' draw prices against the draw curve (a low draw price
+ * for the favourite's odds means an open game), and an over/under pool that also reads how
+ * lopsided the fixture is and that tendency. Chosen on the tune block, checked on validation
+ * (docs/engine.md); the 1X2 and the pre-match mode are `dixon-coles-4`'s.
+ */
+export const MARKET_SETTINGS: MarketSettings = {
+  ...MARKET_SETTINGS_4,
+  drawGain: 0.15,
+  weights: {
+    ...MARKET_SETTINGS_4.weights,
+    none: {
+      ...MARKET_SETTINGS_4.weights.none,
+      ouShift: -0.215,
+      ouDc: 0.187,
+      ouMarket: 0.447,
+      ouSpread: 0.207,
+      ouDraw: -1.63,
+    },
+  },
+};
+
 export const DEFAULT_SETTINGS: ModelSettings = {
   ...DEFAULT_FIT,
   motivation: 0.07,
   totals: { shift: 0, scale: 0.85 },
   market: MARKET_SETTINGS,
+};
+
+/** Earlier versions, still evaluable (`evaluate --model <name>`); the shipped one is `MODEL_NAME`. */
+export const MODEL_VERSIONS: Readonly<Record<string, ModelSettings>> = {
+  'dixon-coles-3': { ...DEFAULT_SETTINGS, market: null },
+  'dixon-coles-4': { ...DEFAULT_SETTINGS, market: MARKET_SETTINGS_4 },
+  [MODEL_NAME]: DEFAULT_SETTINGS,
 };
 
 export interface FittedModel {

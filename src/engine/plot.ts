@@ -1,7 +1,7 @@
 // The evaluation's pictures as one hand-written SVG (a small string builder; no chart library is
-// worth a dependency for two charts): a reliability diagram of home / draw / away, the engine's
-// points beside the bookmaker's, and the engine / bookmaker RPS ratio per season with its
-// bootstrap interval.
+// worth a dependency for two charts): a reliability diagram of home / draw / away and of over 2.5
+// goals, the engine's points beside the bookmaker's, and the engine / bookmaker RPS ratio per
+// season with its bootstrap interval.
 import { groupScores, type ScoredMatch } from './evaluation.js';
 
 const BINS = 10;
@@ -15,20 +15,25 @@ export interface ReliabilityPoint {
   count: number;
 }
 
+/** 0, 1, 2: home win, draw, away win; `over`: more than 2.5 goals (matches the bookmaker priced). */
+export type PlottedOutcome = 0 | 1 | 2 | 'over';
+
 /** Per probability bin (tenths): mean forecast and observed frequency of one outcome. */
 export function reliability(
   matches: readonly ScoredMatch[],
-  outcome: 0 | 1 | 2,
+  outcome: PlottedOutcome,
   source: 'engine' | 'bookmaker',
 ): ReliabilityPoint[] {
   const sum = new Float64Array(BINS);
   const hits = new Float64Array(BINS);
   const count = new Float64Array(BINS);
   for (const match of matches) {
-    const p = match[source][outcome];
+    if (outcome === 'over' && !match.overUnder) continue;
+    const p = outcome === 'over' ? match.overUnder![source][0] : match[source][outcome];
+    const happened = outcome === 'over' ? match.overUnder!.over : match.outcome === outcome;
     const bin = Math.min(Math.floor(p * BINS), BINS - 1);
     sum[bin]! += p;
-    hits[bin]! += match.outcome === outcome ? 1 : 0;
+    hits[bin]! += happened ? 1 : 0;
     count[bin]! += 1;
   }
   const points: ReliabilityPoint[] = [];
@@ -48,11 +53,11 @@ function text(x: number, y: number, content: string, extra = ''): string {
 
 function reliabilityPanel(
   matches: readonly ScoredMatch[],
-  outcome: 0 | 1 | 2,
+  outcome: PlottedOutcome,
   left: number,
   top: number,
 ): string {
-  const title = ['Home win', 'Draw', 'Away win'][outcome]!;
+  const title = outcome === 'over' ? 'Over 2.5 goals' : ['Home win', 'Draw', 'Away win'][outcome]!;
   const x = (p: number) => left + p * PANEL;
   const y = (p: number) => top + PANEL - p * PANEL;
   const parts = [
@@ -113,15 +118,16 @@ function seasonPanel(matches: readonly ScoredMatch[], left: number, top: number,
   return parts.join('\n');
 }
 
-/** The whole picture: three reliability panels on top, the season chart below. */
+/** The whole picture: four reliability panels on top (1X2, over 2.5), the season chart below. */
 export function evaluationPlot(matches: readonly ScoredMatch[]): string {
-  const width = MARGIN + 3 * (PANEL + MARGIN);
+  const width = MARGIN + 4 * (PANEL + MARGIN);
   const height = 2 * (PANEL + 2 * MARGIN) + 30;
   const body = [
     `<rect width="${width}" height="${height}" fill="white"/>`,
     reliabilityPanel(matches, 0, MARGIN, MARGIN),
     reliabilityPanel(matches, 1, MARGIN + PANEL + MARGIN, MARGIN),
     reliabilityPanel(matches, 2, MARGIN + 2 * (PANEL + MARGIN), MARGIN),
+    reliabilityPanel(matches, 'over', MARGIN + 3 * (PANEL + MARGIN), MARGIN),
     seasonPanel(matches, MARGIN, PANEL + 3 * MARGIN + 10, width - 2 * MARGIN),
     `<g font-size="12"><rect x="${width - 250}" y="${height - 22}" width="10" height="10" fill="${COLOURS.engine}"/>${text(width - 236, height - 13, 'engine')}<rect x="${width - 170}" y="${height - 22}" width="10" height="10" fill="${COLOURS.bookmaker}"/>${text(width - 156, height - 13, 'bookmaker (margin-free)')}</g>`,
   ];

@@ -123,11 +123,17 @@ function withMarket(
       ])
     : fitOneXTwo;
   const over = overWeights
-    ? poolOver(overWeights.ouShift, [
-        { p: fit.overUnder25.over, weight: overWeights.ouDc },
-        { p: market?.over ?? null, weight: overWeights.ouMarket },
-        { p: prematch.over, weight: overWeights.ouPrematch },
-      ])
+    ? poolOver(
+        overWeights.ouShift +
+          (market
+            ? (overWeights.ouSpread ?? 0) * market.spread + (overWeights.ouDraw ?? 0) * market.drawTendency
+            : 0),
+        [
+          { p: fit.overUnder25.over, weight: overWeights.ouDc },
+          { p: market?.over ?? null, weight: overWeights.ouMarket },
+          { p: prematch.over, weight: overWeights.ouPrematch },
+        ],
+      )
     : fit.overUnder25.over;
   return { matrix: rakeMatrix(matrix, oneXTwo, over), odds: usesPrematch ? 'prematch' : 'none' };
 }

@@ -148,6 +148,9 @@ export interface BlendWeights {
   ouDc: number;
   ouMarket: number;
   ouPrematch: number;
+  /** Over 2.5, beside those: times the rating's |ln(pH/pA)| and times its draw tendency. */
+  ouSpread?: number;
+  ouDraw?: number;
 }
 
 export interface MarketSettings {
@@ -163,6 +166,10 @@ export interface MarketSettings {
   totalsLevelGain: number;
   /** Season-break shrinkage of the goal tendencies. */
   totalsShrink: number;
+  /** Step of each side's home (and away) goal tendency, beside its common one (0: none). */
+  venueGain?: number;
+  /** Step of each side's draw tendency, learnt from the draw prices against the draw curve (0: none). */
+  drawGain?: number;
   /** The rating is used only when the league's latest priced match is at most this old. */
   freshDays: number;
   /** Window of the draw curve's regression (days before the fit). */
@@ -180,6 +187,11 @@ export interface MarketSettings {
 export interface MarketTeam {
   strength: number;
   goals: number;
+  /** The side's goal tendency at home and away, beside `goals` (0 unless `venueGain`). */
+  homeGoals: number;
+  awayGoals: number;
+  /** The side's draw tendency: its matches' draw prices against the draw curve (0 unless `drawGain`). */
+  draw: number;
   matches: number;
 }
 

@@ -1,4 +1,4 @@
-// The market rating (dixon-coles-4): it recovers known strengths from simulated market prices,
+// The market rating (dixon-coles-4, draw tendencies since dixon-coles-5): it recovers known strengths from simulated market prices,
 // never reads a match's own odds, and leaves the results-only model alone where no odds are known.
 import { describe, expect, it } from 'vitest';
 import { impliedProbabilities } from '../../src/engine/evaluation.js';
@@ -11,7 +11,13 @@ import {
   pool1x2,
 } from '../../src/engine/market-rating.js';
 import { marketsFrom } from '../../src/engine/markets.js';
-import { DEFAULT_SETTINGS, fitModel, MARKET_SETTINGS } from '../../src/engine/model.js';
+import {
+  DEFAULT_SETTINGS,
+  fitModel,
+  MARKET_SETTINGS,
+  MARKET_SETTINGS_4,
+  MODEL_VERSIONS,
+} from '../../src/engine/model.js';
 import { predictFixture } from '../../src/engine/predict.js';
 import { rakeMatrix, scoreMatrix } from '../../src/engine/score-matrix.js';
 import type { PlayedMatch } from '../../src/engine/types.js';
@@ -177,6 +183,96 @@ describe('market rating', () => {
         prematchOdds: { collected_at: '2018-05-01T10:00:00Z', pinnacle: [0.5, 1, 2] },
       }).odds,
     ).toBe('none');
+  });
+});
+
+describe('draw tendencies and the over/under pool (dixon-coles-5)', () => {
+  const league = shuffledLeague(16, 3, 11);
+  const base = priced(league.matches, league.teams);
+  // The market prices draws higher when certain sides play (a closed style) and lower for others,
+  // beyond what the favourite's odds imply: a known draw tendency per side, on the logit scale.
+  const tendency = new Map(league.teams.map((team, i) => [team.name, [0.3, -0.3, 0, 0][i % 4]!]));
+  const logit = (p: number) => Math.log(p / (1 - p));
+  const styled = base.map((match) => {
+    const [pH, pD, pA] = match.market.oneXTwo!;
+    const shifted = 1 / (1 + Math.exp(-(logit(pD) + tendency.get(match.home)! + tendency.get(match.away)!)));
+    const rest = (1 - shifted) / (pH + pA);
+    return {
+      ...match,
+      market: { ...match.market, oneXTwo: [pH * rest, shifted, pA * rest] as MatchMarket['oneXTwo'] },
+    };
+  });
+  const asOf = styled.at(-1)!.date + DAY;
+
+  it('recovers each side’s draw tendency from past draw prices alone', () => {
+    const blind = styled.map((match) => ({ ...match, homeGoals: 0, awayGoals: 0 }));
+    const rating = fitMarketRating(blind, asOf, MARKET_SETTINGS)!;
+    const truth = league.teams.map((team) => tendency.get(team.name)!);
+    const fitted = league.teams.map((team) => rating.teams.get(team.name)!.draw);
+    expect(correlation(truth, fitted)).toBeGreaterThan(0.9);
+    const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+    const closed = fitted.filter((_, i) => i % 4 === 0);
+    const open = fitted.filter((_, i) => i % 4 === 1);
+    expect(mean(closed) - mean(open)).toBeGreaterThan(0.3);
+    // The strengths are still those of the favourite's odds.
+    const strengths = league.teams.map((team) => rating.teams.get(team.name)!.strength);
+    expect(
+      correlation(
+        league.teams.map((team) => team.attack + team.defence),
+        strengths,
+      ),
+    ).toBeGreaterThan(0.97);
+    // dixon-coles-4 learnt no draw tendency.
+    const before = fitMarketRating(blind, asOf, MARKET_SETTINGS_4)!;
+    expect([...before.teams.values()].every((team) => team.draw === 0)).toBe(true);
+    // Plain prices (no style): every tendency stays near zero.
+    const plain = fitMarketRating(base, asOf, MARKET_SETTINGS)!;
+    for (const team of plain.teams.values()) expect(Math.abs(team.draw)).toBeLessThan(0.1);
+  });
+
+  it('expects fewer goals between sides whose games the market prices as closed', () => {
+    const model = fitModel(styled, asOf);
+    const rating = model.ratings.market!;
+    const [home, away] = [league.teams[4]!.name, league.teams[8]!.name];
+    const open = marketForecast(rating, home, away);
+    expect(open.spread).toBeGreaterThanOrEqual(0);
+    const closedRating = {
+      ...rating,
+      teams: new Map([...rating.teams].map(([name, team]) => [name, { ...team, draw: team.draw + 0.3 }])),
+    };
+    const closed = predictFixture({ ...model.ratings, market: closedRating }, home, away);
+    const plain = model.predict(home, away);
+    expect(MARKET_SETTINGS.weights.none.ouDraw!).toBeLessThan(0);
+    expect(closed.markets.overUnder25.over).toBeLessThan(plain.markets.overUnder25.over - 0.01);
+    // The 1X2 is the rating's and the fit's, as before: the draw tendency moves only the goal total.
+    expect(closed.markets.oneXTwo.home).toBeCloseTo(plain.markets.oneXTwo.home, 2);
+    // dixon-coles-4's pool ignores it.
+    const old = fitModel(styled, asOf, MODEL_VERSIONS['dixon-coles-4']!);
+    const oldClosed = predictFixture({ ...old.ratings, market: closedRating }, home, away);
+    expect(oldClosed.markets.overUnder25.over).toBeCloseTo(
+      predictFixture({ ...old.ratings, market: { ...closedRating, teams: rating.teams } }, home, away).markets
+        .overUnder25.over,
+      10,
+    );
+  });
+});
+
+describe('the goal total an over/under price implies', () => {
+  it('inverts the Poisson over probability across the range, and stays in its bracket at the ends', () => {
+    for (let total = 0.5; total <= 6; total += 0.25) {
+      expect(impliedTotal(overProbability(total))).toBeCloseTo(total, 9);
+    }
+    let previous = 0;
+    for (let over = 0.05; over < 0.96; over += 0.05) {
+      const total = impliedTotal(over);
+      expect(total).toBeGreaterThan(previous);
+      previous = total;
+    }
+    for (const extreme of [0, 1e-9, 0.9999999, 1, Number.NaN]) {
+      const total = impliedTotal(extreme);
+      expect(total).toBeGreaterThanOrEqual(0.2);
+      expect(total).toBeLessThanOrEqual(9);
+    }
   });
 });
 

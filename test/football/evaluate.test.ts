@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createCliContext } from '../../src/cli/context.js';
 import { runCli } from '../../src/cli/index.js';
 import { testConfig } from '../../src/config.js';
@@ -133,7 +133,13 @@ describe('evaluate', () => {
     expect(report.blocks.validation.ou_ratio).toBeGreaterThan(0.9);
     const svg = readFileSync(plot, 'utf8');
     expect(svg.startsWith('<svg')).toBe(true);
-    for (const title of ['Home win', 'Draw', 'Away win', 'RPS ratio engine / bookmaker per season']) {
+    for (const title of [
+      'Home win',
+      'Draw',
+      'Away win',
+      'Over 2.5 goals',
+      'RPS ratio engine / bookmaker per season',
+    ]) {
       expect(svg).toContain(title);
     }
     expect(svg).toContain('2016-17: ');
@@ -183,6 +189,42 @@ describe('evaluate', () => {
     expect(withOdds.matches).toBe(without.matches);
     // Pre-match prices here are the truth (plus margin): the second mode is closer to the market.
     expect(withOdds.rps_ratio).toBeLessThan(without.rps_ratio);
+  });
+
+  it('evaluates an earlier engine version by name, and refuses an unknown one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'evaluate-model-'));
+    const { train, test } = marketCsv('AA', 5);
+    writeFileSync(join(dir, 'train.csv'), train);
+    writeFileSync(join(dir, 'test.csv'), test);
+    const args = ['evaluate', '--train', join(dir, 'train.csv'), '--test', join(dir, 'test.csv'), '--json'];
+    const run = async (extra: string[]) => {
+      const lines: string[] = [];
+      const ctx = createCliContext(testConfig(), { out: (line) => lines.push(line) });
+      return { code: await runCli([...args, ...extra], ctx), lines };
+    };
+    const report = async (extra: string[]) => {
+      const { code, lines } = await run(extra);
+      expect(code).toBe(0);
+      return JSON.parse(lines[0]!);
+    };
+    const shipped = await report([]);
+    const four = await report(['--model', 'dixon-coles-4']);
+    const three = await report(['--model', 'dixon-coles-3']);
+    // dixon-coles-5 changed only the over/under pool: the 1X2 is dixon-coles-4's (to the raking's 1e-7).
+    expect(four.engine.rps).toBeCloseTo(shipped.engine.rps, 8);
+    expect(four.engine.ou_logloss).not.toBe(shipped.engine.ou_logloss);
+    // dixon-coles-3 is the results-only fit: no market rating at all.
+    expect(three.engine.rps).not.toBeCloseTo(four.engine.rps, 6);
+    const errors: string[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((line: string) => {
+      errors.push(line);
+    });
+    try {
+      expect((await run(['--model', 'dixon-coles-0'])).code).not.toBe(0);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(errors.join('\n')).toMatch(/unknown --model dixon-coles-0/);
   });
 });
 

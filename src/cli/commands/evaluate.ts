@@ -11,6 +11,7 @@ import {
   type EvaluationFiles,
   evaluate,
   type GroupScores,
+  MODEL_VERSION_NAMES,
   PROTOCOL_BLOCKS,
   PROTOCOL_LEAGUES,
   type ProtocolBlock,
@@ -75,6 +76,7 @@ interface EvaluateOptions {
   block?: string[];
   leagues?: string[];
   settings?: string;
+  model?: string;
   json?: boolean;
   plot?: string;
   prematchOdds?: boolean;
@@ -91,6 +93,10 @@ export function register(program: Command, ctx: CliContext): void {
       'validation',
     ])
     .option('--leagues <codes...>', 'protocol leagues', [...PROTOCOL_LEAGUES])
+    .option(
+      '--model <name>',
+      `an engine version to evaluate: ${MODEL_VERSION_NAMES.join(', ')} (default: the shipped one)`,
+    )
     .option('--settings <json>', 'model settings overriding the shipped ones (experiments)')
     .option(
       '--prematch-odds',
@@ -111,7 +117,7 @@ export function register(program: Command, ctx: CliContext): void {
           throw new Error('give --train and --test files, or --data <dir>');
         files = { train: options.train, test: options.test };
       }
-      const settings = settingsFrom(options.settings);
+      const settings = settingsFrom(options.settings, options.model);
       const bar = progressBar('evaluate');
       const evaluation = await evaluate(
         files,

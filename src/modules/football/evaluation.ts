@@ -11,7 +11,7 @@ import {
   summarise,
   walkForward,
 } from '../../engine/evaluation.js';
-import { DEFAULT_SETTINGS, type ModelSettings } from '../../engine/model.js';
+import { DEFAULT_SETTINGS, MODEL_VERSIONS, type ModelSettings } from '../../engine/model.js';
 import { evaluationPlot } from '../../engine/plot.js';
 import {
   type LoadedFile,
@@ -37,13 +37,22 @@ export interface Evaluation {
   trainMatches: number;
 }
 
-/** Shipped settings overridden by a JSON object (experiments). */
-export function settingsFrom(json: string | undefined): ModelSettings {
-  if (!json) return DEFAULT_SETTINGS;
+/** The model versions `evaluate --model` knows (the shipped one and the earlier ones). */
+export const MODEL_VERSION_NAMES = Object.keys(MODEL_VERSIONS);
+
+/** A version's settings (the shipped one by default) overridden by a JSON object (experiments). */
+export function settingsFrom(json: string | undefined, model?: string): ModelSettings {
+  let base = DEFAULT_SETTINGS;
+  if (model !== undefined) {
+    const named = MODEL_VERSIONS[model];
+    if (!named) throw new Error(`unknown --model ${model} (known: ${MODEL_VERSION_NAMES.join(', ')})`);
+    base = named;
+  }
+  if (!json) return base;
   const overrides = JSON.parse(json) as Partial<ModelSettings>;
   if (typeof overrides !== 'object' || overrides === null)
     throw new Error('--settings must be a JSON object');
-  return { ...DEFAULT_SETTINGS, ...overrides };
+  return { ...base, ...overrides };
 }
 
 export async function evaluate(

@@ -1,0 +1,219 @@
+// Tunes the market rating and its pooling on recorded walk-forward fits (see record-fit.ts):
+// for each candidate setting the rating is refitted as of every match day exactly as the engine
+// does (`fitMarketRating` on the league's earlier matches only), the over/under pooling weights
+// are fitted by logistic regression (log-loss) on the tune block and applied unchanged to
+// validation. 1X2 uses the shipped pooling weights. Validation figures to report come from
+// `npm run cli -- evaluate`, which runs the same code end to end.
+//
+//   nice -n 10 npx tsx scripts/engine/tune-market.ts ../shared/data/football fit.json '[{"venueGain":0.05}]'
+import { readFileSync } from 'node:fs';
+import { logLoss, outcomeOf, rps } from '../../src/engine/evaluation.js';
+import {
+  fitMarketRating,
+  type MarketForecast,
+  marketForecast,
+  pool1x2,
+} from '../../src/engine/market-rating.js';
+import { dayOf, MARKET_SETTINGS } from '../../src/engine/model.js';
+import type { MarketSettings } from '../../src/engine/types.js';
+import { loadEvaluationFiles, protocolFiles } from '../../src/modules/football/evaluation-data.js';
+import type { RecordedFit } from './record-fit.js';
+
+const [dir, fitFile, candidatesJson] = process.argv.slice(2);
+if (!dir || !fitFile) throw new Error('usage: tune-market.ts <data dir> <fit.json> [candidates json]');
+const protocol = protocolFiles(dir, ['tune', 'validation']);
+const all = (await loadEvaluationFiles([...protocol.train, ...protocol.test])).flatMap(
+  (file) => file.matches,
+);
+for (const match of all) match.block = protocol.blockOf.get(match.season ?? '') ?? null;
+const fits = new Map<string, RecordedFit>();
+for (const fit of JSON.parse(readFileSync(fitFile, 'utf8')) as RecordedFit[])
+  fits.set(`${fit.date}|${fit.home}|${fit.away}`, fit);
+
+const logit = (p: number) => Math.log(p / (1 - p));
+const clamp = (p: number) => Math.min(Math.max(p, 1e-4), 1 - 1e-4);
+
+interface Row {
+  block: string;
+  league: string;
+  season: string;
+  outcome: 0 | 1 | 2;
+  over: boolean;
+  book: [number, number, number];
+  bookOver: number | null;
+  fit: RecordedFit;
+  market: MarketForecast | null;
+}
+
+function rowsFor(settings: MarketSettings): Row[] {
+  const rows: Row[] = [];
+  const leagues = [...new Set(all.map((match) => match.league))].sort();
+  for (const league of leagues) {
+    const matches = all.filter((match) => match.league === league).sort((a, b) => a.date - b.date);
+    const test = matches.filter((match) => match.block && match.bookmaker);
+    for (let i = 0; i < test.length; ) {
+      const day = dayOf(test[i]!.date);
+      let end = i;
+      while (end < test.length && dayOf(test[end]!.date) === day) end++;
+      const rating = fitMarketRating(matches, day, settings);
+      for (const match of test.slice(i, end)) {
+        const fit = fits.get(`${day}|${match.home}|${match.away}`);
+        if (!fit) throw new Error(`no recorded fit for ${league} ${match.home}-${match.away} ${day}`);
+        rows.push({
+          block: match.block!,
+          league,
+          season: match.season ?? '',
+          outcome: outcomeOf(match),
+          over: match.homeGoals + match.awayGoals > 2,
+          book: match.bookmaker!,
+          bookOver: match.bookmakerOverUnder?.[0] ?? null,
+          fit,
+          market: rating ? marketForecast(rating, match.home, match.away) : null,
+        });
+      }
+      i = end;
+    }
+  }
+  return rows;
+}
+
+/** Logistic regression by Newton steps (a small ridge on the slopes). */
+function logistic(x: number[][], y: number[]): number[] {
+  const k = x[0]!.length;
+  const beta = new Array<number>(k).fill(0);
+  for (let iteration = 0; iteration < 50; iteration++) {
+    const g = new Array<number>(k).fill(0);
+    const h = Array.from({ length: k }, () => new Array<number>(k).fill(0));
+    for (let i = 0; i < x.length; i++) {
+      const row = x[i]!;
+      let z = 0;
+      for (let j = 0; j < k; j++) z += beta[j]! * row[j]!;
+      const p = 1 / (1 + Math.exp(-z));
+      const w = p * (1 - p);
+      for (let j = 0; j < k; j++) {
+        g[j]! += (y[i]! - p) * row[j]!;
+        for (let l = 0; l < k; l++) h[j]![l]! += w * row[j]! * row[l]!;
+      }
+    }
+    for (let j = 1; j < k; j++) {
+      g[j]! -= 1e-3 * beta[j]!;
+      h[j]![j]! += 1e-3;
+    }
+    const step = solve(h, g);
+    let size = 0;
+    for (let j = 0; j < k; j++) {
+      beta[j]! += step[j]!;
+      size += Math.abs(step[j]!);
+    }
+    if (size < 1e-10) break;
+  }
+  return beta;
+}
+
+function solve(a: number[][], b: number[]): number[] {
+  const n = b.length;
+  const m = a.map((row, i) => [...row, b[i]!]);
+  for (let col = 0; col < n; col++) {
+    let pivot = col;
+    for (let r = col + 1; r < n; r++) if (Math.abs(m[r]![col]!) > Math.abs(m[pivot]![col]!)) pivot = r;
+    [m[col], m[pivot]] = [m[pivot]!, m[col]!];
+    for (let r = 0; r < n; r++) {
+      if (r === col) continue;
+      const f = m[r]![col]! / m[col]![col]!;
+      for (let c = col; c <= n; c++) m[r]![c]! -= f * m[col]![c]!;
+    }
+  }
+  return m.map((row, i) => row[n]! / row[i]!);
+}
+
+type Features = (row: Row) => number[];
+const FEATURE_SETS: Record<string, Features> = {
+  shipped: (row) => [1, logit(clamp(row.fit.over)), logit(row.market!.over)],
+  spread: (row) => [1, logit(clamp(row.fit.over)), logit(row.market!.over), row.market!.spread],
+  draw: (row) => [1, logit(clamp(row.fit.over)), logit(row.market!.over), row.market!.drawTendency],
+  both: (row) => [
+    1,
+    logit(clamp(row.fit.over)),
+    logit(row.market!.over),
+    row.market!.spread,
+    row.market!.drawTendency,
+  ],
+};
+
+function report(name: string, rows: Row[], featureNames: string[]) {
+  const priced = rows.filter((row) => row.market);
+  const tune = priced.filter((row) => row.block === 'tune');
+  for (const featureName of featureNames) {
+    const features = FEATURE_SETS[featureName]!;
+    const beta = logistic(
+      tune.map(features),
+      tune.map((row) => (row.over ? 1 : 0)),
+    );
+    const over = (row: Row) => {
+      if (!row.market) return clamp(row.fit.over);
+      const z = features(row).reduce((sum, value, j) => sum + beta[j]! * value, 0);
+      return 1 / (1 + Math.exp(-z));
+    };
+    const ratio = (subset: Row[]) => {
+      let engine = 0;
+      let book = 0;
+      for (const row of subset) {
+        if (row.bookOver === null) continue;
+        const side = row.over ? 0 : 1;
+        const p = over(row);
+        engine += logLoss([p, 1 - p], side);
+        book += logLoss([row.bookOver, 1 - row.bookOver], side);
+      }
+      return engine / book;
+    };
+    const rpsRatio = (subset: Row[], drawK = 0) => {
+      const w = MARKET_SETTINGS.weights.none;
+      let engine = 0;
+      let book = 0;
+      for (const row of subset) {
+        let p = row.market
+          ? pool1x2([
+              { p: row.fit.fit, weight: w.dc },
+              { p: row.market.oneXTwo, weight: w.market },
+            ])
+          : row.fit.fit;
+        if (drawK !== 0 && row.market) {
+          const d = p[1] * Math.exp(drawK * row.market.drawTendency);
+          const total = p[0] + d + p[2];
+          p = [p[0] / total, d / total, p[2] / total];
+        }
+        engine += rps(p, row.outcome);
+        book += rps(row.book, row.outcome);
+      }
+      return engine / book;
+    };
+    const validation = rows.filter((row) => row.block === 'validation');
+    const leagues = [...new Set(rows.map((row) => row.league))]
+      .map((league) => `${league} ${ratio(validation.filter((row) => row.league === league)).toFixed(4)}`)
+      .join(' ');
+    console.log(
+      `${name} [${featureName}] beta=${beta.map((b) => b.toFixed(3)).join(',')} ` +
+        `tune O/U ${ratio(rows.filter((row) => row.block === 'tune')).toFixed(4)} ` +
+        `validation O/U ${ratio(validation).toFixed(4)} (${leagues}) ` +
+        `RPS tune ${rpsRatio(rows.filter((row) => row.block === 'tune')).toFixed(4)} validation ${rpsRatio(validation).toFixed(4)}`,
+    );
+    if (process.env.DRAW_K) {
+      for (const k of process.env.DRAW_K.split(',').map(Number))
+        console.log(
+          `  1X2 draw term ${k}: RPS tune ${rpsRatio(
+            rows.filter((row) => row.block === 'tune'),
+            k,
+          ).toFixed(5)} validation ${rpsRatio(validation, k).toFixed(5)}`,
+        );
+    }
+  }
+}
+
+const candidates = (candidatesJson ? JSON.parse(candidatesJson) : [{}]) as Array<
+  Partial<MarketSettings> & { features?: string[] }
+>;
+for (const candidate of candidates) {
+  const { features, ...overrides } = candidate;
+  const settings = { ...MARKET_SETTINGS, ...overrides };
+  report(JSON.stringify(overrides), rowsFor(settings), features ?? ['shipped']);
+}
