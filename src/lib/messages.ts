@@ -43,6 +43,7 @@ export const messages = {
   pronosticDeleted: 'Pronostic supprimé.',
   pronosticNotFound: 'Pronostic introuvable.',
   fixtures: 'Matchs à venir.',
+  adminFixtures: 'Matchs à venir et leurs pronostics.',
   fixture: 'Match.',
   fixtureNotFound: 'Match introuvable.',
   fixtureUnknown: 'Ce match n’existe pas.',
