@@ -109,6 +109,8 @@ describe.skipIf(!runBrowserTests)("the admin console's accessibility in Chromium
       ],
       ['types', '/admin/types', 'Types de pronostic'],
       ['packs', '/admin/packs', 'Packs'],
+      ['signalements', '/admin/signalements', 'Signalements'],
+      ['matchs', '/admin/matchs', 'Matchs à venir'],
       ['support', '/admin/support', 'Support'],
       ['ticket', `/admin/support/${f.ticketId}`, 'Demande n°'],
       ['journal', '/admin/journal', 'Journal d’audit'],
