@@ -2,7 +2,8 @@
 // read from the test outbox, approves one withdrawal and rejects another, replies to a ticket,
 // adjusts a user's credits and sees the ledger row; blocks, unblocks and promotes a user; creates,
 // edits, deactivates and reactivates a pronostic type and a pack; resolves a flag with a note; and
-// closes escalated payouts by hand (paid, failed on the provider's read, failed by override). Every
+// closes escalated payouts by hand (paid, failed on the provider's read shown before deciding,
+// failed by override). Every
 // action that changes money or access is then found in the audit screen (its row: action, target,
 // the admin, the details) and in the audit API. A user without the admin role is refused; and a
 // keyboard-only pass signs in and deactivates a pack with Tab and Enter, the focus visibly moving.
@@ -363,7 +364,15 @@ describe.skipIf(!runBrowserTests)('the admin console in Chromium', () => {
     await paidForm.getByRole('button', { name: 'Régler le paiement' }).click();
     await f.status(page, `Retrait n° ${paid.id} marqué payé.`);
 
+    // Before deciding, the admin reads each transfer at the provider: its word is shown.
     const failedForm = resolveForm(failed.id);
+    await failedForm.getByRole('button', { name: 'Lire le transfert chez l’opérateur' }).click();
+    await failedForm
+      .locator('[data-field="provider-read"]', { hasText: 'L’opérateur répond « failed »' })
+      .waitFor();
+    expect(await failedForm.locator('[data-field="provider-read"]').textContent()).toContain(
+      'échec définitif',
+    );
     await failedForm.getByLabel(/Échoué/).check();
     await failedForm.getByLabel(/^Message/).fill('L’opérateur a refusé le transfert');
     await failedForm.getByRole('button', { name: 'Régler le paiement' }).click();
@@ -371,6 +380,13 @@ describe.skipIf(!runBrowserTests)('the admin console in Chromium', () => {
 
     // The provider calls this one complete: a failure by hand is refused until override is ticked.
     const overrideForm = resolveForm(overridden.id);
+    await overrideForm.getByRole('button', { name: 'Lire le transfert chez l’opérateur' }).click();
+    await overrideForm
+      .locator('[data-field="provider-read"]', { hasText: 'L’opérateur répond « complete »' })
+      .waitFor();
+    expect(await overrideForm.locator('[data-field="provider-read"]').textContent()).toContain(
+      'pas un échec définitif',
+    );
     await overrideForm.getByLabel(/Échoué/).check();
     await overrideForm.getByLabel(/^Message/).fill('Jamais reçu, vérifié avec le client');
     await overrideForm.getByRole('button', { name: 'Régler le paiement' }).click();

@@ -89,6 +89,17 @@ export function Withdrawals() {
 }
 
 type WithdrawalView = ResponseData<'/api/admin/withdrawals', 'get'>['withdrawals'][number];
+type ProviderRead = ResponseData<'/api/admin/withdrawals/{id}/provider-read', 'get'>['provider_read'];
+
+/** The provider's read in words: what it said, and what « Échoué » will then do. */
+function readText(read: ProviderRead): string {
+  if (read.error !== null || read.status === null) {
+    return `L’opérateur n’a pas pu être lu (${read.error ?? 'sans réponse'}) à ${when(read.read_at)} : « Échoué » demandera de cocher la case.`;
+  }
+  return read.final_failure
+    ? `L’opérateur répond « ${read.status} » (${when(read.read_at)}) : échec définitif, « Échoué » remboursera l’utilisateur.`
+    : `L’opérateur répond « ${read.status} » (${when(read.read_at)}) : pas un échec définitif ; « Échoué » demandera de cocher la case.`;
+}
 
 function WithdrawalCard({ withdrawal: w, onDone }: { withdrawal: WithdrawalView; onDone: () => void }) {
   const [message, setMessage] = useState('');
@@ -185,7 +196,16 @@ function Resolve({ id, onDone }: { id: number; onDone: () => void }) {
   const [outcome, setOutcome] = useState<'paid' | 'failed'>('paid');
   const [message, setMessage] = useState('');
   const [override, setOverride] = useState(false);
+  const [read, setRead] = useState<ProviderRead | undefined>();
   const { busy, run } = useAction();
+  const readNow = async () => {
+    await run(async () => {
+      const data = await dataOf(
+        api.GET('/api/admin/withdrawals/{id}/provider-read', { params: { path: { id } } }),
+      );
+      setRead(data.provider_read);
+    }, `Transfert du retrait n° ${id} lu chez l’opérateur.`);
+  };
   const submit = async (event: Event) => {
     event.preventDefault();
     const ok = await run(
@@ -244,9 +264,19 @@ function Resolve({ id, onDone }: { id: number; onDone: () => void }) {
         « Échoué » relit d’abord le transfert chez l’opérateur : sans échec définitif confirmé, le
         remboursement est refusé, sauf en cochant la case. La lecture est inscrite au journal d’audit.
       </p>
-      <button type="submit" class="primary" disabled={busy}>
-        Régler le paiement
-      </button>
+      {read ? (
+        <p class="provider-read" data-field="provider-read">
+          {readText(read)}
+        </p>
+      ) : null}
+      <div class="buttons">
+        <button type="button" disabled={busy} onClick={readNow}>
+          Lire le transfert chez l’opérateur
+        </button>
+        <button type="submit" class="primary" disabled={busy}>
+          Régler le paiement
+        </button>
+      </div>
     </form>
   );
 }
