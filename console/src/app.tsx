@@ -188,11 +188,14 @@ export function App() {
         <main id="main" tabIndex={-1} ref={main}>
           {screenOf(path)}
         </main>
-        <div class={`status-bar ${status.tone}`} role="status" aria-live="polite" data-n={status.n}>
-          {status.text}
-        </div>
-        <div class="news-bar" role="status" aria-live="polite" aria-label="Nouveautés en direct">
-          {news}
+        {/* One sticky strip: the result of the admin's own action, and the news that came live. */}
+        <div class="bars">
+          <div class={`status-bar ${status.tone}`} role="status" aria-live="polite" data-n={status.n}>
+            {status.text}
+          </div>
+          <div class="news-bar" role="status" aria-live="polite" aria-label="Nouveautés en direct">
+            {news}
+          </div>
         </div>
       </LiveContext.Provider>
     </NotifierContext.Provider>

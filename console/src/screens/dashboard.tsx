@@ -53,7 +53,7 @@ export function Dashboard() {
                 </span>
                 {stats.engine_accuracy
                   ? `réussite du moteur sur 30 jours (${stats.engine_accuracy.won} gagnés, ${stats.engine_accuracy.lost} perdus, ${stats.engine_accuracy.settled} réglés)`
-                  : 'réussite du moteur : aucun pronostic réglé sur 30 jours'}
+                  : 'réussite du moteur : aucun pronostic réglé sur 30 jours ; elle s’affiche dès que des matchs analysés sont joués et réglés contre leurs résultats'}
               </li>
             </ul>
             <div class="charts">
