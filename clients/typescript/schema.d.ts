@@ -209,6 +209,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/fixtures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Matchs à venir avec le nombre de pronostics de chacun, et les matchs programmés par championnat */
+        get: operations["getAdminFixtures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/wallet/packs": {
         parameters: {
             query?: never;
@@ -822,6 +839,26 @@ export interface paths {
         put?: never;
         /** Refuser un retrait avec un motif : annulé et remboursé (une seule décision) */
         post: operations["postAdminWithdrawalsByIdReject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/withdrawals/{id}/provider-read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lire à l’instant le transfert d’un retrait signalé chez le prestataire (rien n’est modifié)
+         * @description Seulement pour un retrait en attente dont le transfert a été signalé (escalated) ; sinon 409. Jamais son propre retrait (403). Ce que l’administrateur consulte avant de clôturer à la main ; la clôture relit le transfert et inscrit sa lecture au journal.
+         */
+        get: operations["getAdminWithdrawalsByIdProviderRead"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3579,6 +3616,230 @@ export interface operations {
             };
             /** @description Error envelope */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getAdminFixtures: {
+        parameters: {
+            query?: {
+                /** @description League code or name (E0, Premier League) */
+                league?: string;
+                /** @description A team playing, home or away (aliases work) */
+                team?: string;
+                /** @description Default: scheduled */
+                status?: "scheduled" | "played" | "postponed";
+                /**
+                 * @description Kick-off from (a date or date-time); default now for scheduled fixtures
+                 * @example 2026-03-14
+                 */
+                from?: string;
+                /**
+                 * @description Kick-off until (a date: that whole day)
+                 * @example 2026-03-14
+                 */
+                to?: string;
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                        };
+                        message: string;
+                        data: {
+                            fixtures: {
+                                id: number;
+                                league: {
+                                    code: string;
+                                    name: string;
+                                };
+                                home: string;
+                                away: string;
+                                /**
+                                 * @description Kick-off, ISO 8601 UTC
+                                 * @example 2026-03-14T15:00:00.000000Z
+                                 */
+                                kickoff_at: string;
+                                /** @enum {unknown} */
+                                status: "scheduled" | "played" | "postponed";
+                                /** @description The final score once played, else null */
+                                score: null | {
+                                    home: number;
+                                    away: number;
+                                };
+                                /** @description Pronostics made from this fixture, not cancelled (deleted ones included) */
+                                pronostics: number;
+                            }[];
+                            /** @description Every league with a scheduled fixture from now on, by name */
+                            leagues: {
+                                code: string;
+                                name: string;
+                                /** @description Scheduled fixtures of this league from now on */
+                                scheduled: number;
+                            }[];
+                            meta: {
+                                current_page: number;
+                                last_page: number;
+                                per_page: number;
+                                total: number;
+                                has_more: boolean;
+                            };
+                        };
+                        errors: unknown[];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11017,6 +11278,227 @@ export interface operations {
                                      */
                                     escalated_at: string;
                                 } | null;
+                            };
+                        };
+                        errors: unknown[];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getAdminWithdrawalsByIdProviderRead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                        };
+                        message: string;
+                        data: {
+                            provider_read: {
+                                status: string | null;
+                                /** @description A final failure: « failed » may then be resolved without override */
+                                final_failure: boolean;
+                                error: string | null;
+                                /**
+                                 * @description ISO 8601 UTC with microseconds
+                                 * @example 2026-03-10T12:34:56.123456Z
+                                 */
+                                read_at: string;
                             };
                         };
                         errors: unknown[];

@@ -43,6 +43,7 @@ export const messages = {
   pronosticDeleted: 'Pronostic supprimé.',
   pronosticNotFound: 'Pronostic introuvable.',
   fixtures: 'Matchs à venir.',
+  adminFixtures: 'Matchs à venir et leurs pronostics.',
   fixture: 'Match.',
   fixtureNotFound: 'Match introuvable.',
   fixtureUnknown: 'Ce match n’existe pas.',
@@ -165,6 +166,7 @@ export const messages = {
   pronosticTypeExists: 'Un type de pronostic existe déjà pour ce marché.',
   adminStats: 'Statistiques du jour et des 30 derniers jours.',
   withdrawalResolved: 'Retrait clôturé manuellement.',
+  withdrawalProviderRead: 'Transfert lu chez le prestataire à l’instant.',
   withdrawalNotEscalated:
     'Seul un retrait en attente dont le transfert a été signalé à un administrateur peut être clôturé manuellement.',
   multipartMalformed:

@@ -94,6 +94,17 @@ describe.skipIf(!runBrowserTests)("the admin console's accessibility in Chromium
       await page.goto(`${f.base}/admin`);
       await check(`signin${suffix}`, () => page.getByLabel('Numéro de téléphone').waitFor());
     }
+    // One withdrawal approved and its payout escalated (still sent after a minute), so the
+    // withdrawals screen shows the hand-resolution form and the provider's read too.
+    const approved = await f.t.app.inject({
+      method: 'POST',
+      url: `/api/admin/withdrawals/${f.toApprove}/approve`,
+      headers: f.admin.headers,
+      payload: {},
+    });
+    expect(approved.statusCode, approved.body).toBe(200);
+    f.t.clock.advance(61_000);
+    expect(await f.t.app.services.payouts.onTransferEvent(`wd-${f.toApprove}`)).toBe('escalated');
     await page.setViewportSize({ width: 1280, height: 900 });
     // The admin's token, as the sign-in keeps it; a deep link, then each screen opened in the page
     // (as its menu link does, `history.pushState`), so axe-core is parsed once.
@@ -109,6 +120,8 @@ describe.skipIf(!runBrowserTests)("the admin console's accessibility in Chromium
       ],
       ['types', '/admin/types', 'Types de pronostic'],
       ['packs', '/admin/packs', 'Packs'],
+      ['signalements', '/admin/signalements', 'Signalements'],
+      ['matchs', '/admin/matchs', 'Matchs à venir'],
       ['support', '/admin/support', 'Support'],
       ['ticket', `/admin/support/${f.ticketId}`, 'Demande n°'],
       ['journal', '/admin/journal', 'Journal d’audit'],
@@ -126,6 +139,10 @@ describe.skipIf(!runBrowserTests)("the admin console's accessibility in Chromium
         await check(`${screen}${suffix}`, async () => {
           await page.getByRole('heading', { name: heading, level: 1 }).first().waitFor();
           await page.waitForFunction('document.querySelectorAll(\'[aria-busy="true"]\').length === 0');
+          if (screen === 'retraits') {
+            await page.getByRole('button', { name: 'Lire le transfert chez l’opérateur' }).click();
+            await page.locator('[data-field="provider-read"]').waitFor();
+          }
         });
       }
     }

@@ -1,8 +1,10 @@
 // The admin console's browser-test fixture: a Vite build of console/ into a temporary folder, the
 // app serving it (listening on port 0, fresh database, sign-in caps lifted since every browser
-// sign-in comes from 127.0.0.1), a seeded admin, two pending withdrawals, a ticket, and Debian's
-// Chromium (playwright-core) with the launch flags of test/track-record/page.test.ts. Without
-// Chromium the files are skipped locally and fail in CI (CI=true).
+// sign-in comes from 127.0.0.1), a seeded admin, two pending withdrawals, a ticket, an open flag,
+// three upcoming fixtures (one with a pronostic), and Debian's Chromium (playwright-core) with the
+// launch flags of test/track-record/page.test.ts. The sandbox pays a payout out after an hour and a
+// payout still sent after a minute is escalated, so a test can escalate one. Without Chromium the
+// files are skipped locally and fail in CI (CI=true): `startConsole` throws there.
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -11,8 +13,10 @@ import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { expect } from 'vitest';
+import { raiseFlag } from '../../src/modules/flags/service.js';
 import { giveMoney, withdrawn } from '../affiliation/helpers.js';
-import { createTestApp, nextPhone, type SignedIn, signIn, type TestApp } from '../helpers.js';
+import { seedFixture } from '../fixtures/seed.js';
+import { createTestApp, grantCredits, nextPhone, type SignedIn, signIn, type TestApp } from '../helpers.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
@@ -37,6 +41,10 @@ export interface ConsoleFixture {
   toApprove: number;
   toReject: number;
   ticketId: number;
+  /** An open flag (contradicts_final on the withdrawal to reject). */
+  flagId: number;
+  /** Upcoming fixtures: Arsenal–Chelsea (E0, one pronostic), Fulham–Everton (E0), Barcelona–Girona (SP1). */
+  fixtureIds: { arsenal: number; fulham: number; barcelona: number };
   /** Errors of every page: uncaught exceptions, console errors, failed loads, 404s. */
   pageErrors: string[];
   newPage(context?: BrowserContext): Promise<Page>;
@@ -55,7 +63,14 @@ export async function startConsole(): Promise<ConsoleFixture> {
     build: { outDir: buildDir, emptyOutDir: true },
     logLevel: 'warn',
   });
-  const t = await createTestApp({ config: { consoleDir: buildDir, rateLimit: false } });
+  const t = await createTestApp({
+    config: {
+      consoleDir: buildDir,
+      rateLimit: false,
+      paymentSandboxDelayMs: 3_600_000,
+      payoutStuckSeconds: 60,
+    },
+  });
   // The admin's account exists with its role (as `user:role` gives it); the browser signs in.
   const adminPhone = nextPhone();
   const { user } = await t.app.services.users.findOrCreate(adminPhone, 'CM');
@@ -67,6 +82,41 @@ export async function startConsole(): Promise<ConsoleFixture> {
   await giveMoney(t, other.id, 7000);
   const toApprove = await withdrawn(t, customer, { amount: 6000 });
   const toReject = await withdrawn(t, other, { amount: 5000 });
+  const flagRaised = await t.app.db.transaction((tx) =>
+    raiseFlag(
+      tx,
+      {
+        kind: 'contradicts_final',
+        targetType: 'withdrawal',
+        targetId: toReject,
+        details: { provider_status: 'complete', our_status: 'cancelled' },
+      },
+      undefined,
+      t.app.services.events,
+    ),
+  );
+  expect(flagRaised).toBe(true);
+  const [flag] = (await t.app.services.flags.list({ status: 'open' })).flags;
+  const day = (days: number, hour: string) =>
+    `${new Date(t.clock.now().getTime() + days * 86_400_000).toISOString().slice(0, 10)}T${hour}:00Z`;
+  const fixtureIds = {
+    arsenal: await seedFixture(t, { home: 'Arsenal', away: 'Chelsea', kickoffAt: day(3, '15:00') }),
+    fulham: await seedFixture(t, { home: 'Fulham', away: 'Everton', kickoffAt: day(2, '19:45') }),
+    barcelona: await seedFixture(t, {
+      league: 'SP1',
+      home: 'Barcelona',
+      away: 'Girona',
+      kickoffAt: day(4, '20:00'),
+    }),
+  };
+  await grantCredits(t, other.id, 5);
+  const pronostic = await t.app.inject({
+    method: 'POST',
+    url: '/api/user/pronostic/create',
+    headers: other.headers,
+    payload: { type_id: 1, fixture_id: fixtureIds.arsenal },
+  });
+  expect(pronostic.statusCode, pronostic.body).toBe(201);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   const form = new FormData();
@@ -104,15 +154,20 @@ export async function startConsole(): Promise<ConsoleFixture> {
     toApprove,
     toReject,
     ticketId,
+    flagId: flag!.id,
+    fixtureIds,
     pageErrors,
     async newPage(context) {
       const page = await (
         context ?? (await browser.newContext({ viewport: { width: 1280, height: 900 } }))
       ).newPage();
       page.on('pageerror', (error) => pageErrors.push(error.message));
-      page.on('requestfailed', (request) =>
-        pageErrors.push(`${request.url()}: ${request.failure()?.errorText}`),
-      );
+      page.on('requestfailed', (request) => {
+        // The live stream is cut by design when the page goes elsewhere or signs out.
+        const live = new URL(request.url()).pathname === '/api/admin/events';
+        if (live && request.failure()?.errorText === 'net::ERR_ABORTED') return;
+        pageErrors.push(`${request.url()}: ${request.failure()?.errorText}`);
+      });
       page.on('response', (response) => {
         if (response.status() === 404) pageErrors.push(`404 ${response.url()}`);
       });

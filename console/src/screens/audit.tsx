@@ -44,8 +44,14 @@ export function Audit() {
         <button type="submit">Filtrer</button>
       </form>
       <LoadState loaded={loaded}>
-        {loaded.data && loaded.data.entries.length === 0 ? <p>Aucune entrée.</p> : null}
-        <ScrollRegion label="Entrées du journal">
+        {loaded.data?.entries.length === 0 ? (
+          <p class="empty">
+            {filters.action || filters.target
+              ? 'Aucune entrée pour ces filtres.'
+              : 'Le journal est vide. Chaque action d’un administrateur (retrait, crédits, blocage, rôle, type, pack, signalement, support) y est inscrite au moment où elle est faite.'}
+          </p>
+        ) : null}
+        <ScrollRegion label="Entrées du journal" hidden={loaded.data?.entries.length === 0}>
           <table>
             <caption class="sr-only">Entrées du journal</caption>
             <thead>
@@ -59,7 +65,11 @@ export function Audit() {
             </thead>
             <tbody>
               {loaded.data?.entries.map((entry) => (
-                <tr key={entry.id}>
+                <tr
+                  key={entry.id}
+                  data-audit={entry.action}
+                  data-target={`${entry.target_type}:${entry.target_id ?? ''}`}
+                >
                   <td>{when(entry.created_at)}</td>
                   <td>n° {entry.admin_id}</td>
                   <td>

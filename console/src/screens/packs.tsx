@@ -15,6 +15,11 @@ export function Packs() {
     <section aria-labelledby="packs-title">
       <h1 id="packs-title">Packs</h1>
       <LoadState loaded={loaded}>
+        {loaded.data?.packs.length === 0 ? (
+          <p class="empty">
+            Aucun pack : créez-en un ci-dessous ; un pack actif est proposé aux utilisateurs à l’achat.
+          </p>
+        ) : null}
         <ul class="cards">
           {loaded.data?.packs.map((pack) => (
             <PackCard key={`${pack.id}-${pack.updated_at}`} pack={pack} onDone={loaded.reload} />

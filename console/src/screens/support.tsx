@@ -1,6 +1,7 @@
 // Support tickets: the list (by status), a ticket with its thread and attachment, reply, close.
 import { useEffect, useState } from 'preact/hooks';
 import { api, dataOf, type ResponseData } from '../api.js';
+import { useLive } from '../live.js';
 import { follow } from '../router.js';
 import { Field, LoadState, Pager, ScrollRegion, useAction, useLoad, when } from '../ui.js';
 
@@ -24,6 +25,9 @@ function TicketList() {
       ),
     [page, status],
   );
+  // A ticket opened, or a user's reply, while the screen is open shows without a reload.
+  useLive(['ticket.created', 'ticket.replied'], loaded.reload);
+  const empty = loaded.data?.tickets.length === 0;
   return (
     <section aria-labelledby="support-title">
       <h1 id="support-title">Support</h1>
@@ -44,8 +48,14 @@ function TicketList() {
         </Field>
       </div>
       <LoadState loaded={loaded}>
-        {loaded.data && loaded.data.tickets.length === 0 ? <p>Aucune demande.</p> : null}
-        <ScrollRegion label="Demandes de support">
+        {empty ? (
+          <p class="empty">
+            {status === 'open' || status === ''
+              ? 'Aucune demande à traiter. Une demande d’assistance apparaît ici, sans recharger la page, dès qu’un utilisateur l’envoie ou répond.'
+              : 'Aucune demande avec ce statut.'}
+          </p>
+        ) : null}
+        <ScrollRegion label="Demandes de support" hidden={empty}>
           <table>
             <caption class="sr-only">Demandes d’assistance</caption>
             <thead>
@@ -95,6 +105,9 @@ function TicketDetail({ id }: { id: number }) {
     () => dataOf(api.GET('/api/admin/tickets/{id}', { params: { path: { id } } })),
     [id],
   );
+  useLive(['ticket.replied'], (event) => {
+    if (event.type === 'stream.reset' || event.data?.id === id) loaded.reload();
+  });
   const [reply, setReply] = useState('');
   const { busy, run } = useAction();
   const ticket = loaded.data?.ticket;

@@ -12,6 +12,11 @@ export function Types() {
     <section aria-labelledby="types-title">
       <h1 id="types-title">Types de pronostic</h1>
       <LoadState loaded={loaded}>
+        {loaded.data?.types.length === 0 ? (
+          <p class="empty">
+            Aucun type de pronostic : créez-en un ci-dessous pour un marché que le moteur sait analyser.
+          </p>
+        ) : null}
         <ul class="cards">
           {loaded.data?.types.map((type) => (
             <TypeCard key={`${type.id}-${type.name}-${type.active}`} type={type} onDone={loaded.reload} />

@@ -88,8 +88,14 @@ function UserList() {
         <button type="submit">Rechercher</button>
       </form>
       <LoadState loaded={loaded}>
-        {loaded.data && loaded.data.users.length === 0 ? <p>Aucun utilisateur.</p> : null}
-        <ScrollRegion label="Liste des utilisateurs">
+        {loaded.data?.users.length === 0 ? (
+          <p class="empty">
+            {filters.search || filters.role || filters.status
+              ? 'Aucun utilisateur ne correspond à cette recherche.'
+              : 'Aucun utilisateur inscrit pour l’instant : chaque compte apparaît ici dès sa première connexion.'}
+          </p>
+        ) : null}
+        <ScrollRegion label="Liste des utilisateurs" hidden={loaded.data?.users.length === 0}>
           <table>
             <caption class="sr-only">Utilisateurs trouvés</caption>
             <thead>
@@ -185,7 +191,12 @@ function UserDetail({ id }: { id: number }) {
       </LoadState>
       <h2 id="ledger-title">Opérations</h2>
       <LoadState loaded={ledger}>
-        <ScrollRegion label="Opérations">
+        {ledger.data?.operations.length === 0 ? (
+          <p class="empty">
+            Aucune opération : achats, pronostics, commissions, retraits et ajustements s’inscriront ici.
+          </p>
+        ) : null}
+        <ScrollRegion label="Opérations" hidden={ledger.data?.operations.length === 0}>
           <table aria-labelledby="ledger-title" data-table="ledger">
             <thead>
               <tr>
@@ -216,7 +227,9 @@ function UserDetail({ id }: { id: number }) {
       </LoadState>
       <h2 id="pronostics-title">Pronostics</h2>
       <LoadState loaded={pronostics}>
-        {pronostics.data && pronostics.data.pronostics.length === 0 ? <p>Aucun pronostic.</p> : null}
+        {pronostics.data?.pronostics.length === 0 ? (
+          <p class="empty">Aucun pronostic : ceux que l’utilisateur demande apparaîtront ici.</p>
+        ) : null}
         <ScrollRegion label="Pronostics" hidden={pronostics.data?.pronostics.length === 0}>
           <table aria-labelledby="pronostics-title">
             <thead>

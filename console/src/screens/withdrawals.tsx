@@ -2,6 +2,7 @@
 // escalated payouts an admin settles by hand.
 import { useState } from 'preact/hooks';
 import { api, dataOf, type ResponseData } from '../api.js';
+import { useLive } from '../live.js';
 import { toE164 } from '../phone.js';
 import { Field, LoadState, Pager, useAction, useLoad, when, xaf } from '../ui.js';
 
@@ -31,6 +32,8 @@ export function Withdrawals() {
       ),
     [page, filters],
   );
+  // A request made while the screen is open appears without a reload.
+  useLive(['withdrawal.requested'], loaded.reload);
 
   return (
     <section aria-labelledby="withdrawals-title">
@@ -67,7 +70,13 @@ export function Withdrawals() {
         <button type="submit">Filtrer</button>
       </form>
       <LoadState loaded={loaded}>
-        {loaded.data && loaded.data.withdrawals.length === 0 ? <p>Aucun retrait.</p> : null}
+        {loaded.data && loaded.data.withdrawals.length === 0 ? (
+          <p class="empty">
+            {filters.status === 'pending' && !filters.phone && !filters.escalated
+              ? 'Aucun retrait en attente. Une demande apparaît ici, sans recharger la page, dès qu’un utilisateur demande un retrait ; un paiement signalé par l’opérateur y revient aussi, marqué « Escaladé ».'
+              : 'Aucun retrait ne correspond à ces filtres.'}
+          </p>
+        ) : null}
         <ul class="cards">
           {loaded.data?.withdrawals.map((w) => (
             <WithdrawalCard key={w.id} withdrawal={w} onDone={loaded.reload} />
@@ -80,6 +89,17 @@ export function Withdrawals() {
 }
 
 type WithdrawalView = ResponseData<'/api/admin/withdrawals', 'get'>['withdrawals'][number];
+type ProviderRead = ResponseData<'/api/admin/withdrawals/{id}/provider-read', 'get'>['provider_read'];
+
+/** The provider's read in words: what it said, and what « Échoué » will then do. */
+function readText(read: ProviderRead): string {
+  if (read.error !== null || read.status === null) {
+    return `L’opérateur n’a pas pu être lu (${read.error ?? 'sans réponse'}) à ${when(read.read_at)} : « Échoué » demandera de cocher la case.`;
+  }
+  return read.final_failure
+    ? `L’opérateur répond « ${read.status} » (${when(read.read_at)}) : échec définitif, « Échoué » remboursera l’utilisateur.`
+    : `L’opérateur répond « ${read.status} » (${when(read.read_at)}) : pas un échec définitif ; « Échoué » demandera de cocher la case.`;
+}
 
 function WithdrawalCard({ withdrawal: w, onDone }: { withdrawal: WithdrawalView; onDone: () => void }) {
   const [message, setMessage] = useState('');
@@ -175,7 +195,17 @@ function WithdrawalCard({ withdrawal: w, onDone }: { withdrawal: WithdrawalView;
 function Resolve({ id, onDone }: { id: number; onDone: () => void }) {
   const [outcome, setOutcome] = useState<'paid' | 'failed'>('paid');
   const [message, setMessage] = useState('');
+  const [override, setOverride] = useState(false);
+  const [read, setRead] = useState<ProviderRead | undefined>();
   const { busy, run } = useAction();
+  const readNow = async () => {
+    await run(async () => {
+      const data = await dataOf(
+        api.GET('/api/admin/withdrawals/{id}/provider-read', { params: { path: { id } } }),
+      );
+      setRead(data.provider_read);
+    }, `Transfert du retrait n° ${id} lu chez l’opérateur.`);
+  };
   const submit = async (event: Event) => {
     event.preventDefault();
     const ok = await run(
@@ -183,7 +213,11 @@ function Resolve({ id, onDone }: { id: number; onDone: () => void }) {
         dataOf(
           api.POST('/api/admin/withdrawals/{id}/resolve', {
             params: { path: { id } },
-            body: { outcome, message: message.trim() },
+            body: {
+              outcome,
+              message: message.trim(),
+              ...(outcome === 'failed' && override ? { override: true } : {}),
+            },
           }),
         ),
       outcome === 'paid' ? `Retrait n° ${id} marqué payé.` : `Retrait n° ${id} marqué échoué et remboursé.`,
@@ -213,12 +247,36 @@ function Resolve({ id, onDone }: { id: number; onDone: () => void }) {
           Échoué (rembourser)
         </label>
       </fieldset>
-      <Field label="Message">
+      <Field
+        label="Message"
+        hint={outcome === 'failed' ? 'Montré à l’utilisateur, et motif au journal' : 'Inscrit au journal'}
+      >
         <input required value={message} onInput={(e) => setMessage(e.currentTarget.value)} />
       </Field>
-      <button type="submit" class="primary" disabled={busy}>
-        Régler le paiement
-      </button>
+      {outcome === 'failed' ? (
+        <label class="check">
+          <input type="checkbox" checked={override} onChange={(e) => setOverride(e.currentTarget.checked)} />{' '}
+          Clôturer en échec même si l’opérateur, relu à l’instant, ne confirme pas l’échec (le message sert de
+          motif)
+        </label>
+      ) : null}
+      <p class="hint">
+        « Échoué » relit d’abord le transfert chez l’opérateur : sans échec définitif confirmé, le
+        remboursement est refusé, sauf en cochant la case. La lecture est inscrite au journal d’audit.
+      </p>
+      {read ? (
+        <p class="provider-read" data-field="provider-read">
+          {readText(read)}
+        </p>
+      ) : null}
+      <div class="buttons">
+        <button type="button" disabled={busy} onClick={readNow}>
+          Lire le transfert chez l’opérateur
+        </button>
+        <button type="submit" class="primary" disabled={busy}>
+          Régler le paiement
+        </button>
+      </div>
     </form>
   );
 }

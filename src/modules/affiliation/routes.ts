@@ -17,6 +17,7 @@ import {
   ApproveBody,
   GodchildSchema,
   OverviewData,
+  ProviderReadData,
   RejectBody,
   ResolveBody,
   WithdrawalsData,
@@ -209,6 +210,31 @@ const affiliationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const user = currentUser(request);
       const withdrawal = await affiliation.reject(user, request.params.id, request.body.message);
       return envelope({ user: { id: user.id }, message: messages.withdrawalRejected, data: { withdrawal } });
+    },
+  );
+
+  app.get(
+    '/api/admin/withdrawals/:id/provider-read',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Lire à l’instant le transfert d’un retrait signalé chez le prestataire (rien n’est modifié)',
+        description:
+          'Seulement pour un retrait en attente dont le transfert a été signalé (escalated) ; sinon 409. Jamais son propre retrait (403). Ce que l’administrateur consulte avant de clôturer à la main ; la clôture relit le transfert et inscrit sa lecture au journal.',
+        security: [{ bearer: [] }],
+        params: IdParams,
+        response: { 200: Envelope(ProviderReadData, UserId), ...decisionErrors },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const read = await affiliation.readEscalatedPayout(user, request.params.id);
+      return envelope({
+        user: { id: user.id },
+        message: messages.withdrawalProviderRead,
+        data: { provider_read: read },
+      });
     },
   );
 

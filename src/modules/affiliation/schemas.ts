@@ -174,3 +174,14 @@ export const ResolveBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export const ProviderReadData = Type.Object({
+  provider_read: Type.Object({
+    status: Nullable(Type.String({ description: 'The transfer’s status at the provider, as it says it' })),
+    final_failure: Type.Boolean({
+      description: 'A final failure: « failed » may then be resolved without override',
+    }),
+    error: Nullable(Type.String({ description: 'Why the provider could not be read (then status is null)' })),
+    read_at: Timestamp,
+  }),
+});

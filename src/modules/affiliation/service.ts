@@ -484,6 +484,37 @@ export function createAffiliationService(deps: AffiliationServiceDeps) {
       return adminViewOf(id);
     },
 
+    /**
+     * What the provider says now of an escalated withdrawal's transfer, for an admin about to close
+     * it by hand: read outside any transaction, nothing written (the resolution reads it again and
+     * audits that read). A provider that cannot be reached gives `error` instead of a status.
+     */
+    async readEscalatedPayout(
+      admin: { id: number },
+      id: number,
+    ): Promise<{ status: string | null; final_failure: boolean; error: string | null; read_at: string }> {
+      const row = await findWithdrawal(db, id);
+      if (!row) throw new NotFound(messages.withdrawalNotFound);
+      if (row.userId === admin.id) throw new OwnWithdrawal();
+      if (row.status !== 'pending' || row.decision !== 'approved' || row.escalatedAt === null) {
+        throw new PayoutNotEscalated();
+      }
+      const readAt = isoTimestamp(clock.now());
+      let word: { status: string; final_failure: boolean } | undefined;
+      try {
+        word = await payouts.freshWord(id);
+      } catch (error) {
+        return {
+          status: null,
+          final_failure: false,
+          error: error instanceof Error ? error.message : String(error),
+          read_at: readAt,
+        };
+      }
+      if (!word) throw new PayoutNotEscalated();
+      return { status: word.status, final_failure: word.final_failure, error: null, read_at: readAt };
+    },
+
     /** A user's pending withdrawals and godchildren (the back office's user detail). */
     async adminFiguresOf(userId: number) {
       const [pending, godchildren] = await Promise.all([

@@ -2,7 +2,7 @@
 // every WHERE that lists; the detail query finds the row first so the service can tell "not yours"
 // (403) from "none" (404). The worker's claim bumps `attempts`, and every later write is fenced by
 // the attempt it claimed: a worker whose lease ran out (and whose row another took) writes nothing.
-import { and, asc, count, desc, eq, gte, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { pronosticCounters, pronostics, pronosticTypes } from '../../db/schema/pronostics.js';
 import type { PronosticStatus, PronosticTypeSlug } from '../../lib/allowed-values.js';
@@ -387,6 +387,25 @@ export async function listAllPronosticsOf(
 export async function countAllPronosticsOf(db: Executor, userId: number): Promise<number> {
   const [row] = await db.select({ total: count() }).from(pronostics).where(eq(pronostics.userId, userId));
   return Number(row?.total ?? 0);
+}
+
+/**
+ * How many pronostics each fixture was picked for (not cancelled; deleted ones included, since they
+ * were paid for), by fixture id; along the fixture index.
+ */
+export async function countByFixtures(
+  db: Executor,
+  fixtureIds: readonly number[],
+): Promise<Map<number, number>> {
+  const found = new Map<number, number>();
+  if (fixtureIds.length === 0) return found;
+  const rows = await db
+    .select({ fixtureId: pronostics.fixtureId, total: count() })
+    .from(pronostics)
+    .where(and(inArray(pronostics.fixtureId, [...new Set(fixtureIds)]), ne(pronostics.status, 'cancelled')))
+    .groupBy(pronostics.fixtureId);
+  for (const row of rows) if (row.fixtureId !== null) found.set(row.fixtureId, Number(row.total));
+  return found;
 }
 
 /** Pronostics created per UTC day and status over a range (deleted ones included): one query. */

@@ -20,6 +20,7 @@ import { type IdempotentCommit, withoutKey } from '../idempotency/service.js';
 import type { Ledger } from '../wallet/ledger.js';
 import {
   countAllPronosticsOf,
+  countByFixtures,
   countCreated,
   countDeleted,
   countPronostics,
@@ -306,6 +307,11 @@ export function createPronosticService({
         success: of('success'),
         cancelled: of('cancelled'),
       };
+    },
+
+    /** How many live (not cancelled) pronostics each fixture has, by fixture id (the back office's fixtures). */
+    countByFixtures(fixtureIds: readonly number[]): Promise<Map<number, number>> {
+      return countByFixtures(db, fixtureIds);
     },
 
     /** Pronostics created per UTC day and status (the back office's figures). */
