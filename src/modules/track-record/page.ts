@@ -12,17 +12,25 @@ export const TRACK_RECORD_PAGE = `<!doctype html>
 <link rel="icon" href="data:,">
 <style>
   *, *::before, *::after { box-sizing: border-box; }
-  body { font-family: system-ui, sans-serif; margin: 0 auto; max-width: 960px; padding: 1rem; color: #1d2330; line-height: 1.45; }
+  body { font-family: system-ui, sans-serif; margin: 0 auto; max-width: 1100px; padding: 1rem; color: #1d2330; line-height: 1.45; }
   h1 { font-size: 1.6rem; } h2 { font-size: 1.2rem; margin-top: 2rem; } h3 { font-size: 1rem; margin: 1.2rem 0 .4rem; }
   .scroll { overflow-x: auto; max-width: 100%; }
+  /* A shadow on the side where more of a wide table hides (phones): the covers scroll with it. */
+  .scroll { background:
+    linear-gradient(to right, #fff 30%, rgba(255,255,255,0)) left / 40px 100% no-repeat local,
+    linear-gradient(to left, #fff 30%, rgba(255,255,255,0)) right / 40px 100% no-repeat local,
+    radial-gradient(farthest-side at 0 50%, rgba(0,0,0,.18), transparent) left / 12px 100% no-repeat scroll,
+    radial-gradient(farthest-side at 100% 50%, rgba(0,0,0,.18), transparent) right / 12px 100% no-repeat scroll; }
   .scroll:focus-visible { outline: 2px solid #2b6cb0; outline-offset: 2px; }
   table { border-collapse: collapse; width: 100%; font-size: .9rem; }
-  th, td { border-bottom: 1px solid #dde; padding: .3rem .5rem; text-align: right; white-space: nowrap; }
+  th, td { border-bottom: 1px solid #dde; padding: .3rem .5rem; text-align: right; }
+  td { white-space: nowrap; } th { vertical-align: bottom; }
   th:first-child, td:first-child { text-align: left; }
   .note { color: #4a5060; font-size: .9rem; }
   .empty { color: #4a5060; font-style: italic; }
   .charts { display: flex; flex-wrap: wrap; gap: 1rem 2rem; align-items: flex-start; }
-  .chart { flex: 1 1 300px; min-width: 0; max-width: 460px; }
+  .chart { flex: 1 1 300px; min-width: 0; max-width: 520px; margin: 0; }
+  .beside { flex: 1 1 300px; min-width: 0; }
   .chart svg { display: block; width: 100%; height: auto; background: #fafbff; }
   .wide svg { display: block; width: 100%; height: auto; background: #fafbff; }
   .legend { list-style: none; padding: 0; margin: .5rem 0; display: flex; flex-wrap: wrap; gap: .3rem 1.2rem; font-size: .85rem; }
@@ -50,20 +58,23 @@ n’entrent pas dans le taux de réussite.</p>
 <h2>Par championnat</h2>
 <div id="by-league"></div>
 <h2>Calibration : nos analyses et les bookmakers</h2>
-<p class="note">Une analyse annoncée à 60 % doit être gagnée six fois sur dix. À gauche, nos analyses
-par confiance annoncée ; à droite, sur les mêmes matchs, le favori des bookmakers (cote 1X2 de clôture
-sans marge) par probabilité. Plus les points suivent la diagonale, plus les pourcentages annoncés sont
-fiables. Les cotes ne sont publiées qu’agrégées, par intervalles d’au moins 30 matchs.</p>
 <div class="charts">
-  <figure class="chart" id="calibration"><figcaption><strong>Nos analyses</strong></figcaption></figure>
-  <figure class="chart" id="market-calibration"><figcaption><strong>Les bookmakers, sur les mêmes matchs</strong></figcaption></figure>
+  <figure class="chart" id="calibration"></figure>
+  <div class="beside">
+    <ul class="legend" aria-label="Légende du graphique de calibration">
+      <li><span class="swatch ours" aria-hidden="true"></span>Nos analyses, par confiance annoncée (taille : nombre d’analyses)</li>
+      <li><span class="swatch market" aria-hidden="true"></span>Le favori des bookmakers sur les mêmes matchs, par probabilité</li>
+      <li><span class="swatch diagonal" aria-hidden="true"></span>Calibration parfaite</li>
+    </ul>
+    <p class="note">Une analyse annoncée à 60 % doit être gagnée six fois sur dix : plus les points
+    suivent la diagonale, plus les pourcentages annoncés sont fiables. Les bookmakers sont lus sur les
+    matchs où nos analyses ont été réglées : leur favori (cote 1X2 de clôture, marge retirée) et la
+    part de ces favoris qui a gagné. Leurs cotes ne sont publiées qu’agrégées, par intervalles d’au
+    moins 30 matchs.</p>
+    <div id="calibration-notes"></div>
+    <div id="market-table"></div>
+  </div>
 </div>
-<ul class="legend" aria-label="Légende des graphiques de calibration">
-  <li><span class="swatch ours" aria-hidden="true"></span>Nos analyses (taille : nombre d’analyses)</li>
-  <li><span class="swatch market" aria-hidden="true"></span>Favori des bookmakers</li>
-  <li><span class="swatch diagonal" aria-hidden="true"></span>Calibration parfaite</li>
-</ul>
-<div id="market-table"></div>
 <h2>Évolution mensuelle</h2>
 <div id="monthly" class="wide"></div>
 <p class="note" id="baseline"></p>
@@ -154,34 +165,38 @@ export const TRACK_RECORD_SCRIPT = String.raw`'use strict';
     return scroller(label, table);
   }
   // Stated (or implied) probability against the observed hit rate, 0-100 % on both axes, with
-  // room for every tick label ("100 %") and the axis titles clear of the ticks.
-  function calibrationChart(label, points, colour, shape) {
-    var W = 380, H = 340, L = 64, R = 26, T = 14, B = 52;
+  // room for every tick label ("100 %") and the axis titles clear of the ticks. Each series is a
+  // list of bins { key, x, y, count, title }: ours as dots, the bookmakers' as squares.
+  function calibrationChart(ours, market) {
+    var W = 400, H = 360, L = 72, R = 28, T = 16, B = 58;
     var sw = W - L - R, sh = H - T - B;
-    var svg = svgEl('svg', { viewBox: '0 0 ' + W + ' ' + H, role: 'img', 'aria-label': label, 'font-family': 'system-ui, sans-serif' });
+    var svg = svgEl('svg', { viewBox: '0 0 ' + W + ' ' + H, role: 'img', 'aria-label': 'Calibration : probabilité annoncée et réussite observée, nos analyses et le favori des bookmakers', 'font-family': 'system-ui, sans-serif' });
     var x = function (v) { return L + v * sw; };
     var y = function (v) { return T + (1 - v) * sh; };
     [0, 0.2, 0.4, 0.6, 0.8, 1].forEach(function (t) {
       svg.appendChild(svgEl('line', { x1: x(t), y1: y(0), x2: x(t), y2: y(1), stroke: GRID }));
       svg.appendChild(svgEl('line', { x1: x(0), y1: y(t), x2: x(1), y2: y(t), stroke: GRID }));
-      svg.appendChild(svgEl('text', { x: x(t), y: y(0) + 16, 'text-anchor': 'middle', 'font-size': 11, fill: INK }, pct0(t)));
-      svg.appendChild(svgEl('text', { x: x(0) - 6, y: y(t) + 4, 'text-anchor': 'end', 'font-size': 11, fill: INK }, pct0(t)));
+      svg.appendChild(svgEl('text', { x: x(t), y: y(0) + 20, 'text-anchor': 'middle', 'font-size': 12, fill: INK }, pct0(t)));
+      svg.appendChild(svgEl('text', { x: x(0) - 7, y: y(t) + 4, 'text-anchor': 'end', 'font-size': 12, fill: INK }, pct0(t)));
     });
     svg.appendChild(svgEl('line', { x1: x(0), y1: y(0), x2: x(1), y2: y(1), stroke: '#778', 'stroke-dasharray': '5 4' }));
     svg.appendChild(svgEl('line', { x1: x(0), y1: y(0), x2: x(1), y2: y(0), stroke: INK }));
     svg.appendChild(svgEl('line', { x1: x(0), y1: y(0), x2: x(0), y2: y(1), stroke: INK }));
-    svg.appendChild(svgEl('text', { x: L + sw / 2, y: H - 10, 'text-anchor': 'middle', 'font-size': 12, fill: INK }, shape === 'square' ? 'Probabilité du favori (cotes)' : 'Confiance annoncée'));
-    svg.appendChild(svgEl('text', { x: 0, y: 0, 'font-size': 12, fill: INK, 'text-anchor': 'middle', transform: 'translate(14 ' + (T + sh / 2) + ') rotate(-90)' }, 'Réussite observée'));
-    if (points.length > 1) {
-      svg.appendChild(svgEl('polyline', { points: points.map(function (p) { return x(p.x) + ',' + y(p.y); }).join(' '), fill: 'none', stroke: colour, 'stroke-width': 1.5, 'stroke-opacity': 0.6 }));
-    }
-    points.forEach(function (p) {
-      var r = 3 + Math.min(7, Math.sqrt(p.count) / 2);
-      var mark = shape === 'square'
-        ? svgEl('rect', { x: x(p.x) - r, y: y(p.y) - r, width: 2 * r, height: 2 * r, fill: colour, 'fill-opacity': 0.8, 'data-market-bin': p.key })
-        : svgEl('circle', { cx: x(p.x), cy: y(p.y), r: r, fill: colour, 'fill-opacity': 0.75, 'data-bin': p.key });
-      mark.appendChild(svgEl('title', {}, p.title));
-      svg.appendChild(mark);
+    svg.appendChild(svgEl('text', { x: L + sw / 2, y: H - 10, 'text-anchor': 'middle', 'font-size': 13, fill: INK }, 'Probabilité annoncée'));
+    svg.appendChild(svgEl('text', { x: 0, y: 0, 'font-size': 13, fill: INK, 'text-anchor': 'middle', transform: 'translate(18 ' + (T + sh / 2) + ') rotate(-90)' }, 'Réussite observée'));
+    [[market, MARKET, 'square'], [ours, OURS, 'circle']].forEach(function (series) {
+      var points = series[0], colour = series[1];
+      if (points.length > 1) {
+        svg.appendChild(svgEl('polyline', { points: points.map(function (p) { return x(p.x) + ',' + y(p.y); }).join(' '), fill: 'none', stroke: colour, 'stroke-width': 1.5, 'stroke-opacity': 0.6 }));
+      }
+      points.forEach(function (p) {
+        var r = 3 + Math.min(6, Math.sqrt(p.count) / 2);
+        var mark = series[2] === 'square'
+          ? svgEl('rect', { x: x(p.x) - r, y: y(p.y) - r, width: 2 * r, height: 2 * r, fill: colour, 'fill-opacity': 0.8, 'data-market-bin': p.key })
+          : svgEl('circle', { cx: x(p.x), cy: y(p.y), r: r, fill: colour, 'fill-opacity': 0.75, 'data-bin': p.key });
+        mark.appendChild(svgEl('title', {}, p.title));
+        svg.appendChild(mark);
+      });
     });
     return svg;
   }
@@ -200,8 +215,9 @@ export const TRACK_RECORD_SCRIPT = String.raw`'use strict';
     });
     return scroller('Calibration des bookmakers, par intervalle', table);
   }
-  function monthlyChart(months) {
-    var W = 720, H = 260, L = 52, R = 56, T = 14, B = 44;
+  // Drawn at the width it is shown at (a phone's or a desktop's), so its labels keep their size.
+  function monthlyChart(months, width) {
+    var W = Math.max(300, Math.min(1100, Math.round(width || 720))), H = W < 600 ? 220 : 260, L = 52, R = 66, T = 14, B = 44;
     var sw = W - L - R, sh = H - T - B;
     var svg = svgEl('svg', { viewBox: '0 0 ' + W + ' ' + H, role: 'img', 'aria-label': 'Évolution mensuelle : analyses réglées et taux de réussite', 'font-family': 'system-ui, sans-serif' });
     var max = Math.max.apply(null, months.map(function (m) { return m.settled; }).concat([1]));
@@ -216,9 +232,9 @@ export const TRACK_RECORD_SCRIPT = String.raw`'use strict';
     });
     svg.appendChild(svgEl('line', { x1: L, y1: T + sh, x2: L + sw, y2: T + sh, stroke: INK }));
     svg.appendChild(svgEl('text', { x: 0, y: 0, 'font-size': 11, fill: INK, 'text-anchor': 'middle', transform: 'translate(12 ' + (T + sh / 2) + ') rotate(-90)' }, 'Analyses réglées'));
-    svg.appendChild(svgEl('text', { x: 0, y: 0, 'font-size': 11, fill: INK, 'text-anchor': 'middle', transform: 'translate(' + (W - 8) + ' ' + (T + sh / 2) + ') rotate(90)' }, 'Taux de réussite'));
-    // At most eight month labels, evenly spread, so they never run into each other.
-    var every = Math.max(1, Math.ceil(months.length / 8));
+    svg.appendChild(svgEl('text', { x: 0, y: 0, 'font-size': 11, fill: INK, 'text-anchor': 'middle', transform: 'translate(' + (W - 16) + ' ' + (T + sh / 2) + ') rotate(90)' }, 'Taux de réussite'));
+    // One month label per 70 px at most, evenly spread, so they never run into each other.
+    var every = Math.max(1, Math.ceil(months.length / Math.max(1, Math.floor(sw / 70))));
     var rate = [];
     months.forEach(function (m, i) {
       var h = (m.settled / top) * sh;
@@ -281,18 +297,18 @@ export const TRACK_RECORD_SCRIPT = String.raw`'use strict';
       byLeague.appendChild(el('h3', {}, name));
       byLeague.appendChild(figuresTable('league-' + code, name + ', par période', l.windows, true));
     });
-    var ours = document.getElementById('calibration');
-    ours.appendChild(calibrationChart('Calibration de nos analyses : confiance annoncée et réussite observée', record.calibration.map(function (b) {
-      return { key: b.from, x: b.mean_confidence, y: b.hit_rate, count: b.count, title: pct0(b.from) + '–' + pct0(b.to) + ' : ' + b.count + ' analyses, confiance moyenne ' + pct(b.mean_confidence) + ', réussite ' + pct(b.hit_rate) };
-    }), OURS, 'circle'));
-    if (record.calibration.length === 0) ours.appendChild(empty('Les points apparaîtront dès les premières analyses gagnées ou perdues.'));
     var market = record.market_calibration;
-    var theirs = document.getElementById('market-calibration');
-    theirs.appendChild(calibrationChart('Calibration des bookmakers sur les mêmes matchs : probabilité du favori et réussite observée', market.bins.map(function (b) {
-      return { key: b.from, x: b.mean_probability, y: b.hit_rate, count: b.count, title: pct0(b.from) + '–' + pct0(b.to) + ' : ' + b.count + ' matchs, probabilité moyenne ' + pct(b.mean_probability) + ', réussite ' + pct(b.hit_rate) };
-    }), MARKET, 'square'));
+    document.getElementById('calibration').appendChild(calibrationChart(record.calibration.map(function (b) {
+      return { key: b.from, x: b.mean_confidence, y: b.hit_rate, count: b.count, title: 'Nos analyses ' + pct0(b.from) + '–' + pct0(b.to) + ' : ' + b.count + ' analyses, confiance moyenne ' + pct(b.mean_confidence) + ', réussite ' + pct(b.hit_rate) };
+    }), market.bins.map(function (b) {
+      return { key: b.from, x: b.mean_probability, y: b.hit_rate, count: b.count, title: 'Favori des bookmakers ' + pct0(b.from) + '–' + pct0(b.to) + ' : ' + b.count + ' matchs, probabilité moyenne ' + pct(b.mean_probability) + ', réussite ' + pct(b.hit_rate) };
+    })));
+    var notes = document.getElementById('calibration-notes');
+    if (record.calibration.length === 0) {
+      notes.appendChild(el('p', { 'class': 'empty', 'data-empty': 'calibration' }, 'Nos points apparaîtront dès les premières analyses gagnées ou perdues.'));
+    }
     if (market.bins.length === 0) {
-      theirs.appendChild(empty('Les bookmakers apparaîtront quand au moins ' + market.min_bin + ' matchs réglés auront des cotes enregistrées (' + market.matches + ' pour l’instant).'));
+      notes.appendChild(el('p', { 'class': 'empty', 'data-empty': 'market' }, 'Les bookmakers apparaîtront quand au moins ' + market.min_bin + ' matchs réglés auront des cotes enregistrées (' + market.matches + ' pour l’instant).'));
     } else {
       document.getElementById('market-table').appendChild(marketTable(market.bins));
     }
@@ -300,7 +316,7 @@ export const TRACK_RECORD_SCRIPT = String.raw`'use strict';
     if (record.monthly.length === 0) {
       monthly.appendChild(empty('Chaque mois apparaîtra ici dès sa première analyse réglée.'));
     } else {
-      monthly.appendChild(monthlyChart(record.monthly));
+      monthly.appendChild(monthlyChart(record.monthly, monthly.clientWidth));
       monthly.appendChild(legend([['bars', 'Analyses réglées (échelle de gauche)'], ['rate', 'Taux de réussite (échelle de droite)']]));
       monthly.appendChild(monthlyTable(record.monthly));
     }
