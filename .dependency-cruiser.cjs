@@ -33,7 +33,7 @@ const PUBLISHED =
 // - wallet.ts: `wallet_operations` (wallet), `packs` (packs), `payments` (payments).
 // - pronostics.ts: `pronostic_types`, `pronostics`, `pronostic_counters` (pronostics); the
 //   settlement columns of `pronostics` and the rollups `track_record_days`,
-//   `track_record_calibration` (track-record).
+//   `track_record_calibration`, `track_record_matches` (track-record).
 // columns.ts holds column helpers, no table, and index.ts is the barrel (its own rule below).
 // A new table file needs a line here: the architecture test fails on a schema file without an owner.
 const TABLE_OWNERS = {

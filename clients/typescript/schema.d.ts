@@ -15318,6 +15318,20 @@ export interface operations {
                                     mean_confidence: number;
                                     hit_rate: number;
                                 }[];
+                                /** @description Calibration des bookmakers sur les matchs où nos analyses ont été réglées : probabilité sans marge du favori (cote de clôture, sinon d’avant-match ; Pinnacle, sinon la moyenne du marché) et réussite du favori, par intervalles fusionnés jusqu’à compter au moins min_bin matchs */
+                                market_calibration: {
+                                    /** @description Le moins de matchs qu’un intervalle publié contient */
+                                    min_bin: number;
+                                    /** @description Matchs réglés dont les cotes 1X2 sont connues */
+                                    matches: number;
+                                    bins: {
+                                        from: number;
+                                        to: number;
+                                        count: number;
+                                        mean_probability: number;
+                                        hit_rate: number;
+                                    }[];
+                                };
                                 monthly: {
                                     month: string;
                                     settled: number;
@@ -15606,6 +15620,20 @@ export interface operations {
                                     mean_confidence: number;
                                     hit_rate: number;
                                 }[];
+                                /** @description Calibration des bookmakers sur les matchs où nos analyses ont été réglées : probabilité sans marge du favori (cote de clôture, sinon d’avant-match ; Pinnacle, sinon la moyenne du marché) et réussite du favori, par intervalles fusionnés jusqu’à compter au moins min_bin matchs */
+                                market_calibration: {
+                                    /** @description Le moins de matchs qu’un intervalle publié contient */
+                                    min_bin: number;
+                                    /** @description Matchs réglés dont les cotes 1X2 sont connues */
+                                    matches: number;
+                                    bins: {
+                                        from: number;
+                                        to: number;
+                                        count: number;
+                                        mean_probability: number;
+                                        hit_rate: number;
+                                    }[];
+                                };
                                 monthly: {
                                     month: string;
                                     settled: number;

@@ -10,8 +10,10 @@ import { countQuery, detailQuery, listQuery, liveCount } from '../../src/modules
 import {
   calibrationBins,
   settledGroups,
+  settledMatchIds,
   userCalibrationBins,
   userSettledGroups,
+  userSettledMatchIds,
 } from '../../src/modules/track-record/repository.js';
 import { pageOfUsers } from '../../src/modules/users/repository.js';
 import { createTestApp, type TestApp } from '../helpers.js';
@@ -233,6 +235,8 @@ describe('track-record figure queries', () => {
     for (const [label, run] of [
       ['user groups', () => userSettledGroups(db(), '2026-06-01', userId)],
       ['user calibration', () => userCalibrationBins(db(), userId)],
+      // Not covered by the index (settled_match_id is not in its key): an index scan, not index-only.
+      ['user settled matches', () => userSettledMatchIds(db(), userId)],
     ] as const) {
       const nodes = await planOf(await captureSql(run), 'force_generic_plan');
       expectIndexed(nodes, label);
@@ -245,6 +249,7 @@ describe('track-record figure queries', () => {
     for (const [label, run] of [
       ['public groups', () => settledGroups(db(), '2026-06-01')],
       ['public calibration', () => calibrationBins(db())],
+      ['public settled matches', () => settledMatchIds(db())],
     ] as const) {
       const nodes = await planOf(await captureSql(run), 'force_generic_plan');
       const relations = nodes.map((node) => node['Relation Name']).filter(Boolean);

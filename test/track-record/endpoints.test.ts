@@ -192,8 +192,10 @@ describe('GET /api/track-record', () => {
     expect(record.baseline).toMatch(/Fréquences historiques/);
   });
 
-  it('is cached for a minute', async () => {
-    const before = (await publicRecord()).data.track_record.overall.all_time.settled;
+  it('is cached for a minute: a second request within it is not recomputed, one after it is', async () => {
+    t.clock.advance(61_000);
+    const first = (await publicRecord()).data.track_record;
+    const before = first.overall.all_time.settled;
     await seedPronostic(t, {
       userId: other.id,
       slug: 'btts',
@@ -202,9 +204,24 @@ describe('GET /api/track-record', () => {
       confidence: 0.5,
     });
     await t.app.services.trackRecord.settleDue();
-    expect((await publicRecord()).data.track_record.overall.all_time.settled).toBe(before);
-    t.clock.advance(61_000);
-    expect((await publicRecord()).data.track_record.overall.all_time.settled).toBe(before + 1);
+    t.clock.advance(59_000);
+    const within = (await publicRecord()).data.track_record;
+    // The same computation (its timestamp), so the analysis settled meanwhile is not in it yet.
+    expect(within.generated_at).toBe(first.generated_at);
+    expect(within.overall.all_time.settled).toBe(before);
+    t.clock.advance(2_000);
+    const after = (await publicRecord()).data.track_record;
+    expect(after.generated_at).toBe(t.clock.now().toISOString());
+    expect(after.overall.all_time.settled).toBe(before + 1);
+  });
+
+  it('tells browsers and proxies to keep the figures and the page a minute', async () => {
+    const api = await t.app.inject({ method: 'GET', url: '/api/track-record' });
+    expect(api.headers['cache-control']).toBe('public, max-age=60');
+    const page = await t.app.inject({ method: 'GET', url: '/track-record' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['cache-control']).toBe('public, max-age=60');
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
   });
 });
 

@@ -1,107 +1,188 @@
 // The public page in a real browser: Debian's Chromium (playwright-core) against the service
-// listening on port 0 with a seeded, settled database. The page must render the seeded figures
-// (checked against the seed, not against itself) under the service's CSP, and a screenshot is kept
-// in .ci/out/. Without Chromium the test is skipped locally and fails in CI (CI=true).
+// listening on port 0, once on a fresh install (empty states) and once with a seeded, settled
+// database (figures per type and league, our calibration beside the bookmakers'). The page must
+// render the seeded figures (checked against the seed, not against itself) under the service's
+// CSP; at 390 and 1280 px nothing may overflow (the page, a box, a chart's label) nor a chart's
+// labels overlap, axe finds no serious violation, and the screenshots are kept in .ci/out/.
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
+import {
+  FIND_OVERFLOW,
+  FIND_OVERLAPPING_LABELS,
+  findSmallLabels,
+  launchChromium,
+  OUT,
+  runBrowserTests,
+  seriousAxeViolations,
+  WIDTHS,
+  warnWithoutChromium,
+} from '../browser/page-checks.js';
 import { createTestApp, type TestApp } from '../helpers.js';
-import { RECORD_CASES, RECORD_NOW, seedRecord, seedUser } from './seed.js';
+import { RECORD_CASES, RECORD_NOW, seedMarket, seedRecord, seedUser } from './seed.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-const inCi = process.env.CI === 'true';
-if (!available && !inCi) {
-  console.warn(`track-record page test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
-}
+warnWithoutChromium('track-record page test');
 
 interface ApiRecord {
   overall: { all_time: { one_x_two: { rps: number; baseline_brier: number } } };
   calibration: unknown[];
   monthly: unknown[];
+  by_type: Array<{ type: string }>;
+  by_league: Array<{ league: { code: string } | null }>;
+  market_calibration: { matches: number; bins: Array<{ from: number; count: number; hit_rate: number }> };
 }
 
 const pct = (value: number) => `${(value * 100).toFixed(1).replace('.', ',')} %`;
+/** Priced matches the filled state seeds (each with one settled analysis). */
+const PRICED = 75;
 
-describe.skipIf(!available && !inCi)('the /track-record page in Chromium', () => {
-  let t: TestApp;
+async function listening(t: TestApp): Promise<string> {
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+}
+
+describe.skipIf(!runBrowserTests)('the /track-record page in Chromium', () => {
+  let empty: TestApp;
+  let filled: TestApp;
   let browser: Browser | undefined;
+  let emptyBase: string;
   let base: string;
+  let api: ApiRecord;
 
   beforeAll(async () => {
-    if (!available) throw new Error(`CI: Chromium is required at ${CHROMIUM} for the page test`);
-    t = await createTestApp({ clock: new ManualClock(RECORD_NOW) });
-    await seedRecord(t, [await seedUser(t), await seedUser(t)]);
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-      ],
-    });
-  }, 60_000);
+    browser = await launchChromium();
+    empty = await createTestApp({ clock: new ManualClock(RECORD_NOW) });
+    emptyBase = await listening(empty);
+    filled = await createTestApp({ clock: new ManualClock(RECORD_NOW) });
+    const owners: [number, number] = [await seedUser(filled), await seedUser(filled)];
+    await seedRecord(filled, owners);
+    await seedMarket(filled, owners[1], PRICED);
+    base = await listening(filled);
+    api = ((await (await fetch(`${base}/api/track-record`)).json()) as { data: { track_record: ApiRecord } })
+      .data.track_record;
+    await mkdir(OUT, { recursive: true });
+  }, 120_000);
   afterAll(async () => {
     await browser?.close();
-    await t?.close();
+    await empty?.close();
+    await filled?.close();
   });
 
-  it('renders the seeded figures, the calibration chart and the monthly series', async () => {
-    const page = await browser!.newPage({ viewport: { width: 1000, height: 1400 } });
+  /** Opens the page and waits for its figures; collects the page's errors. */
+  async function open(page: Page, at: string): Promise<string[]> {
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     page.on('console', (message) => {
       if (message.type() === 'error') errors.push(message.text());
     });
-    const response = await page.goto(`${base}/track-record`);
+    const response = await page.goto(`${at}/track-record`);
     expect(response?.status()).toBe(200);
+    await page.waitForSelector('#status[data-ready="true"]', { timeout: 15_000 });
+    return errors;
+  }
+
+  it('renders the seeded figures per type and league, and both calibrations, under the CSP', async () => {
+    const page = await browser!.newPage({ viewport: { width: 1280, height: 1400 } });
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    const response = await page.goto(`${base}/track-record`);
     expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
     await page.waitForSelector('#status[data-ready="true"]', { timeout: 15_000 });
 
     const judged = RECORD_CASES.filter((c) => c.outcome !== 'void');
-    const won = judged.filter((c) => c.outcome === 'won').length;
+    const _won = judged.filter((c) => c.outcome === 'won').length;
     const cell = (name: string) => page.textContent(`[data-cell="${name}"]`);
-    expect(await cell('overall:all_time:settled')).toBe(String(RECORD_CASES.length));
-    expect(await cell('overall:all_time:won')).toBe(String(won));
+    // Every seeded case and every priced match's analysis (each a won or lost 1X2 at 60 %).
+    expect(await cell('overall:all_time:settled')).toBe(String(RECORD_CASES.length + PRICED));
     expect(await cell('overall:all_time:void')).toBe('1');
-    expect(await cell('overall:all_time:hit_rate')).toBe(pct(won / judged.length));
-    expect(await cell('overall:all_time:mean_confidence')).toBe(
-      pct(judged.reduce((sum, c) => sum + c.confidence, 0) / judged.length),
-    );
     const oneXTwo = RECORD_CASES.filter((c) => c.slug === '1x2' && c.outcome !== 'void');
-    expect(await cell('type-1x2:all_time:settled')).toBe(String(oneXTwo.length + 1));
-    expect(await cell('type-1x2:all_time:hit_rate')).toBe(
-      pct(oneXTwo.filter((c) => c.outcome === 'won').length / oneXTwo.length),
+    expect(await cell('type-1x2:all_time:settled')).toBe(String(oneXTwo.length + 1 + PRICED));
+    // The per-type and per-league tables of the seeded record, the Serie A's of the priced season.
+    expect(await cell('type-btts:all_time:won')).toBe('1');
+    expect(await cell('type-btts:all_time:lost')).toBe('1');
+    expect(await cell('type-exact-score:all_time:hit_rate')).toBe(pct(0));
+    expect(await cell('type-over-under-2-5:all_time:hit_rate')).toBe(pct(1));
+    const e0 = RECORD_CASES.filter((c) => c.match !== null && c.match <= 'm5');
+    expect(await cell('league-E0:all_time:settled')).toBe(String(e0.length));
+    expect(await cell('league-SP1:all_time:won')).toBe(
+      String(
+        RECORD_CASES.filter((c) => (c.match === 'm6' || c.match === 'm7') && c.outcome === 'won').length,
+      ),
     );
+    expect(await cell('league-I1:all_time:settled')).toBe(String(PRICED));
+    expect(await page.locator('#by-type h3').count()).toBe(api.by_type.length);
+    expect(await page.locator('#by-league h3').count()).toBe(api.by_league.length);
+    expect(api.by_type.length).toBe(6);
+    expect(await page.locator('#by-type .empty, #by-league .empty').count()).toBe(0);
     // The scores are the API's own (their values are checked in endpoints.test.ts), shown in French.
-    const api = (
-      (await (await fetch(`${base}/api/track-record`)).json()) as { data: { track_record: ApiRecord } }
-    ).data.track_record;
     expect(await cell('overall:all_time:rps')).toBe(
       api.overall.all_time.one_x_two.rps.toFixed(4).replace('.', ','),
     );
-    expect(await cell('overall:all_time:baseline_brier')).toBe(
-      api.overall.all_time.one_x_two.baseline_brier.toFixed(4).replace('.', ','),
-    );
     expect(await page.locator('#calibration svg circle[data-bin]').count()).toBe(api.calibration.length);
     expect(await page.locator('#monthly svg rect[data-month]').count()).toBe(api.monthly.length);
-    expect(await cell('monthly:2026-03:settled')).toBe(
-      String(RECORD_CASES.filter((c) => c.match === 'm1' || c.match === 'm6' || c.match === null).length),
+    // The bookmakers: every priced match in bins of 30 or more, drawn and tabled, no per-match odds.
+    expect(api.market_calibration.matches).toBe(PRICED);
+    expect(api.market_calibration.bins.length).toBeGreaterThanOrEqual(2);
+    expect(api.market_calibration.bins.every((b) => b.count >= 30)).toBe(true);
+    expect(await page.locator('#calibration svg rect[data-market-bin]').count()).toBe(
+      api.market_calibration.bins.length,
     );
+    for (const bin of api.market_calibration.bins) {
+      expect(await cell(`market:${bin.from}:count`)).toBe(String(bin.count));
+      expect(await cell(`market:${bin.from}:hit_rate`)).toBe(pct(bin.hit_rate));
+    }
+    expect(await page.locator('#calibration-notes .empty').count()).toBe(0);
+    // How we settle, as the settlement does it.
+    const settlement = await page.textContent('#settlement');
+    expect(settlement).toContain('football-data.co.uk');
+    expect(settlement).toContain('7 jours');
+    expect(settlement).toContain('toutes les 10 minutes');
     expect(errors).toEqual([]);
-
-    const out = join(process.cwd(), '.ci', 'out');
-    await mkdir(out, { recursive: true });
-    await page.screenshot({ path: join(out, 'track-record.png'), fullPage: true });
-    expect(existsSync(join(out, 'track-record.png'))).toBe(true);
+    await page.close();
   }, 60_000);
+
+  it('says on a fresh install what will appear under each heading, and when', async () => {
+    const page = await browser!.newPage({ viewport: { width: 1280, height: 1400 } });
+    expect(await open(page, emptyBase)).toEqual([]);
+    const text = async (selector: string) => (await page.textContent(selector))?.replace(/\s+/g, ' ');
+    expect(await text('#overall .empty')).toContain('Aucune analyse n’est encore réglée');
+    expect(await text('#by-type .empty')).toMatch(/dès sa première analyse réglée/);
+    expect(await text('#by-league .empty')).toMatch(/dès qu’une analyse d’un de ses matchs sera réglée/);
+    expect(await text('[data-empty="calibration"]')).toMatch(/premières analyses gagnées ou perdues/);
+    expect(await text('[data-empty="market"]')).toContain('au moins 30 matchs réglés');
+    expect(await text('#monthly .empty')).toMatch(/dès sa première analyse réglée/);
+    expect(await page.locator('#by-type table, #by-league table, #market-table table').count()).toBe(0);
+    await page.close();
+  }, 60_000);
+
+  it('holds at 390 and 1280 px, empty and filled: no overflow, chart labels readable and apart, no axe violation', async () => {
+    // axe-core is injected as an inline script: only this context bypasses the service's CSP.
+    const context = await browser!.newContext({ bypassCSP: true });
+    const problems: string[] = [];
+    for (const [state, at] of [
+      ['empty', emptyBase],
+      ['filled', base],
+    ] as const) {
+      for (const width of WIDTHS) {
+        const page = await context.newPage();
+        await page.setViewportSize({ width, height: 900 });
+        const errors = await open(page, at);
+        const name = `track-record${state === 'empty' ? '-empty' : ''}-${width}`;
+        await page.screenshot({ path: join(OUT, `${name}.png`), fullPage: true });
+        const overflow = (await page.evaluate(FIND_OVERFLOW)) as string[];
+        const overlaps = (await page.evaluate(FIND_OVERLAPPING_LABELS)) as string[];
+        const small = (await page.evaluate(findSmallLabels(10))) as string[];
+        const axe = await seriousAxeViolations(page);
+        problems.push(...[...errors, ...overflow, ...overlaps, ...small, ...axe].map((p) => `${name}: ${p}`));
+        expect(existsSync(join(OUT, `${name}.png`))).toBe(true);
+        await page.close();
+      }
+    }
+    await context.close();
+    expect(problems).toEqual([]);
+  }, 120_000);
 });

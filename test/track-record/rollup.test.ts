@@ -93,7 +93,8 @@ async function snapshot() {
   const { generated_at: _user, ...userRecord } = await t.app.services.trackRecord.userRecord(owners[0]);
   const days = rowsOf(await t.app.db.execute(sql`SELECT * FROM track_record_days ORDER BY 1, 2, 3`));
   const bins = rowsOf(await t.app.db.execute(sql`SELECT * FROM track_record_calibration ORDER BY 1, 2`));
-  return { publicRecord, userRecord, days, bins };
+  const matches = rowsOf(await t.app.db.execute(sql`SELECT * FROM track_record_matches ORDER BY 1`));
+  return { publicRecord, userRecord, days, bins, matches };
 }
 
 const judged = RECORD_CASES.filter((c) => c.outcome !== 'void');
@@ -204,5 +205,20 @@ describe('the figures’ rollups', () => {
     const after = await snapshot();
     expect(after.publicRecord).toEqual(before.publicRecord);
     expect(after.userRecord).toEqual(before.userRecord);
+  });
+
+  it('migration 0024 backfills the settled matches of rows settled before it, to the same figures', async () => {
+    const before = await snapshot();
+    const matches = rowsOf(await t.app.db.execute(sql`SELECT * FROM track_record_matches ORDER BY 1`));
+    expect(matches.length).toBeGreaterThan(0);
+    await t.app.db.execute(sql`DELETE FROM track_record_matches`);
+    const migration = readFileSync(`${migrationsFolder}/0024_track_record_matches_backfill.sql`, 'utf8');
+    for (const statement of migration.split('--> statement-breakpoint')) {
+      await t.app.db.execute(sql.raw(statement));
+    }
+    expect(rowsOf(await t.app.db.execute(sql`SELECT * FROM track_record_matches ORDER BY 1`))).toEqual(
+      matches,
+    );
+    expect((await snapshot()).publicRecord).toEqual(before.publicRecord);
   });
 });

@@ -267,3 +267,68 @@ export async function seedRecord(t: TestApp, owners: [number, number]): Promise<
   await t.app.services.trackRecord.settleDue();
   return ids;
 }
+
+/**
+ * A priced season for the market calibration: `count` Serie A matches (two a day from 2026-01-02)
+ * with Pinnacle's closing 1X2 odds, the favourite's margin-free probability spread from about 38 %
+ * to 86 %, and the favourite winning on a fixed pattern; `unpriced` more matches without odds.
+ * Each gets one settled 1X2 analysis by `owner` (on the favourite). Returns each priced match's
+ * margin-free favourite probability and whether it won, as the test expects the bins to see them.
+ */
+export async function seedMarket(
+  t: TestApp,
+  owner: number,
+  count: number,
+  unpriced = 0,
+): Promise<Array<{ probability: number; won: boolean }>> {
+  const lines: string[] = [];
+  const expected: Array<{ probability: number; won: boolean }> = [];
+  const cases: Array<{ home: string; away: string; day: string }> = [];
+  for (let i = 0; i < count + unpriced; i++) {
+    const day = new Date(Date.UTC(2026, 0, 2 + Math.floor(i / 2)));
+    const iso = day.toISOString().slice(0, 10);
+    const dmy = `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
+    const home = `Marche ${String(i).padStart(3, '0')} A`;
+    const away = `Marche ${String(i).padStart(3, '0')} B`;
+    // The favourite (home) gets 1/odds in proportion p : (1-p)/2 : (1-p)/2 with a 4 % margin.
+    const p = 0.38 + (0.48 * (i % count)) / Math.max(1, count - 1);
+    const shares = [p, (1 - p) / 2, (1 - p) / 2];
+    const odds = shares.map((share) => Math.round((1 / (share * 1.04)) * 100) / 100);
+    const favouriteWins = i % 3 !== 0 || p > 0.8;
+    const [hg, ag] = favouriteWins ? [2, 0] : [0, 1];
+    const priced = i < count;
+    lines.push(
+      [
+        'I1',
+        dmy,
+        '18:00',
+        home,
+        away,
+        hg,
+        ag,
+        favouriteWins ? 'H' : 'A',
+        ...(priced ? odds.map(String) : ['', '', '']),
+      ].join(','),
+    );
+    if (priced) {
+      const inverse = odds.map((odd) => 1 / odd);
+      const total = inverse.reduce((sum, value) => sum + value, 0);
+      expected.push({ probability: inverse[0]! / total, won: favouriteWins });
+    }
+    cases.push({ home, away, day: iso });
+  }
+  const text = ['Div,Date,Time,HomeTeam,AwayTeam,FTHG,FTAG,FTR,PSCH,PSCD,PSCA', ...lines].join('\n');
+  await t.app.services.football.importText(text, 'market.csv');
+  for (const c of cases) {
+    await seedPronostic(t, {
+      userId: owner,
+      slug: '1x2',
+      details: { home: c.home, away: c.away, league: 'I1', date: c.day },
+      pick: 'home',
+      confidence: 0.6,
+      probabilities: { home: 0.6, draw: 0.25, away: 0.15 },
+    });
+  }
+  await t.app.services.trackRecord.settleDue();
+  return expected;
+}

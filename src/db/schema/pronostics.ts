@@ -186,3 +186,16 @@ export const trackRecordCalibration = pgTable(
   },
   (table) => [primaryKey({ columns: [table.typeId, table.bin] })],
 );
+
+/**
+ * The matches the track record's analyses were settled on (won, lost, or void on a played match),
+ * one row each with how many settled analyses name it: the public page's market calibration reads
+ * the bookmakers' odds of exactly these matches (football service), never the pronostics.
+ * Written by the settlement statement only, as the other rollups.
+ */
+export const trackRecordMatches = pgTable('track_record_matches', {
+  matchId: integer('match_id')
+    .primaryKey()
+    .references(() => footballMatches.id),
+  settled: integer('settled').notNull().default(0),
+});

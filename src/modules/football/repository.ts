@@ -348,3 +348,40 @@ export async function leagueFrequencies(
     away: Number(row.away),
   }));
 }
+
+/** A played match's 1X2 odds, closing and pre-match (Pinnacle and the market average), and its score. */
+export interface MatchOneXTwoOdds {
+  id: number;
+  homeGoals: number;
+  awayGoals: number;
+  odds: Record<`${'close' | 'pre'}${'Pinnacle' | 'Average'}${'Home' | 'Draw' | 'Away'}`, number | null>;
+}
+
+/** The 1X2 odds and scores of the given matches (ids as one JSON parameter, any number of them). */
+export async function matchesOneXTwoOdds(db: Executor, ids: readonly number[]): Promise<MatchOneXTwoOdds[]> {
+  if (ids.length === 0) return [];
+  const m = footballMatches;
+  return db
+    .select({
+      id: m.id,
+      homeGoals: m.homeGoals,
+      awayGoals: m.awayGoals,
+      odds: {
+        closePinnacleHome: m.closePinnacleHome,
+        closePinnacleDraw: m.closePinnacleDraw,
+        closePinnacleAway: m.closePinnacleAway,
+        closeAverageHome: m.closeAverageHome,
+        closeAverageDraw: m.closeAverageDraw,
+        closeAverageAway: m.closeAverageAway,
+        prePinnacleHome: m.prePinnacleHome,
+        prePinnacleDraw: m.prePinnacleDraw,
+        prePinnacleAway: m.prePinnacleAway,
+        preAverageHome: m.preAverageHome,
+        preAverageDraw: m.preAverageDraw,
+        preAverageAway: m.preAverageAway,
+      },
+    })
+    .from(m)
+    .where(sql`${m.id} IN (SELECT jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb)::int)`)
+    .orderBy(m.id);
+}

@@ -6,6 +6,7 @@ import { basename } from 'node:path';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import type { FootballLeague, FootballTeam, NewFootballMatch } from '../../db/schema/football.js';
+import { impliedProbabilities, type Probabilities3 } from '../../engine/evaluation.js';
 import { type FixtureRow, parseFixturesCsv } from './fixtures-csv.js';
 import { currentSeason, decodeResults, downloadResults, resultsUrl } from './import.js';
 import { KNOWN_TEAM_ALIASES } from './known-aliases.js';
@@ -29,6 +30,7 @@ import {
   leagueFrequencies,
   leagueMatches,
   leagueVersion,
+  matchesOneXTwoOdds,
   matchStats,
   type StoredMatch,
 } from './repository.js';
@@ -90,6 +92,13 @@ export interface FootballServiceDeps {
   config: Pick<Config, 'resultsBaseUrl'>;
   /** Downloads the season files (tests point RESULTS_BASE_URL at a local server instead). */
   fetch?: typeof fetch;
+}
+
+/** A played match as the bookmakers saw it: margin-free home/draw/away probabilities, and the result. */
+export interface MarketView {
+  matchId: number;
+  probabilities: Probabilities3;
+  actual: 'home' | 'draw' | 'away';
 }
 
 export function createFootballService({ db, config, fetch: fetchImpl = fetch }: FootballServiceDeps) {
@@ -341,6 +350,32 @@ export function createFootballService({ db, config, fetch: fetchImpl = fetch }: 
     /** Every league's stored results by 1X2 outcome (the track record's naive baseline), with its name. */
     leagueFrequencies() {
       return leagueFrequencies(db);
+    },
+
+    /**
+     * The bookmakers' margin-free 1X2 view of played matches (the track record's market
+     * calibration): closing odds where stored, else pre-match, Pinnacle before the market average
+     * (the order the market rating reads them in), with the match's actual 1X2 result. Matches
+     * without any 1X2 odds are left out.
+     */
+    async marketViews(matchIds: readonly number[]): Promise<MarketView[]> {
+      const views: MarketView[] = [];
+      for (const row of await matchesOneXTwoOdds(db, matchIds)) {
+        const o = row.odds;
+        const triple = [
+          [o.closePinnacleHome, o.closePinnacleDraw, o.closePinnacleAway],
+          [o.closeAverageHome, o.closeAverageDraw, o.closeAverageAway],
+          [o.prePinnacleHome, o.prePinnacleDraw, o.prePinnacleAway],
+          [o.preAverageHome, o.preAverageDraw, o.preAverageAway],
+        ].find((odds) => odds.every((odd) => odd !== null && Number.isFinite(odd) && odd > 1));
+        if (!triple) continue;
+        views.push({
+          matchId: row.id,
+          probabilities: impliedProbabilities<Probabilities3>(triple as Probabilities3),
+          actual: row.homeGoals > row.awayGoals ? 'home' : row.homeGoals === row.awayGoals ? 'draw' : 'away',
+        });
+      }
+      return views;
     },
 
     // The fixtures module's needs (issue 25): it keeps its own tables and reaches leagues, teams and

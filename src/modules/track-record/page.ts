@@ -11,32 +11,99 @@ export const TRACK_RECORD_PAGE = `<!doctype html>
 <title>Bilan de nos pronostics</title>
 <link rel="icon" href="data:,">
 <style>
-  body { font-family: system-ui, sans-serif; margin: 0 auto; max-width: 960px; padding: 1rem; color: #1d2330; }
-  h1 { font-size: 1.6rem; } h2 { font-size: 1.2rem; margin-top: 2rem; }
+  *, *::before, *::after { box-sizing: border-box; }
+  body { font-family: system-ui, sans-serif; margin: 0 auto; max-width: 1100px; padding: 1rem; color: #1d2330; line-height: 1.45; }
+  h1 { font-size: 1.6rem; } h2 { font-size: 1.2rem; margin-top: 2rem; } h3 { font-size: 1rem; margin: 1.2rem 0 .4rem; }
+  .scroll { overflow-x: auto; max-width: 100%; }
+  /* A shadow on the side where more of a wide table hides (phones): the covers scroll with it. */
+  .scroll { background:
+    linear-gradient(to right, #fff 30%, rgba(255,255,255,0)) left / 40px 100% no-repeat local,
+    linear-gradient(to left, #fff 30%, rgba(255,255,255,0)) right / 40px 100% no-repeat local,
+    radial-gradient(farthest-side at 0 50%, rgba(0,0,0,.18), transparent) left / 12px 100% no-repeat scroll,
+    radial-gradient(farthest-side at 100% 50%, rgba(0,0,0,.18), transparent) right / 12px 100% no-repeat scroll; }
+  .scroll:focus-visible { outline: 2px solid #2b6cb0; outline-offset: 2px; }
   table { border-collapse: collapse; width: 100%; font-size: .9rem; }
   th, td { border-bottom: 1px solid #dde; padding: .3rem .5rem; text-align: right; }
+  td { white-space: nowrap; } th { vertical-align: bottom; }
   th:first-child, td:first-child { text-align: left; }
-  .note { color: #556; font-size: .85rem; }
-  svg { max-width: 100%; height: auto; background: #fafbff; }
+  .note { color: #4a5060; font-size: .9rem; }
+  .empty { color: #4a5060; font-style: italic; }
+  .charts { display: flex; flex-wrap: wrap; gap: 1rem 2rem; align-items: flex-start; }
+  .chart { flex: 1 1 300px; min-width: 0; max-width: 520px; margin: 0; }
+  .beside { flex: 1 1 300px; min-width: 0; }
+  .chart svg { display: block; width: 100%; height: auto; background: #fafbff; }
+  .wide svg { display: block; width: 100%; height: auto; background: #fafbff; }
+  .legend { list-style: none; padding: 0; margin: .5rem 0; display: flex; flex-wrap: wrap; gap: .3rem 1.2rem; font-size: .85rem; }
+  .legend li { display: flex; align-items: center; gap: .4rem; }
+  .swatch { display: inline-block; width: 14px; height: 14px; flex: none; }
+  .swatch.ours { background: #2b6cb0; border-radius: 50%; }
+  .swatch.market { background: #c05621; }
+  .swatch.diagonal { height: 0; border-top: 2px dashed #778; }
+  .swatch.bars { background: #c3d3ea; }
+  .swatch.rate { background: #c05621; border-radius: 50%; }
+  #settlement li { margin: .3rem 0; }
+  @media (max-width: 480px) { body { padding: .75rem; } table { font-size: .8rem; } th, td { padding: .25rem .35rem; } }
 </style>
 </head>
 <body>
 <h1>Bilan de nos pronostics</h1>
 <p class="note">Chaque analyse vendue est réglée sur le score final, sans exception ni sélection.
-Les analyses annulées (match non joué ou introuvable sous 7 jours) sont comptées à part et
+Les analyses annulées (match non joué ou introuvable) sont comptées à part et
 n’entrent pas dans le taux de réussite.</p>
-<p id="status">Chargement…</p>
+<p id="status" role="status">Chargement…</p>
 <h2>Ensemble</h2>
 <div id="overall"></div>
 <h2>Par type de pronostic</h2>
 <div id="by-type"></div>
 <h2>Par championnat</h2>
 <div id="by-league"></div>
-<h2>Calibration : confiance annoncée et réussite observée</h2>
-<div id="calibration"></div>
+<h2>Calibration : nos analyses et les bookmakers</h2>
+<div class="charts">
+  <figure class="chart" id="calibration"></figure>
+  <div class="beside">
+    <ul class="legend" aria-label="Légende du graphique de calibration">
+      <li><span class="swatch ours" aria-hidden="true"></span>Nos analyses, par confiance annoncée (taille : nombre d’analyses)</li>
+      <li><span class="swatch market" aria-hidden="true"></span>Le favori des bookmakers sur les mêmes matchs, par probabilité</li>
+      <li><span class="swatch diagonal" aria-hidden="true"></span>Calibration parfaite</li>
+    </ul>
+    <p class="note">Une analyse annoncée à 60 % doit être gagnée six fois sur dix : plus les points
+    suivent la diagonale, plus les pourcentages annoncés sont fiables. Les bookmakers sont lus sur les
+    matchs où nos analyses ont été réglées : leur favori (cote 1X2 de clôture, marge retirée) et la
+    part de ces favoris qui a gagné. Leurs cotes ne sont publiées qu’agrégées, par intervalles d’au
+    moins 30 matchs.</p>
+    <div id="calibration-notes"></div>
+    <div id="market-table"></div>
+  </div>
+</div>
 <h2>Évolution mensuelle</h2>
-<div id="monthly"></div>
+<div id="monthly" class="wide"></div>
 <p class="note" id="baseline"></p>
+<h2>Comment nous réglons</h2>
+<div id="settlement">
+<ul>
+  <li><strong>Quoi :</strong> chaque analyse livrée est réglée, sans exception ni tri, sur le score
+  final du match (temps réglementaire, arrêts de jeu compris, sans prolongation ni tirs au but).</li>
+  <li><strong>D’où viennent les résultats :</strong> des fichiers de résultats de football-data.co.uk,
+  téléchargés chaque jour pour les championnats suivis et enregistrés tels quels.</li>
+  <li><strong>Quel match :</strong> une analyse créée depuis un match au programme est réglée sur ce
+  match, même reporté, à sa nouvelle date ; les autres sur le match des deux équipes nommées (dans
+  cet ordre, domicile puis extérieur, et dans le championnat indiqué) joué le jour annoncé ou dans
+  les 7 jours suivants.</li>
+  <li><strong>Quand :</strong> le règlement passe toutes les 10 minutes et aussitôt après le
+  téléchargement quotidien des résultats : une analyse est réglée au plus tard le jour qui suit la
+  publication du score.</li>
+  <li><strong>Ce qui est gagné :</strong> 1X2 et analyse complète : le résultat annoncé (victoire à
+  domicile, nul, victoire à l’extérieur) ; double chance : l’un des deux résultats couverts ; les deux
+  équipes marquent : oui si chacune marque au moins un but, non sinon ; plus/moins de 2,5 buts : 3 buts
+  ou plus, ou 2 au plus (pas de remboursement possible) ; score exact : le score annoncé, ou « autre »
+  quand le score final n’est aucun des scores évalués.</li>
+  <li><strong>Annulée :</strong> un match introuvable ou non joué 7 jours après la date annoncée
+  (30 jours après son coup d’envoi pour un match au programme reporté) est annulé : compté à part,
+  jamais dans le taux de réussite.</li>
+  <li><strong>Une fois pour toutes :</strong> un règlement n’est jamais refait ni retiré, et les
+  analyses que leur acheteur a supprimées restent comptées.</li>
+</ul>
+</div>
 <script src="/track-record/app.js" defer></script>
 </body>
 </html>
@@ -47,7 +114,9 @@ export const TRACK_RECORD_SCRIPT = String.raw`'use strict';
   var WINDOWS = [['last_30_days', '30 jours'], ['last_90_days', '90 jours'], ['last_365_days', '365 jours'], ['all_time', 'Depuis le début']];
   var TYPES = { '1x2': '1X2', 'double-chance': 'Double chance', btts: 'Les deux équipes marquent', 'over-under-2-5': 'Plus/moins de 2,5 buts', 'exact-score': 'Score exact', 'full-analysis': 'Analyse complète' };
   var SVG = 'http://www.w3.org/2000/svg';
+  var OURS = '#2b6cb0', MARKET = '#c05621', INK = '#333', GRID = '#e2e5ee';
   function pct(v) { return v === null ? '–' : (v * 100).toLocaleString('fr-FR', { minimumFractionDigits: 1, maximumFractionDigits: 1 }) + ' %'; }
+  function pct0(v) { return Math.round(v * 100) + ' %'; }
   function num(v, d) { return v.toLocaleString('fr-FR', { minimumFractionDigits: d, maximumFractionDigits: d }); }
   function el(tag, attrs, text) {
     var node = document.createElement(tag);
@@ -61,10 +130,17 @@ export const TRACK_RECORD_SCRIPT = String.raw`'use strict';
     if (text !== undefined) node.textContent = text;
     return node;
   }
-  function figuresTable(key, windows, withScores) {
+  function empty(text) { return el('p', { 'class': 'empty' }, text); }
+  // A wide table scrolls in its own named, focusable region on a phone; the page never widens.
+  function scroller(label, table) {
+    var box = el('div', { 'class': 'scroll', role: 'region', 'aria-label': label, tabindex: '0' });
+    box.appendChild(table);
+    return box;
+  }
+  function figuresTable(key, label, windows, withScores) {
     var table = el('table', { 'data-table': key });
     var head = el('tr');
-    ['Période', 'Réglées', 'Gagnées', 'Perdues', 'Annulées', 'Réussite', 'Confiance moyenne'].concat(withScores ? ['RPS', 'RPS référence', 'Brier', 'Brier référence'] : []).forEach(function (h) { head.appendChild(el('th', {}, h)); });
+    ['Période', 'Réglées', 'Gagnées', 'Perdues', 'Annulées', 'Réussite', 'Confiance moyenne'].concat(withScores ? ['RPS', 'RPS référence', 'Brier', 'Brier référence'] : []).forEach(function (h) { head.appendChild(el('th', { scope: 'col' }, h)); });
     table.appendChild(head);
     WINDOWS.forEach(function (w) {
       var f = windows[w[0]];
@@ -86,47 +162,96 @@ export const TRACK_RECORD_SCRIPT = String.raw`'use strict';
       }
       table.appendChild(row);
     });
-    return table;
+    return scroller(label, table);
   }
-  function calibrationChart(bins) {
-    var size = 320, pad = 40, span = size - 2 * pad;
-    var svg = svgEl('svg', { viewBox: '0 0 ' + size + ' ' + size, width: size, height: size, role: 'img', 'aria-label': 'Calibration' });
-    var x = function (v) { return pad + v * span; };
-    var y = function (v) { return size - pad - v * span; };
-    svg.appendChild(svgEl('line', { x1: x(0), y1: y(0), x2: x(1), y2: y(1), stroke: '#99a', 'stroke-dasharray': '4 4' }));
-    svg.appendChild(svgEl('line', { x1: x(0), y1: y(0), x2: x(1), y2: y(0), stroke: '#333' }));
-    svg.appendChild(svgEl('line', { x1: x(0), y1: y(0), x2: x(0), y2: y(1), stroke: '#333' }));
-    svg.appendChild(svgEl('text', { x: size / 2, y: size - 8, 'text-anchor': 'middle', 'font-size': 11 }, 'Confiance annoncée'));
-    svg.appendChild(svgEl('text', { x: 12, y: size / 2, 'font-size': 11, transform: 'rotate(-90 12 ' + size / 2 + ')', 'text-anchor': 'middle' }, 'Réussite observée'));
-    [0, 0.5, 1].forEach(function (t) {
-      svg.appendChild(svgEl('text', { x: x(t), y: y(0) + 14, 'text-anchor': 'middle', 'font-size': 10 }, pct(t)));
-      svg.appendChild(svgEl('text', { x: x(0) - 4, y: y(t) + 3, 'text-anchor': 'end', 'font-size': 10 }, pct(t)));
+  // Stated (or implied) probability against the observed hit rate, 0-100 % on both axes, with
+  // room for every tick label ("100 %") and the axis titles clear of the ticks. Each series is a
+  // list of bins { key, x, y, count, title }: ours as dots, the bookmakers' as squares.
+  function calibrationChart(ours, market) {
+    var W = 400, H = 360, L = 72, R = 28, T = 16, B = 58;
+    var sw = W - L - R, sh = H - T - B;
+    var svg = svgEl('svg', { viewBox: '0 0 ' + W + ' ' + H, role: 'img', 'aria-label': 'Calibration : probabilité annoncée et réussite observée, nos analyses et le favori des bookmakers', 'font-family': 'system-ui, sans-serif' });
+    var x = function (v) { return L + v * sw; };
+    var y = function (v) { return T + (1 - v) * sh; };
+    [0, 0.2, 0.4, 0.6, 0.8, 1].forEach(function (t) {
+      svg.appendChild(svgEl('line', { x1: x(t), y1: y(0), x2: x(t), y2: y(1), stroke: GRID }));
+      svg.appendChild(svgEl('line', { x1: x(0), y1: y(t), x2: x(1), y2: y(t), stroke: GRID }));
+      svg.appendChild(svgEl('text', { x: x(t), y: y(0) + 20, 'text-anchor': 'middle', 'font-size': 12, fill: INK }, pct0(t)));
+      svg.appendChild(svgEl('text', { x: x(0) - 7, y: y(t) + 4, 'text-anchor': 'end', 'font-size': 12, fill: INK }, pct0(t)));
     });
-    bins.forEach(function (b) {
-      var point = svgEl('circle', { cx: x(b.mean_confidence), cy: y(b.hit_rate), r: 3 + Math.min(8, Math.sqrt(b.count)), fill: '#2b6cb0', 'fill-opacity': 0.7, 'data-bin': b.from });
-      point.appendChild(svgEl('title', {}, pct(b.from) + '–' + pct(b.to) + ' : ' + b.count + ' analyses, réussite ' + pct(b.hit_rate)));
-      svg.appendChild(point);
+    svg.appendChild(svgEl('line', { x1: x(0), y1: y(0), x2: x(1), y2: y(1), stroke: '#778', 'stroke-dasharray': '5 4' }));
+    svg.appendChild(svgEl('line', { x1: x(0), y1: y(0), x2: x(1), y2: y(0), stroke: INK }));
+    svg.appendChild(svgEl('line', { x1: x(0), y1: y(0), x2: x(0), y2: y(1), stroke: INK }));
+    svg.appendChild(svgEl('text', { x: L + sw / 2, y: H - 10, 'text-anchor': 'middle', 'font-size': 13, fill: INK }, 'Probabilité annoncée'));
+    svg.appendChild(svgEl('text', { x: 0, y: 0, 'font-size': 13, fill: INK, 'text-anchor': 'middle', transform: 'translate(18 ' + (T + sh / 2) + ') rotate(-90)' }, 'Réussite observée'));
+    [[market, MARKET, 'square'], [ours, OURS, 'circle']].forEach(function (series) {
+      var points = series[0], colour = series[1];
+      if (points.length > 1) {
+        svg.appendChild(svgEl('polyline', { points: points.map(function (p) { return x(p.x) + ',' + y(p.y); }).join(' '), fill: 'none', stroke: colour, 'stroke-width': 1.5, 'stroke-opacity': 0.6 }));
+      }
+      points.forEach(function (p) {
+        var r = 3 + Math.min(6, Math.sqrt(p.count) / 2);
+        var mark = series[2] === 'square'
+          ? svgEl('rect', { x: x(p.x) - r, y: y(p.y) - r, width: 2 * r, height: 2 * r, fill: colour, 'fill-opacity': 0.8, 'data-market-bin': p.key })
+          : svgEl('circle', { cx: x(p.x), cy: y(p.y), r: r, fill: colour, 'fill-opacity': 0.75, 'data-bin': p.key });
+        mark.appendChild(svgEl('title', {}, p.title));
+        svg.appendChild(mark);
+      });
     });
     return svg;
   }
-  function monthlyChart(months) {
-    var width = 640, height = 220, pad = 36;
-    var svg = svgEl('svg', { viewBox: '0 0 ' + width + ' ' + height, width: width, height: height, role: 'img', 'aria-label': 'Évolution mensuelle' });
-    if (months.length === 0) return svg;
-    var max = Math.max.apply(null, months.map(function (m) { return m.settled; }).concat([1]));
-    var step = (width - 2 * pad) / months.length;
-    months.forEach(function (m, i) {
-      var h = (m.settled / max) * (height - 2 * pad);
-      svg.appendChild(svgEl('rect', { x: pad + i * step + 2, y: height - pad - h, width: Math.max(2, step - 4), height: h, fill: '#c3d3ea', 'data-month': m.month }));
-      if (m.hit_rate !== null) svg.appendChild(svgEl('circle', { cx: pad + (i + 0.5) * step, cy: height - pad - m.hit_rate * (height - 2 * pad), r: 3, fill: '#c05621' }));
-      svg.appendChild(svgEl('text', { x: pad + (i + 0.5) * step, y: height - pad + 14, 'text-anchor': 'middle', 'font-size': 10 }, m.month));
+  function marketTable(bins) {
+    var table = el('table', { 'data-table': 'market' });
+    var head = el('tr');
+    ['Probabilité du favori', 'Matchs', 'Probabilité moyenne', 'Réussite du favori'].forEach(function (h) { head.appendChild(el('th', { scope: 'col' }, h)); });
+    table.appendChild(head);
+    bins.forEach(function (b) {
+      var row = el('tr');
+      var key = 'market:' + b.from;
+      [['range', pct0(b.from) + ' – ' + pct0(b.to)], ['count', String(b.count)], ['mean_probability', pct(b.mean_probability)], ['hit_rate', pct(b.hit_rate)]].forEach(function (c) {
+        row.appendChild(el('td', { 'data-cell': key + ':' + c[0] }, c[1]));
+      });
+      table.appendChild(row);
     });
+    return scroller('Calibration des bookmakers, par intervalle', table);
+  }
+  // Drawn at the width it is shown at (a phone's or a desktop's), so its labels keep their size.
+  function monthlyChart(months, width) {
+    var W = Math.max(300, Math.min(1100, Math.round(width || 720))), H = W < 600 ? 220 : 260, L = 52, R = 66, T = 14, B = 44;
+    var sw = W - L - R, sh = H - T - B;
+    var svg = svgEl('svg', { viewBox: '0 0 ' + W + ' ' + H, role: 'img', 'aria-label': 'Évolution mensuelle : analyses réglées et taux de réussite', 'font-family': 'system-ui, sans-serif' });
+    var max = Math.max.apply(null, months.map(function (m) { return m.settled; }).concat([1]));
+    var top = Math.max(4, Math.ceil(max / 4) * 4);
+    var step = sw / months.length;
+    var yCount = function (v) { return T + (1 - v / top) * sh; };
+    var yRate = function (v) { return T + (1 - v) * sh; };
+    [0, 0.25, 0.5, 0.75, 1].forEach(function (t) {
+      svg.appendChild(svgEl('line', { x1: L, y1: yRate(t), x2: L + sw, y2: yRate(t), stroke: GRID }));
+      svg.appendChild(svgEl('text', { x: L - 6, y: yRate(t) + 4, 'text-anchor': 'end', 'font-size': 11, fill: INK }, String(Math.round(t * top))));
+      svg.appendChild(svgEl('text', { x: L + sw + 6, y: yRate(t) + 4, 'font-size': 11, fill: INK }, pct0(t)));
+    });
+    svg.appendChild(svgEl('line', { x1: L, y1: T + sh, x2: L + sw, y2: T + sh, stroke: INK }));
+    svg.appendChild(svgEl('text', { x: 0, y: 0, 'font-size': 11, fill: INK, 'text-anchor': 'middle', transform: 'translate(12 ' + (T + sh / 2) + ') rotate(-90)' }, 'Analyses réglées'));
+    svg.appendChild(svgEl('text', { x: 0, y: 0, 'font-size': 11, fill: INK, 'text-anchor': 'middle', transform: 'translate(' + (W - 16) + ' ' + (T + sh / 2) + ') rotate(90)' }, 'Taux de réussite'));
+    // One month label per 70 px at most, evenly spread, so they never run into each other.
+    var every = Math.max(1, Math.ceil(months.length / Math.max(1, Math.floor(sw / 70))));
+    var rate = [];
+    months.forEach(function (m, i) {
+      var h = (m.settled / top) * sh;
+      var bar = svgEl('rect', { x: L + i * step + step * 0.15, y: yCount(m.settled), width: Math.max(2, step * 0.7), height: h, fill: '#c3d3ea', 'data-month': m.month });
+      bar.appendChild(svgEl('title', {}, m.month + ' : ' + m.settled + ' réglées, réussite ' + pct(m.hit_rate)));
+      svg.appendChild(bar);
+      if (m.hit_rate !== null) rate.push([L + (i + 0.5) * step, yRate(m.hit_rate)]);
+      if (i % every === 0) svg.appendChild(svgEl('text', { x: L + (i + 0.5) * step, y: T + sh + 16, 'text-anchor': 'middle', 'font-size': 11, fill: INK }, m.month));
+    });
+    if (rate.length > 1) svg.appendChild(svgEl('polyline', { points: rate.map(function (p) { return p.join(','); }).join(' '), fill: 'none', stroke: MARKET, 'stroke-width': 1.5 }));
+    rate.forEach(function (p) { svg.appendChild(svgEl('circle', { cx: p[0], cy: p[1], r: 3.5, fill: MARKET })); });
     return svg;
   }
   function monthlyTable(months) {
     var table = el('table', { 'data-table': 'monthly' });
     var head = el('tr');
-    ['Mois', 'Réglées', 'Gagnées', 'Perdues', 'Annulées', 'Réussite', 'Confiance moyenne'].forEach(function (h) { head.appendChild(el('th', {}, h)); });
+    ['Mois', 'Réglées', 'Gagnées', 'Perdues', 'Annulées', 'Réussite', 'Confiance moyenne'].forEach(function (h) { head.appendChild(el('th', { scope: 'col' }, h)); });
     table.appendChild(head);
     months.forEach(function (m) {
       var row = el('tr');
@@ -135,25 +260,66 @@ export const TRACK_RECORD_SCRIPT = String.raw`'use strict';
       });
       table.appendChild(row);
     });
-    return table;
+    return scroller('Évolution mensuelle, en chiffres', table);
+  }
+  function legend(items) {
+    var list = el('ul', { 'class': 'legend' });
+    items.forEach(function (item) {
+      var li = el('li');
+      li.appendChild(el('span', { 'class': 'swatch ' + item[0], 'aria-hidden': 'true' }));
+      li.appendChild(document.createTextNode(item[1]));
+      list.appendChild(li);
+    });
+    return list;
   }
   function render(record) {
-    document.getElementById('overall').appendChild(figuresTable('overall', record.overall, true));
+    var overall = document.getElementById('overall');
+    if (record.overall.all_time.settled === 0) {
+      overall.appendChild(empty('Aucune analyse n’est encore réglée. Les chiffres apparaîtront ici dès le premier match joué après une analyse vendue, une fois son résultat publié.'));
+    }
+    overall.appendChild(figuresTable('overall', 'Ensemble des analyses, par période', record.overall, true));
     var byType = document.getElementById('by-type');
+    if (record.by_type.length === 0) {
+      byType.appendChild(empty('Chaque type de pronostic (1X2, double chance, les deux équipes marquent, plus/moins de 2,5 buts, score exact, analyse complète) aura ici son propre bilan dès sa première analyse réglée.'));
+    }
     record.by_type.forEach(function (t) {
-      byType.appendChild(el('h3', {}, TYPES[t.type] || t.type));
-      byType.appendChild(figuresTable('type-' + t.type, t.windows, t.type === '1x2' || t.type === 'full-analysis'));
+      var name = TYPES[t.type] || t.type;
+      byType.appendChild(el('h3', {}, name));
+      byType.appendChild(figuresTable('type-' + t.type, name + ', par période', t.windows, t.type === '1x2' || t.type === 'full-analysis'));
     });
     var byLeague = document.getElementById('by-league');
+    if (record.by_league.length === 0) {
+      byLeague.appendChild(empty('Chaque championnat aura ici son propre bilan dès qu’une analyse d’un de ses matchs sera réglée.'));
+    }
     record.by_league.forEach(function (l) {
       var code = l.league ? l.league.code : 'none';
-      byLeague.appendChild(el('h3', {}, l.league ? l.league.name + ' (' + l.league.code + ')' : 'Match non retrouvé'));
-      byLeague.appendChild(figuresTable('league-' + code, l.windows, true));
+      var name = l.league ? l.league.name + ' (' + l.league.code + ')' : 'Match non retrouvé';
+      byLeague.appendChild(el('h3', {}, name));
+      byLeague.appendChild(figuresTable('league-' + code, name + ', par période', l.windows, true));
     });
-    document.getElementById('calibration').appendChild(calibrationChart(record.calibration));
+    var market = record.market_calibration;
+    document.getElementById('calibration').appendChild(calibrationChart(record.calibration.map(function (b) {
+      return { key: b.from, x: b.mean_confidence, y: b.hit_rate, count: b.count, title: 'Nos analyses ' + pct0(b.from) + '–' + pct0(b.to) + ' : ' + b.count + ' analyses, confiance moyenne ' + pct(b.mean_confidence) + ', réussite ' + pct(b.hit_rate) };
+    }), market.bins.map(function (b) {
+      return { key: b.from, x: b.mean_probability, y: b.hit_rate, count: b.count, title: 'Favori des bookmakers ' + pct0(b.from) + '–' + pct0(b.to) + ' : ' + b.count + ' matchs, probabilité moyenne ' + pct(b.mean_probability) + ', réussite ' + pct(b.hit_rate) };
+    })));
+    var notes = document.getElementById('calibration-notes');
+    if (record.calibration.length === 0) {
+      notes.appendChild(el('p', { 'class': 'empty', 'data-empty': 'calibration' }, 'Nos points apparaîtront dès les premières analyses gagnées ou perdues.'));
+    }
+    if (market.bins.length === 0) {
+      notes.appendChild(el('p', { 'class': 'empty', 'data-empty': 'market' }, 'Les bookmakers apparaîtront quand au moins ' + market.min_bin + ' matchs réglés auront des cotes enregistrées (' + market.matches + ' pour l’instant).'));
+    } else {
+      document.getElementById('market-table').appendChild(marketTable(market.bins));
+    }
     var monthly = document.getElementById('monthly');
-    monthly.appendChild(monthlyChart(record.monthly));
-    monthly.appendChild(monthlyTable(record.monthly));
+    if (record.monthly.length === 0) {
+      monthly.appendChild(empty('Chaque mois apparaîtra ici dès sa première analyse réglée.'));
+    } else {
+      monthly.appendChild(monthlyChart(record.monthly, monthly.clientWidth));
+      monthly.appendChild(legend([['bars', 'Analyses réglées (échelle de gauche)'], ['rate', 'Taux de réussite (échelle de droite)']]));
+      monthly.appendChild(monthlyTable(record.monthly));
+    }
     document.getElementById('baseline').textContent = 'Référence naïve du RPS et du score de Brier : ' + record.baseline + '.';
     var status = document.getElementById('status');
     status.textContent = 'Mis à jour le ' + new Date(record.generated_at).toLocaleString('fr-FR') + '.';

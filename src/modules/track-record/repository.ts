@@ -10,6 +10,7 @@ import {
   pronosticTypes,
   trackRecordCalibration,
   trackRecordDays,
+  trackRecordMatches,
 } from '../../db/schema/pronostics.js';
 import type { PronosticTypeSlug, SettlementOutcome } from '../../lib/allowed-values.js';
 
@@ -101,7 +102,7 @@ export interface Settlement {
 /**
  * Writes a batch of settlements in one statement; a row settled meanwhile (another worker, a
  * re-run) is left as it is. The same statement adds the rows it settled (its RETURNING, so never a
- * row twice) to the day rollup and the calibration rollup, in key order (two passes at once wait
+ * row twice) to the day rollup, the calibration rollup and the settled matches, in key order (two passes at once wait
  * for each other instead of deadlocking). Returns how many rows this call settled.
  */
 export async function writeSettlements(
@@ -145,7 +146,7 @@ export async function writeSettlements(
             'settled_at', to_char(${at}::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')))
       FROM s
       WHERE p.id = s.id AND p.status = 'success' AND p.outcome IS NULL
-      RETURNING p.type_id, s.outcome, s.day, s.league_id, s.confidence, s.actual, s.brier, s.rps
+      RETURNING p.type_id, s.outcome, s.match_id, s.day, s.league_id, s.confidence, s.actual, s.brier, s.rps
     ), days AS (
       INSERT INTO ${trackRecordDays} AS r (day, type_id, league_id, won, lost, void, confidence_sum,
                                            scored_home, scored_draw, scored_away, brier_sum, rps_sum)
@@ -172,6 +173,10 @@ export async function writeSettlements(
       ON CONFLICT (type_id, bin) DO UPDATE SET
         count = c.count + excluded.count, won = c.won + excluded.won,
         confidence_sum = c.confidence_sum + excluded.confidence_sum
+    ), matches AS (
+      INSERT INTO ${trackRecordMatches} AS m (match_id, settled)
+      SELECT match_id, count(*) FROM settled WHERE match_id IS NOT NULL GROUP BY 1 ORDER BY 1
+      ON CONFLICT (match_id) DO UPDATE SET settled = m.settled + excluded.settled
     )
     SELECT count(*)::int AS settled FROM settled`);
   return Number(rowsOf(result)[0]?.settled ?? 0);
@@ -289,4 +294,19 @@ export async function userCalibrationBins(db: Executor, userId: number): Promise
     WHERE p.user_id = ${userId} AND p.outcome IN ('won', 'lost') AND p.settled_confidence IS NOT NULL
     GROUP BY 1 ORDER BY 1`);
   return binsOf(result);
+}
+
+/** The matches the settled analyses were settled on (the market calibration's matches). */
+export async function settledMatchIds(db: Executor): Promise<number[]> {
+  const result = await db.execute(sql`SELECT match_id FROM ${trackRecordMatches} ORDER BY 1`);
+  return rowsOf(result).map((row) => Number(row.match_id));
+}
+
+/** The same over one user's own settled rows. */
+export async function userSettledMatchIds(db: Executor, userId: number): Promise<number[]> {
+  const result = await db.execute(sql`
+    SELECT DISTINCT p.settled_match_id AS match_id FROM ${pronostics} p
+    WHERE p.user_id = ${userId} AND p.outcome IS NOT NULL AND p.settled_match_id IS NOT NULL
+    ORDER BY 1`);
+  return rowsOf(result).map((row) => Number(row.match_id));
 }

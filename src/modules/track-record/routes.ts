@@ -8,6 +8,7 @@ import { currentUser } from '../../plugins/app/auth.js';
 import { authErrors, Envelope, ErrorEnvelope } from '../../schemas/common.js';
 import { TRACK_RECORD_PAGE, TRACK_RECORD_SCRIPT } from './page.js';
 import { TrackRecordSchema } from './schemas.js';
+import { RECORD_CACHE_MS } from './service.js';
 
 const trackRecordRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { trackRecord } = app.services;
@@ -25,8 +26,14 @@ const trackRecordRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
     },
-    async () =>
-      envelope({ message: messages.trackRecord, data: { track_record: await trackRecord.publicRecord() } }),
+    async (_request, reply) => {
+      // The figures are the process's minute-old copy: a browser or a proxy may keep them as long.
+      reply.header('cache-control', `public, max-age=${RECORD_CACHE_MS / 1000}`);
+      return envelope({
+        message: messages.trackRecord,
+        data: { track_record: await trackRecord.publicRecord() },
+      });
+    },
   );
 
   app.get(
@@ -58,7 +65,7 @@ const trackRecordRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/track-record', { schema: { hide: true } }, async (_request, reply) =>
     reply
       .type('text/html; charset=utf-8')
-      .header('cache-control', 'public, max-age=60')
+      .header('cache-control', `public, max-age=${RECORD_CACHE_MS / 1000}`)
       .send(TRACK_RECORD_PAGE),
   );
   app.get('/track-record/app.js', { schema: { hide: true } }, async (_request, reply) =>

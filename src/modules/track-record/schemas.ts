@@ -52,6 +52,25 @@ export const TrackRecordSchema = Type.Object({
       hit_rate: Type.Number(),
     }),
   ),
+  market_calibration: Type.Object(
+    {
+      min_bin: Type.Integer({ description: 'Le moins de matchs qu’un intervalle publié contient' }),
+      matches: Type.Integer({ description: 'Matchs réglés dont les cotes 1X2 sont connues' }),
+      bins: Type.Array(
+        Type.Object({
+          from: Type.Number(),
+          to: Type.Number(),
+          count: Type.Integer(),
+          mean_probability: Type.Number(),
+          hit_rate: Type.Number(),
+        }),
+      ),
+    },
+    {
+      description:
+        'Calibration des bookmakers sur les matchs où nos analyses ont été réglées : probabilité sans marge du favori (cote de clôture, sinon d’avant-match ; Pinnacle, sinon la moyenne du marché) et réussite du favori, par intervalles fusionnés jusqu’à compter au moins min_bin matchs',
+    },
+  ),
   monthly: Type.Array(
     Type.Object({
       month: Type.String(),

@@ -14,15 +14,18 @@ import type { Clock } from '../../lib/clock.js';
 import { DAY_MS, isoDay } from '../../lib/time.js';
 import type { FixtureOutcome, FixtureService } from '../fixtures/service.js';
 import type { FixtureQuery, FootballService } from '../football/service.js';
+import { MARKET_BIN_MIN, type MarketBin, marketBins, marketPoint } from './market-calibration.js';
 import {
   calibrationBins,
   type SettledGroup,
   type Settlement,
   settledGroups,
+  settledMatchIds,
   type UnsettledRow,
   unsettledAfter,
   userCalibrationBins,
   userSettledGroups,
+  userSettledMatchIds,
   writeSettlements,
 } from './repository.js';
 
@@ -162,6 +165,8 @@ export interface TrackRecord {
   }>;
   calibration: Array<{ from: number; to: number; count: number; mean_confidence: number; hit_rate: number }>;
   monthly: Array<{ month: string } & Omit<Figures, 'one_x_two'>>;
+  /** The bookmakers' calibration over the matches the analyses were settled on (bins of ≥ min_bin). */
+  market_calibration: { min_bin: number; matches: number; bins: MarketBin[] };
 }
 
 export const BASELINE_DESCRIPTION =
@@ -170,7 +175,7 @@ export const BASELINE_DESCRIPTION =
 export interface TrackRecordDeps {
   db: Database;
   clock: Clock;
-  football: Pick<FootballService, 'findFixtures' | 'leagueFrequencies'>;
+  football: Pick<FootballService, 'findFixtures' | 'leagueFrequencies' | 'marketViews'>;
   /** The fixtures pronostics were created from (optional: without it every row settles by name). */
   fixtures?: Pick<FixtureService, 'outcomes'>;
 }
@@ -345,11 +350,15 @@ export function createTrackRecordService({ db, clock, football, fixtures }: Trac
     const now = clock.now();
     const today = isoDay(now.getTime());
     // The public figures read the rollups the settlement keeps; a user's, their own settled rows.
-    const [groups, bins, leagues] = await Promise.all([
+    const [groups, bins, leagues, matchIds] = await Promise.all([
       userId === undefined ? settledGroups(db, today) : userSettledGroups(db, today, userId),
       userId === undefined ? calibrationBins(db) : userCalibrationBins(db, userId),
       football.leagueFrequencies(),
+      userId === undefined ? settledMatchIds(db) : userSettledMatchIds(db, userId),
     ]);
+    // The market's pick of each of those matches and its probability: only the bins leave here.
+    const views = await football.marketViews(matchIds);
+    const marketPoints = views.map((view) => marketPoint(view.probabilities, view.actual));
     const leagueById = new Map(leagues.map((league) => [league.id, league]));
     const fresh = () =>
       Object.fromEntries(recordWindows.map((w) => [w, emptyAccumulator()])) as Record<
@@ -431,6 +440,11 @@ export function createTrackRecordService({ db, clock, football, fixtures }: Trac
           const { one_x_two: _scores, ...figures } = figuresOf(acc, false);
           return { month, ...figures };
         }),
+      market_calibration: {
+        min_bin: MARKET_BIN_MIN,
+        matches: marketPoints.length,
+        bins: marketBins(marketPoints),
+      },
     };
   }
 }
