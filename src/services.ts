@@ -13,6 +13,8 @@ import { createOtpService } from './modules/auth/otp-service.js';
 import { createTokenService } from './modules/auth/tokens.js';
 import { createBackofficeService } from './modules/backoffice/service.js';
 import { createDashboardService } from './modules/dashboard/service.js';
+import { createPushDelivery } from './modules/devices/push.js';
+import { createDeviceService } from './modules/devices/service.js';
 import { createEventService } from './modules/events/service.js';
 import { createEventStreams } from './modules/events/streams.js';
 import { createFixtureService } from './modules/fixtures/service.js';
@@ -41,6 +43,7 @@ import {
   createPaymentsDriver,
   type PaymentsDriver,
 } from './providers/payments/index.js';
+import { createPushDriver, type PushDriver } from './providers/push/index.js';
 import { createStorage, type StorageDriver } from './providers/storage/index.js';
 
 export interface ServiceDeps {
@@ -56,6 +59,8 @@ export interface ServiceDeps {
   paymentsDriver?: PaymentsDriver;
   /** Keeps uploaded files; by default the driver STORAGE_DRIVER names. */
   storage?: StorageDriver;
+  /** Sends push notifications; by default the driver PUSH_DRIVER names. */
+  pushDriver?: PushDriver;
 }
 
 export function createServices(deps: ServiceDeps) {
@@ -93,7 +98,18 @@ export function createServices(deps: ServiceDeps) {
   const wallet = createWalletService({ db, ledger });
   const idempotency = createIdempotencyService({ db, clock });
   const packs = createPackService({ db, audit: admin });
-  const tokens = createTokenService({ db, config, clock, database });
+  // Push devices, and the delivery of their owners' events through the push driver.
+  const devices = createDeviceService({ db, clock, events });
+  const pushDriver = deps.pushDriver ?? createPushDriver(config, { clock, logger });
+  const push = createPushDelivery({
+    db,
+    clock,
+    logger,
+    events,
+    driver: pushDriver,
+    maxAgeSeconds: config.pushMaxAgeSeconds,
+  });
+  const tokens = createTokenService({ db, config, clock, database, devices });
   const otp = createOtpService({ db, config, clock, messenger, users, tokens });
   const pronostics = createPronosticService({
     db,
@@ -174,6 +190,9 @@ export function createServices(deps: ServiceDeps) {
     ledger,
     events,
     eventStreams,
+    devices,
+    pushDriver,
+    push,
     messenger,
     football,
     fixtures,
