@@ -223,6 +223,20 @@ describe('the push sender', () => {
     expect(deliveries(driver.sent, [device.token])).toEqual([`${device.token.slice(0, 8)} ${fresh.id}`]);
   });
 
+  it('passes events the retention purged (never stuck behind a gap in the log)', async () => {
+    const user = await signIn(t);
+    const device = await registerDevice(t, user);
+    const purged = await append(t, user.id, 'ticket.replied');
+    clock.advance((t.config.eventsRetentionDays * 86_400 + 60) * 1000);
+    await t.app.runtime.housekeeping.runOnce();
+    expect((await t.app.runtime.pushSender.runOnce()).sent).toBe(0);
+    const [row] = await t.app.db.select().from(pushDevices).where(eqId(device.id));
+    expect(row).toMatchObject({ pushedSeq: purged.id, leaseUntil: null });
+    const next = await append(t, user.id, 'payment.succeeded');
+    await t.app.runtime.pushSender.runOnce();
+    expect(deliveries(driver.sent, [device.token])).toEqual([`${device.token.slice(0, 8)} ${next.id}`]);
+  });
+
   it('after a restart it sends what was committed meanwhile, and repeats nothing', async () => {
     const user = await signIn(t);
     const device = await registerDevice(t, user);

@@ -199,8 +199,12 @@ export function createPushDelivery(deps: PushDeliveryDeps) {
       if (!page.meta.has_more || lastRead === undefined) break;
       after = lastRead;
     }
-    // What is left: every event pushed or skipped; the cursor stored, the lease given back.
-    for (const device of active.values()) await advanceDevice(db, device.row.id, device.seq, null);
+    // What is left: every event pushed or skipped; the cursor stored, the lease given back. Every
+    // event up to `last` had committed before the reads above, so one they did not return was
+    // purged (past the retention): the cursor passes it too.
+    for (const device of active.values()) {
+      await advanceDevice(db, device.row.id, Math.max(device.seq, last), null);
+    }
     return report;
   }
 
