@@ -39,6 +39,7 @@ const PUBLISHED =
 const TABLE_OWNERS = {
   'admin.ts': ['admin'],
   'affiliation.ts': ['affiliation'],
+  'devices.ts': ['devices'],
   'fixtures.ts': ['fixtures'],
   'events.ts': ['events'],
   'flags.ts': ['flags'],

@@ -20,6 +20,7 @@ import authRoutes from './modules/auth/routes.js';
 import backofficeRoutes from './modules/backoffice/routes.js';
 import consoleRoutes from './modules/console/routes.js';
 import dashboardRoutes from './modules/dashboard/routes.js';
+import deviceRoutes from './modules/devices/routes.js';
 import eventRoutes from './modules/events/routes.js';
 import fixtureRoutes from './modules/fixtures/routes.js';
 import healthRoutes from './modules/health/routes.js';
@@ -44,6 +45,7 @@ import rateLimit from './plugins/external/rate-limit.js';
 import security from './plugins/external/security.js';
 import type { Messenger } from './providers/messaging/index.js';
 import type { PaymentsDriver } from './providers/payments/index.js';
+import type { PushDriver } from './providers/push/index.js';
 import type { StorageDriver } from './providers/storage/index.js';
 import type { WorkerOptions } from './runtime/analysis-worker.js';
 import { createRuntime, type Runtime } from './runtime/runtime.js';
@@ -64,6 +66,8 @@ export interface AppOptions {
   paymentsDriver?: PaymentsDriver;
   /** Keeps uploaded files; by default the driver STORAGE_DRIVER names. */
   storage?: StorageDriver;
+  /** Sends push notifications; by default the driver PUSH_DRIVER names. */
+  pushDriver?: PushDriver;
   /** Worker tuning (backoff, lease, poll) over the configured concurrency and lease; the defaults suit production. */
   workerOptions?: Partial<WorkerOptions>;
   /** Pino options, or false; by default JSON logs at LOG_LEVEL (server.ts asks for readable ones on a terminal). */
@@ -130,6 +134,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...(options.analyst ? { analyst: options.analyst } : {}),
     ...(options.paymentsDriver ? { paymentsDriver: options.paymentsDriver } : {}),
     ...(options.storage ? { storage: options.storage } : {}),
+    ...(options.pushDriver ? { pushDriver: options.pushDriver } : {}),
   });
   await app.register(context, { config, database, clock, services, closeDatabase: ownsDatabase });
   await app.register(requestId);
@@ -188,6 +193,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(affiliationRoutes);
   await app.register(supportRoutes);
   await app.register(eventRoutes);
+  await app.register(deviceRoutes);
   await app.register(trackRecordRoutes);
   await app.register(consoleRoutes);
 

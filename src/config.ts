@@ -3,9 +3,9 @@
 // ConfigSchema: its type with bounds or allowed values, its default and how its text is read; the
 // Config type derives from it. A bad value stops the start with one line naming the variable and
 // what it accepts; the rules after the schema refuse settings that are valid alone but not together.
-import { randomBytes } from 'node:crypto';
+import { createPrivateKey, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { type Static, Type } from 'typebox';
 import {
   aiDrivers,
@@ -16,6 +16,7 @@ import {
   notchpayChargeMethods,
   type PaymentProvider,
   paymentProviders,
+  pushDrivers,
   roles,
   smsDrivers,
   storageDrivers,
@@ -42,6 +43,7 @@ import { ensurePrivateDir } from './lib/private-files.js';
 export type {
   AiDriverName,
   MessagingDriverName,
+  PushDriverName,
   Role,
   StorageDriverName,
 } from './lib/allowed-values.js';
@@ -101,6 +103,62 @@ function parseFixturesUrl(raw: string): string {
   if (protocol !== 'http:' && protocol !== 'https:' && protocol !== 'file:') throw new Refusal(raw);
   return raw.trim();
 }
+
+const SERVICE_ACCOUNT = 'a service account key: its JSON, or the path of its file';
+
+/**
+ * FCM_SERVICE_ACCOUNT: the Google service account key (the JSON file the Firebase console gives),
+ * as its JSON text or the path of its file. Read and checked at start, so a missing file or a key
+ * that cannot sign is a start error, not a failure at the first push. Never quoted in an error: the
+ * JSON holds the private key (a path is quoted).
+ */
+function parseServiceAccount(raw: string, cwd: string): ServiceAccount {
+  const given = raw.trim();
+  const isJson = given.startsWith('{');
+  const shown = isJson ? '<JSON>' : given;
+  const refuse = (why: string) => new Refusal(shown, `${SERVICE_ACCOUNT} (${why})`);
+  let text = given;
+  if (!isJson) {
+    const path = isAbsolute(given) ? given : resolve(cwd, given);
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      throw refuse(`cannot read the file: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+    }
+  }
+  let key: Record<string, unknown>;
+  try {
+    key = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    throw refuse('not JSON');
+  }
+  const field = (name: string) => {
+    const value = key?.[name];
+    if (typeof value !== 'string' || value.trim() === '') throw refuse(`no ${name}`);
+    return value;
+  };
+  const account = {
+    projectId: field('project_id'),
+    clientEmail: field('client_email'),
+    privateKey: field('private_key'),
+    tokenUri: key?.token_uri === undefined ? 'https://oauth2.googleapis.com/token' : field('token_uri'),
+  };
+  try {
+    createPrivateKey(account.privateKey);
+  } catch {
+    throw refuse('its private_key is not a PEM private key');
+  }
+  if (!/^https?:\/\/./.test(account.tokenUri)) throw refuse('its token_uri is not an http(s) URL');
+  return account;
+}
+
+const ServiceAccountSchema = Type.Object({
+  projectId: Type.String(),
+  clientEmail: Type.String(),
+  privateKey: Type.String(),
+  tokenUri: Type.String(),
+});
+export type ServiceAccount = Static<typeof ServiceAccountSchema>;
 
 const inTests = (earlier: ReadEarlier) => earlier('APP_ENV') === 'test';
 const inProduction = (earlier: ReadEarlier) => earlier('APP_ENV') === 'production';
@@ -311,6 +369,35 @@ const ConfigSchema = Type.Object({
     }),
   }),
 
+  pushDriver: choice('PUSH_DRIVER', pushDrivers, {
+    default: 'log',
+    description:
+      'How events reach registered phones: `log` (DATA_DIR/push-outbox.jsonl, nothing sent) or `fcm` (Firebase Cloud Messaging).',
+  }),
+  pushMaxAgeSeconds: wholeNumber('PUSH_MAX_AGE_SECONDS', {
+    default: 3600,
+    minimum: 60,
+    maximum: 86_400,
+    description:
+      'An event older than this is no longer pushed (a late notification is noise); the log keeps it.',
+  }),
+  fcm: Type.Object({
+    serviceAccount: Type.Union([ServiceAccountSchema, Type.Undefined()], {
+      env: 'FCM_SERVICE_ACCOUNT',
+      accepts: SERVICE_ACCOUNT,
+      default: undefined,
+      parse: parseServiceAccount,
+      description:
+        'The Google service account key (JSON, or the path of its file), required with PUSH_DRIVER=fcm.',
+    } satisfies SettingKeywords<ServiceAccount | undefined>),
+    projectId: optionalText('FCM_PROJECT_ID', {
+      pattern: '^[a-z][a-z0-9-]{4,61}[a-z0-9]$',
+      accepts: 'a Firebase project id such as my-app-12345',
+      description: "The Firebase project messages go to; unset: the service account key's project_id.",
+    }),
+    baseUrl: httpUrl('FCM_BASE_URL', { default: 'https://fcm.googleapis.com' }),
+  }),
+
   aiDriver: choice('AI_DRIVER', aiDrivers, { default: 'builtin' }),
   ai: Type.Object({
     baseUrl: httpUrl('AI_BASE_URL'),
@@ -485,6 +572,9 @@ function requireDriverSettings(config: Config): void {
       NOTCHPAY_PRIVATE_KEY: notchpay.privateKey,
       NOTCHPAY_WEBHOOK_SECRET: notchpay.webhookSecret,
     });
+  }
+  if (config.pushDriver === 'fcm') {
+    requireSet('PUSH_DRIVER=fcm', { FCM_SERVICE_ACCOUNT: config.fcm.serviceAccount ? 'set' : undefined });
   }
   if (config.whatsappDriver === 'whatsapp-cloud') {
     requireSet('WHATSAPP_DRIVER=whatsapp-cloud is used', {

@@ -13,6 +13,8 @@ import { createOtpService } from './modules/auth/otp-service.js';
 import { createTokenService } from './modules/auth/tokens.js';
 import { createBackofficeService } from './modules/backoffice/service.js';
 import { createDashboardService } from './modules/dashboard/service.js';
+import { createPushDelivery } from './modules/devices/push.js';
+import { createDeviceService } from './modules/devices/service.js';
 import { createEventService } from './modules/events/service.js';
 import { createEventStreams } from './modules/events/streams.js';
 import { createFixtureService } from './modules/fixtures/service.js';
@@ -41,6 +43,7 @@ import {
   createPaymentsDriver,
   type PaymentsDriver,
 } from './providers/payments/index.js';
+import { createPushDriver, type PushDriver } from './providers/push/index.js';
 import { createStorage, type StorageDriver } from './providers/storage/index.js';
 
 export interface ServiceDeps {
@@ -56,6 +59,8 @@ export interface ServiceDeps {
   paymentsDriver?: PaymentsDriver;
   /** Keeps uploaded files; by default the driver STORAGE_DRIVER names. */
   storage?: StorageDriver;
+  /** Sends push notifications; by default the driver PUSH_DRIVER names. */
+  pushDriver?: PushDriver;
 }
 
 export function createServices(deps: ServiceDeps) {
@@ -79,7 +84,18 @@ export function createServices(deps: ServiceDeps) {
   const ledger = createLedger();
   // The event logs, written by every module whose change a client or an admin is told about.
   const events = createEventService({ db, clock, retentionDays: config.eventsRetentionDays });
-  const tokens = createTokenService({ db, config, clock, database });
+  // Push devices, and the delivery of their owners' events through the push driver.
+  const devices = createDeviceService({ db, clock, events });
+  const pushDriver = deps.pushDriver ?? createPushDriver(config, { clock, logger });
+  const push = createPushDelivery({
+    db,
+    clock,
+    logger,
+    events,
+    driver: pushDriver,
+    maxAgeSeconds: config.pushMaxAgeSeconds,
+  });
+  const tokens = createTokenService({ db, config, clock, database, devices });
   // The live streams this process holds (none until a client opens one; LISTEN starts then).
   const eventStreams = createEventStreams({
     db,
@@ -178,6 +194,9 @@ export function createServices(deps: ServiceDeps) {
     ledger,
     events,
     eventStreams,
+    devices,
+    pushDriver,
+    push,
     messenger,
     football,
     fixtures,

@@ -1152,6 +1152,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/devices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Mes appareils enregistrés, du plus récemment enregistré au plus ancien */
+        get: operations["getUserDevices"];
+        put?: never;
+        /**
+         * Enregistrer un appareil pour recevoir mes événements en notification push
+         * @description One device per token: a token already registered (by this user or another) is moved to the caller, never duplicated. At most 5 devices per user: registering another forgets the least recently registered one. A new device receives the events that happen after its registration.
+         */
+        post: operations["postUserDevices"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/devices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Oublier un de mes appareils : il ne recevra plus de notifications */
+        delete: operations["deleteUserDevicesById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/track-record": {
         parameters: {
             query?: never;
@@ -14949,6 +14987,507 @@ export interface operations {
             };
             /** @description Error envelope */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getUserDevices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                        };
+                        message: string;
+                        data: {
+                            devices: {
+                                id: number;
+                                /** @enum {unknown} */
+                                platform: "android" | "ios" | "web";
+                                /**
+                                 * @description ISO 8601 UTC with microseconds
+                                 * @example 2026-03-10T12:34:56.123456Z
+                                 */
+                                created_at: string;
+                                /** @description The last 6 characters of the token (never the whole token). */
+                                token_ending: string;
+                                /**
+                                 * @description ISO 8601 UTC with microseconds
+                                 * @example 2026-03-10T12:34:56.123456Z
+                                 */
+                                registered_at: string;
+                            }[];
+                        };
+                        errors: unknown[];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postUserDevices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The FCM registration token the app got from Firebase (20 to 512 of A-Z a-z 0-9 _ - : .). */
+                    token: string;
+                    /** @enum {unknown} */
+                    platform: "android" | "ios" | "web";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                        };
+                        message: string;
+                        data: {
+                            device: {
+                                id: number;
+                                /** @enum {unknown} */
+                                platform: "android" | "ios" | "web";
+                                /**
+                                 * @description ISO 8601 UTC with microseconds
+                                 * @example 2026-03-10T12:34:56.123456Z
+                                 */
+                                created_at: string;
+                            };
+                        };
+                        errors: unknown[];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteUserDevicesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                        };
+                        message: string;
+                        data: unknown[];
+                        errors: unknown[];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

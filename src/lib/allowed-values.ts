@@ -149,6 +149,14 @@ export type AiDriverName = (typeof aiDrivers)[number];
 export const storageDrivers = ['local', 's3'] as const;
 export type StorageDriverName = (typeof storageDrivers)[number];
 
+/** PUSH_DRIVER: `log` writes what it would send (development), `fcm` sends through Firebase Cloud Messaging. */
+export const pushDrivers = ['log', 'fcm'] as const;
+export type PushDriverName = (typeof pushDrivers)[number];
+
+/** What a push device is (`POST /api/user/devices`' `platform`). */
+export const pushPlatforms = ['android', 'ios', 'web'] as const;
+export type PushPlatform = (typeof pushPlatforms)[number];
+
 /** The documentation disagrees on NotchPay's direct-charge method: POST by default, PUT if the account needs it. */
 export const notchpayChargeMethods = ['POST', 'PUT'] as const;
 export type NotchPayChargeMethod = (typeof notchpayChargeMethods)[number];

@@ -1,4 +1,6 @@
 // Every French text the API shows a person, in one place. Code refers to keys, never to sentences.
+import type { UserEventType } from './allowed-values.js';
+
 export const messages = {
   ok: 'OK.',
   unauthenticated: 'Non authentifié.',
@@ -71,6 +73,10 @@ export const messages = {
   eventHistory: 'Vos événements.',
   streamKeyIssued: 'Clé de flux créée : elle ouvre un flux, dans la minute.',
   adminEventHistory: 'Événements du back-office.',
+  deviceRegistered: 'Appareil enregistré : il recevra vos notifications.',
+  deviceList: 'Vos appareils enregistrés pour les notifications.',
+  deviceForgotten: 'Appareil supprimé : il ne recevra plus de notifications.',
+  deviceNotFound: 'Appareil introuvable.',
   packList: 'Packs de crédits disponibles.',
   adminPackList: 'Packs de crédits.',
   packCreated: 'Pack créé.',
@@ -261,3 +267,42 @@ export const withdrawalTexts = {
   payoutDescription: (id: number) => `Retrait de parrainage n° ${id}`,
   commission: (percent: number) => `Commission de parrainage (${percent} %) sur l’achat d’un filleul`,
 } as const;
+
+/**
+ * What a push notification says for each event of a user's log. A lock screen shows it to whoever
+ * holds the phone: no amount, no team, no reason; the app opens the event for the rest.
+ */
+export const pushTexts: Record<UserEventType, { title: string; body: string }> = {
+  'pronostic.succeeded': {
+    title: 'Votre analyse est prête',
+    body: 'Ouvrez l’application pour découvrir votre pronostic.',
+  },
+  'pronostic.cancelled': {
+    title: 'Analyse annulée',
+    body: 'L’analyse n’a pas pu être réalisée. Vos crédits ont été remboursés.',
+  },
+  'payment.succeeded': {
+    title: 'Paiement confirmé',
+    body: 'Vos crédits ont été ajoutés à votre compte.',
+  },
+  'payment.failed': {
+    title: 'Paiement non abouti',
+    body: 'Votre paiement n’a pas abouti. Vous pouvez réessayer depuis l’application.',
+  },
+  'withdrawal.succeeded': {
+    title: 'Retrait effectué',
+    body: 'Le montant a été envoyé sur votre compte mobile money.',
+  },
+  'withdrawal.cancelled': {
+    title: 'Retrait annulé',
+    body: 'Le montant a été recrédité sur votre solde de parrainage.',
+  },
+  'credits.adjusted': {
+    title: 'Solde de crédits modifié',
+    body: 'Votre solde de crédits a été ajusté. Ouvrez l’application pour le détail.',
+  },
+  'ticket.replied': {
+    title: 'Nouvelle réponse du support',
+    body: 'Le support a répondu à votre demande d’assistance.',
+  },
+};

@@ -8,6 +8,7 @@
 //   results sync      downloads the current season of RESULTS_SYNC_LEAGUES once a day
 //   fixtures sync     downloads upcoming fixtures every FIXTURES_SYNC_INTERVAL_HOURS (production)
 //   housekeeping      purges expired codes, dead tokens and old idempotent answers
+//   push sender       sends users' events to their push devices (woken by NOTIFY, a slow poll)
 //   sandbox webhooks  with the sandbox driver only: delivers its signed webhooks to the payments service
 //
 // Every loop reaches the modules only through their services (the container's), and each stop
@@ -22,6 +23,7 @@ import { createAnalysisWorker, type WorkerOptions } from './analysis-worker.js';
 import { createFixturesSync } from './fixtures-sync.js';
 import { createHousekeepingLoop } from './housekeeping-loop.js';
 import { createPaymentPoller } from './payment-poller.js';
+import { createPushSender } from './push-sender.js';
 import { createResultsSync } from './results-sync.js';
 import { createSandboxWebhooks } from './sandbox-webhooks.js';
 import { createSettlementLoop } from './settlement-loop.js';
@@ -81,6 +83,12 @@ export function createRuntime(deps: RuntimeDeps) {
     housekeeping: services.housekeeping,
     logger: logger.child({ component: 'housekeeping' }),
   });
+  const pushSender = createPushSender({
+    database,
+    push: services.push,
+    clock,
+    logger: logger.child({ component: 'push-sender' }),
+  });
   const driver = services.paymentsDriver;
   const sandboxWebhooks = isSandboxDriver(driver)
     ? createSandboxWebhooks({ sandbox: driver, payments: services.payments, logger })
@@ -94,6 +102,7 @@ export function createRuntime(deps: RuntimeDeps) {
     resultsSync,
     fixturesSync,
     housekeeping,
+    pushSender,
     /** Only with the sandbox payments driver. */
     sandboxWebhooks,
 
@@ -107,6 +116,7 @@ export function createRuntime(deps: RuntimeDeps) {
       resultsSync.start();
       fixturesSync.start();
       housekeeping.start();
+      await pushSender.start();
       sandboxWebhooks?.start();
       if (config.resultsSyncLeagues.length > 0) {
         logger.info({ leagues: config.resultsSyncLeagues }, 'daily results sync scheduled');
@@ -122,6 +132,7 @@ export function createRuntime(deps: RuntimeDeps) {
       await fixturesSync.stop();
       await settlement.stop();
       await housekeeping.stop();
+      await pushSender.stop();
       await paymentPoller.stop();
       await analysisWorker.stop();
     },

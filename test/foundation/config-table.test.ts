@@ -2,9 +2,10 @@
 // what that parses to, and the one line that stops the start on a bad value or a missing companion.
 // The table pins the behaviour of src/config.ts so that a rewrite of the parser keeps it; a variable
 // the parser reads without a row here fails the last test.
-import { mkdtempSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Config, ConfigError, loadConfig } from '../../src/config.js';
 
@@ -47,6 +48,32 @@ const postgres: Env = { DATABASE_URL: 'postgres://db/app' };
 /** A fresh directory for the secret generated when APP_SECRET is unset. */
 const secretDir = mkdtempSync(join(tmpdir(), 'cfg-table-'));
 
+/** A Google service account key (FCM_SERVICE_ACCOUNT), as JSON and as a file. */
+const privateKey = generateKeyPairSync('rsa', { modulusLength: 1024 })
+  .privateKey.export({ type: 'pkcs8', format: 'pem' })
+  .toString();
+const serviceAccountKey = {
+  type: 'service_account',
+  project_id: 'pronostics-prod',
+  private_key: privateKey,
+  client_email: 'push@pronostics-prod.iam.gserviceaccount.com',
+  token_uri: 'https://oauth2.googleapis.com/token',
+};
+const serviceAccountJson = JSON.stringify(serviceAccountKey);
+const keyDir = mkdtempSync(join(tmpdir(), 'cfg-fcm-'));
+const keyFile = join(keyDir, 'key.json');
+writeFileSync(keyFile, serviceAccountJson);
+const notJsonFile = join(keyDir, 'not-json.txt');
+writeFileSync(notJsonFile, 'hello');
+const parsedKey = {
+  projectId: 'pronostics-prod',
+  clientEmail: 'push@pronostics-prod.iam.gserviceaccount.com',
+  privateKey,
+  tokenUri: 'https://oauth2.googleapis.com/token',
+};
+const fcm: Env = { PUSH_DRIVER: 'fcm', FCM_SERVICE_ACCOUNT: keyFile };
+const keyAccepts = 'a service account key: its JSON, or the path of its file';
+
 /** [variable, value (undefined: unset), Config field (dot path), parsed value, other variables set] */
 type Accepted = [string, string | undefined, string, unknown, Env?];
 
@@ -63,6 +90,7 @@ const wholeNumbers: [string, string, number, number, number, Env?][] = [
   ['EVENTS_MAX_STREAMS_PER_USER', 'eventsMaxStreamsPerUser', 3, 1, 100],
   ['EVENTS_MAX_STREAMS', 'eventsMaxStreams', 10_000, 1, 1_000_000],
   ['EVENTS_BUFFER_EVENTS', 'eventsBufferEvents', 100, 1, 100_000],
+  ['PUSH_MAX_AGE_SECONDS', 'pushMaxAgeSeconds', 3600, 60, 86_400],
   ['TOKEN_CACHE_SECONDS', 'tokenCacheSeconds', 10, 0, 60],
   ['OTP_TTL_SECONDS', 'otpTtlSeconds', 600, 30, 3600],
   ['OTP_MAX_ATTEMPTS', 'otpMaxAttempts', 5, 1, 20],
@@ -123,6 +151,7 @@ const urls: [string, string, string | undefined][] = [
   ['AI_BASE_URL', 'ai.baseUrl', undefined],
   ['RESULTS_BASE_URL', 'resultsBaseUrl', 'https://www.football-data.co.uk/mmz4281'],
   ['S3_ENDPOINT', 's3.endpoint', undefined],
+  ['FCM_BASE_URL', 'fcm.baseUrl', 'https://fcm.googleapis.com'],
 ];
 
 const on = ['on', 'ON', 'On', 'true', 'TRUE', 'True', '1', 'yes', 'YES', 'Yes'];
@@ -274,6 +303,23 @@ const accepted: Accepted[] = [
   ['RESULTS_SYNC_LEAGUES', 'E0, SP1,E0,e0', 'resultsSyncLeagues', ['E0', 'SP1', 'e0']],
   ['RESULTS_SYNC_LEAGUES', 'ABCDEFGH', 'resultsSyncLeagues', ['ABCDEFGH']],
 
+  ['PUSH_DRIVER', undefined, 'pushDriver', 'log'],
+  ['PUSH_DRIVER', 'log', 'pushDriver', 'log'],
+  ['PUSH_DRIVER', 'fcm', 'pushDriver', 'fcm', fcm],
+  ['FCM_SERVICE_ACCOUNT', undefined, 'fcm.serviceAccount', undefined],
+  ['FCM_SERVICE_ACCOUNT', keyFile, 'fcm.serviceAccount', parsedKey],
+  ['FCM_SERVICE_ACCOUNT', ` ${serviceAccountJson} `, 'fcm.serviceAccount', parsedKey],
+  // A relative path is from the working directory.
+  ['FCM_SERVICE_ACCOUNT', relative(cwd, keyFile), 'fcm.serviceAccount', parsedKey],
+  [
+    'FCM_SERVICE_ACCOUNT',
+    JSON.stringify({ ...serviceAccountKey, token_uri: undefined }),
+    'fcm.serviceAccount.tokenUri',
+    'https://oauth2.googleapis.com/token',
+  ],
+  ['FCM_PROJECT_ID', undefined, 'fcm.projectId', undefined],
+  ['FCM_PROJECT_ID', 'pronostics-staging', 'fcm.projectId', 'pronostics-staging'],
+
   ['STORAGE_DRIVER', undefined, 'storageDriver', 'local'],
   ['STORAGE_DRIVER', 'local', 'storageDriver', 'local'],
   ['STORAGE_DRIVER', 's3', 'storageDriver', 's3', s3],
@@ -424,6 +470,39 @@ const refused: Refused[] = [
   ['PAYMENTS_DRIVER', 'paypal', 'PAYMENTS_DRIVER="paypal" is invalid: expected one of sandbox, notchpay'],
   ['AI_DRIVER', 'gpt', 'AI_DRIVER="gpt" is invalid: expected one of builtin, openai'],
   ['STORAGE_DRIVER', 'gcs', 'STORAGE_DRIVER="gcs" is invalid: expected one of local, s3'],
+  ['PUSH_DRIVER', 'apns', 'PUSH_DRIVER="apns" is invalid: expected one of log, fcm'],
+  ['PUSH_DRIVER', 'fcm', 'FCM_SERVICE_ACCOUNT is required when PUSH_DRIVER=fcm'],
+  [
+    'FCM_SERVICE_ACCOUNT',
+    '/nowhere/key.json',
+    `FCM_SERVICE_ACCOUNT="/nowhere/key.json" is invalid: expected ${keyAccepts} (cannot read the file: ENOENT)`,
+  ],
+  [
+    'FCM_SERVICE_ACCOUNT',
+    notJsonFile,
+    `FCM_SERVICE_ACCOUNT=${JSON.stringify(notJsonFile)} is invalid: expected ${keyAccepts} (not JSON)`,
+  ],
+  // The JSON holds the private key: never quoted.
+  [
+    'FCM_SERVICE_ACCOUNT',
+    JSON.stringify({ ...serviceAccountKey, client_email: '' }),
+    `FCM_SERVICE_ACCOUNT="<JSON>" is invalid: expected ${keyAccepts} (no client_email)`,
+  ],
+  [
+    'FCM_SERVICE_ACCOUNT',
+    JSON.stringify({ ...serviceAccountKey, private_key: 'not a key' }),
+    `FCM_SERVICE_ACCOUNT="<JSON>" is invalid: expected ${keyAccepts} (its private_key is not a PEM private key)`,
+  ],
+  [
+    'FCM_SERVICE_ACCOUNT',
+    JSON.stringify({ ...serviceAccountKey, token_uri: 'ftp://x' }),
+    `FCM_SERVICE_ACCOUNT="<JSON>" is invalid: expected ${keyAccepts} (its token_uri is not an http(s) URL)`,
+  ],
+  [
+    'FCM_PROJECT_ID',
+    'My Project',
+    'FCM_PROJECT_ID="My Project" is invalid: expected a Firebase project id such as my-app-12345',
+  ],
   ['NOTCHPAY_CHARGE_METHOD', 'put', 'NOTCHPAY_CHARGE_METHOD="put" is invalid: expected one of POST, PUT'],
   ['RESULTS_SYNC_LEAGUES', 'E0;SP1', `RESULTS_SYNC_LEAGUES="E0;SP1" is invalid: expected ${leaguesAccepts}`],
   [

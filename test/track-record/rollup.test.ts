@@ -207,12 +207,12 @@ describe('the figures’ rollups', () => {
     expect(after.userRecord).toEqual(before.userRecord);
   });
 
-  it('migration 0024 backfills the settled matches of rows settled before it, to the same figures', async () => {
+  it('migration 0025 backfills the settled matches of rows settled before it, to the same figures', async () => {
     const before = await snapshot();
     const matches = rowsOf(await t.app.db.execute(sql`SELECT * FROM track_record_matches ORDER BY 1`));
     expect(matches.length).toBeGreaterThan(0);
     await t.app.db.execute(sql`DELETE FROM track_record_matches`);
-    const migration = readFileSync(`${migrationsFolder}/0024_track_record_matches_backfill.sql`, 'utf8');
+    const migration = readFileSync(`${migrationsFolder}/0025_track_record_matches_backfill.sql`, 'utf8');
     for (const statement of migration.split('--> statement-breakpoint')) {
       await t.app.db.execute(sql.raw(statement));
     }

@@ -1,6 +1,7 @@
 // Every table of the service; Drizzle generates the SQL migrations from this module.
 export * from './admin.js';
 export * from './affiliation.js';
+export * from './devices.js';
 export * from './events.js';
 export * from './fixtures.js';
 export * from './flags.js';

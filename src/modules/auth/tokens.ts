@@ -6,7 +6,7 @@
 
 import type { Config } from '../../config.js';
 import { channels } from '../../db/channels.js';
-import type { Database, DatabaseHandle, Executor } from '../../db/client.js';
+import type { Database, DatabaseHandle, Executor, Transaction } from '../../db/client.js';
 import type { UserRole, UserStatus } from '../../lib/allowed-values.js';
 import type { Clock } from '../../lib/clock.js';
 import { keyedHash, newToken } from '../../lib/crypto.js';
@@ -54,9 +54,16 @@ export interface TokenServiceDeps {
   clock: Clock;
   /** Where the database announces token and user changes (the cache listens there). */
   database?: Pick<DatabaseHandle, 'listen'>;
+  /** Logout forgets the user's push devices (the devices service), in the revocation's transaction. */
+  devices?: LogoutDevices;
 }
 
-export function createTokenService({ db, config, clock, database }: TokenServiceDeps) {
+/** What logout needs of the push devices: forget all of a user's, in the caller's transaction. */
+export interface LogoutDevices {
+  forgetAll(tx: Transaction, userId: number): Promise<number>;
+}
+
+export function createTokenService({ db, config, clock, database, devices }: TokenServiceDeps) {
   const hashOf = (token: string) => keyedHash(config.appSecret, 'token', token);
   const cache = new TokenCache<AuthUser>((config.tokenCacheSeconds ?? 0) * 1000);
   const touchMs = touchIntervalMs(config);
@@ -174,9 +181,15 @@ export function createTokenService({ db, config, clock, database }: TokenService
     /** The cache, for its tests and the benchmark's figures. */
     cache,
 
-    /** Revokes the token the request came with (only that one). */
+    /**
+     * Revokes the token the request came with (only that one) and forgets all the user's push
+     * devices (DESIGN.md), in one transaction: both happen or neither.
+     */
     async logout(user: AuthUser): Promise<void> {
-      await revokeToken(db, user.tokenId, clock.now());
+      await db.transaction(async (tx) => {
+        await revokeToken(tx, user.tokenId, clock.now());
+        await devices?.forgetAll(tx, user.id);
+      });
       // This process forgets it at once; the others when the trigger's announcement reaches them.
       cache.forgetToken(user.tokenId);
     },

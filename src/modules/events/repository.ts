@@ -1,6 +1,6 @@
 // Queries on the event logs: hand out the next seq of a log under its counter row's lock, append an
 // event, read a log after a seq, and purge what is past the retention.
-import { and, asc, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import { channels } from '../../db/channels.js';
 import type { Executor } from '../../db/client.js';
 import { adminEvents, eventCounters, userEvents } from '../../db/schema/events.js';
@@ -74,6 +74,16 @@ export async function lastSeqOf(db: Executor, log: number): Promise<number> {
     .from(eventCounters)
     .where(eq(eventCounters.userId, log));
   return row?.lastSeq ?? 0;
+}
+
+/** The last seq of each of these logs (a log that never had an event is absent). */
+export async function lastSeqsOf(db: Executor, logs: number[]): Promise<Map<number, number>> {
+  if (logs.length === 0) return new Map();
+  const rows = await db
+    .select({ log: eventCounters.userId, lastSeq: eventCounters.lastSeq })
+    .from(eventCounters)
+    .where(inArray(eventCounters.userId, logs));
+  return new Map(rows.map((row) => [row.log, row.lastSeq]));
 }
 
 /** Deletes both logs' events created before `before`; the counters stay, so no seq is reused. */

@@ -15,6 +15,7 @@ import {
   insertAdminEvent,
   insertUserEvent,
   lastSeqOf,
+  lastSeqsOf,
   nextSeq,
   notifyAppended,
   purgeEventsBefore,
@@ -96,6 +97,15 @@ export function createEventService({ db, clock, retentionDays }: EventServiceDep
     /** The back office's events after `after`, ascending by seq. */
     adminHistory(query: HistoryQuery) {
       return page(db, ADMIN_LOG, query);
+    },
+
+    /**
+     * The last seq of each user's log (0 for a log without events): where a new push device starts
+     * following it, and how the push sender finds devices behind their owner's log.
+     */
+    async lastSeqs(userIds: number[]): Promise<Map<number, number>> {
+      const found = await lastSeqsOf(db, userIds);
+      return new Map(userIds.map((id) => [id, found.get(id) ?? 0]));
     },
 
     /** Deletes the events older than the retention; the counters stay, so no seq is ever reused. */

@@ -1,0 +1,242 @@
+// Push delivery: what the push sender (runtime/push-sender.ts) runs. Each device follows its
+// owner's event log with its own cursor (`pushed_seq`): a pass leases the user's devices that are
+// behind the log, reads the events after the furthest-behind cursor, and sends each event to each
+// device through the push driver, moving that device's cursor after each send. So the log stays the
+// truth and delivery is at least once: a crash repeats at most the send in flight (the lease runs
+// out, another pass takes over from the stored cursor), a device that failed is retried alone,
+// later, with backoff, and a dead token is pruned. Events older than PUSH_MAX_AGE_SECONDS are
+// skipped (a late notification is noise; the app reads the log).
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/client.js';
+import type { UserEventType } from '../../lib/allowed-values.js';
+import type { Clock } from '../../lib/clock.js';
+import { pushTexts } from '../../lib/messages.js';
+import { addSeconds, isoTimestamp } from '../../lib/time.js';
+import type { PushDriver, PushResult } from '../../providers/push/types.js';
+import {
+  advanceDevice,
+  claimDevices,
+  type DeviceRow,
+  deleteDeviceById,
+  nextRetryAt,
+  postponeDevice,
+  usersWithFreeDevices,
+} from './repository.js';
+import type { LogHeads } from './service.js';
+
+/** What the push needs of the event logs (the events service implements it). */
+export interface PushLogs extends LogHeads {
+  history(
+    user: { id: number },
+    query: { after?: number; per_page?: number },
+  ): Promise<{
+    events: { id: number; type: string; created_at: string; data: Record<string, unknown> }[];
+    meta: { has_more: boolean };
+  }>;
+}
+
+export interface PushDeliveryDeps {
+  db: Database;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+  events: PushLogs;
+  driver: PushDriver;
+  /** PUSH_MAX_AGE_SECONDS: older events are skipped. */
+  maxAgeSeconds: number;
+  /** How long a pass holds a device (renewed at each send); another takes over after it. */
+  leaseSeconds?: number;
+  /** First retry delay; doubled each failure up to `backoffCapMs`, with jitter. */
+  backoffBaseMs?: number;
+  backoffCapMs?: number;
+  /** Jitter source (tests pin it). */
+  random?: () => number;
+}
+
+export interface DeliveryReport {
+  sent: number;
+  /** Past PUSH_MAX_AGE_SECONDS: not pushed. */
+  skipped: number;
+  /** The provider refused the message itself: skipped, device kept. */
+  rejected: number;
+  /** Devices forgotten because their token is dead. */
+  pruned: number;
+  /** Devices postponed after a retryable failure. */
+  postponed: number;
+}
+
+const EVENTS_PER_READ = 50;
+const USERS_PER_SCAN = 500;
+
+export const emptyReport = (): DeliveryReport => ({
+  sent: 0,
+  skipped: 0,
+  rejected: 0,
+  pruned: 0,
+  postponed: 0,
+});
+
+export function addReports(into: DeliveryReport, more: DeliveryReport): DeliveryReport {
+  into.sent += more.sent;
+  into.skipped += more.skipped;
+  into.rejected += more.rejected;
+  into.pruned += more.pruned;
+  into.postponed += more.postponed;
+  return into;
+}
+
+/** The notification's data: strings only (FCM's rule); `id` is the event's subject (pronostic, payment…). */
+function pushData(event: { id: number; type: string; created_at: string; data: Record<string, unknown> }) {
+  const data: Record<string, string> = {
+    type: event.type,
+    seq: String(event.id),
+    created_at: event.created_at,
+  };
+  const subject = event.data.id;
+  if (typeof subject === 'number' || typeof subject === 'string') data.id = String(subject);
+  return data;
+}
+
+export function createPushDelivery(deps: PushDeliveryDeps) {
+  const { db, clock, logger, events, driver } = deps;
+  const leaseSeconds = deps.leaseSeconds ?? 60;
+  const baseMs = deps.backoffBaseMs ?? 5_000;
+  const capMs = deps.backoffCapMs ?? 15 * 60_000;
+  const random = deps.random ?? Math.random;
+
+  /** Exponential backoff with jitter (half to all of the step), never sooner than Retry-After. */
+  function backoffMs(attempts: number, retryAfterMs: number | undefined): number {
+    const step = Math.min(capMs, baseMs * 2 ** Math.min(attempts - 1, 30));
+    const jittered = Math.round(step * (0.5 + random() * 0.5));
+    return Math.max(jittered, Math.min(retryAfterMs ?? 0, deps.maxAgeSeconds * 1000));
+  }
+
+  async function sendSafely(device: DeviceRow, event: Parameters<typeof pushData>[0]): Promise<PushResult> {
+    const texts = pushTexts[event.type as UserEventType] ?? { title: event.type, body: '' };
+    try {
+      return await driver.send({
+        deviceId: device.id,
+        token: device.token,
+        platform: device.platform,
+        title: texts.title,
+        body: texts.body,
+        data: pushData(event),
+      });
+    } catch (error) {
+      // A driver's own bug: the event stays in the log, the device is tried again later.
+      return { outcome: 'retry', reason: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  /**
+   * Pushes to the user's free devices that are behind `head` (by default the log's last seq) what
+   * the log holds after each one's cursor.
+   */
+  async function deliver(userId: number, head?: number): Promise<DeliveryReport> {
+    const report = emptyReport();
+    const last = head ?? (await events.lastSeqs([userId])).get(userId) ?? 0;
+    if (last === 0) return report;
+    const now = clock.now();
+    const leaseUntil = () => addSeconds(clock.now(), leaseSeconds).toISOString();
+    const claimed = await claimDevices(db, userId, last, now.toISOString(), leaseUntil());
+    if (claimed.length === 0) return report;
+    const active = new Map(
+      claimed.map((row) => [row.id, { row, seq: row.pushedSeq, attempts: row.attempts }]),
+    );
+    const oldestMs = now.getTime() - deps.maxAgeSeconds * 1000;
+    let after = Math.min(...claimed.map((row) => row.pushedSeq));
+
+    while (active.size > 0) {
+      const page = await events.history({ id: userId }, { after, per_page: EVENTS_PER_READ });
+      for (const event of page.events) {
+        const tooOld = Date.parse(event.created_at) < oldestMs;
+        for (const device of [...active.values()]) {
+          if (device.seq >= event.id) continue;
+          if (tooOld) {
+            device.seq = event.id;
+            report.skipped += 1;
+            continue;
+          }
+          const result = await sendSafely(device.row, event);
+          if (result.outcome === 'sent' || result.outcome === 'rejected') {
+            if (result.outcome === 'rejected') {
+              logger.warn(
+                { device_id: device.row.id, seq: event.id, reason: result.reason },
+                'push refused; skipped',
+              );
+            }
+            device.seq = event.id;
+            device.attempts = 0;
+            report[result.outcome] += 1;
+            await advanceDevice(db, device.row.id, event.id, leaseUntil());
+          } else if (result.outcome === 'unregistered') {
+            active.delete(device.row.id);
+            report.pruned += 1;
+            logger.info(
+              { device_id: device.row.id, user_id: userId, reason: result.reason },
+              'push token dead; device forgotten',
+            );
+            await deleteDeviceById(db, device.row.id);
+          } else {
+            active.delete(device.row.id);
+            report.postponed += 1;
+            const attempts = device.attempts + 1;
+            const retryAt = new Date(clock.now().getTime() + backoffMs(attempts, result.retryAfterMs));
+            logger.info(
+              {
+                device_id: device.row.id,
+                seq: event.id,
+                attempts,
+                retry_at: retryAt.toISOString(),
+                reason: result.reason,
+              },
+              'push failed; retried later',
+            );
+            await postponeDevice(db, device.row.id, device.seq, attempts, retryAt.toISOString());
+          }
+        }
+      }
+      const lastRead = page.events.at(-1)?.id;
+      if (!page.meta.has_more || lastRead === undefined) break;
+      after = lastRead;
+    }
+    // What is left: every event pushed or skipped; the cursor stored, the lease given back. Every
+    // event up to `last` had committed before the reads above, so one they did not return was
+    // purged (past the retention): the cursor passes it too.
+    for (const device of active.values()) {
+      await advanceDevice(db, device.row.id, Math.max(device.seq, last), null);
+    }
+    return report;
+  }
+
+  return {
+    deliver,
+
+    /**
+     * One pass over every user holding a free device behind their log (the slow poll, and what runs
+     * after a lost LISTEN): finds what notifications may have missed.
+     */
+    async deliverDue(): Promise<DeliveryReport> {
+      const report = emptyReport();
+      for (let after = 0; ; ) {
+        const rows = await usersWithFreeDevices(db, after, USERS_PER_SCAN, clock.now().toISOString());
+        if (rows.length === 0) break;
+        const heads = await events.lastSeqs(rows.map((row) => row.userId));
+        for (const row of rows) {
+          const head = heads.get(row.userId) ?? 0;
+          if (head > (row.behind ?? head)) addReports(report, await deliver(row.userId, head));
+        }
+        if (rows.length < USERS_PER_SCAN) break;
+        after = rows.at(-1)!.userId;
+      }
+      return report;
+    },
+
+    /** When the next postponed push is due (the sender's timer), if any. */
+    async nextRetryAt(): Promise<Date | undefined> {
+      const at = await nextRetryAt(db, clock.now().toISOString());
+      return at === undefined ? undefined : new Date(Date.parse(isoTimestamp(at)));
+    },
+  };
+}
+
+export type PushDelivery = ReturnType<typeof createPushDelivery>;

@@ -1,0 +1,37 @@
+// Request and response schemas of push devices (DESIGN.md "Events": `POST /api/user/devices`
+// `{token, platform}` → 201 `data.device`). A device's view never carries its token back: the
+// list shows only its last characters, enough for an app to recognise itself.
+import { Type } from 'typebox';
+import { pushPlatforms } from '../../lib/allowed-values.js';
+import { Timestamp } from '../../schemas/common.js';
+
+/** At most this many devices per user; registering one more forgets the least recently registered. */
+export const MAX_DEVICES_PER_USER = 5;
+
+export const TOKEN_LENGTH = { min: 20, max: 512 } as const;
+
+export const RegisterDeviceBody = Type.Object(
+  {
+    token: Type.String({
+      minLength: TOKEN_LENGTH.min,
+      maxLength: TOKEN_LENGTH.max,
+      // FCM registration tokens: letters, digits, `_`, `-`, `:` (and `.` to be safe); nothing else.
+      pattern: '^[A-Za-z0-9_:.-]+$',
+      description: 'The FCM registration token the app got from Firebase (20 to 512 of A-Z a-z 0-9 _ - : .).',
+    }),
+    platform: Type.Enum(pushPlatforms),
+  },
+  { additionalProperties: false },
+);
+
+export const DeviceSchema = Type.Object({
+  id: Type.Integer(),
+  platform: Type.Enum(pushPlatforms),
+  created_at: Timestamp,
+});
+
+export const ListedDeviceSchema = Type.Object({
+  ...DeviceSchema.properties,
+  token_ending: Type.String({ description: 'The last 6 characters of the token (never the whole token).' }),
+  registered_at: Timestamp,
+});

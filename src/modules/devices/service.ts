@@ -1,0 +1,106 @@
+// Push devices (issue 27, mobile push): a user registers the phones and browsers that should get
+// their events as push notifications, lists them and forgets one; logout (and account deletion)
+// forgets them all. One row per token: a token registered again moves to whoever registers it (a
+// phone that changed hands), and past MAX_DEVICES_PER_USER the least recently registered device is
+// forgotten, so a new phone always works. A new device follows its owner's event log from its end:
+// what happened before it was registered is not pushed to it.
+import type { Static } from 'typebox';
+import type { Database, Transaction } from '../../db/client.js';
+import type { Clock } from '../../lib/clock.js';
+import { NotFound } from '../../lib/errors.js';
+import { messages } from '../../lib/messages.js';
+import { isoTimestamp } from '../../lib/time.js';
+import {
+  type DeviceRow,
+  deleteBeyondNewest,
+  deleteDevice,
+  deleteDevicesOf,
+  deleteTokenOfOthers,
+  devicesOf,
+  lockRegistrations,
+  upsertDevice,
+} from './repository.js';
+import { MAX_DEVICES_PER_USER, type RegisterDeviceBody } from './schemas.js';
+
+/** What the devices need of the event logs (the events service implements it). */
+export interface LogHeads {
+  /** The last seq of each user's log (0 for none). */
+  lastSeqs(userIds: number[]): Promise<Map<number, number>>;
+}
+
+export interface DeviceServiceDeps {
+  db: Database;
+  clock: Clock;
+  events: LogHeads;
+}
+
+export function deviceView(row: DeviceRow) {
+  return { id: row.id, platform: row.platform, created_at: isoTimestamp(row.createdAt) };
+}
+
+function listedView(row: DeviceRow) {
+  return {
+    ...deviceView(row),
+    token_ending: row.token.slice(-6),
+    registered_at: isoTimestamp(row.registeredAt),
+  };
+}
+
+/** A registration lost a race for its token to another user's; the whole registration is tried again. */
+class TokenRace extends Error {}
+
+export function createDeviceService({ db, clock, events }: DeviceServiceDeps) {
+  async function registerOnce(userId: number, body: Static<typeof RegisterDeviceBody>, head: number) {
+    return db.transaction(async (tx) => {
+      // One registration of this user at a time: the cap below cannot be raced past.
+      await lockRegistrations(tx, userId);
+      await deleteTokenOfOthers(tx, body.token, userId);
+      const row = await upsertDevice(tx, {
+        userId,
+        token: body.token,
+        platform: body.platform,
+        registeredAt: clock.now().toISOString(),
+        pushedSeq: head,
+      });
+      if (!row) throw new TokenRace();
+      await deleteBeyondNewest(tx, userId, MAX_DEVICES_PER_USER);
+      return row;
+    });
+  }
+
+  return {
+    /** Registers (or refreshes) the device; the 6th forgets the least recently registered one. */
+    async register(user: { id: number }, body: Static<typeof RegisterDeviceBody>) {
+      const head = (await events.lastSeqs([user.id])).get(user.id) ?? 0;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return deviceView(await registerOnce(user.id, body, head));
+        } catch (error) {
+          if (!(error instanceof TokenRace) || attempt >= 3) throw error;
+        }
+      }
+    },
+
+    /** The user's devices, most recently registered first. */
+    async list(user: { id: number }) {
+      return (await devicesOf(db, user.id)).map(listedView);
+    },
+
+    /** Forgets one of the user's devices; NotFound for an unknown id or another user's device. */
+    async forget(user: { id: number }, id: number): Promise<void> {
+      if (!(await deleteDevice(db, user.id, id))) throw new NotFound(messages.deviceNotFound);
+    },
+
+    /**
+     * Forgets every device of the user, in the caller's transaction (logout, account deletion):
+     * nothing is pushed to them once it commits. Returns how many.
+     */
+    forgetAll(tx: Transaction, userId: number): Promise<number> {
+      return deleteDevicesOf(tx, userId);
+    },
+  };
+}
+
+export type DeviceService = ReturnType<typeof createDeviceService>;
+/** What logout and account deletion need: forget a user's devices in their own transaction. */
+export type DeviceForgetting = Pick<DeviceService, 'forgetAll'>;
