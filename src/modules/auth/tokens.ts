@@ -18,6 +18,7 @@ import {
   findActiveToken,
   insertToken,
   revokeToken,
+  revokeTokensOf,
   touchToken,
 } from './token-repository.js';
 
@@ -92,7 +93,8 @@ export function createTokenService({ db, config, clock, database }: TokenService
       }
       const user: AuthUser = {
         id: found.user.id,
-        phone: found.user.phone,
+        // Only a deleted account has no phone, and its status was refused above.
+        phone: found.user.phone ?? '',
         country: found.user.country,
         role: found.user.role,
         tokenId: found.tokenId,
@@ -130,6 +132,16 @@ export function createTokenService({ db, config, clock, database }: TokenService
       await revokeToken(db, user.tokenId, clock.now());
       // This process forgets it at once; the others when the trigger's announcement reaches them.
       cache.forgetToken(user.tokenId);
+    },
+
+    /**
+     * Revokes every token of the user, in their account deletion's transaction; this process's cache
+     * forgets them at once (the others on the triggers' announcements, when it commits).
+     */
+    async revokeAllOf(tx: Executor, userId: number): Promise<number> {
+      const revoked = await revokeTokensOf(tx, userId, clock.now());
+      cache.forgetUser(userId);
+      return revoked;
     },
 
     /** Deletes tokens no longer usable (revoked, idle past the window, or past their lifetime); how many. */
