@@ -28,7 +28,8 @@ export const ACCOUNT_DELETE_PAGE = `<!doctype html>
   button { background: #b3261e; color: #fff; border-color: #b3261e; font-weight: 600; cursor: pointer; }
   button.secondary { background: #1d2330; border-color: #1d2330; }
   button:disabled { opacity: .6; cursor: wait; }
-  .row { display: grid; grid-template-columns: 7rem 1fr; gap: .75rem; }
+  .row { display: grid; grid-template-columns: 1fr; gap: .75rem; }
+  @media (min-width: 600px) { .row { grid-template-columns: 14rem 1fr; } }
   #status { min-height: 1.5rem; padding: .5rem .75rem; border-radius: 6px; }
   #status[data-kind="error"] { background: #fdecea; color: #8a1c14; }
   #status[data-kind="ok"] { background: #e8f5e9; color: #1b5e20; }
@@ -50,7 +51,7 @@ export const ACCOUNT_DELETE_PAGE = `<!doctype html>
 <ul>
   <li>Supprimés : votre numéro de téléphone, votre nom, votre pseudo, votre photo, vos demandes d’assistance et leurs pièces jointes, vos sessions (vous êtes déconnecté partout).</li>
   <li>Anonymisés : vos pronostics, gardés sans aucun lien avec vous pour le bilan public.</li>
-  <li>Conservés, sans votre identité : les opérations financières (paiements, retraits, mouvements du solde), que la loi nous oblige à garder.</li>
+  <li>Conservés, sans votre identité : les opérations financières (paiements, retraits, mouvements du solde), que nous devons conserver pour notre comptabilité.</li>
   <li>Votre numéro est libéré : une nouvelle inscription avec ce numéro crée un nouveau compte, vide.</li>
   <li>La suppression est refusée tant qu’un paiement ou un retrait est en cours. S’il vous reste un solde de parrainage, il vous est indiqué et vous devez confirmer y renoncer.</li>
 </ul>
