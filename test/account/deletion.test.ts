@@ -1,6 +1,8 @@
 // Account deletion (issue 30) through HTTP, on both databases: the whole deletion (personal rows
 // gone or cut down, files gone from storage, the ledger intact and verified, the phone free for a
 // new account, tokens dead in another app on the same database), and every refusal.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -183,6 +185,30 @@ describe('deleting one’s account', () => {
     }
     const [row] = await t.app.db.select({ status: users.status }).from(users).where(eq(users.id, user.id));
     expect(row!.status).toBe('deleted');
+  });
+});
+
+describe('open event streams', () => {
+  it('end when their account is deleted', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const user = await signIn(t);
+    let text = '';
+    const ended = new Promise<void>((resolve, reject) => {
+      http
+        .get(`${base}/api/user/events`, { headers: user.headers }, (response) => {
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => {
+            text += chunk;
+          });
+          response.on('close', resolve);
+        })
+        .on('error', reject);
+    });
+    await soon(async () => expect(text).toContain(': connected'));
+    const deleted = await deleteAccount(t, user, { code: await deletionCode(t, user) });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    await ended;
   });
 });
 
