@@ -22,7 +22,7 @@ import {
 } from '../../src/db/schema/index.js';
 import { createLocalStorage } from '../../src/providers/storage/local.js';
 import type { StorageDriver } from '../../src/providers/storage/types.js';
-import { withdrawn } from '../affiliation/helpers.js';
+import { withdraw, withdrawn } from '../affiliation/helpers.js';
 import { createTestApp, expectLedgerConsistent, type SignedIn, signIn, type TestApp } from '../helpers.js';
 import { checkout } from '../payments/helpers.js';
 import { filesUnder, temporaryDataDir } from '../profile/forms.js';
@@ -284,6 +284,33 @@ describe('refusals', () => {
       payload: {},
     });
     expect(anonymous.statusCode).toBe(401);
+  });
+});
+
+describe('a withdrawal racing the deletion', () => {
+  it('never leaves a deleted account with a withdrawal, nor money taken twice', async () => {
+    for (let round = 0; round < 3; round++) {
+      const user = await signIn(t);
+      await giveMoney(t, user.id, 5000);
+      const code = await deletionCode(t, user);
+      const [asked, deleted] = await Promise.all([
+        withdraw(t, user, { amount: 5000 }),
+        deleteAccount(t, user, { code, forfeit_balance: true }),
+      ]);
+      const [row] = await t.app.db.select().from(users).where(eq(users.id, user.id));
+      const rows = await t.app.db.select().from(withdrawals).where(eq(withdrawals.userId, user.id));
+      expect(row!.moneyBalance).toBe(0);
+      if (deleted.statusCode === 200) {
+        expect(row!.status).toBe('deleted');
+        expect(rows).toEqual([]);
+        expect(asked.statusCode).toBeGreaterThanOrEqual(400);
+      } else {
+        expect(deleted.statusCode, deleted.body).toBe(409);
+        expect(asked.statusCode, asked.body).toBe(201);
+        expect(rows).toHaveLength(1);
+        expect(row!.status).toBe('active');
+      }
+    }
   });
 });
 
