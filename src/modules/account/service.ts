@@ -140,7 +140,8 @@ export function createAccountService(deps: AccountServiceDeps) {
     ): Promise<void> {
       const current = await users.findById(user.id);
       if (current?.status !== 'active') throw new Unauthenticated();
-      // Without the checkout lock here: this early look only spares a code; the transaction decides.
+      // An early look, before the code is used, so a refused request costs no code; the deletion's
+      // transaction looks again under the account's lock, and decides.
       const early = await db.transaction((tx) => deps.payments.pendingForDeletion(tx, user.id));
       await refuseIfBlocked(db, current, input, early);
       await otp.useDeletionCode(user, input.code, client);
