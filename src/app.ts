@@ -14,6 +14,7 @@ import type { DatabaseHandle } from './db/client.js';
 import { openConfiguredDatabase } from './db/open.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { logOptions } from './lib/log-options.js';
+import accountRoutes from './modules/account/routes.js';
 import adminRoutes from './modules/admin/routes.js';
 import affiliationRoutes from './modules/affiliation/routes.js';
 import authRoutes from './modules/auth/routes.js';
@@ -195,6 +196,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(eventRoutes);
   await app.register(deviceRoutes);
   await app.register(trackRecordRoutes);
+  await app.register(accountRoutes);
   await app.register(consoleRoutes);
 
   return app;

@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import { wakeupsOver } from './db/channels.js';
 import type { DatabaseHandle } from './db/client.js';
 import type { Clock } from './lib/clock.js';
+import { createAccountService } from './modules/account/service.js';
 import { createAdminService } from './modules/admin/service.js';
 import { createWithdrawalOutcomes } from './modules/affiliation/payout-outcomes.js';
 import { createAffiliationService } from './modules/affiliation/service.js';
@@ -164,7 +165,6 @@ export function createServices(deps: ServiceDeps) {
     events,
   });
   const flags = createFlagService({ db, audit: admin, latePayments: payments });
-  const housekeeping = createHousekeepingService({ clock, otp, tokens, idempotency, events });
   const dashboard = createDashboardService({ users, pronostics, wallet });
   const storage = deps.storage ?? createStorage(config);
   const profile = createProfileService({ db, storage, logger });
@@ -176,6 +176,35 @@ export function createServices(deps: ServiceDeps) {
     events,
     accounts: users,
     maxUnclosed: config.rateLimit ? MAX_UNCLOSED_TICKETS : null,
+  });
+
+  const account = createAccountService({
+    db,
+    clock,
+    logger,
+    storage,
+    ledger,
+    audit: admin,
+    otp,
+    tokens,
+    users,
+    pronostics,
+    support,
+    events,
+    devices,
+    idempotency,
+    affiliation,
+    payments,
+    wallet,
+  });
+
+  const housekeeping = createHousekeepingService({
+    clock,
+    otp,
+    tokens,
+    idempotency,
+    events,
+    accountFiles: account,
   });
 
   const trackRecord = createTrackRecordService({ db, clock, football, fixtures });
@@ -219,6 +248,7 @@ export function createServices(deps: ServiceDeps) {
     storage,
     profile,
     support,
+    account,
     trackRecord,
     backoffice,
   };

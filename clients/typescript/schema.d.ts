@@ -1224,6 +1224,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/account/delete/code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recevoir le code confirmant la suppression de mon compte
+         * @description Envoyé au numéro du compte, avec les limites et budgets du code de connexion (le délai entre deux envois compte les codes de suppression seuls).
+         */
+        post: operations["postUserAccountDeleteCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/account/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Supprimer définitivement mon compte
+         * @description 400 : code faux ou expiré. 403 : dernier administrateur. 409 : paiement ou retrait en cours, transfert en examen, ou solde (XAF) restant sans forfeit_balance: true (data.reason, data.money_balance).
+         */
+        post: operations["postUserAccountDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/account/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Télécharger toutes mes données (au plus une fois par heure) */
+        get: operations["getUserAccountExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5393,7 +5450,7 @@ export interface operations {
                 /** @description Digits of a phone (partial, with or without +), or part of a username or a name */
                 search?: string;
                 role?: "user" | "admin";
-                status?: "active" | "blocked";
+                status?: "active" | "blocked" | "deleted";
                 page?: number;
                 per_page?: number;
             };
@@ -5417,14 +5474,15 @@ export interface operations {
                         data: {
                             users: {
                                 id: number;
-                                phone: string;
+                                /** @description Null for a deleted account */
+                                phone: string | null;
                                 country: string;
                                 name: string | null;
                                 username: string | null;
                                 /** @enum {unknown} */
                                 role: "user" | "admin";
                                 /** @enum {unknown} */
-                                status: "active" | "blocked";
+                                status: "active" | "blocked" | "deleted";
                                 credits_balance: number;
                                 /** @description XAF */
                                 money_balance: number;
@@ -5613,14 +5671,15 @@ export interface operations {
                         data: {
                             user: {
                                 id: number;
-                                phone: string;
+                                /** @description Null for a deleted account */
+                                phone: string | null;
                                 country: string;
                                 name: string | null;
                                 username: string | null;
                                 /** @enum {unknown} */
                                 role: "user" | "admin";
                                 /** @enum {unknown} */
-                                status: "active" | "blocked";
+                                status: "active" | "blocked" | "deleted";
                                 credits_balance: number;
                                 /** @description XAF */
                                 money_balance: number;
@@ -5697,6 +5756,26 @@ export interface operations {
             };
             /** @description Error envelope */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5820,7 +5899,7 @@ export interface operations {
     getAdminUsersByIdOperations: {
         parameters: {
             query?: {
-                type?: "pack_purchase" | "pronostic_debit" | "pronostic_refund" | "welcome_bonus" | "referral_commission" | "withdrawal" | "withdrawal_refund" | "admin_adjustment";
+                type?: "pack_purchase" | "pronostic_debit" | "pronostic_refund" | "welcome_bonus" | "referral_commission" | "withdrawal" | "withdrawal_refund" | "admin_adjustment" | "balance_forfeit";
                 currency?: "credits" | "XAF";
                 /**
                  * @description UTC date YYYY-MM-DD, inclusive
@@ -5858,7 +5937,7 @@ export interface operations {
                             operations: {
                                 id: number;
                                 /** @enum {unknown} */
-                                type: "pack_purchase" | "pronostic_debit" | "pronostic_refund" | "welcome_bonus" | "referral_commission" | "withdrawal" | "withdrawal_refund" | "admin_adjustment";
+                                type: "pack_purchase" | "pronostic_debit" | "pronostic_refund" | "welcome_bonus" | "referral_commission" | "withdrawal" | "withdrawal_refund" | "admin_adjustment" | "balance_forfeit";
                                 /** @enum {unknown} */
                                 currency: "credits" | "XAF";
                                 /** @description Signed: positive credits the user, negative debits */
@@ -5927,6 +6006,26 @@ export interface operations {
             };
             /** @description Error envelope */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6175,6 +6274,26 @@ export interface operations {
                 };
             };
             /** @description Error envelope */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6312,14 +6431,15 @@ export interface operations {
                         data: {
                             user: {
                                 id: number;
-                                phone: string;
+                                /** @description Null for a deleted account */
+                                phone: string | null;
                                 country: string;
                                 name: string | null;
                                 username: string | null;
                                 /** @enum {unknown} */
                                 role: "user" | "admin";
                                 /** @enum {unknown} */
-                                status: "active" | "blocked";
+                                status: "active" | "blocked" | "deleted";
                                 credits_balance: number;
                                 /** @description XAF */
                                 money_balance: number;
@@ -6333,7 +6453,7 @@ export interface operations {
                             operation: {
                                 id: number;
                                 /** @enum {unknown} */
-                                type: "pack_purchase" | "pronostic_debit" | "pronostic_refund" | "welcome_bonus" | "referral_commission" | "withdrawal" | "withdrawal_refund" | "admin_adjustment";
+                                type: "pack_purchase" | "pronostic_debit" | "pronostic_refund" | "welcome_bonus" | "referral_commission" | "withdrawal" | "withdrawal_refund" | "admin_adjustment" | "balance_forfeit";
                                 /** @enum {unknown} */
                                 currency: "credits" | "XAF";
                                 /** @description Signed: positive credits the user, negative debits */
@@ -6560,14 +6680,15 @@ export interface operations {
                         data: {
                             user: {
                                 id: number;
-                                phone: string;
+                                /** @description Null for a deleted account */
+                                phone: string | null;
                                 country: string;
                                 name: string | null;
                                 username: string | null;
                                 /** @enum {unknown} */
                                 role: "user" | "admin";
                                 /** @enum {unknown} */
-                                status: "active" | "blocked";
+                                status: "active" | "blocked" | "deleted";
                                 credits_balance: number;
                                 /** @description XAF */
                                 money_balance: number;
@@ -6624,6 +6745,26 @@ export interface operations {
             };
             /** @description Error envelope */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6769,14 +6910,15 @@ export interface operations {
                         data: {
                             user: {
                                 id: number;
-                                phone: string;
+                                /** @description Null for a deleted account */
+                                phone: string | null;
                                 country: string;
                                 name: string | null;
                                 username: string | null;
                                 /** @enum {unknown} */
                                 role: "user" | "admin";
                                 /** @enum {unknown} */
-                                status: "active" | "blocked";
+                                status: "active" | "blocked" | "deleted";
                                 credits_balance: number;
                                 /** @description XAF */
                                 money_balance: number;
@@ -6833,6 +6975,26 @@ export interface operations {
             };
             /** @description Error envelope */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6985,14 +7147,15 @@ export interface operations {
                         data: {
                             user: {
                                 id: number;
-                                phone: string;
+                                /** @description Null for a deleted account */
+                                phone: string | null;
                                 country: string;
                                 name: string | null;
                                 username: string | null;
                                 /** @enum {unknown} */
                                 role: "user" | "admin";
                                 /** @enum {unknown} */
-                                status: "active" | "blocked";
+                                status: "active" | "blocked" | "deleted";
                                 credits_balance: number;
                                 /** @description XAF */
                                 money_balance: number;
@@ -7049,6 +7212,26 @@ export interface operations {
             };
             /** @description Error envelope */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8430,7 +8613,7 @@ export interface operations {
                             transactions: {
                                 id: number;
                                 /** @enum {unknown} */
-                                type: "pack_purchase" | "pronostic_debit" | "pronostic_refund" | "welcome_bonus" | "referral_commission" | "withdrawal" | "withdrawal_refund" | "admin_adjustment";
+                                type: "pack_purchase" | "pronostic_debit" | "pronostic_refund" | "welcome_bonus" | "referral_commission" | "withdrawal" | "withdrawal_refund" | "admin_adjustment" | "balance_forfeit";
                                 /** @enum {unknown} */
                                 currency: "credits" | "XAF";
                                 /** @description Signed: positive credits the user, negative debits */
@@ -8575,7 +8758,7 @@ export interface operations {
     getUserWalletOperations: {
         parameters: {
             query?: {
-                type?: "pack_purchase" | "pronostic_debit" | "pronostic_refund" | "welcome_bonus" | "referral_commission" | "withdrawal" | "withdrawal_refund" | "admin_adjustment";
+                type?: "pack_purchase" | "pronostic_debit" | "pronostic_refund" | "welcome_bonus" | "referral_commission" | "withdrawal" | "withdrawal_refund" | "admin_adjustment" | "balance_forfeit";
                 currency?: "credits" | "XAF";
                 /**
                  * @description UTC date YYYY-MM-DD, inclusive
@@ -8611,7 +8794,7 @@ export interface operations {
                             operations: {
                                 id: number;
                                 /** @enum {unknown} */
-                                type: "pack_purchase" | "pronostic_debit" | "pronostic_refund" | "welcome_bonus" | "referral_commission" | "withdrawal" | "withdrawal_refund" | "admin_adjustment";
+                                type: "pack_purchase" | "pronostic_debit" | "pronostic_refund" | "welcome_bonus" | "referral_commission" | "withdrawal" | "withdrawal_refund" | "admin_adjustment" | "balance_forfeit";
                                 /** @enum {unknown} */
                                 currency: "credits" | "XAF";
                                 /** @description Signed: positive credits the user, negative debits */
@@ -8827,7 +9010,7 @@ export interface operations {
                             latest_operations: {
                                 id: number;
                                 /** @enum {unknown} */
-                                type: "pack_purchase" | "pronostic_debit" | "pronostic_refund" | "welcome_bonus" | "referral_commission" | "withdrawal" | "withdrawal_refund" | "admin_adjustment";
+                                type: "pack_purchase" | "pronostic_debit" | "pronostic_refund" | "welcome_bonus" | "referral_commission" | "withdrawal" | "withdrawal_refund" | "admin_adjustment" | "balance_forfeit";
                                 /** @enum {unknown} */
                                 currency: "credits" | "XAF";
                                 /** @description Signed: positive credits the user, negative debits */
@@ -16186,6 +16369,522 @@ export interface operations {
                         };
                         errors: unknown[];
                     };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postUserAccountDeleteCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description How the code is sent; sms by default
+                     * @enum {unknown}
+                     */
+                    method?: "sms" | "whatsapp";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                        };
+                        message: string;
+                        data: unknown[];
+                        errors: unknown[];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postUserAccountDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The 6 digits of the deletion code
+                     * @example 123456
+                     */
+                    code: string;
+                    /** @description true to give up a remaining money (XAF) balance; without it, a balance refuses the deletion (409) */
+                    forfeit_balance?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                        };
+                        message: string;
+                        data: unknown[];
+                        errors: unknown[];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getUserAccountExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A JSON attachment (not an envelope), streamed: {exported_at, user, pronostics, operations, payments, withdrawals, tickets, referrals} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
                 };
             };
             /** @description Error envelope */

@@ -79,7 +79,12 @@ export type UserRole = (typeof userRoles)[number];
 export const otpChannels = ['sms', 'whatsapp'] as const;
 export type OtpChannel = (typeof otpChannels)[number];
 
-export const userStatuses = ['active', 'blocked'] as const;
+/** What a one-time code is for: signing in, or confirming the deletion of one's account. */
+export const otpPurposes = ['sign_in', 'account_delete'] as const;
+export type OtpPurpose = (typeof otpPurposes)[number];
+
+/** `deleted`: the account's owner deleted it (issue 30); the row is a tombstone, never active again. */
+export const userStatuses = ['active', 'blocked', 'deleted'] as const;
 export type UserStatus = (typeof userStatuses)[number];
 
 export const operationTypes = [
@@ -91,6 +96,7 @@ export const operationTypes = [
   'withdrawal',
   'withdrawal_refund',
   'admin_adjustment',
+  'balance_forfeit',
 ] as const;
 export type OperationType = (typeof operationTypes)[number];
 

@@ -148,6 +148,37 @@ export class RateLimited extends DomainError {
   }
 }
 
+/**
+ * An account cannot be deleted now (409): a payment or withdrawal is pending, a payout escalated, or
+ * a money balance remains without `forfeit_balance: true` (then `data.money_balance` says how much).
+ */
+export class AccountDeletionRefused extends DomainError {
+  override readonly data: { reason: string; money_balance?: number };
+
+  constructor(
+    reason: 'pending_payment' | 'pending_withdrawal' | 'escalated_payout' | 'balance',
+    message: string,
+    moneyBalance?: number,
+  ) {
+    super(message);
+    this.data = moneyBalance === undefined ? { reason } : { reason, money_balance: moneyBalance };
+  }
+}
+
+/** The last admin cannot delete their account (403): the back office would have nobody. */
+export class LastAdmin extends AccessDenied {
+  constructor() {
+    super(messages.accountDeleteLastAdmin);
+  }
+}
+
+/** An admin action on a deleted account (409): a tombstone is never changed again. */
+export class AccountIsDeleted extends DomainError {
+  constructor() {
+    super(messages.accountDeleted409);
+  }
+}
+
 /** A dependency (SMS provider, payment provider) failed; the message is safe to show. */
 export class UpstreamFailed extends DomainError {
   constructor(

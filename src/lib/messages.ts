@@ -182,6 +182,21 @@ export const messages = {
   withdrawalFailureUnconfirmed:
     'Le prestataire ne confirme pas l’échec de ce transfert : relisez-le plus tard, ou confirmez l’échec avec override et un motif.',
   adminFlags: 'Signalements (ouverts en premier).',
+  deletedAccountName: 'Compte supprimé',
+  accountDeleted:
+    'Votre compte a été supprimé. Vos données personnelles ont été effacées ; les opérations financières sont conservées sans lien avec votre identité.',
+  accountDeleteCodeSent:
+    'Code de confirmation envoyé. Saisissez-le pour supprimer définitivement votre compte.',
+  accountDeletePendingPayment:
+    'Un paiement est en cours sur votre compte : attendez son résultat avant de supprimer votre compte.',
+  accountDeletePendingWithdrawal:
+    'Un retrait est en cours sur votre compte : attendez son résultat avant de supprimer votre compte.',
+  accountDeleteEscalatedPayout:
+    'Un transfert de retrait est en cours d’examen par notre équipe : attendez sa clôture avant de supprimer votre compte.',
+  accountDeleteLastAdmin:
+    'Vous êtes le dernier administrateur : nommez un autre administrateur avant de supprimer votre compte.',
+  accountDeleted409: 'Ce compte a été supprimé : il ne peut plus être modifié.',
+  accountExportTooSoon: 'Vous avez déjà exporté vos données il y a moins d’une heure. Réessayez plus tard.',
   flagNotFound: 'Signalement introuvable.',
   flagResolved: 'Signalement résolu.',
   flagAlreadyResolved: 'Ce signalement est déjà résolu.',
@@ -244,6 +259,15 @@ function duration(seconds: number): string {
   const minutes = seconds / 60;
   return minutes === 1 ? '1 minute' : `${minutes} minutes`;
 }
+
+/** Texts of an account's deletion (issue 30). */
+export const accountTexts = {
+  /** The 409 while a money balance remains and `forfeit_balance` is not true. */
+  balanceRemains: (balance: number) =>
+    `Il reste ${balance.toLocaleString('fr-FR').replace(/\s/g, ' ')} XAF sur votre solde de parrainage. Retirez-les avant de supprimer votre compte, ou confirmez la suppression avec forfeit_balance: true pour y renoncer définitivement.`,
+  /** The ledger row that takes the forfeited balance. */
+  forfeit: (balance: number) => `Solde de ${balance} XAF abandonné à la suppression du compte`,
+} as const;
 
 /** Texts of a pack purchase: what the provider shows the payer, and the ledger row of the credit. */
 export const paymentTexts = {

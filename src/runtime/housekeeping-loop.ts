@@ -25,7 +25,7 @@ export function createHousekeepingLoop(deps: {
     running ??= housekeeping
       .purgeExpired()
       .then((purged) => {
-        if (purged.codes + purged.tokens + purged.idempotencyKeys + purged.events > 0) {
+        if (purged.codes + purged.tokens + purged.idempotencyKeys + purged.events + purged.files > 0) {
           logger.info(purged, 'housekeeping: purged expired data');
         }
       })

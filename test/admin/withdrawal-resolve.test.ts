@@ -161,7 +161,7 @@ describe('POST /api/admin/withdrawals/:id/resolve', () => {
     const [row] = await t.app.db.select().from(withdrawals).where(eq(withdrawals.id, id));
     const owner = await t.app.services.users.findById(row!.userId);
     await t.app.services.users.changeRole(owner!.id, 'admin');
-    const ownerAdmin = await signIn(t, { phone: owner!.phone });
+    const ownerAdmin = await signIn(t, { phone: owner!.phone! });
     const self = await resolve(id, { outcome: 'paid', message: 'Payé à moi' }, ownerAdmin.headers);
     expect(self.statusCode).toBe(403);
     expect((await withdrawalRow(t, id)).status).toBe('pending');

@@ -354,6 +354,11 @@ async function sendAndCheck(ctx: FuzzContext, op: Operation, request: FuzzReques
     expect(response.statusCode, `${where}: a non-JSON answer (${type})`).toBeLessThan(300);
     return;
   }
+  // A JSON download (the account's data export) is a served file too: no envelope, never an error.
+  if (String(response.headers['content-disposition'] ?? '').startsWith('attachment')) {
+    expect(response.statusCode, `${where}: an attachment`).toBeLessThan(300);
+    return;
+  }
   const body = response.json() as Record<string, unknown>;
   for (const key of ['user', 'message', 'data']) expect(body, `${where}: envelope`).toHaveProperty(key);
   expect(typeof body.message, `${where}: message`).toBe('string');

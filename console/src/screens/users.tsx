@@ -8,7 +8,9 @@ import { Field, LoadState, Pager, ScrollRegion, useAction, useLoad, when, xaf } 
 
 type Detail = ResponseData<'/api/admin/users/{id}', 'get'>;
 const ROLE_LABEL = { user: 'Utilisateur', admin: 'Administrateur' } as const;
-const STATUS_LABEL = { active: 'Actif', blocked: 'Bloqué' } as const;
+const STATUS_LABEL = { active: 'Actif', blocked: 'Bloqué', deleted: 'Supprimé' } as const;
+/** What a deleted account shows instead of its phone (the tombstone keeps none). */
+const NO_PHONE = 'Compte supprimé';
 const OPERATION_LABEL: Record<string, string> = {
   pack_purchase: 'Achat de pack',
   pronostic_debit: 'Pronostic',
@@ -28,7 +30,7 @@ export function Users({ id }: { id: number | undefined }) {
 function UserList() {
   const [search, setSearch] = useState('');
   const [role, setRole] = useState<'' | 'user' | 'admin'>('');
-  const [status, setStatus] = useState<'' | 'active' | 'blocked'>('');
+  const [status, setStatus] = useState<'' | 'active' | 'blocked' | 'deleted'>('');
   const [filters, setFilters] = useState({ search, role, status });
   const [page, setPage] = useState(1);
   const loaded = useLoad(
@@ -78,11 +80,12 @@ function UserList() {
         <Field label="Statut">
           <select
             value={status}
-            onChange={(e) => setStatus(e.currentTarget.value as '' | 'active' | 'blocked')}
+            onChange={(e) => setStatus(e.currentTarget.value as '' | 'active' | 'blocked' | 'deleted')}
           >
             <option value="">Tous</option>
             <option value="active">Actifs</option>
             <option value="blocked">Bloqués</option>
+            <option value="deleted">Supprimés</option>
           </select>
         </Field>
         <button type="submit">Rechercher</button>
@@ -118,7 +121,7 @@ function UserList() {
                       href={`/admin/utilisateurs/${user.id}`}
                       onClick={(event) => follow(event, `/utilisateurs/${user.id}`)}
                     >
-                      {user.phone}
+                      {user.phone ?? NO_PHONE}
                     </a>
                   </td>
                   <td>
@@ -179,7 +182,7 @@ function UserDetail({ id }: { id: number }) {
         {detail ? (
           <>
             <h1 id="user-title">
-              Utilisateur n° {detail.user.id} · {detail.user.phone}
+              Utilisateur n° {detail.user.id} · {detail.user.phone ?? NO_PHONE}
             </h1>
             <Summary detail={detail} />
             <div class="row">
@@ -379,6 +382,17 @@ function Account({ detail, onDone }: { detail: Detail; onDone: () => void }) {
     if (await run(call, done)) onDone();
   };
   const otherRole = user.role === 'admin' ? 'user' : 'admin';
+  if (user.status === 'deleted') {
+    return (
+      <div class="card">
+        <h2>Compte</h2>
+        <p data-field="deleted">
+          Compte supprimé par son titulaire : ses données personnelles sont effacées, ses opérations
+          financières conservées. Il ne peut plus être modifié.
+        </p>
+      </div>
+    );
+  }
   return (
     <div class="card">
       <h2>Compte</h2>

@@ -1,4 +1,5 @@
 // Every table of the service; Drizzle generates the SQL migrations from this module.
+export * from './account.js';
 export * from './admin.js';
 export * from './affiliation.js';
 export * from './devices.js';

@@ -11,14 +11,15 @@ import {
   serial,
   text,
 } from 'drizzle-orm/pg-core';
-import { otpChannels, userRoles, userStatuses } from '../../lib/allowed-values.js';
+import { otpChannels, otpPurposes, userRoles, userStatuses } from '../../lib/allowed-values.js';
 import { createdAt, timestamptz } from './columns.js';
 
 export const users = pgTable(
   'users',
   {
     id: serial('id').primaryKey(),
-    phone: text('phone').notNull().unique(),
+    /** Null once the account is deleted: the number is free for a new account. */
+    phone: text('phone').unique(),
     country: text('country').notNull(),
     name: text('name'),
     username: text('username').unique(),
@@ -62,6 +63,8 @@ export const otpCodes = pgTable(
      */
     callingCode: text('calling_code').notNull().default(''),
     channel: text('channel', { enum: otpChannels }).notNull(),
+    /** Sign-in, or an account deletion's confirmation: a code is only good for its own purpose. */
+    purpose: text('purpose', { enum: otpPurposes }).notNull().default('sign_in'),
     codeHash: text('code_hash').notNull(),
     /** The client network that asked for it (an IPv4 address or an IPv6 /64). */
     ip: text('ip').notNull(),

@@ -1,13 +1,13 @@
 // The affiliation's queries: the godfather link (`users.godfather_id`, this module's column of the
 // users table, as the balances are the wallet's), the godchildren a user sees, and `withdrawals`.
 // Balances are never written here: the wallet's ledger does it in the service's transaction.
-import { and, count, desc, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
 import { type Paged, pageOf } from '../../db/page-of.js';
 import { withdrawals } from '../../db/schema/affiliation.js';
 import { users } from '../../db/schema/users.js';
-import type { WithdrawalStatus } from '../../lib/allowed-values.js';
+import type { UserStatus, WithdrawalStatus } from '../../lib/allowed-values.js';
 import type { PageRequest } from '../../lib/pagination.js';
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
@@ -23,10 +23,11 @@ export async function lockAffiliationGraph(db: Executor): Promise<void> {
 
 export interface Referrer {
   id: number;
-  status: 'active' | 'blocked';
+  status: UserStatus;
   name: string | null;
   username: string | null;
-  phone: string;
+  /** Null once the account is deleted. */
+  phone: string | null;
 }
 
 const referrerColumns = {
@@ -106,7 +107,7 @@ export interface GodchildRow {
   id: number;
   name: string | null;
   username: string | null;
-  phone: string;
+  phone: string | null;
   avatarPath: string | null;
   createdAt: string;
 }
@@ -237,7 +238,9 @@ export async function countWithdrawals(db: Executor, filter: WithdrawalFilter): 
 export async function findAccounts(
   db: Executor,
   ids: number[],
-): Promise<{ id: number; phone: string; name: string | null; username: string | null; status: string }[]> {
+): Promise<
+  { id: number; phone: string | null; name: string | null; username: string | null; status: string }[]
+> {
   if (ids.length === 0) return [];
   return db
     .select({
@@ -272,4 +275,63 @@ export async function pendingWithdrawalTotals(
       ),
     );
   return { count: Number(row?.total ?? 0), amount: Number(row?.amount ?? 0) };
+}
+
+/** What stops the user's account from being deleted now: pending withdrawals, and of them escalated ones. */
+export async function withdrawalsBlockingDeletion(
+  db: Executor,
+  userId: number,
+): Promise<{ pending: number; escalated: number }> {
+  const [row] = await db
+    .select({
+      pending: count(),
+      escalated: sql<string>`count(*) filter (where ${withdrawals.escalatedAt} IS NOT NULL)`,
+    })
+    .from(withdrawals)
+    .where(and(eq(withdrawals.userId, userId), eq(withdrawals.status, 'pending')));
+  return { pending: Number(row?.pending ?? 0), escalated: Number(row?.escalated ?? 0) };
+}
+
+/** The account is deleted: its godchildren keep their accounts without a godfather, and it keeps none. */
+export async function releaseReferralLinks(db: Executor, userId: number): Promise<number> {
+  const released = await db
+    .update(users)
+    .set({ godfatherId: null, updatedAt: sql`now()` })
+    .where(eq(users.godfatherId, userId))
+    .returning({ id: users.id });
+  await db.update(users).set({ godfatherId: null }).where(eq(users.id, userId));
+  return released.length;
+}
+
+/** A page of the user's withdrawals, by id, for the data export. */
+export async function withdrawalsForExport(
+  db: Executor,
+  userId: number,
+  afterId: number,
+  limit: number,
+): Promise<WithdrawalRow[]> {
+  return db
+    .select()
+    .from(withdrawals)
+    .where(and(eq(withdrawals.userId, userId), sql`${withdrawals.id} > ${afterId}`))
+    .orderBy(asc(withdrawals.id))
+    .limit(limit);
+}
+
+/** The user's referral links for the data export: their own code, their godfather, their godchildren's ids. */
+export async function referralLinksOf(
+  db: Executor,
+  userId: number,
+): Promise<{ affiliationCode: string; godfatherId: number | null; godchildren: number[] } | undefined> {
+  const [own] = await db
+    .select({ affiliationCode: users.affiliationCode, godfatherId: users.godfatherId })
+    .from(users)
+    .where(eq(users.id, userId));
+  if (!own) return undefined;
+  const children = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.godfatherId, userId))
+    .orderBy(asc(users.id));
+  return { ...own, godchildren: children.map((child) => child.id) };
 }

@@ -8,7 +8,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Static } from 'typebox';
 import type { Config } from '../../config.js';
-import type { Database, Transaction } from '../../db/client.js';
+import type { Database, Executor, Transaction } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { dayRange } from '../../lib/day-range.js';
 import {
@@ -49,11 +49,15 @@ import {
   moneyBalanceOf,
   pageOfWithdrawals,
   pendingWithdrawalTotals,
+  referralLinksOf,
+  releaseReferralLinks,
   setGodfather,
   sumPaidWithdrawals,
   updateWithdrawal,
   type WithdrawalFilter,
   type WithdrawalRow,
+  withdrawalsBlockingDeletion,
+  withdrawalsForExport,
 } from './repository.js';
 import type {
   AdminWithdrawalsQuery as AdminWithdrawalsQuerySchema,
@@ -87,7 +91,13 @@ type WithdrawalsQuery = Static<typeof WithdrawalsQuerySchema>;
 type AdminWithdrawalsQuery = Static<typeof AdminWithdrawalsQuerySchema>;
 
 /** The public name of a user: their name, else their username, else their phone with the middle hidden. */
-export function publicName(user: { name: string | null; username: string | null; phone: string }): string {
+export function publicName(user: {
+  name: string | null;
+  username: string | null;
+  phone: string | null;
+}): string {
+  // A deleted account keeps no name, username nor phone.
+  if (user.phone === null) return user.name ?? user.username ?? messages.deletedAccountName;
   return user.name ?? user.username ?? maskPhone(user.phone);
 }
 
@@ -96,7 +106,7 @@ export type WithdrawalView = ReturnType<typeof withdrawalView>;
 function adminWithdrawalView(
   row: WithdrawalRow,
   account:
-    | { id: number; phone: string; name: string | null; username: string | null; status: string }
+    | { id: number; phone: string | null; name: string | null; username: string | null; status: string }
     | undefined,
   payout: PayoutView | undefined,
 ) {
@@ -163,6 +173,37 @@ export function createAffiliationService(deps: AffiliationServiceDeps) {
   }
 
   return {
+    /** What stops the user's account from being deleted now (pending and escalated withdrawals). */
+    withdrawalsBlockingDeletion(db: Executor, userId: number) {
+      return withdrawalsBlockingDeletion(db, userId);
+    },
+
+    /** In an account deletion's transaction: godchildren freed of their godfather, and the user of theirs. */
+    releaseReferralLinks(tx: Transaction, userId: number): Promise<number> {
+      return releaseReferralLinks(tx, userId);
+    },
+
+    /** A page of the user's withdrawals, after `afterId`, for their data export. */
+    async exportPage(userId: number, afterId: number, limit: number) {
+      const rows = await withdrawalsForExport(db, userId, afterId, limit);
+      return rows.map((row) => ({
+        ...withdrawalView(row),
+        decision: row.decision,
+        decided_at: row.decidedAt === null ? null : isoTimestamp(row.decidedAt),
+        finished_at: row.finishedAt === null ? null : isoTimestamp(row.finishedAt),
+      }));
+    },
+
+    /** The user's referral links, for their data export. */
+    async exportReferrals(userId: number) {
+      const links = await referralLinksOf(db, userId);
+      return {
+        affiliation_code: links?.affiliationCode ?? null,
+        godfather_id: links?.godfatherId ?? null,
+        godchildren_ids: links?.godchildren ?? [],
+      };
+    },
+
     /**
      * Makes the owner of `rawCode` the user's godfather: once, not oneself, never a cycle of any
      * length, never a blocked account. Every apply takes one lock, so two applies that would close a

@@ -26,12 +26,14 @@ function keyFilter(key: SenderKey) {
   return undefined;
 }
 
-/** When the phone's newest code was delivered, or undefined. */
-export async function lastSentAt(db: Executor, phone: string): Promise<string | undefined> {
+export type Purpose = OtpCodeRow['purpose'];
+
+/** When the phone's newest code for `purpose` was delivered, or undefined (the cooldown is per purpose). */
+export async function lastSentAt(db: Executor, phone: string, purpose: Purpose): Promise<string | undefined> {
   const [row] = await db
     .select({ sentAt: otpCodes.sentAt })
     .from(otpCodes)
-    .where(eq(otpCodes.phone, phone))
+    .where(and(eq(otpCodes.phone, phone), eq(otpCodes.purpose, purpose)))
     .orderBy(desc(otpCodes.sentAt))
     .limit(1);
   return row?.sentAt;
@@ -63,12 +65,22 @@ export async function sentAtByAge(
   return row?.sentAt;
 }
 
-/** Voids the phone's codes still open (a newer one was just delivered). */
-export async function closeOpenCodes(db: Executor, phone: string, now: Date): Promise<void> {
+/** Voids the phone's codes for `purpose` still open (a newer one was just delivered). */
+export async function closeOpenCodes(
+  db: Executor,
+  phone: string,
+  purpose: Purpose,
+  now: Date,
+): Promise<void> {
   await db
     .update(otpCodes)
     .set({ closedAt: now.toISOString() })
-    .where(and(eq(otpCodes.phone, phone), isNull(otpCodes.closedAt)));
+    .where(and(eq(otpCodes.phone, phone), eq(otpCodes.purpose, purpose), isNull(otpCodes.closedAt)));
+}
+
+/** Deletes every code sent for the account (its deletion: the phone is personal data). */
+export async function deleteCodesOfUser(db: Executor, userId: number): Promise<void> {
+  await db.delete(otpCodes).where(eq(otpCodes.userId, userId));
 }
 
 export async function insertCode(
@@ -78,6 +90,7 @@ export async function insertCode(
     phone: string;
     callingCode: string;
     channel: Channel;
+    purpose: Purpose;
     codeHash: string;
     ip: string;
     sentAt: Date;
@@ -91,12 +104,16 @@ export async function insertCode(
   });
 }
 
-/** The phone's open code, locked until the transaction ends so tries on it are counted one by one. */
-export async function lockOpenCode(db: Executor, phone: string): Promise<OtpCodeRow | undefined> {
+/** The phone's open code for `purpose`, locked until the transaction ends so tries on it are counted one by one. */
+export async function lockOpenCode(
+  db: Executor,
+  phone: string,
+  purpose: Purpose,
+): Promise<OtpCodeRow | undefined> {
   const [row] = await db
     .select()
     .from(otpCodes)
-    .where(and(eq(otpCodes.phone, phone), isNull(otpCodes.closedAt)))
+    .where(and(eq(otpCodes.phone, phone), eq(otpCodes.purpose, purpose), isNull(otpCodes.closedAt)))
     .orderBy(desc(otpCodes.sentAt), desc(otpCodes.id))
     .limit(1)
     .for('update');

@@ -7,7 +7,7 @@
 // and a failed send costs the person nothing.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
-import type { Database } from '../../db/client.js';
+import type { Database, Transaction } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { keyedHash, newOtpCode, sameDigest } from '../../lib/crypto.js';
 import { InvalidCode, RateLimited, UpstreamFailed, ValidationFailed } from '../../lib/errors.js';
@@ -24,6 +24,7 @@ import {
   closeOpenCodes,
   countSentSince,
   countSpendSince,
+  deleteCodesOfUser,
   deleteCodesSentBefore,
   deleteSpend,
   deleteSpendBefore,
@@ -33,6 +34,8 @@ import {
   lockOpenCode,
   lockSmsBudgets,
   networkAttempts,
+  type OtpCodeRow,
+  type Purpose,
   recordWrongAttempt,
   type SenderKey,
   sentAtByAge,
@@ -138,8 +141,15 @@ export function createOtpService(deps: OtpServiceDeps) {
     throw new RateLimited((freesAt - now.getTime()) / 1000, message);
   }
 
-  async function checkPhoneLimits(phone: string, network: string, now: Date): Promise<void> {
-    const last = await lastSentAt(db, phone);
+  async function checkPhoneLimits(
+    phone: string,
+    purpose: Purpose,
+    network: string,
+    now: Date,
+  ): Promise<void> {
+    // Per purpose: a deletion's confirmation code may follow a sign-in code at once (the public
+    // deletion page does exactly that); the hourly caps and budgets below count every code.
+    const last = await lastSentAt(db, phone, purpose);
     if (last && config.otpResendCooldownSeconds > 0) {
       const waitMs = new Date(last).getTime() + config.otpResendCooldownSeconds * 1000 - now.getTime();
       if (waitMs > 0) throw new RateLimited(waitMs / 1000, messages.otpResendCooldown);
@@ -195,17 +205,17 @@ export function createOtpService(deps: OtpServiceDeps) {
 
   /** Runs under the phone's lock. */
   async function deliver(
-    input: { phone: string; callingCode: string; country: string; method: Channel },
+    input: { phone: string; callingCode: string; country: string; method: Channel; purpose: Purpose },
     client: Client,
   ) {
-    const { phone, callingCode, country, method } = input;
+    const { phone, callingCode, country, method, purpose } = input;
     const network = clientNetwork(client.ip);
     // After validation, on the normalized phone: "+237 6…" and "+2376…" share one budget, and a
     // request that cannot be sent never spends anyone's.
     const limited = config.rateLimit;
     let budgetSpend: number | undefined;
     if (limited) {
-      await checkPhoneLimits(phone, network, clock.now());
+      await checkPhoneLimits(phone, purpose, network, clock.now());
       await networks.run(network, async () => {
         await checkHourlyCap({ ip: network }, CODES_PER_IP_PER_HOUR, reserved.get(network) ?? 0, clock.now());
         reserved.set(network, (reserved.get(network) ?? 0) + 1);
@@ -251,12 +261,13 @@ export function createOtpService(deps: OtpServiceDeps) {
       const store = async () => {
         const sentAt = clock.now();
         await db.transaction(async (tx) => {
-          await closeOpenCodes(tx, phone, sentAt);
+          await closeOpenCodes(tx, phone, purpose, sentAt);
           await insertCode(tx, {
             userId: user.id,
             phone,
             callingCode,
             channel: method,
+            purpose,
             codeHash: codeHash(config, phone, code),
             ip: network,
             sentAt,
@@ -274,6 +285,37 @@ export function createOtpService(deps: OtpServiceDeps) {
         if (budgetSpend !== undefined) await deleteSpend(db, budgetSpend);
       }
     }
+  }
+
+  /**
+   * Checks `code` against the phone's open code for `purpose` and, when it matches, closes it and
+   * runs `onMatch` in the same transaction; undefined for every kind of failure. Decided inside the
+   * transaction, thrown by the caller after it: a wrong try must be committed, not rolled back.
+   */
+  async function consumeCode<T>(
+    phone: string,
+    code: string,
+    purpose: Purpose,
+    client: Pick<Client, 'ip'>,
+    onMatch: (tx: Transaction, row: OtpCodeRow) => Promise<T | undefined>,
+  ): Promise<T | undefined> {
+    const now = clock.now();
+    const network = clientNetwork(client.ip);
+    return db.transaction(async (tx) => {
+      const row = await lockOpenCode(tx, phone, purpose);
+      if (!row || new Date(row.expiresAt).getTime() <= now.getTime()) return undefined;
+      // Void for this network: not even checked, and not counted again, so one network's tries
+      // never reach the ceiling over all networks on their own.
+      if ((await networkAttempts(tx, row.id, network)) >= config.otpMaxAttempts) return undefined;
+      // Constant time: the comparison must not tell how many leading characters matched.
+      if (!sameDigest(codeHash(config, phone, code), row.codeHash)) {
+        const ceiling = config.otpMaxAttempts * TOTAL_ATTEMPTS_FACTOR;
+        await recordWrongAttempt(tx, row.id, network, ceiling, now);
+        return undefined;
+      }
+      await closeCode(tx, row.id, now);
+      return onMatch(tx, row);
+    });
   }
 
   return {
@@ -295,8 +337,47 @@ export function createOtpService(deps: OtpServiceDeps) {
         );
       }
       const { phone, callingCode } = checked;
-      await phones.run(phone, () => deliver({ phone, callingCode, country, method: input.method }, client));
+      await phones.run(phone, () =>
+        deliver({ phone, callingCode, country, method: input.method, purpose: 'sign_in' }, client),
+      );
       return { phone };
+    },
+
+    /**
+     * Sends the signed-in user a code confirming the deletion of their account (issue 30): to the
+     * account's own phone, with the sign-in code's limits and budgets (its cooldown counts deletion
+     * codes only).
+     */
+    async sendDeletionCode(user: { id: number }, method: Channel, client: Client): Promise<void> {
+      const account = await users.findById(user.id);
+      if (!account?.phone || account.status !== 'active') throw new InvalidCode();
+      const checked = phoneForCountry(account.phone, account.country);
+      // The stored phone was accepted by this very check when its first code was sent.
+      if ('invalid' in checked) throw ValidationFailed.field('phone', messages.phoneInvalid);
+      const { phone, callingCode } = checked;
+      await phones.run(phone, () =>
+        deliver({ phone, callingCode, country: account.country, method, purpose: 'account_delete' }, client),
+      );
+    },
+
+    /**
+     * Uses the user's open deletion code, or throws InvalidCode; a wrong try is counted exactly as
+     * a sign-in's (per client network, and for everyone), in a transaction of its own so that it is
+     * committed whatever the caller does next.
+     */
+    async useDeletionCode(user: { id: number }, code: string, client: Pick<Client, 'ip'>): Promise<void> {
+      if (!CODE_FORMAT.test(code)) throw ValidationFailed.field('code', messages.otpCodeFormat);
+      const account = await users.findById(user.id);
+      if (!account?.phone) throw new InvalidCode();
+      const used = await consumeCode(account.phone, code, 'account_delete', client, async (_tx, row) =>
+        row.userId === user.id ? true : undefined,
+      );
+      if (!used) throw new InvalidCode();
+    },
+
+    /** Forgets the account's codes (its deletion's transaction): the phone is personal data. */
+    async forgetCodes(tx: Transaction, userId: number): Promise<void> {
+      await deleteCodesOfUser(tx, userId);
     },
 
     /**
@@ -316,24 +397,9 @@ export function createOtpService(deps: OtpServiceDeps) {
           ...(codeWellFormed ? {} : { code: [messages.otpCodeFormat] }),
         });
       }
-      const now = clock.now();
-      const network = clientNetwork(client.ip);
       // Looked up first: the user row is the users module's, read outside this module's transaction.
       const account = await users.findByPhone(phone);
-      // Decided inside the transaction, thrown after it: a wrong try must be committed, not rolled back.
-      const outcome = await db.transaction(async (tx) => {
-        const row = await lockOpenCode(tx, phone);
-        if (!row || new Date(row.expiresAt).getTime() <= now.getTime()) return undefined;
-        // Void for this network: not even checked, and not counted again, so one network's tries
-        // never reach the ceiling over all networks on their own.
-        if ((await networkAttempts(tx, row.id, network)) >= config.otpMaxAttempts) return undefined;
-        // Constant time: the comparison must not tell how many leading characters matched.
-        if (!sameDigest(codeHash(config, phone, input.code), row.codeHash)) {
-          const ceiling = config.otpMaxAttempts * TOTAL_ATTEMPTS_FACTOR;
-          await recordWrongAttempt(tx, row.id, network, ceiling, now);
-          return undefined;
-        }
-        await closeCode(tx, row.id, now);
+      const outcome = await consumeCode(phone, input.code, 'sign_in', client, async (tx, row) => {
         const user = account?.id === row.userId ? account : undefined;
         if (user && user.phoneVerifiedAt === null) await users.markPhoneVerified(tx, user.id);
         // A blocked account gets a wrong code's answer and no token: verify never tells which
@@ -347,7 +413,7 @@ export function createOtpService(deps: OtpServiceDeps) {
       return {
         user: {
           id: user.id,
-          phone: user.phone,
+          phone,
           country: user.country,
           affiliation_code: user.affiliationCode,
         },

@@ -107,3 +107,13 @@ export async function deleteDeadTokens(
     .returning({ id: accessTokens.id });
   return deleted.length;
 }
+
+/** Revokes every token of the user still in force (its account is deleted); the trigger announces each. */
+export async function revokeTokensOf(db: Executor, userId: number, now: Date): Promise<number> {
+  const rows = await db
+    .update(accessTokens)
+    .set({ revokedAt: now.toISOString() })
+    .where(and(eq(accessTokens.userId, userId), isNull(accessTokens.revokedAt)))
+    .returning({ id: accessTokens.id });
+  return rows.length;
+}

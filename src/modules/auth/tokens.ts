@@ -21,6 +21,7 @@ import {
   insertStreamKey,
   insertToken,
   revokeToken,
+  revokeTokensOf,
   takeStreamKey,
   touchToken,
   touchTokens,
@@ -93,7 +94,8 @@ export function createTokenService({ db, config, clock, database, devices }: Tok
     }
     const user: AuthUser = {
       id: found.user.id,
-      phone: found.user.phone,
+      // Only a deleted account has no phone, and its status was refused above.
+      phone: found.user.phone ?? '',
       country: found.user.country,
       role: found.user.role,
       tokenId: found.tokenId,
@@ -192,6 +194,16 @@ export function createTokenService({ db, config, clock, database, devices }: Tok
       });
       // This process forgets it at once; the others when the trigger's announcement reaches them.
       cache.forgetToken(user.tokenId);
+    },
+
+    /**
+     * Revokes every token of the user, in their account deletion's transaction; this process's cache
+     * forgets them at once (the others on the triggers' announcements, when it commits).
+     */
+    async revokeAllOf(tx: Executor, userId: number): Promise<number> {
+      const revoked = await revokeTokensOf(tx, userId, clock.now());
+      cache.forgetUser(userId);
+      return revoked;
     },
 
     /** Deletes tokens no longer usable (revoked, idle past the window, or past their lifetime); how many. */

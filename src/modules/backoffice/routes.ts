@@ -29,7 +29,8 @@ import {
 } from './schemas.js';
 
 const UserId = Type.Object({ id: Type.Integer() });
-const oneUserErrors = { ...adminErrors, 404: ErrorEnvelope };
+// 409: the account is deleted (a tombstone takes no block, role or credit change).
+const oneUserErrors = { ...adminErrors, 404: ErrorEnvelope, 409: ErrorEnvelope };
 
 const backofficeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { backoffice, users, wallet, pronostics, tokens, flags } = app.services;

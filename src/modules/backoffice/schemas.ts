@@ -19,7 +19,7 @@ const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.U
 
 export const AdminUserSchema = Type.Object({
   id: Type.Integer(),
-  phone: Type.String(),
+  phone: Type.Union([Type.String(), Type.Null()], { description: 'Null for a deleted account' }),
   country: Type.String(),
   name: Nullable(Type.String()),
   username: Nullable(Type.String()),

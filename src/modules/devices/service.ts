@@ -92,6 +92,18 @@ export function createDeviceService({ db, clock, events }: DeviceServiceDeps) {
     },
 
     /**
+     * The user's devices after `afterId`, by id, for the account's export (as the list shows them:
+     * the push token's end only, since the export is a file that travels and the token still works).
+     */
+    async exportPage(userId: number, afterId: number, limit: number) {
+      const rows = (await devicesOf(db, userId)).filter((row) => row.id > afterId);
+      return rows
+        .sort((a, b) => a.id - b.id)
+        .slice(0, limit)
+        .map(listedView);
+    },
+
+    /**
      * Forgets every device of the user, in the caller's transaction (logout, account deletion):
      * nothing is pushed to them once it commits. Returns how many.
      */

@@ -107,3 +107,21 @@ export async function purgeEventsBefore(db: Executor, before: Date): Promise<num
 export async function notifyAppended(db: Executor, log: number, seq: number): Promise<void> {
   await db.execute(sql`SELECT pg_notify(${channels.eventAppended}, ${`${log}:${seq}`})`);
 }
+
+/**
+ * The account is deleted: its own log and counter, and the back office's ticket events naming it
+ * (their tickets are deleted with it), are deleted. Withdrawal and flag events stay: they report
+ * financial records, which are kept.
+ */
+export async function deleteEventsOf(db: Executor, userId: number): Promise<void> {
+  await db.delete(userEvents).where(eq(userEvents.userId, userId));
+  await db.delete(eventCounters).where(eq(eventCounters.userId, userId));
+  await db
+    .delete(adminEvents)
+    .where(
+      and(
+        sql`${adminEvents.type} IN ('ticket.created', 'ticket.replied')`,
+        sql`${adminEvents.data} ->> 'user_id' = ${String(userId)}`,
+      ),
+    );
+}

@@ -12,6 +12,7 @@ import {
   ADMIN_LOG,
   type AdminEventRow,
   adminEventsAfter,
+  deleteEventsOf,
   insertAdminEvent,
   insertUserEvent,
   lastSeqOf,
@@ -109,6 +110,11 @@ export function createEventService({ db, clock, retentionDays }: EventServiceDep
     },
 
     /** Deletes the events older than the retention; the counters stay, so no seq is ever reused. */
+    /** In an account deletion's transaction: the user's log, and the ticket events naming them, deleted. */
+    forgetUser(tx: Transaction, userId: number): Promise<void> {
+      return deleteEventsOf(tx, userId);
+    },
+
     purgeExpired(): Promise<number> {
       return purgeEventsBefore(db, new Date(clock.now().getTime() - retentionDays * 86_400_000));
     },

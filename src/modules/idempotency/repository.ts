@@ -78,3 +78,8 @@ export async function deleteExpiredKeys(db: Executor, now: Date): Promise<number
     .returning({ id: idempotencyKeys.id });
   return rows.length;
 }
+
+/** The account is deleted: its stored answers (which repeat its data) go with it. */
+export async function deleteKeysOf(db: Executor, userId: number): Promise<void> {
+  await db.delete(idempotencyKeys).where(eq(idempotencyKeys.userId, userId));
+}

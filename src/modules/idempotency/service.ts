@@ -14,6 +14,7 @@ import {
   completeKey,
   deleteExpiredKey,
   deleteExpiredKeys,
+  deleteKeysOf,
   deletePendingKey,
   findKey,
   insertPending,
@@ -172,6 +173,11 @@ export function createIdempotencyService({ db, clock }: IdempotencyServiceDeps) 
     },
 
     /** Deletes answers past their 24 hours and dead claims; returns how many. */
+    /** In an account deletion's transaction: the user's stored answers deleted. */
+    forgetUser(tx: Executor, userId: number): Promise<void> {
+      return deleteKeysOf(tx, userId);
+    },
+
     purgeExpired(now: Date): Promise<number> {
       return deleteExpiredKeys(db, now);
     },

@@ -94,3 +94,18 @@ export async function paymentsByDayAndStatus(
     amount: Number(row.amount ?? 0),
   }));
 }
+
+/** A page of the user's payments, by id, for the data export. */
+export async function paymentsForExport(
+  db: Executor,
+  userId: number,
+  afterId: number,
+  limit: number,
+): Promise<PaymentRow[]> {
+  return db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.userId, userId), sql`${payments.id} > ${afterId}`))
+    .orderBy(asc(payments.id))
+    .limit(limit);
+}

@@ -45,6 +45,7 @@ import {
   lockUserCheckouts,
   type PaymentRow,
   paymentsByDayAndStatus,
+  paymentsForExport,
   successTotalsOf,
   updatePayment,
 } from './repository.js';
@@ -340,6 +341,33 @@ export function createPaymentService(deps: PaymentServiceDeps) {
   }
 
   return {
+    /**
+     * The user's pending payments, counted under their checkout lock (in an account deletion's
+     * transaction: a checkout running meanwhile commits first, or waits until the deletion is done).
+     */
+    async pendingForDeletion(tx: Transaction, userId: number): Promise<number> {
+      await lockUserCheckouts(tx, userId);
+      return countPending(tx, userId);
+    },
+
+    /** A page of the user's payments, after `afterId`, for their data export. */
+    async exportPage(userId: number, afterId: number, limit: number) {
+      const rows = await paymentsForExport(db, userId, afterId, limit);
+      return rows.map((row) => ({
+        id: row.id,
+        reference: row.reference,
+        provider: row.provider,
+        status: row.status,
+        amount: row.amount,
+        currency: row.currency,
+        credits: row.credits,
+        payer_phone: row.payerPhone,
+        channel: row.channel,
+        created_at: isoTimestamp(row.createdAt),
+        finished_at: row.finishedAt === null ? null : isoTimestamp(row.finishedAt),
+      }));
+    },
+
     /** A user's successful payments, counted and summed in XAF (the back office). */
     successTotalsOf(userId: number) {
       return successTotalsOf(db, userId);

@@ -421,3 +421,47 @@ export async function pronosticsByDayAndStatus(
     .groupBy(day, pronostics.status);
   return rows.map((row) => ({ day: row.day, status: row.status, total: Number(row.total) }));
 }
+
+/**
+ * The owner's account is deleted: every pronostic soft-deleted, `teams_details` cut to the string
+ * keys the track record's settlement reads (home, away, date, league), the search text emptied (a
+ * deleted row is never searched), and the live counter at zero. Returns how many rows it kept so.
+ */
+export async function forgetOwner(db: Executor, userId: number, now: Date): Promise<number> {
+  const kept = (key: string) =>
+    sql`CASE WHEN jsonb_typeof(${pronostics.teamsDetails} -> ${key}) = 'string' THEN ${pronostics.teamsDetails} -> ${key} END`;
+  const rows = await db
+    .update(pronostics)
+    .set({
+      deletedAt: sql`coalesce(${pronostics.deletedAt}, ${now.toISOString()}::timestamptz)`,
+      teamsDetails: sql`jsonb_strip_nulls(jsonb_build_object('home', ${kept('home')}, 'away', ${kept('away')}, 'date', ${kept('date')}, 'league', ${kept('league')}))`,
+      searchText: '',
+    })
+    .where(eq(pronostics.userId, userId))
+    .returning({ id: pronostics.id });
+  await db.update(pronosticCounters).set({ live: 0 }).where(eq(pronosticCounters.userId, userId));
+  return rows.length;
+}
+
+/** A page of the user's pronostics (deleted ones too), by id, for the data export. */
+export async function pronosticsForExport(db: Executor, userId: number, afterId: number, limit: number) {
+  return db
+    .select({
+      id: pronostics.id,
+      type: pronosticTypes.slug,
+      status: pronostics.status,
+      creditsCost: pronostics.creditsCost,
+      teamsDetails: pronostics.teamsDetails,
+      result: pronostics.result,
+      aiModel: pronostics.aiModel,
+      outcome: pronostics.outcome,
+      settledAt: pronostics.settledAt,
+      createdAt: pronostics.createdAt,
+      deletedAt: pronostics.deletedAt,
+    })
+    .from(pronostics)
+    .innerJoin(pronosticTypes, eq(pronosticTypes.id, pronostics.typeId))
+    .where(and(eq(pronostics.userId, userId), sql`${pronostics.id} > ${afterId}`))
+    .orderBy(asc(pronostics.id))
+    .limit(limit);
+}

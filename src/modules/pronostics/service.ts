@@ -3,7 +3,7 @@
 // deletion is soft. The service returns domain results and throws domain errors.
 import type { Static } from 'typebox';
 import { channels, type Wakeups } from '../../db/channels.js';
-import type { Database } from '../../db/client.js';
+import type { Database, Transaction } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { PronosticStatus } from '../../lib/allowed-values.js';
 import { type PronosticTypeSlug, pronosticTypeSlugs } from '../../lib/allowed-values.js';
@@ -27,6 +27,7 @@ import {
   countPronosticsByStatus,
   findActiveType,
   findLivePronostic,
+  forgetOwner,
   insertPronostic,
   insertTypeIfAbsent,
   listActiveTypes,
@@ -37,6 +38,7 @@ import {
   lockType,
   type PronosticTypeRow,
   pronosticsByDayAndStatus,
+  pronosticsForExport,
   type ShownPronostic,
   softDeletePronostic,
   type TypeChanges,
@@ -178,6 +180,32 @@ export function createPronosticService({
   return {
     async listTypes() {
       return (await listActiveTypes(db)).map(typeView);
+    },
+
+    /**
+     * In an account deletion's transaction: the user's pronostics soft-deleted and cut to what the
+     * track record needs (repository `forgetOwner`); how many.
+     */
+    forgetOwner(tx: Transaction, userId: number): Promise<number> {
+      return forgetOwner(tx, userId, clock.now());
+    },
+
+    /** A page of the user's pronostics (deleted ones too), after `afterId`, for their data export. */
+    async exportPage(userId: number, afterId: number, limit: number) {
+      const rows = await pronosticsForExport(db, userId, afterId, limit);
+      return rows.map((row) => ({
+        id: row.id,
+        type: row.type,
+        status: row.status,
+        credits_cost: row.creditsCost,
+        teams_details: row.teamsDetails,
+        result: row.result,
+        ai_model: row.aiModel,
+        outcome: row.outcome,
+        settled_at: row.settledAt === null ? null : isoTimestamp(row.settledAt),
+        created_at: isoTimestamp(row.createdAt),
+        deleted_at: row.deletedAt === null ? null : isoTimestamp(row.deletedAt),
+      }));
     },
 
     /**

@@ -128,3 +128,30 @@ export function pageOfTickets(
     page,
   );
 }
+
+/** Deletes the user's tickets (their replies go with them); returns their attachments' storage keys. */
+export async function deleteTicketsOf(
+  db: Executor,
+  userId: number,
+): Promise<{ tickets: number; keys: string[] }> {
+  const rows = await db
+    .delete(supportTickets)
+    .where(eq(supportTickets.userId, userId))
+    .returning({ key: supportTickets.attachmentKey });
+  return { tickets: rows.length, keys: rows.flatMap((row) => (row.key ? [row.key] : [])) };
+}
+
+/** A page of the user's tickets, by id, for the data export. */
+export async function ticketsForExport(
+  db: Executor,
+  userId: number,
+  afterId: number,
+  limit: number,
+): Promise<TicketRow[]> {
+  return db
+    .select()
+    .from(supportTickets)
+    .where(and(eq(supportTickets.userId, userId), sql`${supportTickets.id} > ${afterId}`))
+    .orderBy(asc(supportTickets.id))
+    .limit(limit);
+}

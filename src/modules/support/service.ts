@@ -29,6 +29,7 @@ import type { AdminEventLog, UserEventLog } from '../events/service.js';
 import {
   countReplies,
   countUnclosedTickets,
+  deleteTicketsOf,
   findTicket,
   insertReply,
   insertTicket,
@@ -40,6 +41,7 @@ import {
   setTicketStatus,
   type TicketFilter,
   type TicketRow,
+  ticketsForExport,
 } from './repository.js';
 import {
   type AdminTicketListQuery,
@@ -109,7 +111,8 @@ function ticketView(row: TicketRow, replies: ReplyRow[]) {
 
 /** Who a ticket is from, as the back office shows it. */
 export interface TicketAccount {
-  phone: string;
+  /** Null once the account is deleted. */
+  phone: string | null;
   name: string | null;
   username: string | null;
 }
@@ -283,6 +286,30 @@ export function createSupportService({
   };
 
   return {
+    /**
+     * In an account deletion's transaction: the user's tickets and their replies deleted; returns
+     * the attachments' storage keys, for the caller to remove once the deletion has committed.
+     */
+    forgetOwner(tx: Transaction, userId: number): Promise<{ tickets: number; keys: string[] }> {
+      return deleteTicketsOf(tx, userId);
+    },
+
+    /** A page of the user's tickets with their replies, after `afterId`, for their data export. */
+    async exportPage(userId: number, afterId: number, limit: number) {
+      const rows = await ticketsForExport(db, userId, afterId, limit);
+      const replies = await repliesOf(
+        db,
+        rows.map((row) => row.id),
+      );
+      return rows.map((row) => ({
+        ...ticketView(
+          row,
+          replies.filter((reply) => reply.ticketId === row.id),
+        ),
+        closed_at: row.closedAt === null ? null : isoTimestamp(row.closedAt),
+      }));
+    },
+
     /** The cap checked before an upload is read, so a capped user's file is not stored for nothing. */
     async assertCanOpen(user: { id: number }): Promise<void> {
       if (await tooManyUnclosed(user.id)) {

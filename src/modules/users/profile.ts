@@ -23,7 +23,8 @@ const AVATAR_FOLDER = 'avatars';
 export function fullUserView(user: UserRow): FullUser {
   return {
     id: user.id,
-    phone: user.phone,
+    // Only a deleted account has no phone, and it has no token left to ask for its profile.
+    phone: user.phone ?? '',
     country: user.country,
     name: user.name,
     username: user.username,
@@ -35,7 +36,7 @@ export function fullUserView(user: UserRow): FullUser {
 }
 
 /** The storage key of an uploaded avatar's public path, or undefined for the default one. */
-function avatarKeyOf(path: string | null): string | undefined {
+export function avatarKeyOf(path: string | null): string | undefined {
   const file = path?.startsWith(`/${AVATAR_FOLDER}/`) ? path.slice(AVATAR_FOLDER.length + 2) : undefined;
   return file !== undefined && USER_AVATAR_FILE.test(file) ? `${AVATAR_FOLDER}/${file}` : undefined;
 }

@@ -158,3 +158,34 @@ export async function markPhoneVerified(db: Executor, id: number): Promise<void>
     .set({ phoneVerifiedAt: sql`now()` })
     .where(and(eq(users.id, id), sql`${users.phoneVerifiedAt} IS NULL`));
 }
+
+/** Admins other than `id` whose accounts are active (the last admin may not delete their account). */
+export async function countOtherActiveAdmins(db: Executor, id: number): Promise<number> {
+  const [row] = await db
+    .select({ total: count() })
+    .from(users)
+    .where(and(eq(users.role, 'admin'), eq(users.status, 'active'), sql`${users.id} <> ${id}`));
+  return Number(row?.total ?? 0);
+}
+
+/**
+ * The account becomes a tombstone: no phone (free for a new account), name, username nor avatar,
+ * status `deleted`. The id, country, role, referral code, balances and creation date stay, for the
+ * financial rows that point at it.
+ */
+export async function tombstoneUser(db: Executor, id: number): Promise<UserRow> {
+  const [row] = await db
+    .update(users)
+    .set({
+      phone: null,
+      name: null,
+      username: null,
+      avatarPath: null,
+      phoneVerifiedAt: null,
+      status: 'deleted',
+      updatedAt: sql`now()`,
+    })
+    .where(eq(users.id, id))
+    .returning();
+  return row!;
+}

@@ -4,9 +4,9 @@
 
 import { randomInt } from 'node:crypto';
 import type { Config } from '../../config.js';
-import type { Database, Transaction } from '../../db/client.js';
+import type { Database, Executor, Transaction } from '../../db/client.js';
 import type { UserRole, UserStatus } from '../../lib/allowed-values.js';
-import { NotFound, ValidationFailed } from '../../lib/errors.js';
+import { AccountIsDeleted, NotFound, ValidationFailed } from '../../lib/errors.js';
 import { adminTexts, messages } from '../../lib/messages.js';
 import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import { normalizePhone } from '../../lib/phone.js';
@@ -17,6 +17,7 @@ import { type IdempotentCommit, withoutKey } from '../idempotency/service.js';
 import type { Ledger } from '../wallet/ledger.js';
 import {
   affiliationCodeTaken,
+  countOtherActiveAdmins,
   findUserById,
   findUserByPhone,
   findUsersByIds,
@@ -28,6 +29,7 @@ import {
   setUserRoleReturning,
   setUserStatus,
   signupsByDay,
+  tombstoneUser,
   type UserRow,
 } from './repository.js';
 import type { AdminUserQuery, CreditAdjustmentInput } from './schemas.js';
@@ -90,14 +92,30 @@ export interface UserServiceDeps {
 }
 
 export function createUserService({ db, config, audit, ledger, events }: UserServiceDeps) {
-  /** Locks the account for an admin's action: NotFound when there is none. */
+  /** Locks the account for an admin's action: NotFound when there is none, AccountIsDeleted for a tombstone. */
   async function lockTarget(tx: Transaction, id: number) {
     const row = await lockUser(tx, id);
     if (!row) throw new NotFound(messages.userNotFound);
+    if (row.status === 'deleted') throw new AccountIsDeleted();
     return row;
   }
 
   return {
+    /** The account, locked until the deletion's transaction ends (undefined when there is none). */
+    lockForDeletion(tx: Transaction, id: number): Promise<UserRow | undefined> {
+      return lockUser(tx, id);
+    },
+
+    /** Whether another active admin remains besides `id` (the last admin may not delete their account). */
+    async anotherAdminRemains(executor: Executor, id: number): Promise<boolean> {
+      return (await countOtherActiveAdmins(executor, id)) > 0;
+    },
+
+    /** In the deletion's transaction: the row becomes a tombstone (repository `tombstoneUser`). */
+    tombstone(tx: Transaction, id: number): Promise<UserRow> {
+      return tombstoneUser(tx, id);
+    },
+
     findById(id: number): Promise<UserRow | undefined> {
       return findUserById(db, id);
     },

@@ -51,7 +51,8 @@ export async function countOperations(db: Executor, filter: OperationFilter): Pr
 /** A user's balances beside their ledger sums. */
 export interface BalanceCheck {
   id: number;
-  phone: string;
+  /** Null for a deleted account. */
+  phone: string | null;
   credits: number;
   money: number;
   ledgerCredits: number;
@@ -121,4 +122,19 @@ export async function purchaseReferenceProblems(
     duplicates: duplicates.map((row) => ({ reference: row.reference, rows: Number(row.rows) })),
     unreferenced: Number(unreferenced?.total ?? 0),
   };
+}
+
+/** A page of the user's ledger rows, by id, for the data export. */
+export async function operationsForExport(
+  db: Executor,
+  userId: number,
+  afterId: number,
+  limit: number,
+): Promise<OperationRow[]> {
+  return db
+    .select()
+    .from(walletOperations)
+    .where(and(eq(walletOperations.userId, userId), gt(walletOperations.id, afterId)))
+    .orderBy(walletOperations.id)
+    .limit(limit);
 }

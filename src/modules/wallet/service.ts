@@ -18,6 +18,7 @@ import {
   maxUserId,
   type OperationFilter,
   type OperationRow,
+  operationsForExport,
   purchaseReferenceProblems,
 } from './repository.js';
 import type { OperationsQuery as OperationsQuerySchema } from './schemas.js';
@@ -75,6 +76,11 @@ function operationFilter(userId: number, query: OperationsQuery): OperationFilte
 
 export function createWalletService({ db, ledger }: WalletServiceDeps) {
   return {
+    /** A page of the user's ledger rows, after `afterId`, for their data export. */
+    async exportPage(userId: number, afterId: number, limit: number): Promise<OperationView[]> {
+      return (await operationsForExport(db, userId, afterId, limit)).map(operationView);
+    },
+
     /** Adds (or, negative, removes) credits; a plain Error (the CLI prints it) for bad input. */
     async grantCredits(
       account: { id: number; creditsBalance: number },

@@ -8,6 +8,8 @@ import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { type ErrorBody, errorEnvelope as envelope } from '../../lib/envelope.js';
 import {
   AccessDenied,
+  AccountDeletionRefused,
+  AccountIsDeleted,
   AlreadyDecided,
   DomainError,
   type FieldErrors,
@@ -128,6 +130,8 @@ const domainStatuses: [abstract new (...args: never[]) => DomainError, number][]
   [PronosticTypeExists, 409],
   [PayoutNotEscalated, 409],
   [FlagAlreadyResolved, 409],
+  [AccountDeletionRefused, 409],
+  [AccountIsDeleted, 409],
   [ValidationFailed, 422],
   [RateLimited, 429],
 ];

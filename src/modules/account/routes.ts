@@ -1,0 +1,110 @@
+// The account's own routes (issue 30): the deletion's confirmation code, the deletion, the data
+// export (a JSON attachment, not an envelope), and the public page the app stores link to.
+
+import { Readable } from 'node:stream';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { envelope } from '../../lib/envelope.js';
+import { messages } from '../../lib/messages.js';
+import { currentUser } from '../../plugins/app/auth.js';
+import { authErrors, EmptyArray, Envelope, ErrorEnvelope, FileResponse } from '../../schemas/common.js';
+import { ACCOUNT_DELETE_PAGE, ACCOUNT_DELETE_SCRIPT } from './page.js';
+import { DeleteAccountBody, DeletionCodeBody } from './schemas.js';
+
+const UserId = Type.Object({ id: Type.Integer() });
+
+const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { account } = app.services;
+
+  app.post(
+    '/api/user/account/delete/code',
+    {
+      schema: {
+        tags: ['account'],
+        summary: 'Recevoir le code confirmant la suppression de mon compte',
+        description:
+          'Envoyé au numéro du compte, avec les limites et budgets du code de connexion (le délai entre deux envois compte les codes de suppression seuls).',
+        security: [{ bearer: [] }],
+        body: Type.Optional(DeletionCodeBody),
+        response: { 200: Envelope(EmptyArray, UserId), ...authErrors },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      await account.sendDeletionCode(user, request.body ?? {}, { ip: request.ip, log: request.log });
+      return envelope({ user: { id: user.id }, message: messages.accountDeleteCodeSent });
+    },
+  );
+
+  app.post(
+    '/api/user/account/delete',
+    {
+      // Guesses of the code, per client network, as for /api/otp/verify; the per-code limits are the service's.
+      config: { rateLimit: { max: 30, timeWindow: 600_000 } },
+      schema: {
+        tags: ['account'],
+        summary: 'Supprimer définitivement mon compte',
+        description:
+          '400 : code faux ou expiré. 403 : dernier administrateur. 409 : paiement ou retrait en cours, transfert en examen, ou solde (XAF) restant sans forfeit_balance: true (data.reason, data.money_balance).',
+        security: [{ bearer: [] }],
+        body: DeleteAccountBody,
+        response: {
+          200: Envelope(EmptyArray, UserId),
+          400: ErrorEnvelope,
+          403: ErrorEnvelope,
+          409: ErrorEnvelope,
+          ...authErrors,
+        },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      await account.deleteAccount(user, request.body, { ip: request.ip });
+      return envelope({ user: { id: user.id }, message: messages.accountDeleted });
+    },
+  );
+
+  app.get(
+    '/api/user/account/export',
+    {
+      schema: {
+        tags: ['account'],
+        summary: 'Télécharger toutes mes données (au plus une fois par heure)',
+        security: [{ bearer: [] }],
+        response: {
+          200: FileResponse(
+            ['application/json'],
+            'A JSON attachment (not an envelope), streamed: {exported_at, user, pronostics, operations, payments, withdrawals, tickets, referrals}',
+          ),
+          ...authErrors,
+        },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const chunks = await account.exportData(user);
+      const day = app.clock.now().toISOString().slice(0, 10);
+      return reply
+        .type('application/json; charset=utf-8')
+        .header('content-disposition', `attachment; filename="mes-donnees-${day}.json"`)
+        .header('cache-control', 'private, no-store')
+        .header('x-content-type-options', 'nosniff')
+        .send(Readable.from(chunks));
+    },
+  );
+
+  app.get('/account/delete', { schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'public, max-age=300')
+      .send(ACCOUNT_DELETE_PAGE),
+  );
+  app.get('/account/delete/app.js', { schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .type('text/javascript; charset=utf-8')
+      .header('cache-control', 'public, max-age=300')
+      .send(ACCOUNT_DELETE_SCRIPT),
+  );
+};
+
+export default accountRoutes;

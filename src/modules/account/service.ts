@@ -1,0 +1,275 @@
+// An account's deletion and its data export (issue 30, DESIGN.md "Accounts"). The deletion is one
+// workflow over the modules that hold the user's data, each through its own service, in one
+// transaction: refusals checked again under the account's lock, a remaining money balance forfeited
+// through the ledger (a new row, history never rewritten), tokens revoked, personal rows deleted or
+// cut down, the user row made a tombstone, the audit row written. Stored files cannot join a
+// transaction: their keys are recorded in it (account_file_deletions), removed after the commit, and
+// whatever the storage refused is retried by the housekeeping. The export streams one JSON document
+// read page by page, at most once an hour per user (the last export's time is in the database).
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database, Executor } from '../../db/client.js';
+import type { Clock } from '../../lib/clock.js';
+import {
+  AccountDeletionRefused,
+  InvalidCode,
+  LastAdmin,
+  RateLimited,
+  Unauthenticated,
+} from '../../lib/errors.js';
+import { accountTexts, messages } from '../../lib/messages.js';
+import { isoTimestamp } from '../../lib/time.js';
+import type { StorageDriver } from '../../providers/storage/index.js';
+import type { AuditRecorder } from '../admin/service.js';
+import type { AffiliationService } from '../affiliation/service.js';
+import type { Client, OtpService } from '../auth/otp-service.js';
+import type { TokenService } from '../auth/tokens.js';
+import type { DeviceService } from '../devices/service.js';
+import type { EventService } from '../events/service.js';
+import type { IdempotencyService } from '../idempotency/service.js';
+import type { PaymentService } from '../payments/service.js';
+import type { PronosticService } from '../pronostics/service.js';
+import type { SupportService } from '../support/service.js';
+import { avatarKeyOf, fullUserView } from '../users/profile.js';
+import type { UserRow, UserService } from '../users/service.js';
+import type { Ledger } from '../wallet/ledger.js';
+import type { WalletService } from '../wallet/service.js';
+import {
+  claimExport,
+  deleteExportSlot,
+  fileDeletionFailed,
+  forgetFileDeletions,
+  pendingFileDeletions,
+  recordFileDeletions,
+} from './repository.js';
+import type { DeleteAccountInput, DeletionCodeInput } from './schemas.js';
+
+/** DESIGN.md: at most one export an hour per user. */
+export const EXPORT_INTERVAL_SECONDS = 3600;
+/** Rows read per query while the export streams. */
+export const EXPORT_PAGE_SIZE = 500;
+/** Files the housekeeping tries to remove per run. */
+const FILE_RETRY_BATCH = 100;
+
+export interface AccountServiceDeps {
+  db: Database;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+  storage: StorageDriver;
+  ledger: Ledger;
+  audit: AuditRecorder;
+  otp: Pick<OtpService, 'sendDeletionCode' | 'useDeletionCode' | 'forgetCodes'>;
+  tokens: Pick<TokenService, 'revokeAllOf' | 'cache'>;
+  users: Pick<UserService, 'findById' | 'lockForDeletion' | 'anotherAdminRemains' | 'tombstone'>;
+  pronostics: Pick<PronosticService, 'forgetOwner' | 'exportPage'>;
+  support: Pick<SupportService, 'forgetOwner' | 'exportPage'>;
+  events: Pick<EventService, 'forgetUser'>;
+  devices: Pick<DeviceService, 'forgetAll' | 'exportPage'>;
+  idempotency: Pick<IdempotencyService, 'forgetUser'>;
+  affiliation: Pick<
+    AffiliationService,
+    'withdrawalsBlockingDeletion' | 'releaseReferralLinks' | 'exportPage' | 'exportReferrals'
+  >;
+  payments: Pick<PaymentService, 'pendingForDeletion' | 'exportPage'>;
+  wallet: Pick<WalletService, 'exportPage'>;
+}
+
+export function createAccountService(deps: AccountServiceDeps) {
+  const { db, clock, logger, storage, ledger, audit, otp, tokens, users } = deps;
+
+  /**
+   * The refusals (DESIGN.md): the last admin (403), a pending payment or withdrawal, an escalated
+   * payout, a money balance not given up (409). Run before the code is used (a refused request
+   * costs no code) and again under the account's lock in the deletion's transaction.
+   */
+  async function refuseIfBlocked(
+    executor: Executor,
+    account: UserRow,
+    input: DeleteAccountInput,
+    pendingPayments: number,
+  ): Promise<void> {
+    if (account.role === 'admin' && !(await users.anotherAdminRemains(executor, account.id))) {
+      throw new LastAdmin();
+    }
+    if (pendingPayments > 0) {
+      throw new AccountDeletionRefused('pending_payment', messages.accountDeletePendingPayment);
+    }
+    const withdrawals = await deps.affiliation.withdrawalsBlockingDeletion(executor, account.id);
+    if (withdrawals.escalated > 0) {
+      throw new AccountDeletionRefused('escalated_payout', messages.accountDeleteEscalatedPayout);
+    }
+    if (withdrawals.pending > 0) {
+      throw new AccountDeletionRefused('pending_withdrawal', messages.accountDeletePendingWithdrawal);
+    }
+    if (account.moneyBalance > 0 && input.forfeit_balance !== true) {
+      throw new AccountDeletionRefused(
+        'balance',
+        accountTexts.balanceRemains(account.moneyBalance),
+        account.moneyBalance,
+      );
+    }
+  }
+
+  /** Removes stored files whose rows are gone; a refusal is recorded for the next try, never thrown. */
+  async function removeFiles(keys: readonly string[]): Promise<number> {
+    const removed: string[] = [];
+    for (const key of keys) {
+      try {
+        await storage.delete(key);
+        removed.push(key);
+      } catch (error) {
+        logger.warn({ err: error, key }, 'a deleted account’s file could not be removed; retried later');
+        await fileDeletionFailed(db, key, error instanceof Error ? error.message : String(error));
+      }
+    }
+    await forgetFileDeletions(db, removed);
+    return removed.length;
+  }
+
+  return {
+    /** Sends the user a code confirming the deletion (the sign-in code's limits and budgets). */
+    async sendDeletionCode(user: { id: number }, input: DeletionCodeInput, client: Client): Promise<void> {
+      await otp.sendDeletionCode(user, input.method ?? 'sms', client);
+    },
+
+    /**
+     * Deletes the user's account (DESIGN.md "Accounts"), or throws: InvalidCode for a wrong code,
+     * LastAdmin, AccountDeletionRefused. Nothing is half-done: every row changes in one transaction.
+     */
+    async deleteAccount(
+      user: { id: number },
+      input: DeleteAccountInput,
+      client: Pick<Client, 'ip'>,
+    ): Promise<void> {
+      const current = await users.findById(user.id);
+      if (current?.status !== 'active') throw new Unauthenticated();
+      // An early look, before the code is used, so a refused request costs no code; the deletion's
+      // transaction looks again under the account's lock, and decides.
+      const early = await db.transaction((tx) => deps.payments.pendingForDeletion(tx, user.id));
+      await refuseIfBlocked(db, current, input, early);
+      await otp.useDeletionCode(user, input.code, client);
+
+      const files = await db.transaction(async (tx) => {
+        const account = await users.lockForDeletion(tx, user.id);
+        if (account?.status !== 'active') throw new InvalidCode();
+        const pending = await deps.payments.pendingForDeletion(tx, user.id);
+        await refuseIfBlocked(tx, account, input, pending);
+
+        let forfeited = 0;
+        if (account.moneyBalance > 0) {
+          const posted = await ledger.post(tx, {
+            userId: account.id,
+            type: 'balance_forfeit',
+            currency: 'XAF',
+            amount: -account.moneyBalance,
+            description: accountTexts.forfeit(account.moneyBalance),
+            reference: `account-delete:${account.id}:forfeit`,
+          });
+          if (!posted) throw new Error('the balance changed under the account lock');
+          forfeited = account.moneyBalance;
+        }
+        const tokensRevoked = await tokens.revokeAllOf(tx, account.id);
+        await otp.forgetCodes(tx, account.id);
+        const pronostics = await deps.pronostics.forgetOwner(tx, account.id);
+        const tickets = await deps.support.forgetOwner(tx, account.id);
+        await deps.events.forgetUser(tx, account.id);
+        await deps.devices.forgetAll(tx, account.id);
+        await deps.idempotency.forgetUser(tx, account.id);
+        const godchildren = await deps.affiliation.releaseReferralLinks(tx, account.id);
+        await deleteExportSlot(tx, account.id);
+        const avatarKey = avatarKeyOf(account.avatarPath);
+        const keys = [...(avatarKey ? [avatarKey] : []), ...tickets.keys];
+        await recordFileDeletions(tx, account.id, keys);
+        await users.tombstone(tx, account.id);
+        // The actor is the account's owner: the audit log's `admin_id` names who acted.
+        await audit.record(tx, {
+          adminId: account.id,
+          action: 'user.delete',
+          targetType: 'user',
+          targetId: account.id,
+          details: {
+            by: 'owner',
+            removed: {
+              personal_fields: ['phone', 'name', 'username', 'avatar'],
+              tickets: tickets.tickets,
+              files: keys.length,
+              tokens_revoked: tokensRevoked,
+              godchildren_released: godchildren,
+            },
+            kept: {
+              ledger: 'wallet_operations rows, pointing at the tombstone',
+              payments: 'kept, pointing at the tombstone',
+              withdrawals: 'kept, pointing at the tombstone',
+              pronostics_anonymised: pronostics,
+              credits_balance: account.creditsBalance,
+              money_forfeited: forfeited,
+              affiliation_code: account.affiliationCode,
+              country: account.country,
+            },
+          },
+        });
+        return keys;
+      });
+      // This process forgets the tokens at once; the others on the triggers' announcements.
+      tokens.cache.forgetUser(user.id);
+      await removeFiles(files);
+    },
+
+    /** Retries the removal of files a deletion could not remove (the housekeeping); how many went. */
+    async retryFileDeletions(): Promise<number> {
+      return removeFiles(await pendingFileDeletions(db, FILE_RETRY_BATCH));
+    },
+
+    /**
+     * The user's data export as JSON text chunks, or RateLimited when their last export is less than
+     * an hour old. The slot is taken before the first byte, so a stream cut short still counts.
+     */
+    async exportData(user: { id: number }): Promise<AsyncGenerator<string>> {
+      const now = clock.now();
+      const last = await claimExport(db, user.id, now, EXPORT_INTERVAL_SECONDS);
+      if (last !== undefined) {
+        const wait = new Date(last).getTime() + EXPORT_INTERVAL_SECONDS * 1000 - now.getTime();
+        throw new RateLimited(Math.max(1, wait / 1000), messages.accountExportTooSoon);
+      }
+      const account = await users.findById(user.id);
+      if (account?.status !== 'active') throw new Unauthenticated();
+      const sections: [name: string, page: (after: number) => Promise<{ id: number }[]>][] = [
+        ['pronostics', (after) => deps.pronostics.exportPage(user.id, after, EXPORT_PAGE_SIZE)],
+        ['operations', (after) => deps.wallet.exportPage(user.id, after, EXPORT_PAGE_SIZE)],
+        ['payments', (after) => deps.payments.exportPage(user.id, after, EXPORT_PAGE_SIZE)],
+        ['withdrawals', (after) => deps.affiliation.exportPage(user.id, after, EXPORT_PAGE_SIZE)],
+        ['tickets', (after) => deps.support.exportPage(user.id, after, EXPORT_PAGE_SIZE)],
+        ['devices', (after) => deps.devices.exportPage(user.id, after, EXPORT_PAGE_SIZE)],
+      ];
+      const userView = {
+        ...fullUserView(account),
+        role: account.role,
+        status: account.status,
+        created_at: isoTimestamp(account.createdAt),
+      };
+      const referrals = () => deps.affiliation.exportReferrals(user.id);
+
+      async function* document(): AsyncGenerator<string> {
+        yield `{"exported_at":${JSON.stringify(now.toISOString())},"user":${JSON.stringify(userView)}`;
+        for (const [name, page] of sections) {
+          yield `,${JSON.stringify(name)}:[`;
+          let after = 0;
+          let first = true;
+          for (;;) {
+            const rows = await page(after);
+            if (rows.length > 0) {
+              yield (first ? '' : ',') + rows.map((row) => JSON.stringify(row)).join(',');
+              first = false;
+              after = rows[rows.length - 1]!.id;
+            }
+            if (rows.length < EXPORT_PAGE_SIZE) break;
+          }
+          yield ']';
+        }
+        yield `,"referrals":${JSON.stringify(await referrals())}}`;
+      }
+      return document();
+    },
+  };
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;
