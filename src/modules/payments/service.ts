@@ -45,6 +45,7 @@ import {
   lockUserCheckouts,
   type PaymentRow,
   paymentsByDayAndStatus,
+  pendingBacklog,
   successTotalsOf,
   updatePayment,
 } from './repository.js';
@@ -340,6 +341,11 @@ export function createPaymentService(deps: PaymentServiceDeps) {
   }
 
   return {
+    /** Payments still pending in all, and the oldest one's creation in epoch seconds (the metrics). */
+    pendingBacklog() {
+      return pendingBacklog(db);
+    },
+
     /** A user's successful payments, counted and summed in XAF (the back office). */
     successTotalsOf(userId: number) {
       return successTotalsOf(db, userId);

@@ -402,3 +402,15 @@ export async function pronosticsByDayAndStatus(
     .groupBy(day, pronostics.status);
   return rows.map((row) => ({ day: row.day, status: row.status, total: Number(row.total) }));
 }
+
+/** The analysis queue: rows still `processing` (due or waiting for a retry) and the oldest one's creation (epoch seconds). */
+export async function analysisBacklog(db: Executor): Promise<{ count: number; oldestAt: number | null }> {
+  const [row] = await db
+    .select({
+      count: count(),
+      oldestAt: sql<number | null>`extract(epoch from min(${pronostics.createdAt}))::float8`,
+    })
+    .from(pronostics)
+    .where(eq(pronostics.status, 'processing'));
+  return { count: Number(row?.count ?? 0), oldestAt: row?.oldestAt ?? null };
+}
