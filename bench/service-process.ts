@@ -1,6 +1,8 @@
 // A service (or the reference server) as a child process for the HTTP benchmarks: started on a
-// free port with its environment, waited for until it answers, stopped with SIGTERM; and the CPU
-// and memory of a process read from /proc, as a production dashboard would.
+// free port with its environment, waited for until it answers, stopped with SIGTERM. Its CPU and
+// memory are read as a production dashboard would: from the service's own `GET /metrics` when it
+// has a METRICS_TOKEN (or a METRICS_PORT), from /proc for a process without metrics (the reference
+// server, nginx).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -18,19 +20,52 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** CPU seconds used so far and resident memory now. */
+export interface ProcessFigures {
+  cpuSeconds: number;
+  rssMb: number;
+}
+
 export interface Server {
   name: string;
   url: string;
   child: ChildProcess;
+  /** Its CPU and memory now: from its /metrics when it serves them, else from /proc. */
+  figures(): Promise<ProcessFigures>;
   stop(): Promise<void>;
+}
+
+/** Where a process's Prometheus text is read: its URL, and the bearer token it asks for (none on a METRICS_PORT). */
+export interface MetricsEndpoint {
+  url: string;
+  token?: string;
+}
+
+/** `process_cpu_seconds_total` and `process_resident_memory_bytes` from a /metrics answer. */
+export async function metricsFigures(endpoint: MetricsEndpoint): Promise<ProcessFigures> {
+  const response = await fetch(endpoint.url, {
+    headers: endpoint.token ? { authorization: `Bearer ${endpoint.token}` } : {},
+  });
+  if (!response.ok) throw new Error(`${endpoint.url} answered ${response.status}`);
+  const text = await response.text();
+  const sample = (name: string) => {
+    const line = text.split('\n').find((candidate) => candidate.startsWith(`${name} `));
+    if (!line) throw new Error(`${endpoint.url} has no ${name}`);
+    return Number(line.slice(name.length + 1));
+  };
+  return {
+    cpuSeconds: sample('process_cpu_seconds_total'),
+    rssMb: sample('process_resident_memory_bytes') / 2 ** 20,
+  };
 }
 
 export async function startService(
   name: string,
   script: string,
   env: Record<string, string>,
+  options: { metrics?: (url: string) => MetricsEndpoint; port?: number } = {},
 ): Promise<Server> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, script)], {
     cwd: root,
     env: { ...process.env, ...env, PORT: String(port), REF_PORT: String(port), HOST: '127.0.0.1' },
@@ -48,10 +83,12 @@ export async function startService(
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
+  const metrics = options.metrics?.(url);
   return {
     name,
     url,
     child,
+    figures: async () => (metrics ? metricsFigures(metrics) : processStats(child.pid!)),
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -62,7 +99,7 @@ export async function startService(
 }
 
 /** CPU seconds (user + system) and resident memory of a process, from /proc (Linux). */
-export function processStats(pid: number): { cpuSeconds: number; rssMb: number } {
+export function processStats(pid: number): ProcessFigures {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

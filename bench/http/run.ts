@@ -1,7 +1,10 @@
 // `npm run bench:http`: the service over HTTP against a hand-written minimal server
 // (bench/http/reference-server.ts) on the same database and rows, in alternating pairs, with
 // autocannon. PostgreSQL when BENCH_DATABASE_URL is set (a fresh database is created on it and
-// dropped at the end); otherwise only the embedded PGlite workload runs. Options:
+// dropped at the end); otherwise only the embedded PGlite workload runs. Each run reports req/s,
+// p50/p99, errors, and the server's CPU per request served and peak RSS under load: the service's
+// read from its own GET /metrics (METRICS_TOKEN, as a production dashboard would), the reference's
+// from /proc; each pair prints the service ÷ reference ratios. Options:
 //   --workloads list,search,detail,create,wallet,otp,fixtures,pglite (default: all that the database allows)
 //   --fixtures 50000                                          (fixtures seeded for the fixtures workload,
 //                                                              which runs with 10 connections: issue 25's target)
@@ -16,7 +19,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { openDatabase } from '../../src/db/client.js';
 import { openScratchDatabase } from '../scratch-database.js';
-import { processStats, type Server, startService as start } from '../service-process.js';
+import { type Server, startService as start } from '../service-process.js';
 import { OTP_BENCH_CODE, type Seeded, seed, seedFixtures } from './seed.js';
 
 const { values: args } = parseArgs({
@@ -46,8 +49,11 @@ interface Figures {
   p50: number;
   p99: number;
   errors: number;
+  /** Peak resident memory of the server under load (all its processes), sampled each second. */
   rssMb: number;
   cpuPercent: number;
+  /** CPU milliseconds the server (all its processes) spent per request served. */
+  cpuMsPerRequest: number;
 }
 
 type RequestOf = () => { path: string; method?: string; body?: string; headers: Record<string, string> };
@@ -61,12 +67,20 @@ async function drive(
   seconds: number,
   connectionCount = connections,
 ): Promise<Figures> {
-  const pid = server.child.pid!;
-  const before = processStats(pid);
+  const before = await server.figures();
   let peakRss = before.rssMb;
+  // Once a second, as a dashboard would scrape (each scrape costs the service a little CPU).
+  let sampling: Promise<void> | undefined;
   const sampler = setInterval(() => {
-    peakRss = Math.max(peakRss, processStats(pid).rssMb);
-  }, 250);
+    sampling ??= server
+      .figures()
+      .then((now) => {
+        peakRss = Math.max(peakRss, now.rssMb);
+      })
+      .finally(() => {
+        sampling = undefined;
+      });
+  }, 1000);
   const started = performance.now();
   const result = await autocannon({
     url: server.url,
@@ -88,15 +102,18 @@ async function drive(
     ],
   });
   clearInterval(sampler);
+  await sampling;
   const wall = (performance.now() - started) / 1000;
-  const after = processStats(pid);
+  const after = await server.figures();
+  const cpuSeconds = after.cpuSeconds - before.cpuSeconds;
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
     rssMb: Math.max(peakRss, after.rssMb),
-    cpuPercent: (100 * (after.cpuSeconds - before.cpuSeconds)) / wall,
+    cpuPercent: (100 * cpuSeconds) / wall,
+    cpuMsPerRequest: (1000 * cpuSeconds) / Math.max(1, result.requests.total),
   };
 }
 
@@ -112,7 +129,8 @@ function line(label: string, f: Figures): string {
   return (
     `  ${label.padEnd(22)} ${f.rps.toFixed(0).padStart(7)} req/s  p50 ${String(f.p50).padStart(4)} ms` +
     `  p99 ${String(f.p99).padStart(5)} ms  errors ${String(f.errors).padStart(4)}` +
-    `  RSS ${f.rssMb.toFixed(0).padStart(4)} MB  CPU ${f.cpuPercent.toFixed(0).padStart(3)}%`
+    `  RSS ${f.rssMb.toFixed(0).padStart(4)} MB  CPU ${f.cpuPercent.toFixed(0).padStart(3)}%` +
+    `  ${f.cpuMsPerRequest.toFixed(2).padStart(6)} ms CPU/req`
   );
 }
 
@@ -130,7 +148,9 @@ async function compare(
   await drive(service, next, warmup, connectionCount);
   if (reference) await drive(reference, next, warmup, connectionCount);
   const ratios: number[] = [];
+  const cpuRatios: number[] = [];
   const serviceRuns: Figures[] = [];
+  const referenceRuns: Figures[] = [];
   for (let pair = 1; pair <= pairs; pair++) {
     const ref = reference ? await drive(reference, next, duration, connectionCount) : undefined;
     const own = await drive(service, next, duration, connectionCount);
@@ -138,16 +158,30 @@ async function compare(
     if (ref) console.log(line(`pair ${pair} reference`, ref));
     console.log(line(`pair ${pair} service`, own));
     if (ref) {
+      referenceRuns.push(ref);
       ratios.push(own.rps / ref.rps);
-      console.log(`  pair ${pair} service ÷ reference: ${(own.rps / ref.rps).toFixed(2)}×`);
+      cpuRatios.push(own.cpuMsPerRequest / ref.cpuMsPerRequest);
+      console.log(
+        `  pair ${pair} service ÷ reference: ${(own.rps / ref.rps).toFixed(2)}× req/s, ` +
+          `${(own.cpuMsPerRequest / ref.cpuMsPerRequest).toFixed(2)}× CPU per request, ` +
+          `${(own.rssMb / ref.rssMb).toFixed(2)}× RSS`,
+      );
     }
   }
   const best = median(serviceRuns.map((run) => run.rps));
   const p99 = median(serviceRuns.map((run) => run.p99));
   const rss = Math.max(...serviceRuns.map((run) => run.rssMb));
+  const cpu = median(serviceRuns.map((run) => run.cpuMsPerRequest));
   const ratio = ratios.length > 0 ? `${median(ratios).toFixed(2)}×` : 'n/a';
-  console.log(`  median service ÷ reference: ${ratio}`);
-  summary.push(`| ${label} | ${best.toFixed(0)} | ${p99} | ${ratio} | ${rss.toFixed(0)} |`);
+  const cpuRatio = cpuRatios.length > 0 ? `${median(cpuRatios).toFixed(2)}×` : 'n/a';
+  const refCpu =
+    referenceRuns.length > 0 ? median(referenceRuns.map((run) => run.cpuMsPerRequest)).toFixed(2) : '—';
+  const refRss =
+    referenceRuns.length > 0 ? Math.max(...referenceRuns.map((run) => run.rssMb)).toFixed(0) : '—';
+  console.log(`  median service ÷ reference: ${ratio} req/s, ${cpuRatio} CPU per request`);
+  summary.push(
+    `| ${label} | ${best.toFixed(0)} | ${p99} | ${ratio} | ${cpu.toFixed(2)} | ${refCpu} | ${cpuRatio} | ${rss.toFixed(0)} | ${refRss} |`,
+  );
 }
 
 /** Create → the row's status is no longer `processing`, polled through the detail endpoint. */
@@ -177,6 +211,10 @@ async function createToSuccess(service: Server, seeded: Seeded, samples: number)
   return times.sort((a, b) => a - b);
 }
 
+/** The service's figures are read from its own /metrics, with this token. */
+const METRICS_TOKEN = `bench-metrics-${randomBytes(16).toString('hex')}`;
+const serviceMetrics = (url: string) => ({ url: `${url}/metrics`, token: METRICS_TOKEN });
+
 const serviceEnv = (database: Record<string, string>) => ({
   ...database,
   APP_ENV: 'development',
@@ -184,6 +222,7 @@ const serviceEnv = (database: Record<string, string>) => ({
   RATE_LIMIT: 'off',
   LOG_LEVEL: 'warn',
   ROLE: 'all',
+  METRICS_TOKEN,
 });
 
 function listRequest(seeded: Seeded, query = ''): RequestOf {
@@ -219,7 +258,9 @@ if (postgresBase && [...workloads].some((w) => w !== 'pglite')) {
       await seedFixtures(database.handle, Number(args.fixtures));
     }
     await database.handle.close();
-    const service = await start('service', 'src/server.ts', serviceEnv({ DATABASE_URL: databaseUrl }));
+    const service = await start('service', 'src/server.ts', serviceEnv({ DATABASE_URL: databaseUrl }), {
+      metrics: serviceMetrics,
+    });
     const reference = await start('reference', 'bench/http/reference-server.ts', {
       REF_DATABASE_URL: databaseUrl,
       REF_APP_SECRET: APP_SECRET,
@@ -276,7 +317,7 @@ if (postgresBase && [...workloads].some((w) => w !== 'pglite')) {
       console.log(
         `\ncreate → success at idle: p50 ${median(idle).toFixed(0)} ms, max ${idle.at(-1)!.toFixed(0)} ms`,
       );
-      summary.push(`| create → success, idle (p50 ms) | — | ${median(idle).toFixed(0)} | n/a | — |`);
+      summary.push(`| create → success, idle (p50 ms) | — | ${median(idle).toFixed(0)} | n/a | | | | | |`);
       let counter = 0;
       const underLoad = createToSuccess(service, seeded, 20);
       await compare('create (debit + ledger row)', service, undefined, () => {
@@ -295,7 +336,9 @@ if (postgresBase && [...workloads].some((w) => w !== 'pglite')) {
       console.log(
         `create → success under load: p50 ${median(loaded).toFixed(0)} ms, max ${loaded.at(-1)!.toFixed(0)} ms`,
       );
-      summary.push(`| create → success, under load (p50 ms) | — | ${median(loaded).toFixed(0)} | n/a | — |`);
+      summary.push(
+        `| create → success, under load (p50 ms) | — | ${median(loaded).toFixed(0)} | n/a | | | | | |`,
+      );
     }
   } finally {
     for (const server of servers) await server.stop();
@@ -314,7 +357,9 @@ if (workloads.has('pglite') && (!postgresBase || args.workloads.includes('pglite
     const seeded = await seed(handle, { users, perUser, appSecret: APP_SECRET });
     await handle.close();
     console.log(`seeded in ${seeded.seconds.toFixed(0)} s`);
-    service = await start('service (PGlite)', 'src/server.ts', serviceEnv({ DATA_DIR: dir }));
+    service = await start('service (PGlite)', 'src/server.ts', serviceEnv({ DATA_DIR: dir }), {
+      metrics: serviceMetrics,
+    });
     await compare('list page (PGlite)', service, undefined, listRequest(seeded));
   } finally {
     await service?.stop();
@@ -323,7 +368,9 @@ if (workloads.has('pglite') && (!postgresBase || args.workloads.includes('pglite
 }
 
 console.log(
-  '\n| workload | service req/s (median) | service p99 ms (median) | service ÷ reference (median) | service RSS MB (peak) |',
+  '\n| workload | service req/s (median) | service p99 ms (median) | service ÷ reference req/s (median) ' +
+    '| service CPU ms/req (median) | reference CPU ms/req (median) | CPU per request ÷ reference (median) ' +
+    '| service RSS MB (peak) | reference RSS MB (peak) |',
 );
-console.log('|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|');
 for (const row of summary) console.log(row);
