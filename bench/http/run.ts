@@ -5,7 +5,10 @@
 // p50/p99, errors, and the server's CPU per request served and peak RSS under load: the service's
 // read from its own GET /metrics (METRICS_TOKEN, as a production dashboard would), the reference's
 // from /proc; each pair prints the service ÷ reference ratios. Options:
-//   --workloads list,search,detail,create,wallet,otp,fixtures,pglite (default: all that the database allows)
+//   --workloads list,search,detail,history,create,wallet,otp,fixtures,pglite (default: all that the database allows)
+//   --history 100                                             (ledger rows seeded per user for the history
+//                                                              workload: GET /api/user/wallet/operations by
+//                                                              type or currency, against bench/http/reference-history.ts)
 //   --fixtures 50000                                          (fixtures seeded for the fixtures workload,
 //                                                              which runs with 10 connections: issue 25's target)
 //   --users 10000 --per-user 100 --pglite-users 1000       (rows seeded)
@@ -20,11 +23,12 @@ import autocannon from 'autocannon';
 import { openDatabase } from '../../src/db/client.js';
 import { openScratchDatabase } from '../scratch-database.js';
 import { type Server, startService as start } from '../service-process.js';
-import { OTP_BENCH_CODE, type Seeded, seed, seedFixtures } from './seed.js';
+import { HISTORY_FILTERS, OTP_BENCH_CODE, type Seeded, seed, seedFixtures } from './seed.js';
 
 const { values: args } = parseArgs({
   options: {
-    workloads: { type: 'string', default: 'list,search,detail,create,wallet,otp,fixtures,pglite' },
+    workloads: { type: 'string', default: 'list,search,detail,history,create,wallet,otp,fixtures,pglite' },
+    history: { type: 'string', default: '100' },
     fixtures: { type: 'string', default: '50000' },
     users: { type: 'string', default: '10000' },
     'per-user': { type: 'string', default: '100' },
@@ -251,7 +255,14 @@ if (postgresBase && [...workloads].some((w) => w !== 'pglite')) {
     console.log(`PostgreSQL: seeding ${users} users × ${perUser} pronostics…`);
     // Enough open codes for the OTP workload's runs (each verify spends one).
     const otpCodesPerUser = workloads.has('otp') ? OTP_CODES_PER_USER : 0;
-    const seeded = await seed(database.handle, { users, perUser, appSecret: APP_SECRET, otpCodesPerUser });
+    const historyPerUser = workloads.has('history') ? Number(args.history) : 0;
+    const seeded = await seed(database.handle, {
+      users,
+      perUser,
+      appSecret: APP_SECRET,
+      otpCodesPerUser,
+      historyPerUser,
+    });
     console.log(`seeded in ${seeded.seconds.toFixed(0)} s`);
     if (workloads.has('fixtures')) {
       console.log(`seeding ${args.fixtures} fixtures…`);
@@ -266,6 +277,13 @@ if (postgresBase && [...workloads].some((w) => w !== 'pglite')) {
       REF_APP_SECRET: APP_SECRET,
     });
     servers.push(service, reference);
+    const referenceHistory = workloads.has('history')
+      ? await start('reference (history)', 'bench/http/reference-history.ts', {
+          REF_DATABASE_URL: databaseUrl,
+          REF_APP_SECRET: APP_SECRET,
+        })
+      : undefined;
+    if (referenceHistory) servers.push(referenceHistory);
 
     if (workloads.has('list')) await compare('list page', service, reference, listRequest(seeded));
     if (workloads.has('search')) {
@@ -280,6 +298,14 @@ if (postgresBase && [...workloads].some((w) => w !== 'pglite')) {
           headers: { authorization: `Bearer ${seeded.tokens[who]}` },
         };
       });
+    }
+    if (referenceHistory) {
+      // One page among the filtered rows' first pages (a type holds a sixth to a half of a user's history).
+      const pages = Math.max(1, Math.floor(Number(args.history) / 60));
+      await compare('wallet history by type or currency', service, referenceHistory, () => ({
+        path: `/api/user/wallet/operations?${HISTORY_FILTERS[random(HISTORY_FILTERS.length)]}&page=${1 + random(pages)}`,
+        headers: { authorization: `Bearer ${seeded.tokens[random(seeded.tokens.length)]}` },
+      }));
     }
     if (workloads.has('fixtures')) {
       await compare(
