@@ -4,7 +4,7 @@
 // has a METRICS_TOKEN (or a METRICS_PORT), from /proc for a process without metrics (the reference
 // server, nginx).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
@@ -30,8 +30,10 @@ export interface Server {
   name: string;
   url: string;
   child: ChildProcess;
-  /** Its CPU and memory now: from its /metrics when it serves them, else from /proc. */
+  /** Its CPU and memory now: from its /metrics when it serves them, else from /proc (all its processes, for a group). */
   figures(): Promise<ProcessFigures>;
+  /** A group's processes (API processes, worker, balancer), each reported on its own too. */
+  parts?: Server[];
   stop(): Promise<void>;
 }
 
@@ -63,12 +65,21 @@ export async function startService(
   name: string,
   script: string,
   env: Record<string, string>,
-  options: { metrics?: (url: string) => MetricsEndpoint; port?: number } = {},
+  options: {
+    metrics?: (url: string) => MetricsEndpoint;
+    /** The variables given the free port (a ROLE=worker process listens only on METRICS_PORT). */
+    portVariables?: string[];
+    /** The path answered once it is up. */
+    readyPath?: string;
+  } = {},
 ): Promise<Server> {
-  const port = options.port ?? (await freePort());
+  const port = await freePort();
+  const ports = Object.fromEntries(
+    (options.portVariables ?? ['PORT', 'REF_PORT']).map((name) => [name, String(port)]),
+  );
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, script)], {
     cwd: root,
-    env: { ...process.env, ...env, PORT: String(port), REF_PORT: String(port), HOST: '127.0.0.1' },
+    env: { ...process.env, ...env, ...ports, HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -76,7 +87,7 @@ export async function startService(
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
     try {
-      await fetch(`${url}/api/`);
+      await fetch(`${url}${options.readyPath ?? '/api/'}`);
       break;
     } catch {
       if (Date.now() > deadline) throw new Error(`${name} did not start`);
@@ -96,6 +107,22 @@ export async function startService(
       await exited;
     },
   };
+}
+
+/** A process's children (nginx's workers), from /proc. */
+export function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (parent === pid) children.push(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return children;
 }
 
 /** CPU seconds (user + system) and resident memory of a process, from /proc (Linux). */

@@ -11,6 +11,9 @@
 //                                                              type or currency, against bench/http/reference-history.ts)
 //   --fixtures 50000                                          (fixtures seeded for the fixtures workload,
 //                                                              which runs with 10 connections: issue 25's target)
+//   --api-processes 0                                         (N > 0: N ROLE=api processes and one ROLE=worker
+//                                                              on the PostgreSQL, REDIS_URL set, behind nginx
+//                                                              (bench/http/balancer.ts), measured as the service)
 //   --users 10000 --per-user 100 --pglite-users 1000       (rows seeded)
 //   --duration 15 --warmup 3 --pairs 3 --connections 50    (seconds, seconds, pairs, connections)
 // Quick run: npm run bench:http -- --users 1000 --duration 5 --warmup 1 --pairs 1
@@ -23,12 +26,14 @@ import autocannon from 'autocannon';
 import { openDatabase } from '../../src/db/client.js';
 import { openScratchDatabase } from '../scratch-database.js';
 import { type Server, startService as start } from '../service-process.js';
+import { serverGroup, startNginx } from './balancer.js';
 import { HISTORY_FILTERS, OTP_BENCH_CODE, type Seeded, seed, seedFixtures } from './seed.js';
 
 const { values: args } = parseArgs({
   options: {
     workloads: { type: 'string', default: 'list,search,detail,history,create,wallet,otp,fixtures,pglite' },
     history: { type: 'string', default: '100' },
+    'api-processes': { type: 'string', default: '0' },
     fixtures: { type: 'string', default: '50000' },
     users: { type: 'string', default: '10000' },
     'per-user': { type: 'string', default: '100' },
@@ -58,6 +63,8 @@ interface Figures {
   cpuPercent: number;
   /** CPU milliseconds the server (all its processes) spent per request served. */
   cpuMsPerRequest: number;
+  /** A group's processes, each on its own (CPU per request, RSS at the end). */
+  parts?: { name: string; cpuMsPerRequest: number; rssMb: number }[];
 }
 
 type RequestOf = () => { path: string; method?: string; body?: string; headers: Record<string, string> };
@@ -72,6 +79,7 @@ async function drive(
   connectionCount = connections,
 ): Promise<Figures> {
   const before = await server.figures();
+  const partsBefore = await Promise.all((server.parts ?? []).map((part) => part.figures()));
   let peakRss = before.rssMb;
   // Once a second, as a dashboard would scrape (each scrape costs the service a little CPU).
   let sampling: Promise<void> | undefined;
@@ -110,6 +118,13 @@ async function drive(
   const wall = (performance.now() - started) / 1000;
   const after = await server.figures();
   const cpuSeconds = after.cpuSeconds - before.cpuSeconds;
+  const requests = Math.max(1, result.requests.total);
+  const partsAfter = await Promise.all((server.parts ?? []).map((part) => part.figures()));
+  const parts = (server.parts ?? []).map((part, i) => ({
+    name: part.name,
+    cpuMsPerRequest: (1000 * (partsAfter[i]!.cpuSeconds - partsBefore[i]!.cpuSeconds)) / requests,
+    rssMb: partsAfter[i]!.rssMb,
+  }));
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
@@ -117,7 +132,8 @@ async function drive(
     errors: result.errors + result.timeouts + result.non2xx,
     rssMb: Math.max(peakRss, after.rssMb),
     cpuPercent: (100 * cpuSeconds) / wall,
-    cpuMsPerRequest: (1000 * cpuSeconds) / Math.max(1, result.requests.total),
+    cpuMsPerRequest: (1000 * cpuSeconds) / requests,
+    ...(parts.length > 0 ? { parts } : {}),
   };
 }
 
@@ -130,11 +146,16 @@ const median = (values: number[]) => {
 };
 
 function line(label: string, f: Figures): string {
+  const parts = (f.parts ?? []).map(
+    (part) =>
+      `\n    ${part.name.padEnd(20)} ${part.cpuMsPerRequest.toFixed(2).padStart(6)} ms CPU/req  RSS ${part.rssMb.toFixed(0).padStart(4)} MB`,
+  );
   return (
     `  ${label.padEnd(22)} ${f.rps.toFixed(0).padStart(7)} req/s  p50 ${String(f.p50).padStart(4)} ms` +
     `  p99 ${String(f.p99).padStart(5)} ms  errors ${String(f.errors).padStart(4)}` +
     `  RSS ${f.rssMb.toFixed(0).padStart(4)} MB  CPU ${f.cpuPercent.toFixed(0).padStart(3)}%` +
-    `  ${f.cpuMsPerRequest.toFixed(2).padStart(6)} ms CPU/req`
+    `  ${f.cpuMsPerRequest.toFixed(2).padStart(6)} ms CPU/req` +
+    parts.join('')
   );
 }
 
@@ -229,6 +250,54 @@ const serviceEnv = (database: Record<string, string>) => ({
   METRICS_TOKEN,
 });
 
+const apiProcesses = Number(args['api-processes']);
+
+/**
+ * The service as measured: one ROLE=all process, or (`--api-processes N`) N ROLE=api processes and
+ * a ROLE=worker behind nginx, measured together (API processes and worker; nginx shown apart).
+ */
+async function startDeployment(databaseUrl: string): Promise<Server> {
+  const env = serviceEnv({ DATABASE_URL: databaseUrl });
+  if (apiProcesses <= 0) return start('service', 'src/server.ts', env, { metrics: serviceMetrics });
+  const members: Server[] = [];
+  try {
+    // REDIS_URL as production sets it beside several API processes (RATE_LIMIT=off leaves it unused).
+    const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+    for (let i = 1; i <= apiProcesses; i++) {
+      members.push(
+        await start(
+          `api ${i}`,
+          'src/server.ts',
+          { ...env, ROLE: 'api', REDIS_URL: redisUrl, TRUST_PROXY: 'loopback' },
+          {
+            metrics: serviceMetrics,
+          },
+        ),
+      );
+    }
+    // The worker serves no HTTP: its figures come from its METRICS_PORT.
+    members.push(
+      await start(
+        'worker',
+        'src/server.ts',
+        { ...env, ROLE: 'worker', REDIS_URL: redisUrl },
+        {
+          portVariables: ['METRICS_PORT'],
+          readyPath: '/metrics',
+          metrics: (url) => ({ url: `${url}/metrics` }),
+        },
+      ),
+    );
+    const front = await startNginx(
+      members.slice(0, apiProcesses).map((member) => Number(new URL(member.url).port)),
+    );
+    return serverGroup(`service (${apiProcesses} × api + worker, nginx)`, front, members);
+  } catch (error) {
+    for (const member of members) await member.stop();
+    throw error;
+  }
+}
+
 function listRequest(seeded: Seeded, query = ''): RequestOf {
   const pages = Math.max(1, Math.floor(perUser / 10));
   return () => {
@@ -269,9 +338,7 @@ if (postgresBase && [...workloads].some((w) => w !== 'pglite')) {
       await seedFixtures(database.handle, Number(args.fixtures));
     }
     await database.handle.close();
-    const service = await start('service', 'src/server.ts', serviceEnv({ DATABASE_URL: databaseUrl }), {
-      metrics: serviceMetrics,
-    });
+    const service = await startDeployment(databaseUrl);
     const reference = await start('reference', 'bench/http/reference-server.ts', {
       REF_DATABASE_URL: databaseUrl,
       REF_APP_SECRET: APP_SECRET,
