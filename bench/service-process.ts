@@ -71,17 +71,23 @@ export async function startService(
     portVariables?: string[];
     /** The path answered once it is up. */
     readyPath?: string;
+    /** Node options before the script (`--cpu-prof …`). */
+    nodeArgs?: string[];
   } = {},
 ): Promise<Server> {
   const port = await freePort();
   const ports = Object.fromEntries(
     (options.portVariables ?? ['PORT', 'REF_PORT']).map((name) => [name, String(port)]),
   );
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, script)], {
-    cwd: root,
-    env: { ...process.env, ...env, ...ports, HOST: '127.0.0.1' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), '--import', 'tsx', join(root, script)],
+    {
+      cwd: root,
+      env: { ...process.env, ...env, ...ports, HOST: '127.0.0.1' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {

@@ -14,6 +14,8 @@
 //   --api-processes 0                                         (N > 0: N ROLE=api processes and one ROLE=worker
 //                                                              on the PostgreSQL, REDIS_URL set, behind nginx
 //                                                              (bench/http/balancer.ts), measured as the service)
+//   --cpu-prof DIR                                            (the service's processes write a V8 CPU profile
+//                                                              there when they stop: `node --cpu-prof`)
 //   --users 10000 --per-user 100 --pglite-users 1000       (rows seeded)
 //   --duration 15 --warmup 3 --pairs 3 --connections 50    (seconds, seconds, pairs, connections)
 // Quick run: npm run bench:http -- --users 1000 --duration 5 --warmup 1 --pairs 1
@@ -34,6 +36,7 @@ const { values: args } = parseArgs({
     workloads: { type: 'string', default: 'list,search,detail,history,create,wallet,otp,fixtures,pglite' },
     history: { type: 'string', default: '100' },
     'api-processes': { type: 'string', default: '0' },
+    'cpu-prof': { type: 'string' },
     fixtures: { type: 'string', default: '50000' },
     users: { type: 'string', default: '10000' },
     'per-user': { type: 'string', default: '100' },
@@ -251,6 +254,7 @@ const serviceEnv = (database: Record<string, string>) => ({
 });
 
 const apiProcesses = Number(args['api-processes']);
+const profiling = args['cpu-prof'] ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] } : {};
 
 /**
  * The service as measured: one ROLE=all process, or (`--api-processes N`) N ROLE=api processes and
@@ -258,7 +262,8 @@ const apiProcesses = Number(args['api-processes']);
  */
 async function startDeployment(databaseUrl: string): Promise<Server> {
   const env = serviceEnv({ DATABASE_URL: databaseUrl });
-  if (apiProcesses <= 0) return start('service', 'src/server.ts', env, { metrics: serviceMetrics });
+  if (apiProcesses <= 0)
+    return start('service', 'src/server.ts', env, { metrics: serviceMetrics, ...profiling });
   const members: Server[] = [];
   try {
     // REDIS_URL as production sets it beside several API processes (RATE_LIMIT=off leaves it unused).
@@ -269,9 +274,7 @@ async function startDeployment(databaseUrl: string): Promise<Server> {
           `api ${i}`,
           'src/server.ts',
           { ...env, ROLE: 'api', REDIS_URL: redisUrl, TRUST_PROXY: 'loopback' },
-          {
-            metrics: serviceMetrics,
-          },
+          { metrics: serviceMetrics, ...profiling },
         ),
       );
     }
