@@ -134,6 +134,15 @@ describe('with METRICS_TOKEN', () => {
     const unmatched = { method: 'GET', route: 'unmatched', status_code: '404' };
     expect(count(after, unmatched) - count(before, unmatched)).toBe(1);
     expect(response.body).not.toMatch(/98765|424242/);
+    // A HEAD (Fastify's automatic twin of a GET) is its own series, counted once.
+    const head = { method: 'HEAD', route: '/api/', status_code: '200' };
+    const get = { ...head, method: 'GET' };
+    expect((await t.app.inject({ method: 'HEAD', url: '/api/' })).statusCode).toBe(200);
+    const again = parseExposition(
+      (await t.app.inject({ method: 'GET', url: '/metrics', headers: auth })).body,
+    );
+    expect(count(again, head) - count(after, head)).toBe(1);
+    expect(count(again, get) - count(after, get)).toBe(0);
     // The buckets are cumulative and end with +Inf, which equals the count.
     expect(sampleOf(after, 'http_request_duration_seconds_bucket', { ...detail, le: '+Inf' })).toBe(
       count(after, detail),
