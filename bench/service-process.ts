@@ -1,8 +1,10 @@
 // A service (or the reference server) as a child process for the HTTP benchmarks: started on a
-// free port with its environment, waited for until it answers, stopped with SIGTERM; and the CPU
-// and memory of a process read from /proc, as a production dashboard would.
+// free port with its environment, waited for until it answers, stopped with SIGTERM. Its CPU and
+// memory are read as a production dashboard would: from the service's own `GET /metrics` when it
+// has a METRICS_TOKEN (or a METRICS_PORT), from /proc for a process without metrics (the reference
+// server, nginx).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
@@ -18,40 +20,92 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** CPU seconds used so far and resident memory now. */
+export interface ProcessFigures {
+  cpuSeconds: number;
+  rssMb: number;
+}
+
 export interface Server {
   name: string;
   url: string;
   child: ChildProcess;
+  /** Its CPU and memory now: from its /metrics when it serves them, else from /proc (all its processes, for a group). */
+  figures(): Promise<ProcessFigures>;
+  /** A group's processes (API processes, worker, balancer), each reported on its own too. */
+  parts?: Server[];
   stop(): Promise<void>;
+}
+
+/** Where a process's Prometheus text is read: its URL, and the bearer token it asks for (none on a METRICS_PORT). */
+export interface MetricsEndpoint {
+  url: string;
+  token?: string;
+}
+
+/** `process_cpu_seconds_total` and `process_resident_memory_bytes` from a /metrics answer. */
+export async function metricsFigures(endpoint: MetricsEndpoint): Promise<ProcessFigures> {
+  const response = await fetch(endpoint.url, {
+    headers: endpoint.token ? { authorization: `Bearer ${endpoint.token}` } : {},
+  });
+  if (!response.ok) throw new Error(`${endpoint.url} answered ${response.status}`);
+  const text = await response.text();
+  const sample = (name: string) => {
+    const line = text.split('\n').find((candidate) => candidate.startsWith(`${name} `));
+    if (!line) throw new Error(`${endpoint.url} has no ${name}`);
+    return Number(line.slice(name.length + 1));
+  };
+  return {
+    cpuSeconds: sample('process_cpu_seconds_total'),
+    rssMb: sample('process_resident_memory_bytes') / 2 ** 20,
+  };
 }
 
 export async function startService(
   name: string,
   script: string,
   env: Record<string, string>,
+  options: {
+    metrics?: (url: string) => MetricsEndpoint;
+    /** The variables given the free port (a ROLE=worker process listens only on METRICS_PORT). */
+    portVariables?: string[];
+    /** The path answered once it is up. */
+    readyPath?: string;
+    /** Node options before the script (`--cpu-prof …`). */
+    nodeArgs?: string[];
+  } = {},
 ): Promise<Server> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, script)], {
-    cwd: root,
-    env: { ...process.env, ...env, PORT: String(port), REF_PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const ports = Object.fromEntries(
+    (options.portVariables ?? ['PORT', 'REF_PORT']).map((name) => [name, String(port)]),
+  );
+  const child = spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), '--import', 'tsx', join(root, script)],
+    {
+      cwd: root,
+      env: { ...process.env, ...env, ...ports, HOST: '127.0.0.1' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
     try {
-      await fetch(`${url}/api/`);
+      await fetch(`${url}${options.readyPath ?? '/api/'}`);
       break;
     } catch {
       if (Date.now() > deadline) throw new Error(`${name} did not start`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
+  const metrics = options.metrics?.(url);
   return {
     name,
     url,
     child,
+    figures: async () => (metrics ? metricsFigures(metrics) : processStats(child.pid!)),
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -61,8 +115,24 @@ export async function startService(
   };
 }
 
+/** A process's children (nginx's workers), from /proc. */
+export function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (parent === pid) children.push(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return children;
+}
+
 /** CPU seconds (user + system) and resident memory of a process, from /proc (Linux). */
-export function processStats(pid: number): { cpuSeconds: number; rssMb: number } {
+export function processStats(pid: number): ProcessFigures {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

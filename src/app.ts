@@ -25,6 +25,7 @@ import deviceRoutes from './modules/devices/routes.js';
 import eventRoutes from './modules/events/routes.js';
 import fixtureRoutes from './modules/fixtures/routes.js';
 import healthRoutes from './modules/health/routes.js';
+import metricsRoutes from './modules/metrics/routes.js';
 import packRoutes from './modules/packs/routes.js';
 import paymentRoutes from './modules/payments/routes.js';
 import type { Analyst } from './modules/pronostics/analyst.js';
@@ -39,6 +40,7 @@ import context from './plugins/app/context.js';
 import errors, { frameworkErrorHandler } from './plugins/app/errors.js';
 import gracefulClose from './plugins/app/graceful-close.js';
 import idempotency from './plugins/app/idempotency.js';
+import metrics from './plugins/app/metrics.js';
 import requestId, { requestIdOf } from './plugins/app/request-id.js';
 import textGuard from './plugins/app/text-guard.js';
 import openapi from './plugins/external/openapi.js';
@@ -138,6 +140,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...(options.pushDriver ? { pushDriver: options.pushDriver } : {}),
   });
   await app.register(context, { config, database, clock, services, closeDatabase: ownsDatabase });
+  // Before every route: each route gets its duration recorder as it is registered.
+  await app.register(metrics);
   await app.register(requestId);
   await app.register(gracefulClose);
   await app.register(errors);
@@ -198,6 +202,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(trackRecordRoutes);
   await app.register(accountRoutes);
   await app.register(consoleRoutes);
+  await app.register(metricsRoutes);
 
   return app;
 }

@@ -226,6 +226,21 @@ const ConfigSchema = Type.Object({
       'Requests per client network (IPv4 address, IPv6 /64) per minute, every request counted (the flood guard).',
   }),
 
+  metricsToken: optionalText('METRICS_TOKEN', {
+    pattern: '^[\\x21-\\x7e]{16,512}$',
+    accepts: '16 to 512 printable characters without spaces',
+    hidden: true,
+    description:
+      'The bearer token `GET /metrics` (Prometheus text) asks for on the service port; unset: no metrics there.',
+  }),
+  metricsPort: wholeNumber('METRICS_PORT', {
+    default: 0,
+    minimum: 0,
+    maximum: 65535,
+    description:
+      'A port on 127.0.0.1 that answers `GET /metrics` without a token (its own small server; a ROLE=worker process too); 0: none.',
+  }),
+
   tokenIdleTtlSeconds: wholeNumber('TOKEN_IDLE_TTL_SECONDS', {
     default: 600,
     minimum: 10,
@@ -490,6 +505,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   refuseTestKeysInProduction(config);
   requireStorageSettings(config);
   requireNarrativeInsideLease(config);
+  refuseMetricsPortClash(config);
   if (config.appSecret === '') config.appSecret = generatedSecret(config.dataDir);
   return Object.freeze(config);
 }
@@ -643,6 +659,15 @@ function requireNarrativeInsideLease(config: Config): void {
   if (config.aiDriver === 'openai' && worstCaseMs > narrativeDeadlineMs) {
     throw new ConfigError(
       `AI_TIMEOUT_MS=${timeoutMs} does not fit AI_NARRATIVE_DEADLINE_MS=${narrativeDeadlineMs}: 3 tries and their pauses may take ${worstCaseMs} ms`,
+    );
+  }
+}
+
+/** The metrics port is a second listener of the same process: it cannot be the service's own. */
+function refuseMetricsPortClash(config: Config): void {
+  if (config.metricsPort !== 0 && config.metricsPort === config.port && config.role !== 'worker') {
+    throw new ConfigError(
+      `METRICS_PORT=${config.metricsPort} is the service's PORT: give the metrics their own port (or 0 for none)`,
     );
   }
 }

@@ -25,6 +25,7 @@ import { threadFitter } from './modules/football/fit-pool.js';
 import { createFootballService } from './modules/football/service.js';
 import { createHousekeepingService } from './modules/housekeeping/service.js';
 import { createIdempotencyService } from './modules/idempotency/service.js';
+import { createMetricsService } from './modules/metrics/service.js';
 import { createPackService } from './modules/packs/service.js';
 import { createPaymentService } from './modules/payments/service.js';
 import { createPayoutService } from './modules/payouts/service.js';
@@ -207,6 +208,17 @@ export function createServices(deps: ServiceDeps) {
     accountFiles: account,
   });
 
+  // Only when something serves them (METRICS_TOKEN or METRICS_PORT): otherwise no hook, no route.
+  const metrics =
+    config.metricsToken !== undefined || config.metricsPort !== 0
+      ? createMetricsService({
+          clock,
+          logger,
+          database,
+          sources: { analysis: analysisJobs, payments, payouts, sms: otp },
+        })
+      : undefined;
+
   const trackRecord = createTrackRecordService({ db, clock, football, fixtures });
   const backoffice = createBackofficeService({
     clock,
@@ -251,6 +263,7 @@ export function createServices(deps: ServiceDeps) {
     account,
     trackRecord,
     backoffice,
+    metrics,
   };
 }
 

@@ -15,6 +15,8 @@ import type { CodeMessage, Messenger } from '../src/providers/messaging/index.js
 
 export interface TestDatabase {
   handle: DatabaseHandle;
+  /** On PostgreSQL, the copy's URL (for a process of its own, such as a worker); undefined on PGlite. */
+  url?: string;
   /** Closes the connection and drops the copy. */
   drop(): Promise<void>;
 }
@@ -36,6 +38,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     const handle = await openDatabase({ url: url.toString(), poolSize: 20 });
     return {
       handle,
+      url: url.toString(),
       async drop() {
         await handle.close();
         await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

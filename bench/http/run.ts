@@ -1,10 +1,21 @@
 // `npm run bench:http`: the service over HTTP against a hand-written minimal server
 // (bench/http/reference-server.ts) on the same database and rows, in alternating pairs, with
 // autocannon. PostgreSQL when BENCH_DATABASE_URL is set (a fresh database is created on it and
-// dropped at the end); otherwise only the embedded PGlite workload runs. Options:
-//   --workloads list,search,detail,create,wallet,otp,fixtures,pglite (default: all that the database allows)
+// dropped at the end); otherwise only the embedded PGlite workload runs. Each run reports req/s,
+// p50/p99, errors, and the server's CPU per request served and peak RSS under load: the service's
+// read from its own GET /metrics (METRICS_TOKEN, as a production dashboard would), the reference's
+// from /proc; each pair prints the service ÷ reference ratios. Options:
+//   --workloads list,search,detail,history,create,wallet,otp,fixtures,pglite (default: all that the database allows)
+//   --history 100                                             (ledger rows seeded per user for the history
+//                                                              workload: GET /api/user/wallet/operations by
+//                                                              type or currency, against bench/http/reference-history.ts)
 //   --fixtures 50000                                          (fixtures seeded for the fixtures workload,
 //                                                              which runs with 10 connections: issue 25's target)
+//   --api-processes 0                                         (N > 0: N ROLE=api processes and one ROLE=worker
+//                                                              on the PostgreSQL, REDIS_URL set, behind nginx
+//                                                              (bench/http/balancer.ts), measured as the service)
+//   --cpu-prof DIR                                            (the service's processes write a V8 CPU profile
+//                                                              there when they stop: `node --cpu-prof`)
 //   --users 10000 --per-user 100 --pglite-users 1000       (rows seeded)
 //   --duration 15 --warmup 3 --pairs 3 --connections 50    (seconds, seconds, pairs, connections)
 // Quick run: npm run bench:http -- --users 1000 --duration 5 --warmup 1 --pairs 1
@@ -16,12 +27,16 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { openDatabase } from '../../src/db/client.js';
 import { openScratchDatabase } from '../scratch-database.js';
-import { processStats, type Server, startService as start } from '../service-process.js';
-import { OTP_BENCH_CODE, type Seeded, seed, seedFixtures } from './seed.js';
+import { type Server, startService as start } from '../service-process.js';
+import { serverGroup, startNginx } from './balancer.js';
+import { HISTORY_FILTERS, OTP_BENCH_CODE, type Seeded, seed, seedFixtures } from './seed.js';
 
 const { values: args } = parseArgs({
   options: {
-    workloads: { type: 'string', default: 'list,search,detail,create,wallet,otp,fixtures,pglite' },
+    workloads: { type: 'string', default: 'list,search,detail,history,create,wallet,otp,fixtures,pglite' },
+    history: { type: 'string', default: '100' },
+    'api-processes': { type: 'string', default: '0' },
+    'cpu-prof': { type: 'string' },
     fixtures: { type: 'string', default: '50000' },
     users: { type: 'string', default: '10000' },
     'per-user': { type: 'string', default: '100' },
@@ -46,8 +61,13 @@ interface Figures {
   p50: number;
   p99: number;
   errors: number;
+  /** Peak resident memory of the server under load (all its processes), sampled each second. */
   rssMb: number;
   cpuPercent: number;
+  /** CPU milliseconds the server (all its processes) spent per request served. */
+  cpuMsPerRequest: number;
+  /** A group's processes, each on its own (CPU per request, RSS at the end). */
+  parts?: { name: string; cpuMsPerRequest: number; rssMb: number }[];
 }
 
 type RequestOf = () => { path: string; method?: string; body?: string; headers: Record<string, string> };
@@ -61,12 +81,21 @@ async function drive(
   seconds: number,
   connectionCount = connections,
 ): Promise<Figures> {
-  const pid = server.child.pid!;
-  const before = processStats(pid);
+  const before = await server.figures();
+  const partsBefore = await Promise.all((server.parts ?? []).map((part) => part.figures()));
   let peakRss = before.rssMb;
+  // Once a second, as a dashboard would scrape (each scrape costs the service a little CPU).
+  let sampling: Promise<void> | undefined;
   const sampler = setInterval(() => {
-    peakRss = Math.max(peakRss, processStats(pid).rssMb);
-  }, 250);
+    sampling ??= server
+      .figures()
+      .then((now) => {
+        peakRss = Math.max(peakRss, now.rssMb);
+      })
+      .finally(() => {
+        sampling = undefined;
+      });
+  }, 1000);
   const started = performance.now();
   const result = await autocannon({
     url: server.url,
@@ -88,15 +117,26 @@ async function drive(
     ],
   });
   clearInterval(sampler);
+  await sampling;
   const wall = (performance.now() - started) / 1000;
-  const after = processStats(pid);
+  const after = await server.figures();
+  const cpuSeconds = after.cpuSeconds - before.cpuSeconds;
+  const requests = Math.max(1, result.requests.total);
+  const partsAfter = await Promise.all((server.parts ?? []).map((part) => part.figures()));
+  const parts = (server.parts ?? []).map((part, i) => ({
+    name: part.name,
+    cpuMsPerRequest: (1000 * (partsAfter[i]!.cpuSeconds - partsBefore[i]!.cpuSeconds)) / requests,
+    rssMb: partsAfter[i]!.rssMb,
+  }));
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
     rssMb: Math.max(peakRss, after.rssMb),
-    cpuPercent: (100 * (after.cpuSeconds - before.cpuSeconds)) / wall,
+    cpuPercent: (100 * cpuSeconds) / wall,
+    cpuMsPerRequest: (1000 * cpuSeconds) / requests,
+    ...(parts.length > 0 ? { parts } : {}),
   };
 }
 
@@ -109,10 +149,16 @@ const median = (values: number[]) => {
 };
 
 function line(label: string, f: Figures): string {
+  const parts = (f.parts ?? []).map(
+    (part) =>
+      `\n    ${part.name.padEnd(20)} ${part.cpuMsPerRequest.toFixed(2).padStart(6)} ms CPU/req  RSS ${part.rssMb.toFixed(0).padStart(4)} MB`,
+  );
   return (
     `  ${label.padEnd(22)} ${f.rps.toFixed(0).padStart(7)} req/s  p50 ${String(f.p50).padStart(4)} ms` +
     `  p99 ${String(f.p99).padStart(5)} ms  errors ${String(f.errors).padStart(4)}` +
-    `  RSS ${f.rssMb.toFixed(0).padStart(4)} MB  CPU ${f.cpuPercent.toFixed(0).padStart(3)}%`
+    `  RSS ${f.rssMb.toFixed(0).padStart(4)} MB  CPU ${f.cpuPercent.toFixed(0).padStart(3)}%` +
+    `  ${f.cpuMsPerRequest.toFixed(2).padStart(6)} ms CPU/req` +
+    parts.join('')
   );
 }
 
@@ -130,7 +176,9 @@ async function compare(
   await drive(service, next, warmup, connectionCount);
   if (reference) await drive(reference, next, warmup, connectionCount);
   const ratios: number[] = [];
+  const cpuRatios: number[] = [];
   const serviceRuns: Figures[] = [];
+  const referenceRuns: Figures[] = [];
   for (let pair = 1; pair <= pairs; pair++) {
     const ref = reference ? await drive(reference, next, duration, connectionCount) : undefined;
     const own = await drive(service, next, duration, connectionCount);
@@ -138,16 +186,30 @@ async function compare(
     if (ref) console.log(line(`pair ${pair} reference`, ref));
     console.log(line(`pair ${pair} service`, own));
     if (ref) {
+      referenceRuns.push(ref);
       ratios.push(own.rps / ref.rps);
-      console.log(`  pair ${pair} service ÷ reference: ${(own.rps / ref.rps).toFixed(2)}×`);
+      cpuRatios.push(own.cpuMsPerRequest / ref.cpuMsPerRequest);
+      console.log(
+        `  pair ${pair} service ÷ reference: ${(own.rps / ref.rps).toFixed(2)}× req/s, ` +
+          `${(own.cpuMsPerRequest / ref.cpuMsPerRequest).toFixed(2)}× CPU per request, ` +
+          `${(own.rssMb / ref.rssMb).toFixed(2)}× RSS`,
+      );
     }
   }
   const best = median(serviceRuns.map((run) => run.rps));
   const p99 = median(serviceRuns.map((run) => run.p99));
   const rss = Math.max(...serviceRuns.map((run) => run.rssMb));
+  const cpu = median(serviceRuns.map((run) => run.cpuMsPerRequest));
   const ratio = ratios.length > 0 ? `${median(ratios).toFixed(2)}×` : 'n/a';
-  console.log(`  median service ÷ reference: ${ratio}`);
-  summary.push(`| ${label} | ${best.toFixed(0)} | ${p99} | ${ratio} | ${rss.toFixed(0)} |`);
+  const cpuRatio = cpuRatios.length > 0 ? `${median(cpuRatios).toFixed(2)}×` : 'n/a';
+  const refCpu =
+    referenceRuns.length > 0 ? median(referenceRuns.map((run) => run.cpuMsPerRequest)).toFixed(2) : '—';
+  const refRss =
+    referenceRuns.length > 0 ? Math.max(...referenceRuns.map((run) => run.rssMb)).toFixed(0) : '—';
+  console.log(`  median service ÷ reference: ${ratio} req/s, ${cpuRatio} CPU per request`);
+  summary.push(
+    `| ${label} | ${best.toFixed(0)} | ${p99} | ${ratio} | ${cpu.toFixed(2)} | ${refCpu} | ${cpuRatio} | ${rss.toFixed(0)} | ${refRss} |`,
+  );
 }
 
 /** Create → the row's status is no longer `processing`, polled through the detail endpoint. */
@@ -177,6 +239,10 @@ async function createToSuccess(service: Server, seeded: Seeded, samples: number)
   return times.sort((a, b) => a - b);
 }
 
+/** The service's figures are read from its own /metrics, with this token. */
+const METRICS_TOKEN = `bench-metrics-${randomBytes(16).toString('hex')}`;
+const serviceMetrics = (url: string) => ({ url: `${url}/metrics`, token: METRICS_TOKEN });
+
 const serviceEnv = (database: Record<string, string>) => ({
   ...database,
   APP_ENV: 'development',
@@ -184,7 +250,56 @@ const serviceEnv = (database: Record<string, string>) => ({
   RATE_LIMIT: 'off',
   LOG_LEVEL: 'warn',
   ROLE: 'all',
+  METRICS_TOKEN,
 });
+
+const apiProcesses = Number(args['api-processes']);
+const profiling = args['cpu-prof'] ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] } : {};
+
+/**
+ * The service as measured: one ROLE=all process, or (`--api-processes N`) N ROLE=api processes and
+ * a ROLE=worker behind nginx, measured together (API processes and worker; nginx shown apart).
+ */
+async function startDeployment(databaseUrl: string): Promise<Server> {
+  const env = serviceEnv({ DATABASE_URL: databaseUrl });
+  if (apiProcesses <= 0)
+    return start('service', 'src/server.ts', env, { metrics: serviceMetrics, ...profiling });
+  const members: Server[] = [];
+  try {
+    // REDIS_URL as production sets it beside several API processes (RATE_LIMIT=off leaves it unused).
+    const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+    for (let i = 1; i <= apiProcesses; i++) {
+      members.push(
+        await start(
+          `api ${i}`,
+          'src/server.ts',
+          { ...env, ROLE: 'api', REDIS_URL: redisUrl, TRUST_PROXY: 'loopback' },
+          { metrics: serviceMetrics, ...profiling },
+        ),
+      );
+    }
+    // The worker serves no HTTP: its figures come from its METRICS_PORT.
+    members.push(
+      await start(
+        'worker',
+        'src/server.ts',
+        { ...env, ROLE: 'worker', REDIS_URL: redisUrl },
+        {
+          portVariables: ['METRICS_PORT'],
+          readyPath: '/metrics',
+          metrics: (url) => ({ url: `${url}/metrics` }),
+        },
+      ),
+    );
+    const front = await startNginx(
+      members.slice(0, apiProcesses).map((member) => Number(new URL(member.url).port)),
+    );
+    return serverGroup(`service (${apiProcesses} × api + worker, nginx)`, front, members);
+  } catch (error) {
+    for (const member of members) await member.stop();
+    throw error;
+  }
+}
 
 function listRequest(seeded: Seeded, query = ''): RequestOf {
   const pages = Math.max(1, Math.floor(perUser / 10));
@@ -212,19 +327,33 @@ if (postgresBase && [...workloads].some((w) => w !== 'pglite')) {
     console.log(`PostgreSQL: seeding ${users} users × ${perUser} pronostics…`);
     // Enough open codes for the OTP workload's runs (each verify spends one).
     const otpCodesPerUser = workloads.has('otp') ? OTP_CODES_PER_USER : 0;
-    const seeded = await seed(database.handle, { users, perUser, appSecret: APP_SECRET, otpCodesPerUser });
+    const historyPerUser = workloads.has('history') ? Number(args.history) : 0;
+    const seeded = await seed(database.handle, {
+      users,
+      perUser,
+      appSecret: APP_SECRET,
+      otpCodesPerUser,
+      historyPerUser,
+    });
     console.log(`seeded in ${seeded.seconds.toFixed(0)} s`);
     if (workloads.has('fixtures')) {
       console.log(`seeding ${args.fixtures} fixtures…`);
       await seedFixtures(database.handle, Number(args.fixtures));
     }
     await database.handle.close();
-    const service = await start('service', 'src/server.ts', serviceEnv({ DATABASE_URL: databaseUrl }));
+    const service = await startDeployment(databaseUrl);
     const reference = await start('reference', 'bench/http/reference-server.ts', {
       REF_DATABASE_URL: databaseUrl,
       REF_APP_SECRET: APP_SECRET,
     });
     servers.push(service, reference);
+    const referenceHistory = workloads.has('history')
+      ? await start('reference (history)', 'bench/http/reference-history.ts', {
+          REF_DATABASE_URL: databaseUrl,
+          REF_APP_SECRET: APP_SECRET,
+        })
+      : undefined;
+    if (referenceHistory) servers.push(referenceHistory);
 
     if (workloads.has('list')) await compare('list page', service, reference, listRequest(seeded));
     if (workloads.has('search')) {
@@ -239,6 +368,14 @@ if (postgresBase && [...workloads].some((w) => w !== 'pglite')) {
           headers: { authorization: `Bearer ${seeded.tokens[who]}` },
         };
       });
+    }
+    if (referenceHistory) {
+      // One page among the filtered rows' first pages (a type holds a sixth to a half of a user's history).
+      const pages = Math.max(1, Math.floor(Number(args.history) / 60));
+      await compare('wallet history by type or currency', service, referenceHistory, () => ({
+        path: `/api/user/wallet/operations?${HISTORY_FILTERS[random(HISTORY_FILTERS.length)]}&page=${1 + random(pages)}`,
+        headers: { authorization: `Bearer ${seeded.tokens[random(seeded.tokens.length)]}` },
+      }));
     }
     if (workloads.has('fixtures')) {
       await compare(
@@ -276,7 +413,7 @@ if (postgresBase && [...workloads].some((w) => w !== 'pglite')) {
       console.log(
         `\ncreate → success at idle: p50 ${median(idle).toFixed(0)} ms, max ${idle.at(-1)!.toFixed(0)} ms`,
       );
-      summary.push(`| create → success, idle (p50 ms) | — | ${median(idle).toFixed(0)} | n/a | — |`);
+      summary.push(`| create → success, idle (p50 ms) | — | ${median(idle).toFixed(0)} | n/a | | | | | |`);
       let counter = 0;
       const underLoad = createToSuccess(service, seeded, 20);
       await compare('create (debit + ledger row)', service, undefined, () => {
@@ -295,7 +432,9 @@ if (postgresBase && [...workloads].some((w) => w !== 'pglite')) {
       console.log(
         `create → success under load: p50 ${median(loaded).toFixed(0)} ms, max ${loaded.at(-1)!.toFixed(0)} ms`,
       );
-      summary.push(`| create → success, under load (p50 ms) | — | ${median(loaded).toFixed(0)} | n/a | — |`);
+      summary.push(
+        `| create → success, under load (p50 ms) | — | ${median(loaded).toFixed(0)} | n/a | | | | | |`,
+      );
     }
   } finally {
     for (const server of servers) await server.stop();
@@ -314,7 +453,9 @@ if (workloads.has('pglite') && (!postgresBase || args.workloads.includes('pglite
     const seeded = await seed(handle, { users, perUser, appSecret: APP_SECRET });
     await handle.close();
     console.log(`seeded in ${seeded.seconds.toFixed(0)} s`);
-    service = await start('service (PGlite)', 'src/server.ts', serviceEnv({ DATA_DIR: dir }));
+    service = await start('service (PGlite)', 'src/server.ts', serviceEnv({ DATA_DIR: dir }), {
+      metrics: serviceMetrics,
+    });
     await compare('list page (PGlite)', service, undefined, listRequest(seeded));
   } finally {
     await service?.stop();
@@ -323,7 +464,9 @@ if (workloads.has('pglite') && (!postgresBase || args.workloads.includes('pglite
 }
 
 console.log(
-  '\n| workload | service req/s (median) | service p99 ms (median) | service ÷ reference (median) | service RSS MB (peak) |',
+  '\n| workload | service req/s (median) | service p99 ms (median) | service ÷ reference req/s (median) ' +
+    '| service CPU ms/req (median) | reference CPU ms/req (median) | CPU per request ÷ reference (median) ' +
+    '| service RSS MB (peak) | reference RSS MB (peak) |',
 );
-console.log('|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|');
 for (const row of summary) console.log(row);

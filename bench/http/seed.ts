@@ -59,6 +59,29 @@ function templates(): Template[] {
 
 const BATCH = 2000;
 
+/** A PostgreSQL array literal of plain words or numbers, sent as one parameter. */
+const pgArray = (values: readonly (string | number)[]) => `{${values.join(',')}}`;
+
+/** The history workload's ledger rows, in turn (g % 6). */
+const HISTORY_KINDS = [
+  { type: 'pronostic_debit', currency: 'credits', amount: -1 },
+  { type: 'pronostic_debit', currency: 'credits', amount: -2 },
+  { type: 'pronostic_debit', currency: 'credits', amount: -3 },
+  { type: 'pack_purchase', currency: 'credits', amount: 10 },
+  { type: 'referral_commission', currency: 'XAF', amount: 100 },
+  { type: 'withdrawal', currency: 'XAF', amount: -5000 },
+] as const;
+
+/** What the history workload filters on: each type seeded, each currency. */
+export const HISTORY_FILTERS = [
+  'type=pronostic_debit',
+  'type=pack_purchase',
+  'type=referral_commission',
+  'type=withdrawal',
+  'currency=credits',
+  'currency=XAF',
+];
+
 /** The sign-in code every seeded OTP code carries. */
 export const OTP_BENCH_CODE = '424242';
 
@@ -71,6 +94,8 @@ export async function seed(
     quiet?: boolean;
     /** Open sign-in codes per user, all `OTP_BENCH_CODE` (the OTP verify workload spends one each). */
     otpCodesPerUser?: number;
+    /** Ledger rows per user besides the grant, of several types and both currencies (the history workload). */
+    historyPerUser?: number;
   },
 ): Promise<Seeded> {
   const started = performance.now();
@@ -98,6 +123,20 @@ export async function seed(
     await db.execute(sql`
       INSERT INTO access_tokens (user_id, token_hash, last_used_at, created_at)
       SELECT u, h, now(), now() FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(u int, h text)`);
+  }
+
+  const history = options.historyPerUser ?? 0;
+  for (let at = 0; history > 0 && at < userIds.length; at += BATCH) {
+    // One row in six of each kind but debits (three in six): what a user's wallet history holds,
+    // one row an hour back from now. Balances are not replayed: the workload only reads the history.
+    const ids = userIds.slice(at, at + BATCH);
+    await db.execute(sql`
+      INSERT INTO wallet_operations (user_id, type, currency, amount, balance_after, description, created_at)
+      SELECT u, (${pgArray(HISTORY_KINDS.map((kind) => kind.type))}::text[])[1 + g % 6],
+             (${pgArray(HISTORY_KINDS.map((kind) => kind.currency))}::text[])[1 + g % 6],
+             (${pgArray(HISTORY_KINDS.map((kind) => kind.amount))}::int[])[1 + g % 6], 1000,
+             'Historique du banc', now() - make_interval(secs => g * 3600)
+      FROM unnest(${pgArray(ids)}::int[]) AS u, generate_series(1, ${history}::int) AS g`);
   }
 
   const codes = options.otpCodesPerUser ?? 0;

@@ -33,6 +33,35 @@ export interface ListenGaps {
   restored(): void;
 }
 
+/**
+ * How callers wait for the database (the metrics read it): node-postgres's pool, or PGlite's one
+ * connection, whose queries queue behind its transaction mutex. Counters only grow.
+ */
+export interface PoolStats {
+  /** Connections the pool may open (1 for PGlite). */
+  max: number;
+  /** Connections open now, and idle among them. */
+  open: number;
+  idle: number;
+  /** Callers waiting for a connection now. */
+  waiting: number;
+  /** Connections handed out since the start, and the seconds callers waited for them in all. */
+  acquires: number;
+  acquireSeconds: number;
+}
+
+/** Counts acquisitions and the time waited for them; `asked` is a performance.now() reading. */
+function acquisitionCounter() {
+  const stats = { acquires: 0, acquireSeconds: 0 };
+  return {
+    stats,
+    acquired(asked: number): void {
+      stats.acquires += 1;
+      stats.acquireSeconds += (performance.now() - asked) / 1000;
+    },
+  };
+}
+
 export interface DatabaseHandle {
   readonly db: Database;
   readonly kind: 'pglite' | 'postgres';
@@ -40,6 +69,8 @@ export interface DatabaseHandle {
   readonly embedded?: PGlite;
   /** A trivial query; throws when the database does not answer. */
   ping(): Promise<void>;
+  /** The connection pool's state and waits, now. */
+  poolStats(): PoolStats;
   /**
    * Subscribes to a channel: LISTEN/NOTIFY on PostgreSQL; on PGlite, `notify` stays in-process and
    * the database's own NOTIFY (a trigger's) is delivered too.
@@ -107,6 +138,7 @@ async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
   });
   // Timestamps are read as text; UTC keeps their offset at +00 (see lib/time.ts).
   await client.exec(`SET TIME ZONE 'UTC'`);
+  const queue = measurePgliteQueue(client);
   const pgliteDb = drizzlePglite(client, { schema });
   const db = pgliteDb as unknown as Database;
   const listeners = new Map<string, Set<Notification>>();
@@ -119,6 +151,7 @@ async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
       if (closed) throw new Error('database closed');
       await client.query('SELECT 1');
     },
+    poolStats: () => queue.stats(),
     async listen(channel, onMessage) {
       let set = listeners.get(channel);
       if (!set) {
@@ -150,6 +183,75 @@ async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
   return database;
 }
 
+/**
+ * PGlite runs one statement or transaction at a time: `query`, `exec` and `transaction` each wait
+ * for its transaction mutex through `_runExclusiveTransaction`. Wrapping that one method of our own
+ * instance counts the callers queued and the time each waited, at the cost of two clock readings.
+ * Should a PGlite release rename it, the queue reads as empty rather than breaking the database.
+ */
+function measurePgliteQueue(client: PGlite): { stats(): PoolStats } {
+  const counter = acquisitionCounter();
+  let queued = 0;
+  let running = 0;
+  const original = client._runExclusiveTransaction;
+  if (typeof original === 'function') {
+    const run = original.bind(client);
+    client._runExclusiveTransaction = <T>(fn: () => Promise<T>): Promise<T> => {
+      const asked = performance.now();
+      queued += 1;
+      return run(async () => {
+        queued -= 1;
+        running += 1;
+        counter.acquired(asked);
+        try {
+          return await fn();
+        } finally {
+          running -= 1;
+        }
+      });
+    };
+  }
+  return {
+    stats: () => ({ max: 1, open: 1, idle: running > 0 ? 0 : 1, waiting: queued, ...counter.stats }),
+  };
+}
+
+/**
+ * node-postgres's pool hands out connections through `connect`, which `pool.query` calls too (with
+ * a callback) and transactions call (for a promise): wrapping it on our own pool times every wait.
+ */
+function measurePoolWaits(pool: pg.Pool): { stats(): PoolStats } {
+  const counter = acquisitionCounter();
+  const connect = pool.connect.bind(pool) as (
+    callback?: (error: Error | undefined, client: pg.PoolClient | undefined, done: unknown) => void,
+  ) => Promise<pg.PoolClient> | undefined;
+  const measured = (
+    callback?: (error: Error | undefined, client: pg.PoolClient | undefined, done: unknown) => void,
+  ) => {
+    const asked = performance.now();
+    if (callback) {
+      return connect((error, client, done) => {
+        if (!error) counter.acquired(asked);
+        callback(error, client, done);
+      });
+    }
+    return (connect() as Promise<pg.PoolClient>).then((client) => {
+      counter.acquired(asked);
+      return client;
+    });
+  };
+  pool.connect = measured as typeof pool.connect;
+  return {
+    stats: () => ({
+      max: pool.options.max,
+      open: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      ...counter.stats,
+    }),
+  };
+}
+
 /** First and longest wait before re-opening a lost LISTEN connection. */
 const LISTEN_RETRY_MS = { first: 250, max: 10_000 };
 
@@ -163,6 +265,7 @@ async function openPostgres(
     ...(options.sessionOptions ? { options: options.sessionOptions } : {}),
     connectionTimeoutMillis: 5000,
   });
+  const waits = measurePoolWaits(pool);
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   // Nor one checked out (a transaction between two queries, a PostgreSQL restart): pg emits 'error'
@@ -246,6 +349,7 @@ async function openPostgres(
     async ping() {
       await pool.query('SELECT 1');
     },
+    poolStats: () => waits.stats(),
     async listen(channel, onMessage, gaps) {
       if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`invalid channel name ${channel}`);
       if (gaps) gapWatchers.add(gaps);

@@ -102,7 +102,7 @@ export function text(env: string, options: { default: string } & Doc): TString {
 /** Free text or unset; `pattern` (with `accepts` saying it in words) narrows what is allowed. */
 export function optionalText(
   env: string,
-  options: Doc & { pattern?: string; accepts?: string } = {},
+  options: Doc & { pattern?: string; accepts?: string; hidden?: boolean } = {},
 ): TUnion<[TString, TUndefined]> {
   const { pattern, accepts = 'text', ...doc } = options;
   return Type.Union([Type.String(pattern === undefined ? {} : { pattern }), Type.Undefined()], {

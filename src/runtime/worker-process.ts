@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import { openConfiguredDatabase } from '../db/open.js';
 import { systemClock } from '../lib/clock.js';
 import { logOptions } from '../lib/log-options.js';
+import { type MetricsListener, serveMetrics } from '../lib/metrics-server.js';
 import { createServices } from '../services.js';
 import { createRuntime } from './runtime.js';
 
@@ -23,11 +24,17 @@ export async function startWorkerProcess(config: Config): Promise<RunningWorker>
   // the event loop, and the process would close itself. This ref'd timer holds it until stop().
   const keepAlive = setInterval(() => {}, 60_000);
   await runtime.start();
+  // No HTTP server here: METRICS_PORT is how a worker's figures are scraped.
+  const { metrics } = services;
+  let listener: MetricsListener | undefined;
+  if (metrics && config.metricsPort !== 0)
+    listener = await serveMetrics(config.metricsPort, () => metrics.render());
   logger.info({ role: 'worker' }, 'background loops started');
   return {
     logger,
     async stop() {
       clearInterval(keepAlive);
+      await listener?.close();
       await runtime.stop();
       await services.analyst.close?.();
       await database.close();

@@ -92,6 +92,7 @@ const wholeNumbers: [string, string, number, number, number, Env?][] = [
   ['EVENTS_BUFFER_EVENTS', 'eventsBufferEvents', 100, 1, 100_000],
   ['PUSH_MAX_AGE_SECONDS', 'pushMaxAgeSeconds', 3600, 60, 86_400],
   ['TOKEN_CACHE_SECONDS', 'tokenCacheSeconds', 10, 0, 60],
+  ['METRICS_PORT', 'metricsPort', 0, 0, 65535],
   ['OTP_TTL_SECONDS', 'otpTtlSeconds', 600, 30, 3600],
   ['OTP_MAX_ATTEMPTS', 'otpMaxAttempts', 5, 1, 20],
   ['OTP_RESEND_COOLDOWN_SECONDS', 'otpResendCooldownSeconds', 60, 0, 3600],
@@ -224,6 +225,14 @@ const accepted: Accepted[] = [
   ...off.map((value): Accepted => ['RATE_LIMIT', value, 'rateLimit', false]),
 
   ['TOKEN_CACHE_SECONDS', undefined, 'tokenCacheSeconds', 0, { APP_ENV: 'test' }],
+
+  ['METRICS_TOKEN', undefined, 'metricsToken', undefined],
+  ['METRICS_TOKEN', '', 'metricsToken', undefined],
+  ['METRICS_TOKEN', 'a'.repeat(16), 'metricsToken', 'a'.repeat(16)],
+  ['METRICS_TOKEN', 'Zx9!~_-./+=:@#%^', 'metricsToken', 'Zx9!~_-./+=:@#%^'],
+  ['METRICS_TOKEN', 'b'.repeat(512), 'metricsToken', 'b'.repeat(512)],
+  // A worker has no service port: its metrics port may be any.
+  ['METRICS_PORT', '3000', 'metricsPort', 3000, { ROLE: 'worker', ...postgres }],
 
   ['MESSAGING_DRIVER', undefined, 'messagingDriver', 'log'],
   ['MESSAGING_DRIVER', 'log', 'messagingDriver', 'log'],
@@ -451,6 +460,32 @@ const refused: Refused[] = [
     'CORS_ORIGINS',
     'https://app.example.com,',
     `CORS_ORIGINS="https://app.example.com," is invalid: expected ${corsAccepts}`,
+  ],
+  [
+    'METRICS_TOKEN',
+    'a'.repeat(15),
+    'METRICS_TOKEN="<hidden>" is invalid: expected 16 to 512 printable characters without spaces',
+  ],
+  [
+    'METRICS_TOKEN',
+    'a'.repeat(513),
+    'METRICS_TOKEN="<hidden>" is invalid: expected 16 to 512 printable characters without spaces',
+  ],
+  [
+    'METRICS_TOKEN',
+    'with a space inside it',
+    'METRICS_TOKEN="<hidden>" is invalid: expected 16 to 512 printable characters without spaces',
+  ],
+  [
+    'METRICS_PORT',
+    '3000',
+    "METRICS_PORT=3000 is the service's PORT: give the metrics their own port (or 0 for none)",
+  ],
+  [
+    'METRICS_PORT',
+    '8080',
+    "METRICS_PORT=8080 is the service's PORT: give the metrics their own port (or 0 for none)",
+    { PORT: '8080' },
   ],
   ['RATE_LIMIT', 'maybe', 'RATE_LIMIT="maybe" is invalid: expected on or off'],
   // The value is named lower-cased, as it was compared.

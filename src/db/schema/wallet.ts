@@ -39,6 +39,15 @@ export const walletOperations = pgTable(
   },
   (table) => [
     index('wallet_operations_user_created_idx').on(table.userId, table.createdAt, table.id),
+    // The history filtered by type or by currency, in the page's order: a page reads its ten rows
+    // and the count only the matching index entries, instead of every row of the user (issue 28).
+    index('wallet_operations_user_type_created_idx').on(table.userId, table.type, table.createdAt, table.id),
+    index('wallet_operations_user_currency_created_idx').on(
+      table.userId,
+      table.currency,
+      table.createdAt,
+      table.id,
+    ),
     // One event, one reference: a payment's credit (or any other referenced event) is posted once,
     // whatever the code above does.
     uniqueIndex('wallet_operations_reference_unique')

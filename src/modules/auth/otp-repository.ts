@@ -231,3 +231,16 @@ export async function deleteSpendBefore(db: Executor, before: Date): Promise<num
     .returning({ id: smsBudgetSpend.id });
   return rows.length;
 }
+
+/** SMS reserved or sent after `since`, per country calling code. */
+export async function spendByCallingCodeSince(
+  db: Executor,
+  since: Date,
+): Promise<{ callingCode: string; used: number }[]> {
+  const rows = await db
+    .select({ callingCode: smsBudgetSpend.callingCode, used: count() })
+    .from(smsBudgetSpend)
+    .where(gt(smsBudgetSpend.spentAt, since.toISOString()))
+    .groupBy(smsBudgetSpend.callingCode);
+  return rows.map((row) => ({ callingCode: row.callingCode, used: Number(row.used) }));
+}

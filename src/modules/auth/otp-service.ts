@@ -39,6 +39,7 @@ import {
   recordWrongAttempt,
   type SenderKey,
   sentAtByAge,
+  spendByCallingCodeSince,
   spentAtByAge,
 } from './otp-repository.js';
 import type { GenerateInput, SignedInUser, VerifyInput } from './schemas.js';
@@ -319,6 +320,23 @@ export function createOtpService(deps: OtpServiceDeps) {
   }
 
   return {
+    /**
+     * The SMS budgets' use in the last hour (the metrics): each country calling code's and the
+     * global one, with their hourly limits.
+     */
+    async smsBudgetUse(): Promise<{ budget: string; used: number; limit: number }[]> {
+      const rows = await spendByCallingCodeSince(db, new Date(clock.now().getTime() - HOUR_MS));
+      const global = rows.reduce((sum, row) => sum + row.used, 0);
+      return [
+        ...rows.map((row) => ({
+          budget: `+${row.callingCode}`,
+          used: row.used,
+          limit: config.otpCountryHourlyBudget,
+        })),
+        { budget: 'global', used: global, limit: config.otpGlobalHourlyBudget },
+      ];
+    },
+
     /** Deletes codes past retention (the hourly limits need the last hour) and old budget rows; how many codes. */
     async purgeExpired(): Promise<number> {
       await deleteSpendBefore(db, new Date(clock.now().getTime() - 2 * HOUR_MS));

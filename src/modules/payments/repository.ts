@@ -109,3 +109,15 @@ export async function paymentsForExport(
     .orderBy(asc(payments.id))
     .limit(limit);
 }
+
+/** Payments still waiting for their provider's final word, and the oldest one's creation (epoch seconds). */
+export async function pendingBacklog(db: Executor): Promise<{ count: number; oldestAt: number | null }> {
+  const [row] = await db
+    .select({
+      count: count(),
+      oldestAt: sql<number | null>`extract(epoch from min(${payments.createdAt}))::float8`,
+    })
+    .from(payments)
+    .where(eq(payments.status, 'pending'));
+  return { count: Number(row?.count ?? 0), oldestAt: row?.oldestAt ?? null };
+}

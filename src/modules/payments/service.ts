@@ -46,6 +46,7 @@ import {
   type PaymentRow,
   paymentsByDayAndStatus,
   paymentsForExport,
+  pendingBacklog,
   successTotalsOf,
   updatePayment,
 } from './repository.js';
@@ -366,6 +367,11 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         created_at: isoTimestamp(row.createdAt),
         finished_at: row.finishedAt === null ? null : isoTimestamp(row.finishedAt),
       }));
+    },
+
+    /** Payments still pending in all, and the oldest one's creation in epoch seconds (the metrics). */
+    pendingBacklog() {
+      return pendingBacklog(db);
     },
 
     /** A user's successful payments, counted and summed in XAF (the back office). */

@@ -67,3 +67,15 @@ export async function updatePayout(
     .returning();
   return row!;
 }
+
+/** Payouts not final yet, and the oldest one's creation (epoch seconds). */
+export async function pendingBacklog(db: Executor): Promise<{ count: number; oldestAt: number | null }> {
+  const [row] = await db
+    .select({
+      count: sql<number>`count(*)::int`,
+      oldestAt: sql<number | null>`extract(epoch from min(${payouts.createdAt}))::float8`,
+    })
+    .from(payouts)
+    .where(eq(payouts.status, 'pending'));
+  return { count: Number(row?.count ?? 0), oldestAt: row?.oldestAt ?? null };
+}

@@ -41,6 +41,7 @@ import {
   lockPayoutOfWithdrawal,
   type PayoutRow,
   payoutsOfWithdrawals,
+  pendingBacklog,
   updatePayout,
 } from './repository.js';
 
@@ -318,6 +319,11 @@ export function createPayoutService(deps: PayoutServiceDeps) {
   }
 
   return {
+    /** Payouts not final yet in all, and the oldest one's creation in epoch seconds (the metrics). */
+    pendingBacklog() {
+      return pendingBacklog(db);
+    },
+
     /**
      * Opens the payout of an approved withdrawal in the approval's transaction, recording that its
      * one create is about to be attempted. The caller sends it with `sendOnce` after the commit.

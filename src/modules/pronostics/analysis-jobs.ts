@@ -8,6 +8,7 @@ import type { UserEventLog } from '../events/service.js';
 import type { AnalysisOdds, FixtureService } from '../fixtures/service.js';
 import type { Ledger } from '../wallet/ledger.js';
 import {
+  analysisBacklog,
   type ClaimedJob,
   claimNextJob,
   findLivePronostic,
@@ -53,6 +54,11 @@ export function createAnalysisJobs({ db, ledger, odds, events }: AnalysisJobsDep
     async oddsFor(job: ClaimedJob, now: Date): Promise<AnalysisOdds | undefined> {
       if (!odds) return undefined;
       return odds.oddsFor({ fixtureId: job.fixtureId, teamsDetails: job.teamsDetails }, now);
+    },
+
+    /** Rows still `processing` and the oldest one's creation in epoch seconds (the metrics). */
+    backlog() {
+      return analysisBacklog(db);
     },
 
     /** Leases the next due row until `leaseUntil`; undefined when none is due. */

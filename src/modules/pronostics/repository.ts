@@ -465,3 +465,15 @@ export async function pronosticsForExport(db: Executor, userId: number, afterId:
     .orderBy(asc(pronostics.id))
     .limit(limit);
 }
+
+/** The analysis queue: rows still `processing` (due or waiting for a retry) and the oldest one's creation (epoch seconds). */
+export async function analysisBacklog(db: Executor): Promise<{ count: number; oldestAt: number | null }> {
+  const [row] = await db
+    .select({
+      count: count(),
+      oldestAt: sql<number | null>`extract(epoch from min(${pronostics.createdAt}))::float8`,
+    })
+    .from(pronostics)
+    .where(eq(pronostics.status, 'processing'));
+  return { count: Number(row?.count ?? 0), oldestAt: row?.oldestAt ?? null };
+}

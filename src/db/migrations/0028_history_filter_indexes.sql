@@ -1,0 +1,2 @@
+CREATE INDEX "wallet_operations_user_type_created_idx" ON "wallet_operations" USING btree ("user_id","type","created_at","id");--> statement-breakpoint
+CREATE INDEX "wallet_operations_user_currency_created_idx" ON "wallet_operations" USING btree ("user_id","currency","created_at","id");
