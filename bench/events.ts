@@ -97,8 +97,9 @@ function openStream(url: string, token: string): ClientStream {
 
 /** Transactions committed in the bench's database so far (PostgreSQL's statistics, read from another database). */
 async function committed(stats: pg.Client, name: string): Promise<number> {
-  // The statistics reach shared memory up to a second after a transaction ends.
-  await sleep(1500);
+  // A backend reports its transactions to the statistics within a second while busy, but an idle
+  // one only after 10 s (PostgreSQL 15's PGSTAT_IDLE_INTERVAL): wait past it.
+  await sleep(11_000);
   await stats.query('SELECT pg_stat_clear_snapshot()');
   const { rows } = await stats.query<{ n: string }>(
     'SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = $1',
@@ -176,7 +177,13 @@ try {
   summary.push(`| database transactions while idle (${idleSeconds} s) | ${idleTransactions} | 0 |`);
 
   // 3. Delivery under the create workload, the worker committing the events.
-  const worker = await startService('worker', 'src/server.ts', { ...env, ROLE: 'worker' });
+  // The worker serves no HTTP: it is up once its METRICS_PORT answers.
+  const worker = await startService(
+    'worker',
+    'src/server.ts',
+    { ...env, ROLE: 'worker' },
+    { portVariables: ['METRICS_PORT'], readyPath: '/metrics' },
+  );
   servers.push(worker);
   let counter = 0;
   const load = await autocannon({

@@ -16,7 +16,7 @@ export const RegisterDeviceBody = Type.Object(
       minLength: TOKEN_LENGTH.min,
       maxLength: TOKEN_LENGTH.max,
       // FCM registration tokens: letters, digits, `_`, `-`, `:` (and `.` to be safe); nothing else.
-      pattern: '^[A-Za-z0-9_:.-]+$',
+      pattern: `^[A-Za-z0-9_:.-]{${TOKEN_LENGTH.min},${TOKEN_LENGTH.max}}$`,
       description: 'The FCM registration token the app got from Firebase (20 to 512 of A-Z a-z 0-9 _ - : .).',
     }),
     platform: Type.Enum(pushPlatforms),
