@@ -486,6 +486,43 @@ describe('across processes and at rest', () => {
     },
   );
 
+  it('the next event rides on its notification: delivered with no query; a big one is read from the log', async () => {
+    const counting = await countingDatabase();
+    const own = await createTestApp({ database: counting.database, config: { eventsHeartbeatSeconds: 60 } });
+    await own.app.listen({ port: 0, host: '127.0.0.1' });
+    const previous = base;
+    base = `http://127.0.0.1:${(own.app.server.address() as AddressInfo).port}`;
+    try {
+      const [user, bystander] = [await signIn(own), await signIn(own)];
+      const appendTo = (userId: number, data: Record<string, unknown>) =>
+        own.app.db.transaction((tx) => own.app.services.events.append(tx, userId, 'credits.adjusted', data));
+      const stream = await open(user);
+      await stream.until((text) => text.includes(': connected'));
+      await new Promise((done) => setTimeout(done, 200));
+      // What an append costs by itself: the same for a user with no stream.
+      let before = counting.queries();
+      await appendTo(bystander.id, { n: 0 });
+      await new Promise((done) => setTimeout(done, 200));
+      const appendAlone = counting.queries() - before;
+      before = counting.queries();
+      await appendTo(user.id, { n: 1 });
+      await stream.until((text) => text.includes('"n":1'));
+      await new Promise((done) => setTimeout(done, 200));
+      expect(counting.queries() - before).toBe(appendAlone);
+      // Too big to ride along (PostgreSQL's 8,000-byte payload): the stream reads it from the log.
+      before = counting.queries();
+      await appendTo(user.id, { n: 2, big: 'x'.repeat(9000) });
+      await stream.until((text) => text.includes('"n":2'));
+      expect(counting.queries() - before).toBeGreaterThan(appendAlone);
+      expect(stream.events().map((event) => event.id)).toEqual([1, 2]);
+      stream.close();
+    } finally {
+      base = previous;
+      await own.close();
+      await counting.database.drop();
+    }
+  });
+
   it('an idle stream costs no query (heartbeats included)', async () => {
     const counting = await countingDatabase();
     const own = await createTestApp({ database: counting.database, config: { eventsHeartbeatSeconds: 1 } });

@@ -104,8 +104,18 @@ export async function purgeEventsBefore(db: Executor, before: Date): Promise<num
  * Wakes the streams of a log in every process: pg_notify inside the writing transaction is
  * delivered only when it commits (never on a rollback), to every process listening.
  */
-export async function notifyAppended(db: Executor, log: number, seq: number): Promise<void> {
-  await db.execute(sql`SELECT pg_notify(${channels.eventAppended}, ${`${log}:${seq}`})`);
+/** PostgreSQL refuses a notification payload of 8,000 bytes or more; past this, only the ids go. */
+const NOTIFY_PAYLOAD_MAX_BYTES = 7_900;
+
+/**
+ * Announces an appended event when the writer's transaction commits: `<log>:<seq>:<event JSON>`, or
+ * `<log>:<seq>` alone when the event is too big to ride along (its readers then read the log).
+ */
+export async function notifyAppended(db: Executor, log: number, event: { id: number }): Promise<void> {
+  const ids = `${log}:${event.id}`;
+  const full = `${ids}:${JSON.stringify(event)}`;
+  const payload = Buffer.byteLength(full) < NOTIFY_PAYLOAD_MAX_BYTES ? full : ids;
+  await db.execute(sql`SELECT pg_notify(${channels.eventAppended}, ${payload})`);
 }
 
 /**

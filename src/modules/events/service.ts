@@ -73,21 +73,23 @@ export function createEventService({ db, clock, retentionDays }: EventServiceDep
     /** Appends to `userId`'s log in the caller's transaction (never on its own): it commits with the change. */
     async append(tx: Transaction, userId: number, type: UserEventType, data: object): Promise<EventView> {
       const seq = await nextSeq(tx, userId);
-      await notifyAppended(tx, userId, seq);
       const createdAt = clock.now().toISOString();
-      return eventView(
+      const event = eventView(
         await insertUserEvent(tx, { userId, seq, type, data: data as Record<string, unknown>, createdAt }),
       );
+      await notifyAppended(tx, userId, event);
+      return event;
     },
 
     /** Appends to the back office's log, in the caller's transaction. */
     async appendAdmin(tx: Transaction, type: AdminEventType, data: object): Promise<EventView> {
       const seq = await nextSeq(tx, ADMIN_LOG);
-      await notifyAppended(tx, ADMIN_LOG, seq);
       const createdAt = clock.now().toISOString();
-      return eventView(
+      const event = eventView(
         await insertAdminEvent(tx, { seq, type, data: data as Record<string, unknown>, createdAt }),
       );
+      await notifyAppended(tx, ADMIN_LOG, event);
+      return event;
     },
 
     /** A user's events after `after`, ascending by seq. */

@@ -1,9 +1,10 @@
 // The live streams of the users' event logs (`GET /api/user/events`, text/event-stream): one
 // process's open streams, woken by the `event_appended` notification that a writer's transaction
-// sends when it commits, in any process. A notification only wakes: the stream then reads its log
-// after the last seq it sent, so a lost or duplicated notification loses or repeats nothing, and
-// a stream that is told of a seq it already sent asks nothing (an idle stream costs no query). A
-// lost LISTEN connection, once listening again, makes every stream read its log.
+// sends when it commits, in any process. The notification carries the event when it fits: a stream
+// whose next event it is writes it at once, with no query. Anything else only wakes: the stream
+// then reads its log after the last seq it sent, so a lost or duplicated notification loses or
+// repeats nothing, and a stream that is told of a seq it already sent asks nothing (an idle stream
+// costs no query). A lost LISTEN connection, once listening again, makes every stream read its log.
 //
 // An open stream is a use of its token: at each heartbeat the streams whose token has gone half
 // its idle window (TOKEN_IDLE_TTL_SECONDS) unrenewed slide it, in one statement for them all, so
@@ -160,12 +161,23 @@ export function createEventStreams(deps: EventStreamsDeps) {
   }
 
   function onAppended(payload: string): void {
-    const [log, seq] = payload.split(':').map(Number);
-    const set = byLog.get(log ?? -1);
-    if (!set) return;
+    // `<log>:<seq>` and, when it was small enough to ride along, `:<the event as JSON>`.
+    const first = payload.indexOf(':');
+    const second = payload.indexOf(':', first + 1);
+    const log = Number(payload.slice(0, first));
+    const seq = Number(second < 0 ? payload.slice(first + 1) : payload.slice(first + 1, second));
+    const set = byLog.get(log);
+    if (!set || !Number.isSafeInteger(seq)) return;
+    const text = second < 0 ? undefined : payload.slice(second + 1);
     for (const stream of [...set]) {
-      stream.known = Math.max(stream.known, seq ?? 0);
-      if (stream.known > stream.sent && !tooSlow(stream)) void pump(stream);
+      stream.known = Math.max(stream.known, seq);
+      if (stream.known <= stream.sent || tooSlow(stream)) continue;
+      // The next event of a stream that is idle and not held back: written as it came, no query.
+      // Anything else (a gap, a read under way, full buffers, a big event) reads the log.
+      if (text !== undefined && seq === stream.sent + 1 && !stream.pumping && !stream.out.writableNeedDrain) {
+        stream.out.write(`id: ${seq}\ndata: ${text}\n\n`);
+        stream.sent = seq;
+      } else void pump(stream);
     }
   }
 
