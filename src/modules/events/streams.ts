@@ -20,6 +20,9 @@ import { messages } from '../../lib/messages.js';
 import { ADMIN_LOG, adminEventsAfter, lastSeqOf, userEventsAfter } from './repository.js';
 import { eventView } from './service.js';
 
+/** The heartbeat interval is cut in this many turns, each one writing to its share of the streams. */
+const HEARTBEAT_SLICES = 10;
+
 /** Events read from the log per query while a stream catches up. */
 const READ_BATCH = 100;
 
@@ -48,6 +51,8 @@ interface OpenStream {
   tokenIssuedAtMs: number;
   /** When this stream last slid its token's idle window (ms), or opened (a request just did). */
   renewedAtMs: number;
+  /** Its heartbeat group (see `slices`). */
+  slice: number;
   /** The log it follows: the user's own, or ADMIN_LOG. */
   log: number;
   /** The last seq written to this stream. */
@@ -82,6 +87,13 @@ export function createEventStreams(deps: EventStreamsDeps) {
   let listening: Promise<() => Promise<void>> | undefined;
   let listeningAuth: Promise<() => Promise<void>> | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
+  /**
+   * The streams in HEARTBEAT_SLICES groups, each group's heartbeat due at its own time within the
+   * interval: 10,000 writes at once would stall the event loop, and every event waiting behind them.
+   */
+  const slices = Array.from({ length: HEARTBEAT_SLICES }, () => new Set<OpenStream>());
+  let nextSlice = 0;
+  let currentSlice = 0;
 
   function close(stream: OpenStream): void {
     if (stream.closed) return;
@@ -93,6 +105,7 @@ export function createEventStreams(deps: EventStreamsDeps) {
     const set = byLog.get(stream.log);
     set?.delete(stream);
     if (set?.size === 0) byLog.delete(stream.log);
+    slices[stream.slice]?.delete(stream);
     stream.out.end();
     stream.unblock?.();
     if (count === 0 && heartbeat) {
@@ -199,21 +212,23 @@ export function createEventStreams(deps: EventStreamsDeps) {
     }
   }
 
-  /** The heartbeat: a comment on every stream, the tokens' lifetime ended, their idle windows slid. */
+  /**
+   * One slice's heartbeat (each stream's comes once per interval): a comment on each of its streams,
+   * the tokens' lifetime ended, their idle windows slid.
+   */
   function tick(): void {
     const nowMs = clock.now().getTime();
     const due = new Set<number>();
-    for (const streams of [...byLog.values()]) {
-      for (const stream of [...streams]) {
-        if (nowMs - stream.tokenIssuedAtMs >= maxAgeMs) {
-          close(stream);
-          continue;
-        }
-        stream.out.write(': ping\n\n');
-        if (nowMs - stream.renewedAtMs >= renewAfterMs) {
-          due.add(stream.tokenId);
-          stream.renewedAtMs = nowMs;
-        }
+    currentSlice = (currentSlice + 1) % HEARTBEAT_SLICES;
+    for (const stream of [...(slices[currentSlice] ?? [])]) {
+      if (nowMs - stream.tokenIssuedAtMs >= maxAgeMs) {
+        close(stream);
+        continue;
+      }
+      stream.out.write(': ping\n\n');
+      if (nowMs - stream.renewedAtMs >= renewAfterMs) {
+        due.add(stream.tokenId);
+        stream.renewedAtMs = nowMs;
       }
     }
     if (due.size === 0) return;
@@ -267,6 +282,7 @@ export function createEventStreams(deps: EventStreamsDeps) {
         tokenId: who.tokenId,
         tokenIssuedAtMs: who.tokenIssuedAtMs,
         renewedAtMs: clock.now().getTime(),
+        slice: nextSlice,
         log,
         sent: after,
         out: new PassThrough(),
@@ -281,7 +297,9 @@ export function createEventStreams(deps: EventStreamsDeps) {
       const set = byLog.get(log) ?? new Set<OpenStream>();
       set.add(stream);
       byLog.set(log, set);
-      heartbeat ??= setInterval(tick, heartbeatMs);
+      slices[stream.slice]?.add(stream);
+      nextSlice = (nextSlice + 1) % HEARTBEAT_SLICES;
+      heartbeat ??= setInterval(tick, heartbeatMs / HEARTBEAT_SLICES);
       heartbeat.unref();
       // The first bytes go out at once, so the client knows the stream is open.
       stream.out.write(': connected\n\n');
