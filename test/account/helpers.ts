@@ -26,12 +26,12 @@ export function nextAddress(): string {
   return `198.51.${Math.floor(addressCounter / 250) % 250}.${(addressCounter % 250) + 1}`;
 }
 
+/** Asks for a deletion code as a mobile client does: no body at all (the SMS, like a sign-in). */
 export function askCode(t: TestApp, user: SignedIn, remoteAddress = nextAddress()) {
   return t.app.inject({
     method: 'POST',
     url: '/api/user/account/delete/code',
     headers: user.headers,
-    payload: {},
     remoteAddress,
   });
 }

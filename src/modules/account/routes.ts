@@ -25,13 +25,17 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Envoyé au numéro du compte, avec les limites et budgets du code de connexion (le délai entre deux envois compte les codes de suppression seuls).',
         security: [{ bearer: [] }],
-        body: Type.Optional(DeletionCodeBody),
+        body: DeletionCodeBody,
         response: { 200: Envelope(EmptyArray, UserId), ...authErrors },
+      },
+      // The body is optional: a client that sends none gets the code by SMS, as a sign-in would.
+      preValidation: async (request) => {
+        request.body ??= {};
       },
     },
     async (request) => {
       const user = currentUser(request);
-      await account.sendDeletionCode(user, request.body ?? {}, { ip: request.ip, log: request.log });
+      await account.sendDeletionCode(user, request.body, { ip: request.ip, log: request.log });
       return envelope({ user: { id: user.id }, message: messages.accountDeleteCodeSent });
     },
   );
