@@ -3,58 +3,10 @@
 // checked for overflow (nothing wider than the viewport, no box whose content spills out of it) and
 // by axe-core, no serious or critical violation allowed. axe-core is injected as an inline script, so only this file's context bypasses
 // the service's CSP (the other file runs the console under it).
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ConsoleFixture, OUT, runBrowserTests, startConsole } from './setup.js';
-
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-// The WCAG 2.x A and AA rules; only the violations are collected (the passes' details cost time).
-const AXE_OPTIONS = {
-  runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] },
-  resultTypes: ['violations'],
-};
-
-/**
- * What spills: the page wider than the viewport, or an element whose content is wider than its own
- * box (a word overflowing a squeezed card). Content inside a box that scrolls or clips on purpose
- * (a wide table in its scroller) is that box's business, and visually hidden helpers are skipped.
- */
-const FIND_OVERFLOW = `(() => {
-  const found = [];
-  const root = document.documentElement;
-  const nameOf = (el) => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + (typeof el.className === 'string' && el.className.trim() ? '.' + el.className.trim().split(/\\s+/).join('.') : '');
-  if (root.scrollWidth > root.clientWidth + 1) {
-    // Name the innermost elements that stick out, not the containers that hold them.
-    const out = [...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > root.clientWidth + 1);
-    const innermost = out.filter((el) => !out.some((other) => other !== el && el.contains(other)));
-    found.push('the page is ' + root.scrollWidth + ' px wide in a ' + root.clientWidth + ' px viewport: ' + innermost.slice(0, 5).map(nameOf).join(', '));
-    return found;
-  }
-  const clipped = (el) => {
-    for (let p = el; p && p !== document.body; p = p.parentElement) {
-      const style = getComputedStyle(p);
-      if (style.overflowX !== 'visible' || style.clip !== 'auto' || style.clipPath !== 'none') return true;
-    }
-    return false;
-  };
-  for (const el of document.querySelectorAll('body *')) {
-    if (el.clientWidth === 0 || clipped(el)) continue;
-    if (el.scrollWidth > el.clientWidth + 1) {
-      found.push(nameOf(el) + ': content ' + el.scrollWidth + ' px in a ' + el.clientWidth + ' px box (' + (el.textContent || '').trim().slice(0, 40) + ')');
-    }
-  }
-  return found;
-})()`;
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
+import { FIND_OVERFLOW, OUT, seriousAxeViolations } from '../browser/page-checks.js';
+import { type ConsoleFixture, runBrowserTests, startConsole } from './setup.js';
 
 describe.skipIf(!runBrowserTests)("the admin console's accessibility in Chromium", () => {
   let f: ConsoleFixture;
@@ -72,18 +24,8 @@ describe.skipIf(!runBrowserTests)("the admin console's accessibility in Chromium
       await ready();
       await page.screenshot({ path: join(OUT, `admin-${screen}.png`), fullPage: true });
       expect((await page.evaluate(FIND_OVERFLOW)) as string[], `${screen}: overflow`).toEqual([]);
-      // Injected once per page load: the screens after the first deep link are opened in the page.
-      if ((await page.evaluate('typeof axe')) === 'undefined') await page.addScriptTag({ content: AXE });
-      const violations = (await page.evaluate(
-        `axe.run(document, ${JSON.stringify(AXE_OPTIONS)}).then((r) => r.violations)`,
-      )) as AxeViolation[];
-      const bad = violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map(
-          (v) =>
-            `${screen}: ${v.id} (${v.impact}) ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-        );
-      expect(bad).toEqual([]);
+      // axe-core is injected once per page load: the screens after the first deep link open in the page.
+      expect(await seriousAxeViolations(page), `${screen}: axe`).toEqual([]);
     };
     for (const [width, height, suffix] of [
       [1280, 900, ''],

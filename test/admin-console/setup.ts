@@ -5,28 +5,22 @@
 // launch flags of test/track-record/page.test.ts. The sandbox pays a payout out after an hour and a
 // payout still sent after a minute is escalated, so a test can escalate one. Without Chromium the
 // files are skipped locally and fail in CI (CI=true): `startConsole` throws there.
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { build } from 'vite';
 import { expect } from 'vitest';
 import { raiseFlag } from '../../src/modules/flags/service.js';
 import { giveMoney, withdrawn } from '../affiliation/helpers.js';
+import { launchChromium, OUT, warnWithoutChromium } from '../browser/page-checks.js';
 import { seedFixture } from '../fixtures/seed.js';
 import { createTestApp, grantCredits, nextPhone, type SignedIn, signIn, type TestApp } from '../helpers.js';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-const inCi = process.env.CI === 'true';
-/** Run the browser files: with Chromium, or in CI (where its absence fails the file). */
-export const runBrowserTests = available || inCi;
-if (!available && !inCi) {
-  console.warn(`admin console browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
-}
-export const OUT = join(process.cwd(), '.ci', 'out');
+export { OUT, runBrowserTests } from '../browser/page-checks.js';
+
+warnWithoutChromium('admin console browser tests');
 
 export interface ConsoleFixture {
   t: TestApp;
@@ -56,7 +50,6 @@ export interface ConsoleFixture {
 }
 
 export async function startConsole(): Promise<ConsoleFixture> {
-  if (!available) throw new Error(`CI: Chromium is required at ${CHROMIUM} for the console tests`);
   const buildDir = await mkdtemp(join(tmpdir(), 'admin-console-'));
   await build({
     configFile: join(process.cwd(), 'console', 'vite.config.ts'),
@@ -130,17 +123,7 @@ export async function startConsole(): Promise<ConsoleFixture> {
   expect(created.status).toBe(201);
   const ticketId = ((await created.json()) as { data: { ticket: { id: number } } }).data.ticket.id;
   await mkdir(OUT, { recursive: true });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+  const browser = await launchChromium();
   const pageErrors: string[] = [];
 
   return {
