@@ -1,9 +1,9 @@
 // The development push driver: nothing leaves the machine. Each notification goes to the log and
 // to one JSON line in DATA_DIR/push-outbox.jsonl, the phone a developer (or a black-box test) reads.
-import { appendFile, mkdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../lib/clock.js';
+import { jsonLinesAppender } from '../../lib/json-lines.js';
 import type { PushDriver } from './types.js';
 
 export const PUSH_OUTBOX_FILE = 'push-outbox.jsonl';
@@ -18,19 +18,7 @@ export function createLogPushDriver(deps: {
   logger: FastifyBaseLogger;
   clock: Clock;
 }): PushDriver {
-  const file = join(deps.dataDir, PUSH_OUTBOX_FILE);
-  // One append after the other, so the lines keep their order.
-  let appending: Promise<void> = Promise.resolve();
-  const appendLine = (line: string): Promise<void> => {
-    const next = appending
-      .catch(() => undefined)
-      .then(async () => {
-        await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-        await appendFile(file, line, { encoding: 'utf8', flag: 'a', mode: 0o600 });
-      });
-    appending = next;
-    return next;
-  };
+  const append = jsonLinesAppender(join(deps.dataDir, PUSH_OUTBOX_FILE));
   return {
     name: 'log',
     async send(message) {
@@ -44,7 +32,7 @@ export function createLogPushDriver(deps: {
         sent_at: deps.clock.now().toISOString(),
       };
       try {
-        await appendLine(`${JSON.stringify(line)}\n`);
+        await append(line);
       } catch (error) {
         return {
           outcome: 'retry',
