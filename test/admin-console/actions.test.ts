@@ -86,7 +86,7 @@ describe.skipIf(!runBrowserTests)('the admin console in Chromium', () => {
     const page = await f.newPage();
     await f.signInThroughUi(page, f.adminPhone);
     await page.getByRole('heading', { name: 'Tableau de bord', level: 1 }).waitFor();
-    await expect(page.locator('[data-cell="withdrawals-pending"]').textContent()).resolves.toBe('2');
+    await expect.poll(() => page.locator('[data-cell="withdrawals-pending"]').textContent()).toBe('2');
 
     await page.getByRole('link', { name: 'Retraits' }).click();
     const approveCard = page.locator(`[data-withdrawal="${f.toApprove}"]`);
@@ -143,9 +143,9 @@ describe.skipIf(!runBrowserTests)('the admin console in Chromium', () => {
     });
     const operation = operations.json().data.operations[0];
     expect(operation).toMatchObject({ type: 'admin_adjustment', currency: 'credits', amount: 250 });
-    await expect(page.locator('[data-field="credits"]').textContent()).resolves.toBe(
-      String(operation.balance_after),
-    );
+    await expect
+      .poll(() => page.locator('[data-field="credits"]').textContent())
+      .toBe(String(operation.balance_after));
     await expectLedgerConsistent(f.t);
 
     // Each money action left its audit row, shown in the journal.
@@ -175,7 +175,6 @@ describe.skipIf(!runBrowserTests)('the admin console in Chromium', () => {
     await page.getByLabel('Téléphone, nom ou pseudo').fill(target.phone.slice(4));
     await page.getByRole('button', { name: 'Rechercher' }).click();
     await page.getByRole('link', { name: target.phone }).click();
-    const status = page.locator('[data-field="status"]');
     await page.getByRole('button', { name: 'Bloquer' }).click();
     await f.status(page, 'Utilisateur bloqué.');
     await page.locator('[data-field="status"]', { hasText: 'Bloqué' }).waitFor();
@@ -189,7 +188,8 @@ describe.skipIf(!runBrowserTests)('the admin console in Chromium', () => {
     expect(refused.statusCode).toBeLessThanOrEqual(403);
     await page.getByRole('button', { name: 'Débloquer' }).click();
     await f.status(page, 'Utilisateur débloqué.');
-    await expect(status.textContent()).resolves.toBe('Actif');
+    // The page reloads the user after the answer: wait for it rather than read at once.
+    await page.locator('[data-field="status"]', { hasText: 'Actif' }).waitFor();
     await page.getByRole('button', { name: 'Nommer administrateur' }).click();
     await f.status(page, 'Rôle changé : Administrateur.');
     await page.locator('[data-field="role"]', { hasText: 'Administrateur' }).waitFor();
