@@ -23,6 +23,9 @@ import { eventView } from './service.js';
 /** The heartbeat interval is cut in this many turns, each one writing to its share of the streams. */
 const HEARTBEAT_SLICES = 10;
 
+/** What a stream's body buffers before it waits for the client (each side of the PassThrough). */
+const STREAM_BUFFER_BYTES = 16 * 1024;
+
 /** Events read from the log per query while a stream catches up. */
 const READ_BATCH = 100;
 
@@ -285,7 +288,9 @@ export function createEventStreams(deps: EventStreamsDeps) {
         slice: nextSlice,
         log,
         sent: after,
-        out: new PassThrough(),
+        // Node 22 raised streams' default buffer from 16 KiB to 64 KiB: this one is set, so a slow
+        // client holds as much, and is found as soon, on every supported Node.
+        out: new PassThrough({ highWaterMark: STREAM_BUFFER_BYTES }),
         pumping: false,
         again: false,
         closed: false,
