@@ -9,21 +9,10 @@ import {
   type OperationFilter,
 } from '../../src/modules/wallet/repository.js';
 import { createTestApp, type TestApp } from '../helpers.js';
+import { captureSql, planOf } from './plans.js';
 
 let t: TestApp;
 let userId: number;
-
-interface PlanNode {
-  'Node Type': string;
-  'Index Name'?: string;
-  'Index Cond'?: string;
-  Filter?: string;
-  Plans?: PlanNode[];
-}
-
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
-const literal = (value: unknown) =>
-  typeof value === 'number' ? String(value) : `'${String(value).replaceAll("'", "''")}'`;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -47,41 +36,6 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(() => t.close());
 
-/** The text and parameters of the one query `run` sends (drizzle's logger sees every query). */
-async function captureSql(run: () => Promise<unknown>): Promise<{ sql: string; params: unknown[] }> {
-  const session = (
-    t.app.db as unknown as { session: { logger: { logQuery(q: string, p: unknown[]): void } } }
-  ).session;
-  const previous = session.logger;
-  let captured: { sql: string; params: unknown[] } | undefined;
-  session.logger = { logQuery: (query, params) => (captured ??= { sql: query, params }) };
-  try {
-    await run();
-  } finally {
-    session.logger = previous;
-  }
-  if (!captured) throw new Error('no query was sent');
-  return captured;
-}
-
-async function planOf(query: { sql: string; params: unknown[] }): Promise<PlanNode[]> {
-  return t.app.db.transaction(async (tx) => {
-    // The plan a prepared statement settles on, whatever the parameters.
-    await tx.execute(sql.raw('SET LOCAL plan_cache_mode = force_generic_plan'));
-    await tx.execute(sql.raw(`PREPARE history_probe AS ${query.sql}`));
-    const args = query.params.length > 0 ? `(${query.params.map(literal).join(', ')})` : '';
-    const result = (await tx.execute(
-      sql.raw(`EXPLAIN (FORMAT JSON) EXECUTE history_probe${args}`),
-    )) as unknown as {
-      rows: Record<string, unknown>[];
-    };
-    await tx.execute(sql.raw('DEALLOCATE history_probe'));
-    const cell = Object.values(result.rows[0]!)[0];
-    const plan = (typeof cell === 'string' ? JSON.parse(cell) : cell) as { Plan: PlanNode }[];
-    return nodesOf(plan[0]!.Plan);
-  });
-}
-
 describe('wallet history filtered by type or currency', () => {
   const cases: [string, OperationFilter, string][] = [];
   beforeAll(() => {
@@ -97,7 +51,7 @@ describe('wallet history filtered by type or currency', () => {
         ['page', () => listOperations(t.app.db, filter, { limit: 10, offset: 10 })],
         ['count', () => countOperations(t.app.db, filter)],
       ] as const) {
-        const nodes = await planOf(await captureSql(run));
+        const nodes = await planOf(t.app.db, await captureSql(t.app.db, run), 'force_generic_plan');
         const shown = nodes.map((node) => `${node['Node Type']} ${node['Index Name'] ?? ''}`).join(' > ');
         const scan = nodes.find((node) => node['Index Name'] === index);
         expect(scan, `${label} ${what}: ${shown}`).toBeDefined();

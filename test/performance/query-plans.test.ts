@@ -17,6 +17,7 @@ import {
 } from '../../src/modules/track-record/repository.js';
 import { pageOfUsers } from '../../src/modules/users/repository.js';
 import { createTestApp, type TestApp } from '../helpers.js';
+import { captureSql, type PlanNode, planOf } from './plans.js';
 
 let t: TestApp;
 const USERS = 2000;
@@ -70,21 +71,6 @@ function rowsOf(result: unknown): Record<string, unknown>[] {
   return (result as { rows: Record<string, unknown>[] }).rows;
 }
 
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  Plans?: PlanNode[];
-}
-
-function nodesOf(node: PlanNode): PlanNode[] {
-  return [node, ...(node.Plans ?? []).flatMap(nodesOf)];
-}
-
-function literal(value: unknown): string {
-  if (typeof value === 'number') return String(value);
-  return `'${String(value).replaceAll("'", "''")}'`;
-}
-
 /** Drizzle's parameters, placeholders filled from `values`. */
 function paramsOf(params: unknown[], values: Record<string, unknown>): unknown[] {
   return params.map((param) =>
@@ -92,25 +78,6 @@ function paramsOf(params: unknown[], values: Record<string, unknown>): unknown[]
       ? values[(param as { name: string }).name]
       : param,
   );
-}
-
-/** The plan PostgreSQL uses for `text` with `params`, custom or generic (as a prepared statement's). */
-async function planOf(
-  query: { sql: string; params: unknown[] },
-  mode: 'force_custom_plan' | 'force_generic_plan',
-  options: { withoutSeqScan?: boolean } = {},
-): Promise<PlanNode[]> {
-  return t.app.db.transaction(async (tx) => {
-    await tx.execute(sql.raw(`SET LOCAL plan_cache_mode = ${mode}`));
-    if (options.withoutSeqScan) await tx.execute(sql.raw('SET LOCAL enable_seqscan = off'));
-    await tx.execute(sql.raw(`PREPARE plan_probe AS ${query.sql}`));
-    const args = query.params.length > 0 ? `(${query.params.map(literal).join(', ')})` : '';
-    const result = await tx.execute(sql.raw(`EXPLAIN (FORMAT JSON) EXECUTE plan_probe${args}`));
-    await tx.execute(sql.raw('DEALLOCATE plan_probe'));
-    const cell = Object.values(rowsOf(result)[0]!)[0];
-    const plan = (typeof cell === 'string' ? JSON.parse(cell) : cell) as { Plan: PlanNode }[];
-    return nodesOf(plan[0]!.Plan);
-  });
 }
 
 /**
@@ -177,7 +144,11 @@ describe('hot query plans on a seeded table', () => {
     it(`lists, counts and the detail use indexes in their order, no sort (${mode})`, async () => {
       for (const { label, query, values } of builtQueries()) {
         const built = query.toSQL();
-        const nodes = await planOf({ sql: built.sql, params: paramsOf(built.params, values) }, mode);
+        const nodes = await planOf(
+          t.app.db,
+          { sql: built.sql, params: paramsOf(built.params, values) },
+          mode,
+        );
         if (label.includes('search')) expectIndexed(nodes, label);
         else expectIndexedAndUnsorted(nodes, label);
       }
@@ -188,6 +159,7 @@ describe('hot query plans on a seeded table', () => {
     const { query, values } = listQuery(db(), { userId }, { limit: 10, offset: 0 });
     const built = query.toSQL();
     const nodes = await planOf(
+      t.app.db,
       { sql: built.sql, params: paramsOf(built.params, values) },
       'force_generic_plan',
     );
@@ -208,22 +180,24 @@ describe('hot query plans on a seeded table', () => {
 
   it('the token lookup and the live counter are key lookups', async () => {
     // The repository's own queries, explained with the very text and parameters drizzle sends.
-    const tokenSql = await captureSql(() => findActiveToken(db(), 'hash-1'));
-    expectIndexedAndUnsorted(await planOf(tokenSql, 'force_generic_plan'), 'token lookup');
-    const counterSql = await captureSql(() => liveCount(db(), userId));
-    expectIndexedAndUnsorted(await planOf(counterSql, 'force_generic_plan'), 'live count');
+    const tokenSql = await captureSql(t.app.db, () => findActiveToken(db(), 'hash-1'));
+    expectIndexedAndUnsorted(await planOf(t.app.db, tokenSql, 'force_generic_plan'), 'token lookup');
+    const counterSql = await captureSql(t.app.db, () => liveCount(db(), userId));
+    expectIndexedAndUnsorted(await planOf(t.app.db, counterSql, 'force_generic_plan'), 'live count');
     expect(await liveCount(db(), userId)).toBe(PER_USER - PER_USER / 10 + HEAVY_EXTRA);
   });
 
   it('the back office’s user list reads users_created_idx in order; its search can use the trigram indexes', async () => {
-    const page = await captureSql(() => pageOfUsers(db(), {}, { page: 3, perPage: 10 }));
-    expectIndexedAndUnsorted(await planOf(page, 'force_custom_plan'), 'user list page');
+    const page = await captureSql(t.app.db, () => pageOfUsers(db(), {}, { page: 3, perPage: 10 }));
+    expectIndexedAndUnsorted(await planOf(t.app.db, page, 'force_custom_plan'), 'user list page');
     // On 2000 rows a scan is cheaper and rightly chosen; what matters is that every branch of the
     // search (phone digits, lower(username), lower(name)) matches an index, so a large table need not scan.
     for (const search of ['00001234', 'plan.user']) {
-      const searched = await captureSql(() => pageOfUsers(db(), { search }, { page: 1, perPage: 10 }));
+      const searched = await captureSql(t.app.db, () =>
+        pageOfUsers(db(), { search }, { page: 1, perPage: 10 }),
+      );
       expectIndexed(
-        await planOf(searched, 'force_custom_plan', { withoutSeqScan: true }),
+        await planOf(t.app.db, searched, 'force_custom_plan', { withoutSeqScan: true }),
         `user search ${search}`,
       );
     }
@@ -238,7 +212,7 @@ describe('track-record figure queries', () => {
       // Not covered by the index (settled_match_id is not in its key): an index scan, not index-only.
       ['user settled matches', () => userSettledMatchIds(db(), userId)],
     ] as const) {
-      const nodes = await planOf(await captureSql(run), 'force_generic_plan');
+      const nodes = await planOf(t.app.db, await captureSql(t.app.db, run), 'force_generic_plan');
       expectIndexed(nodes, label);
       const indexes = nodes.map((node) => (node as { 'Index Name'?: string })['Index Name']);
       expect(indexes, label).toContain('pronostics_user_settled_idx');
@@ -251,7 +225,7 @@ describe('track-record figure queries', () => {
       ['public calibration', () => calibrationBins(db())],
       ['public settled matches', () => settledMatchIds(db())],
     ] as const) {
-      const nodes = await planOf(await captureSql(run), 'force_generic_plan');
+      const nodes = await planOf(t.app.db, await captureSql(t.app.db, run), 'force_generic_plan');
       const relations = nodes.map((node) => node['Relation Name']).filter(Boolean);
       expect(relations, label).not.toContain('pronostics');
       expect(
@@ -261,19 +235,3 @@ describe('track-record figure queries', () => {
     }
   });
 });
-
-/** The text and parameters of the one query `run` sends (drizzle's logger sees every query). */
-async function captureSql(run: () => Promise<unknown>): Promise<{ sql: string; params: unknown[] }> {
-  const session = (db() as unknown as { session: { logger: { logQuery(q: string, p: unknown[]): void } } })
-    .session;
-  const previous = session.logger;
-  let captured: { sql: string; params: unknown[] } | undefined;
-  session.logger = { logQuery: (query, params) => (captured ??= { sql: query, params }) };
-  try {
-    await run();
-  } finally {
-    session.logger = previous;
-  }
-  if (!captured) throw new Error('no query was sent');
-  return captured;
-}
