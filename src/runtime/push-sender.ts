@@ -9,6 +9,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { channels } from '../db/channels.js';
 import type { DatabaseHandle } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
+import { appendedNotice } from '../modules/events/service.js';
 
 /** What a pass did (the delivery's report; counted here for the log only). */
 export type DeliveryReport = Record<'sent' | 'skipped' | 'rejected' | 'pruned' | 'postponed', number>;
@@ -111,10 +112,10 @@ export function createPushSender(deps: PushSenderDeps) {
   }
 
   function onAppended(payload: string): void {
-    const [log, seq] = payload.split(':').map(Number);
+    const { log, seq } = appendedNotice(payload);
     // 0 is the back office's log: nothing of it is pushed.
     if (!log || !Number.isSafeInteger(log) || !Number.isSafeInteger(seq)) return;
-    pending.set(log, Math.max(pending.get(log) ?? 0, seq ?? 0));
+    pending.set(log, Math.max(pending.get(log) ?? 0, seq));
     kick();
   }
 

@@ -111,6 +111,17 @@ const NOTIFY_PAYLOAD_MAX_BYTES = 7_900;
  * Announces an appended event when the writer's transaction commits: `<log>:<seq>:<event JSON>`, or
  * `<log>:<seq>` alone when the event is too big to ride along (its readers then read the log).
  */
+/** An `event_appended` payload read back: the log, the seq, and the event's JSON when it rode along. */
+export function appendedNotice(payload: string): { log: number; seq: number; event: string | undefined } {
+  const first = payload.indexOf(':');
+  const second = payload.indexOf(':', first + 1);
+  return {
+    log: Number(payload.slice(0, first)),
+    seq: Number(second < 0 ? payload.slice(first + 1) : payload.slice(first + 1, second)),
+    event: second < 0 ? undefined : payload.slice(second + 1),
+  };
+}
+
 export async function notifyAppended(db: Executor, log: number, event: { id: number }): Promise<void> {
   const ids = `${log}:${event.id}`;
   const full = `${ids}:${JSON.stringify(event)}`;

@@ -124,6 +124,8 @@ export function createEventService({ db, clock, retentionDays }: EventServiceDep
 }
 
 export type EventService = ReturnType<typeof createEventService>;
+/** How listeners of the `event_appended` channel read its payload (the streams, the push sender). */
+export { appendedNotice } from './repository.js';
 /** What a writer needs: append to a user's log in its own transaction. */
 export type UserEventLog = Pick<EventService, 'append'>;
 /** What a back-office writer needs. */

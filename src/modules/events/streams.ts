@@ -17,7 +17,7 @@ import type { Database, DatabaseHandle } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { RateLimited } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
-import { ADMIN_LOG, adminEventsAfter, lastSeqOf, userEventsAfter } from './repository.js';
+import { ADMIN_LOG, adminEventsAfter, appendedNotice, lastSeqOf, userEventsAfter } from './repository.js';
 import { eventView } from './service.js';
 
 /** The heartbeat interval is cut in this many turns, each one writing to its share of the streams. */
@@ -177,14 +177,9 @@ export function createEventStreams(deps: EventStreamsDeps) {
   }
 
   function onAppended(payload: string): void {
-    // `<log>:<seq>` and, when it was small enough to ride along, `:<the event as JSON>`.
-    const first = payload.indexOf(':');
-    const second = payload.indexOf(':', first + 1);
-    const log = Number(payload.slice(0, first));
-    const seq = Number(second < 0 ? payload.slice(first + 1) : payload.slice(first + 1, second));
+    const { log, seq, event: text } = appendedNotice(payload);
     const set = byLog.get(log);
     if (!set || !Number.isSafeInteger(seq)) return;
-    const text = second < 0 ? undefined : payload.slice(second + 1);
     for (const stream of [...set]) {
       stream.known = Math.max(stream.known, seq);
       if (stream.known <= stream.sent || tooSlow(stream)) continue;
