@@ -3,11 +3,11 @@
 // reports, so an event exists if and only if its change committed; each log's `seq` comes from its
 // counter row, locked until that transaction ends, so a log's events commit in seq order and a
 // client reading after seq N never misses one. Clients catch up with the history routes.
-import type { Database, Executor, Transaction } from '../../db/client.js';
+import type { Database, Transaction } from '../../db/client.js';
 import type { AdminEventType, UserEventType } from '../../lib/allowed-values.js';
 import type { Clock } from '../../lib/clock.js';
 import { PER_PAGE_MAX } from '../../lib/pagination.js';
-import { isoTimestamp } from '../../lib/time.js';
+import { DAY_MS, isoTimestamp } from '../../lib/time.js';
 import {
   ADMIN_LOG,
   type AdminEventRow,
@@ -52,14 +52,12 @@ export interface EventServiceDeps {
 }
 
 export function createEventService({ db, clock, retentionDays }: EventServiceDeps) {
-  async function page(executor: Executor, log: number, query: HistoryQuery) {
+  async function page(log: number, query: HistoryQuery) {
     const after = query.after ?? 0;
     const perPage = Math.min(query.per_page ?? HISTORY_PER_PAGE, PER_PAGE_MAX);
     const [rows, lastSeq] = await Promise.all([
-      log === ADMIN_LOG
-        ? adminEventsAfter(executor, after, perPage)
-        : userEventsAfter(executor, log, after, perPage),
-      lastSeqOf(executor, log),
+      log === ADMIN_LOG ? adminEventsAfter(db, after, perPage) : userEventsAfter(db, log, after, perPage),
+      lastSeqOf(db, log),
     ]);
     const events = rows.map(eventView);
     const through = events.at(-1)?.id ?? after;
@@ -94,12 +92,12 @@ export function createEventService({ db, clock, retentionDays }: EventServiceDep
 
     /** A user's events after `after`, ascending by seq. */
     history(user: { id: number }, query: HistoryQuery) {
-      return page(db, user.id, query);
+      return page(user.id, query);
     },
 
     /** The back office's events after `after`, ascending by seq. */
     adminHistory(query: HistoryQuery) {
-      return page(db, ADMIN_LOG, query);
+      return page(ADMIN_LOG, query);
     },
 
     /**
@@ -118,7 +116,7 @@ export function createEventService({ db, clock, retentionDays }: EventServiceDep
     },
 
     purgeExpired(): Promise<number> {
-      return purgeEventsBefore(db, new Date(clock.now().getTime() - retentionDays * 86_400_000));
+      return purgeEventsBefore(db, new Date(clock.now().getTime() - retentionDays * DAY_MS));
     },
   };
 }
