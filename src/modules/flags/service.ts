@@ -7,7 +7,7 @@
 
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Transaction } from '../../db/client.js';
-import type { FlagKind, FlagStatus, FlagTargetType } from '../../lib/allowed-values.js';
+import type { FlagKind, FlagTargetType } from '../../lib/allowed-values.js';
 import { FlagAlreadyResolved, NotFound, ValidationFailed } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
 import { pageMeta, pageRequest } from '../../lib/pagination.js';
