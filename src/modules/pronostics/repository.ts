@@ -3,7 +3,7 @@
 // (403) from "none" (404). The worker's claim bumps `attempts`, and every later write is fenced by
 // the attempt it claimed: a worker whose lease ran out (and whose row another took) writes nothing.
 import { and, asc, count, desc, eq, gte, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { type Database, type Executor, type NamedStatement, namedQuery } from '../../db/client.js';
 import { pronosticCounters, pronostics, pronosticTypes } from '../../db/schema/pronostics.js';
 import type { PronosticStatus, PronosticTypeSlug } from '../../lib/allowed-values.js';
 import { escapeLike } from '../../lib/text.js';
@@ -121,41 +121,90 @@ function listConditions(filter: ListFilter) {
 }
 
 /**
- * A page of the user's live pronostics, newest first, read along `pronostics_user_list_idx` (same
- * order, so no sort). The unfiltered page, the hot one, is a named prepared statement, and each of
- * its rows carries the user's live counter (`liveTotal`, an InitPlan read once): the page and its
- * total in one round trip, which matters most on PGlite, where every statement queues for its one
- * connection. A filtered page's `liveTotal` is null (its total is counted).
+ * A listed pronostic with its JSON columns as PostgreSQL's own text (never parsed here: the list
+ * answer splices them, see the service's `listedJson`) and its time already in the API's format.
  */
-export function listQuery(db: Executor, filter: ListFilter, page: { limit: number; offset: number }) {
-  const filtered = filter.status !== undefined || filter.search !== undefined || filter.outcome !== undefined;
-  const liveTotal = filtered
-    ? sql<number | null>`NULL::int`
-    : sql<
-        number | null
-      >`(SELECT ${pronosticCounters.live} FROM ${pronosticCounters} WHERE ${pronosticCounters.userId} = ${sql.placeholder('userId')})`;
-  const query = db
-    .select({ ...shownColumns, liveTotal })
-    .from(pronostics)
-    .where(
-      filtered
-        ? listConditions(filter)
-        : and(eq(pronostics.userId, sql.placeholder('userId')), isNull(pronostics.deletedAt)),
-    )
-    .orderBy(desc(pronostics.createdAt), desc(pronostics.id))
-    .limit(sql.placeholder('limit'))
-    .offset(sql.placeholder('offset'));
-  const values = { userId: filter.userId, limit: page.limit, offset: page.offset };
-  return { query, values, name: filtered ? undefined : 'pronostics_list_page' };
+export interface ListedText {
+  id: number;
+  typeId: number;
+  status: PronosticStatus;
+  creditsCost: number;
+  teamsDetails: string;
+  result: string | null;
+  aiModel: string;
+  createdAt: string;
+  /** The user's live counter on the unfiltered page (null on a filtered one: its total is counted). */
+  liveTotal: number | null;
 }
 
+/** `created_at` as `isoTimestamp` writes the stored timestamp: UTC, to the microsecond. */
+const API_TIME = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
+
+/**
+ * The unfiltered page, the hot one: the user's live pronostics, newest first, along
+ * `pronostics_user_list_idx` (same order, so no sort), each row carrying the user's live counter
+ * (an InitPlan read once): the page and its total in one round trip, which matters most on PGlite,
+ * where every statement queues for its one connection. A named statement on the driver.
+ */
+export const listPageStatement: NamedStatement = {
+  name: 'pronostics_list_page',
+  text: `SELECT p.id, p.type_id AS "typeId", p.status, p.credits_cost AS "creditsCost",
+      p.teams_details::text AS "teamsDetails", p.result::text AS result, p.ai_model AS "aiModel",
+      to_char(p.created_at AT TIME ZONE 'UTC', ${API_TIME}) AS "createdAt",
+      (SELECT c.live FROM pronostic_counters c WHERE c.user_id = $1) AS "liveTotal"
+    FROM pronostics p
+    WHERE p.user_id = $1 AND p.deleted_at IS NULL
+    ORDER BY p.created_at DESC, p.id DESC
+    LIMIT $2 OFFSET $3`,
+};
+
+const listedTextColumns = {
+  id: pronostics.id,
+  typeId: pronostics.typeId,
+  status: pronostics.status,
+  creditsCost: pronostics.creditsCost,
+  teamsDetails: sql<string>`${pronostics.teamsDetails}::text`,
+  result: sql<string | null>`${pronostics.result}::text`,
+  aiModel: pronostics.aiModel,
+  createdAt: sql<string>`to_char(${pronostics.createdAt} AT TIME ZONE 'UTC', ${sql.raw(API_TIME)})`,
+  liveTotal: sql<number | null>`NULL::int`,
+};
+
+/** A filtered page of the user's live pronostics as text, newest first (the query, for its plan too). */
+export function filteredListQuery(db: Executor, filter: ListFilter, page: { limit: number; offset: number }) {
+  return db
+    .select(listedTextColumns)
+    .from(pronostics)
+    .where(listConditions(filter))
+    .orderBy(desc(pronostics.createdAt), desc(pronostics.id))
+    .limit(page.limit)
+    .offset(page.offset);
+}
+
+/** A page of the user's live pronostics as text, newest first: the hot unfiltered one on the driver. */
+export async function listPronosticsText(
+  db: Database,
+  filter: ListFilter,
+  page: { limit: number; offset: number },
+): Promise<ListedText[]> {
+  const filtered = filter.status !== undefined || filter.search !== undefined || filter.outcome !== undefined;
+  if (filtered) return filteredListQuery(db, filter, page);
+  return namedQuery<ListedText>(db, listPageStatement, [filter.userId, page.limit, page.offset]);
+}
+
+/** A page of the user's live pronostics as objects, newest first (the summary's latest, the back office). */
 export async function listPronostics(
   db: Executor,
   filter: ListFilter,
   page: { limit: number; offset: number },
-): Promise<(ShownPronostic & { liveTotal: number | null })[]> {
-  const { query, values, name } = listQuery(db, filter, page);
-  return query.prepare(name ?? '').execute(values);
+): Promise<ShownPronostic[]> {
+  return db
+    .select(shownColumns)
+    .from(pronostics)
+    .where(listConditions(filter))
+    .orderBy(desc(pronostics.createdAt), desc(pronostics.id))
+    .limit(page.limit)
+    .offset(page.offset);
 }
 
 /** Counts the rows a filter matches: only the user's own, along the same index. */
@@ -181,28 +230,31 @@ export async function countPronosticsByStatus(
   return rows.map((row) => ({ status: row.status, total: Number(row.total) }));
 }
 
-/** The detail: a live (not deleted) pronostic, its owner and its type, whoever owns it. */
-export function detailQuery(db: Executor) {
-  return db
-    .select({
-      pronostic: shownColumns,
-      userId: pronostics.userId,
-      type: {
-        id: pronosticTypes.id,
-        name: pronosticTypes.name,
-        slug: pronosticTypes.slug,
-        difficulty: pronosticTypes.difficulty,
-      },
-    })
-    .from(pronostics)
-    .innerJoin(pronosticTypes, eq(pronosticTypes.id, pronostics.typeId))
-    .where(and(eq(pronostics.id, sql.placeholder('id')), isNull(pronostics.deletedAt)))
-    .limit(1);
-}
+/**
+ * The detail: a live (not deleted) pronostic, its owner and its type, whoever owns it. A named
+ * statement on the driver (the second hottest read); its JSON columns parsed by the driver.
+ */
+export const detailStatement: NamedStatement = {
+  name: 'pronostic_detail',
+  text: `SELECT p.id, p.type_id AS "typeId", p.status, p.credits_cost AS "creditsCost",
+      p.teams_details AS "teamsDetails", p.result, p.ai_model AS "aiModel", p.created_at AS "createdAt",
+      p.user_id AS "userId", t.name AS "typeName", t.slug AS "typeSlug", t.difficulty AS "typeDifficulty"
+    FROM pronostics p JOIN pronostic_types t ON t.id = p.type_id
+    WHERE p.id = $1 AND p.deleted_at IS NULL
+    LIMIT 1`,
+};
 
 export async function findLivePronostic(db: Executor, id: number) {
-  const [row] = await detailQuery(db).prepare('pronostic_detail').execute({ id });
-  return row;
+  const [row] = await namedQuery<
+    ShownPronostic & { userId: number; typeName: string; typeSlug: PronosticTypeSlug; typeDifficulty: number }
+  >(db, detailStatement, [id]);
+  if (!row) return undefined;
+  const { userId, typeName, typeSlug, typeDifficulty, ...pronostic } = row;
+  return {
+    pronostic,
+    userId,
+    type: { id: pronostic.typeId, name: typeName, slug: typeSlug, difficulty: typeDifficulty },
+  };
 }
 
 export async function softDeletePronostic(

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { envelope } from '../../lib/envelope.js';
 import { messages } from '../../lib/messages.js';
+import { spliceArray } from '../../lib/spliced-answer.js';
 import { currentUser } from '../../plugins/app/auth.js';
 import { authErrors, EmptyArray, Envelope, ErrorEnvelope, IdParams } from '../../schemas/common.js';
 import { adminErrors } from '../admin/schemas.js';
@@ -164,13 +165,15 @@ const pronosticRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = currentUser(request);
-      return envelope({
+      const page = await pronostics.listOwn(user, request.query);
+      const answer = envelope({
         user: { id: user.id, phone: user.phone },
         message: messages.pronosticList,
-        data: await pronostics.listOwn(user, request.query),
+        data: { pronostics: [], meta: page.meta },
       });
+      return spliceArray(reply, answer, 'pronostics', page.pronostics);
     },
   );
 

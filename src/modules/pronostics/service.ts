@@ -30,10 +30,12 @@ import {
   forgetOwner,
   insertPronostic,
   insertTypeIfAbsent,
+  type ListedText,
   listActiveTypes,
   listAllPronosticsOf,
   listAllTypes,
   listPronostics,
+  listPronosticsText,
   liveCount,
   lockType,
   type PronosticTypeRow,
@@ -80,7 +82,17 @@ function pronosticView(row: ShownPronostic) {
   };
 }
 
-function listedView(row: ShownPronostic) {
+/**
+ * A listed pronostic as the JSON text the list answer's schema writes for `listedView`: the same
+ * fields in the same order, `teams_details` and `result` as PostgreSQL's text of the stored jsonb
+ * (the same values, its own spacing and key order), the time as `isoTimestamp` writes it.
+ * test/pronostics/list-json.test.ts checks it deep-equals the schema's answer for every result shape.
+ */
+export function listedJson(row: ListedText): string {
+  return `{"id":${row.id},"type_id":${row.typeId},"status":${JSON.stringify(row.status)},"credits_cost":${row.creditsCost},"teams_details":${row.teamsDetails},"result":${row.result ?? 'null'},"created_at":"${row.createdAt}","ai_model":${JSON.stringify(row.aiModel)}}`;
+}
+
+export function listedView(row: ShownPronostic) {
   return { ...pronosticView(row), ai_model: row.aiModel };
 }
 
@@ -260,6 +272,10 @@ export function createPronosticService({
       return created;
     },
 
+    /**
+     * A page of the user's pronostics: each row already JSON text (`listedJson`), which the route
+     * splices into its answer, so the rows' 1-2 KB analyses are never parsed and serialized again.
+     */
     async listOwn(user: AuthUser, query: Static<typeof ListQuery>) {
       const page = pageRequest(query);
       const search = query.search?.trim() ? foldForSearch(query.search.trim()) : undefined;
@@ -275,15 +291,15 @@ export function createPronosticService({
       if (status || search || outcome) {
         // A filter's total is counted (the user's rows only).
         const [rows, total] = await Promise.all([
-          listPronostics(db, filter, range),
+          listPronosticsText(db, filter, range),
           countPronostics(db, filter),
         ]);
-        return { pronostics: rows.map(listedView), meta: pageMeta(page, total) };
+        return { pronostics: rows.map(listedJson), meta: pageMeta(page, total) };
       }
       // Unfiltered, the page's rows carry the user's live counter; a page past the end reads it alone.
-      const rows = await listPronostics(db, filter, range);
+      const rows = await listPronosticsText(db, filter, range);
       const total = rows[0]?.liveTotal ?? (await liveCount(db, user.id));
-      return { pronostics: rows.map(listedView), meta: pageMeta(page, total) };
+      return { pronostics: rows.map(listedJson), meta: pageMeta(page, total) };
     },
 
     /** The owner's live pronostics counted by status, and the newest ones: two queries. */
