@@ -240,7 +240,7 @@ async function createToSuccess(service: Server, seeded: Seeded, samples: number)
 }
 
 /** The service's figures are read from its own /metrics, with this token. */
-const METRICS_TOKEN = `bench-metrics-${randomBytes(16).toString('hex')}`;
+const METRICS_TOKEN = process.env.BENCH_METRICS_TOKEN ?? `bench-metrics-${randomBytes(16).toString("hex")}`;
 const serviceMetrics = (url: string) => ({ url: `${url}/metrics`, token: METRICS_TOKEN });
 
 const serviceEnv = (database: Record<string, string>) => ({
