@@ -114,6 +114,29 @@ export async function namedQuery<Row>(
   return (await embedded.query<Row>(statement.text, values)).rows;
 }
 
+const preparedByDatabase = new WeakMap<object, Map<string, unknown>>();
+
+/**
+ * A Drizzle query prepared once per database under `name` and reused: its values are placeholders,
+ * so its SQL depends only on the name (callers put the shape of an optional filter in it). Drizzle
+ * would otherwise build and compile the same SQL on every call. In a transaction (whose prepared
+ * queries would outlive it) it is built for the one call.
+ */
+export function preparedOnce<Prepared>(db: Executor, name: string, prepare: () => Prepared): Prepared {
+  if (!('$client' in db)) return prepare();
+  let byName = preparedByDatabase.get(db);
+  if (!byName) {
+    byName = new Map();
+    preparedByDatabase.set(db, byName);
+  }
+  let prepared = byName.get(name) as Prepared | undefined;
+  if (prepared === undefined) {
+    prepared = prepare();
+    byName.set(name, prepared);
+  }
+  return prepared;
+}
+
 /** Key of the advisory lock that serialises migrations across processes sharing one PostgreSQL. */
 const MIGRATION_LOCK = 727_001;
 

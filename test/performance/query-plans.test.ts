@@ -10,6 +10,8 @@ import {
   countQuery,
   detailStatement,
   filteredListQuery,
+  filterValues,
+  type ListFilter,
   listPageStatement,
   liveCount,
 } from '../../src/modules/pronostics/repository.js';
@@ -131,31 +133,25 @@ const builtQueries = (): {
   const named = (statement: { text: string }, params: unknown[]) => ({
     toSQL: () => ({ sql: statement.text, params }),
   });
+  const filtered = (label: string, filter: ListFilter) => ({
+    label,
+    query: filteredListQuery(db(), filter),
+    values: filterValues(filter, page),
+  });
+  const counted = (label: string, filter: ListFilter) => ({
+    label,
+    query: countQuery(db(), filter),
+    values: filterValues(filter),
+  });
   return [
     { label: 'list page', query: named(listPageStatement, [userId, page.limit, page.offset]), values: {} },
-    {
-      label: 'list by status',
-      query: filteredListQuery(db(), { userId, status: 'cancelled' }, page),
-      values: {},
-    },
-    {
-      label: 'list with search',
-      query: filteredListQuery(db(), { userId, search: 'equipe 1' }, page),
-      values: {},
-    },
-    {
-      label: 'list by outcome',
-      query: filteredListQuery(db(), { userId, outcome: 'won' }, page),
-      values: {},
-    },
-    {
-      label: 'list of pending',
-      query: filteredListQuery(db(), { userId, outcome: 'pending' }, page),
-      values: {},
-    },
-    { label: 'count by outcome', query: countQuery(db(), { userId, outcome: 'lost' }), values: {} },
-    { label: 'count by status', query: countQuery(db(), { userId, status: 'cancelled' }), values: {} },
-    { label: 'count with search', query: countQuery(db(), { userId, search: 'equipe 1' }), values: {} },
+    filtered('list by status', { userId, status: 'cancelled' }),
+    filtered('list with search', { userId, search: 'equipe 1' }),
+    filtered('list by outcome', { userId, outcome: 'won' }),
+    filtered('list of pending', { userId, outcome: 'pending' }),
+    counted('count by outcome', { userId, outcome: 'lost' }),
+    counted('count by status', { userId, status: 'cancelled' }),
+    counted('count with search', { userId, search: 'equipe 1' }),
     { label: 'detail', query: named(detailStatement, [1234]), values: {} },
   ];
 };

@@ -3,7 +3,13 @@
 // (403) from "none" (404). The worker's claim bumps `attempts`, and every later write is fenced by
 // the attempt it claimed: a worker whose lease ran out (and whose row another took) writes nothing.
 import { and, asc, count, desc, eq, gte, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
-import { type Database, type Executor, type NamedStatement, namedQuery } from '../../db/client.js';
+import {
+  type Database,
+  type Executor,
+  type NamedStatement,
+  namedQuery,
+  preparedOnce,
+} from '../../db/client.js';
 import { pronosticCounters, pronostics, pronosticTypes } from '../../db/schema/pronostics.js';
 import type { PronosticStatus, PronosticTypeSlug } from '../../lib/allowed-values.js';
 import { escapeLike } from '../../lib/text.js';
@@ -87,12 +93,13 @@ export async function countDeleted(db: Executor, userId: number): Promise<void> 
 
 /** How many live pronostics the user has: one key lookup (a named, prepared statement). */
 export async function liveCount(db: Executor, userId: number): Promise<number> {
-  const [row] = await db
-    .select({ live: pronosticCounters.live })
-    .from(pronosticCounters)
-    .where(eq(pronosticCounters.userId, sql.placeholder('userId')))
-    .prepare('pronostic_live_count')
-    .execute({ userId });
+  const prepare = () =>
+    db
+      .select({ live: pronosticCounters.live })
+      .from(pronosticCounters)
+      .where(eq(pronosticCounters.userId, sql.placeholder('userId')))
+      .prepare('pronostic_live_count');
+  const [row] = await preparedOnce(db, 'pronostic_live_count', prepare).execute({ userId });
   return row?.live ?? 0;
 }
 
@@ -105,19 +112,40 @@ export interface ListFilter {
   search?: string;
 }
 
+/**
+ * The WHERE of a filter, its values as placeholders (`filterValues`): the SQL depends only on which
+ * filters are present (`filterShape`), so each shape is prepared once (`preparedOnce`).
+ */
 function listConditions(filter: ListFilter) {
   return and(
-    eq(pronostics.userId, filter.userId),
+    eq(pronostics.userId, sql.placeholder('userId')),
     isNull(pronostics.deletedAt),
-    filter.status ? eq(pronostics.status, filter.status) : undefined,
+    filter.status ? eq(pronostics.status, sql.placeholder('status')) : undefined,
     filter.outcome === 'pending'
       ? // A literal, not a parameter: the generic plan then still reads the outcome index in order.
         sql`${pronostics.outcome} IS NULL AND ${pronostics.status} <> 'cancelled'`
       : filter.outcome
-        ? eq(pronostics.outcome, filter.outcome)
+        ? eq(pronostics.outcome, sql.placeholder('outcome'))
         : undefined,
-    filter.search ? sql`${pronostics.searchText} LIKE ${`%${escapeLike(filter.search)}%`}` : undefined,
+    filter.search ? sql`${pronostics.searchText} LIKE ${sql.placeholder('pattern')}` : undefined,
   );
+}
+
+/** Which filters are present, as a statement name's suffix. */
+function filterShape(filter: ListFilter): string {
+  const outcome = filter.outcome === 'pending' ? '_pending' : filter.outcome ? '_outcome' : '';
+  return `${filter.status ? '_status' : ''}${outcome}${filter.search ? '_search' : ''}`;
+}
+
+/** The placeholders' values of a filter (and of a page). */
+export function filterValues(filter: ListFilter, page?: { limit: number; offset: number }) {
+  return {
+    userId: filter.userId,
+    status: filter.status,
+    outcome: filter.outcome,
+    pattern: filter.search === undefined ? undefined : `%${escapeLike(filter.search)}%`,
+    ...(page ? { limit: page.limit, offset: page.offset } : {}),
+  };
 }
 
 /**
@@ -171,14 +199,14 @@ const listedTextColumns = {
 };
 
 /** A filtered page of the user's live pronostics as text, newest first (the query, for its plan too). */
-export function filteredListQuery(db: Executor, filter: ListFilter, page: { limit: number; offset: number }) {
+export function filteredListQuery(db: Executor, filter: ListFilter) {
   return db
     .select(listedTextColumns)
     .from(pronostics)
     .where(listConditions(filter))
     .orderBy(desc(pronostics.createdAt), desc(pronostics.id))
-    .limit(page.limit)
-    .offset(page.offset);
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'));
 }
 
 /** A page of the user's live pronostics as text, newest first: the hot unfiltered one on the driver. */
@@ -188,8 +216,12 @@ export async function listPronosticsText(
   page: { limit: number; offset: number },
 ): Promise<ListedText[]> {
   const filtered = filter.status !== undefined || filter.search !== undefined || filter.outcome !== undefined;
-  if (filtered) return filteredListQuery(db, filter, page);
-  return namedQuery<ListedText>(db, listPageStatement, [filter.userId, page.limit, page.offset]);
+  if (!filtered)
+    return namedQuery<ListedText>(db, listPageStatement, [filter.userId, page.limit, page.offset]);
+  const name = `pronostics_list${filterShape(filter)}`;
+  return preparedOnce(db, name, () => filteredListQuery(db, filter).prepare(name)).execute(
+    filterValues(filter, page),
+  );
 }
 
 /** A page of the user's live pronostics as objects, newest first (the summary's latest, the back office). */
@@ -198,13 +230,17 @@ export async function listPronostics(
   filter: ListFilter,
   page: { limit: number; offset: number },
 ): Promise<ShownPronostic[]> {
-  return db
-    .select(shownColumns)
-    .from(pronostics)
-    .where(listConditions(filter))
-    .orderBy(desc(pronostics.createdAt), desc(pronostics.id))
-    .limit(page.limit)
-    .offset(page.offset);
+  const name = `pronostics_objects${filterShape(filter)}`;
+  const prepare = () =>
+    db
+      .select(shownColumns)
+      .from(pronostics)
+      .where(listConditions(filter))
+      .orderBy(desc(pronostics.createdAt), desc(pronostics.id))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare(name);
+  return preparedOnce(db, name, prepare).execute(filterValues(filter, page));
 }
 
 /** Counts the rows a filter matches: only the user's own, along the same index. */
@@ -213,7 +249,10 @@ export function countQuery(db: Executor, filter: ListFilter) {
 }
 
 export async function countPronostics(db: Executor, filter: ListFilter): Promise<number> {
-  const [row] = await countQuery(db, filter);
+  const name = `pronostics_count${filterShape(filter)}`;
+  const [row] = await preparedOnce(db, name, () => countQuery(db, filter).prepare(name)).execute(
+    filterValues(filter),
+  );
   return Number(row?.total ?? 0);
 }
 

@@ -2,7 +2,7 @@
 // WHERE, newest first on the index (user_id, created_at, id)), and the whole-database checks of
 // `ledger:verify`. Rows are written only by ledger.ts.
 import { and, count, desc, eq, gt, gte, isNull, lt, lte, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { type Executor, preparedOnce } from '../../db/client.js';
 import { users } from '../../db/schema/users.js';
 import { walletOperations } from '../../db/schema/wallet.js';
 import type { Currency, OperationType } from '../../lib/allowed-values.js';
@@ -19,14 +19,26 @@ export interface OperationFilter {
   before?: string;
 }
 
+/**
+ * The WHERE of a filter, its values as placeholders (`filterValues`): the SQL depends only on which
+ * filters are present (`filterShape`), so each shape is prepared once (`preparedOnce`).
+ */
 function filterConditions(filter: OperationFilter) {
   return and(
-    eq(walletOperations.userId, filter.userId),
-    filter.type ? eq(walletOperations.type, filter.type) : undefined,
-    filter.currency ? eq(walletOperations.currency, filter.currency) : undefined,
-    filter.from ? gte(walletOperations.createdAt, filter.from) : undefined,
-    filter.before ? lt(walletOperations.createdAt, filter.before) : undefined,
+    eq(walletOperations.userId, sql.placeholder('userId')),
+    filter.type ? eq(walletOperations.type, sql.placeholder('type')) : undefined,
+    filter.currency ? eq(walletOperations.currency, sql.placeholder('currency')) : undefined,
+    filter.from ? gte(walletOperations.createdAt, sql.placeholder('from')) : undefined,
+    filter.before ? lt(walletOperations.createdAt, sql.placeholder('before')) : undefined,
   );
+}
+
+/** Which filters are present, as a statement name's suffix. */
+function filterShape(filter: OperationFilter): string {
+  return ['type', 'currency', 'from', 'before']
+    .filter((key) => filter[key as keyof OperationFilter] !== undefined)
+    .map((key) => `_${key}`)
+    .join('');
 }
 
 export async function listOperations(
@@ -34,17 +46,24 @@ export async function listOperations(
   filter: OperationFilter,
   page: { limit: number; offset: number },
 ): Promise<OperationRow[]> {
-  return db
-    .select()
-    .from(walletOperations)
-    .where(filterConditions(filter))
-    .orderBy(desc(walletOperations.createdAt), desc(walletOperations.id))
-    .limit(page.limit)
-    .offset(page.offset);
+  const name = `wallet_operations_page${filterShape(filter)}`;
+  const prepare = () =>
+    db
+      .select()
+      .from(walletOperations)
+      .where(filterConditions(filter))
+      .orderBy(desc(walletOperations.createdAt), desc(walletOperations.id))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare(name);
+  return preparedOnce(db, name, prepare).execute({ ...filter, ...page });
 }
 
 export async function countOperations(db: Executor, filter: OperationFilter): Promise<number> {
-  const [row] = await db.select({ total: count() }).from(walletOperations).where(filterConditions(filter));
+  const name = `wallet_operations_count${filterShape(filter)}`;
+  const prepare = () =>
+    db.select({ total: count() }).from(walletOperations).where(filterConditions(filter)).prepare(name);
+  const [row] = await preparedOnce(db, name, prepare).execute({ ...filter });
   return Number(row?.total ?? 0);
 }
 
