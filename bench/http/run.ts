@@ -455,6 +455,7 @@ if (workloads.has('pglite') && (!postgresBase || args.workloads.includes('pglite
     console.log(`seeded in ${seeded.seconds.toFixed(0)} s`);
     service = await start('service (PGlite)', 'src/server.ts', serviceEnv({ DATA_DIR: dir }), {
       metrics: serviceMetrics,
+      ...profiling,
     });
     await compare('list page (PGlite)', service, undefined, listRequest(seeded));
   } finally {
