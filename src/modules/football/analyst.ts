@@ -43,7 +43,7 @@ export interface AnalystDeps {
   /** The results it fits on and the names it resolves. */
   football: Pick<
     FootballService,
-    'resolveLeague' | 'resolveTeam' | 'latestLeagueOf' | 'playedMatches' | 'stats' | 'leagueVersion'
+    'resolveLeague' | 'resolveTeams' | 'latestLeagueOf' | 'playedMatches' | 'stats' | 'leagueVersion'
   >;
   logger: FastifyBaseLogger;
   clock: Clock;
@@ -186,10 +186,7 @@ export function createAnalyst(deps: AnalystDeps): FootballAnalyst {
     // Exclusive bound for "played by then" queries: the match day itself is not known yet.
     const dayAfter = isoDay(asOf);
 
-    const [homeTeam, awayTeam] = await Promise.all([
-      football.resolveTeam(homeName),
-      football.resolveTeam(awayName),
-    ]);
+    const [homeTeam, awayTeam] = await football.resolveTeams([homeName, awayName]);
     let league = leagueText ? await football.resolveLeague(leagueText) : undefined;
     if (!league) {
       // No league named (or one we do not know): the home side's league, else the away side's;

@@ -107,10 +107,18 @@ export function createFootballService({ db, config, fetch: fetchImpl = fetch }: 
     return normalized === '' ? undefined : findLeague(db, normalized);
   }
 
+  /** Teams by name or alias, in the order asked (undefined where none): one lookup for all of them. */
+  async function resolveTeams(texts: readonly string[]): Promise<(FootballTeam | undefined)[]> {
+    const normalized = texts.map(normalizeName);
+    const found = await findTeams(
+      db,
+      normalized.filter((name) => name !== ''),
+    );
+    return normalized.map((name) => (name === '' ? undefined : found.get(name)));
+  }
+
   async function resolveTeam(text: string): Promise<FootballTeam | undefined> {
-    const normalized = normalizeName(text);
-    if (normalized === '') return undefined;
-    return (await findTeams(db, [normalized])).get(normalized);
+    return (await resolveTeams([text]))[0];
   }
 
   /** Stores parsed rows: leagues and teams created as met, matches inserted once (a stored one takes the file's odds). */
@@ -237,6 +245,7 @@ export function createFootballService({ db, config, fetch: fetchImpl = fetch }: 
   return {
     resolveLeague,
     resolveTeam,
+    resolveTeams,
     findFixtures,
     importRows,
     importText,
