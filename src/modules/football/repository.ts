@@ -1,7 +1,7 @@
 // Queries for football results: leagues, teams, their aliases and matches. Names arrive here
 // already normalised (see normalize.ts); the rules live in the service.
 import { and, count, countDistinct, desc, eq, gte, inArray, lt, max, or, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { type Executor, type NamedStatement, namedQuery } from '../../db/client.js';
 import {
   type FootballLeague,
   type FootballTeam,
@@ -54,22 +54,35 @@ export async function insertLeagueAlias(
   return inserted.length > 0;
 }
 
-/** Teams by normalised name or alias; a name that is both goes to the team of that name. */
+/**
+ * Teams by normalised name or alias, in one named statement (an analysis resolves its two sides
+ * with it, on every job); a name that is both goes to the team of that name (its row comes last).
+ */
+const teamsByNameStatement: NamedStatement = {
+  name: 'football_teams_by_name',
+  text: `SELECT a.alias_normalized AS key, t.id, t.name, t.name_normalized AS "nameNormalized",
+      t.created_at::text AS "createdAt", 0 AS by_name
+    FROM football_team_aliases a JOIN football_teams t ON t.id = a.team_id
+    WHERE a.alias_normalized = ANY($1::text[])
+    UNION ALL
+    SELECT t.name_normalized, t.id, t.name, t.name_normalized, t.created_at::text, 1
+    FROM football_teams t
+    WHERE t.name_normalized = ANY($1::text[])
+    ORDER BY by_name`,
+};
+
 export async function findTeams(
   db: Executor,
   normalized: readonly string[],
 ): Promise<Map<string, FootballTeam>> {
   const found = new Map<string, FootballTeam>();
   if (normalized.length === 0) return found;
-  const list = [...new Set(normalized)];
-  const aliased = await db
-    .select({ alias: footballTeamAliases.aliasNormalized, team: footballTeams })
-    .from(footballTeamAliases)
-    .innerJoin(footballTeams, eq(footballTeams.id, footballTeamAliases.teamId))
-    .where(inArray(footballTeamAliases.aliasNormalized, list));
-  for (const row of aliased) found.set(row.alias, row.team);
-  const named = await db.select().from(footballTeams).where(inArray(footballTeams.nameNormalized, list));
-  for (const team of named) found.set(team.nameNormalized, team);
+  const rows = await namedQuery<FootballTeam & { key: string }>(db, teamsByNameStatement, [
+    [...new Set(normalized)],
+  ]);
+  for (const { key, id, name, nameNormalized, createdAt } of rows) {
+    found.set(key, { id, name, nameNormalized, createdAt });
+  }
   return found;
 }
 
