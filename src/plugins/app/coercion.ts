@@ -1,8 +1,9 @@
 // Integer fields accept numeric strings ("3") and nothing else (DESIGN.md, Formats). Ajv's own
 // coercion would also turn `true` into 1 and `[3]` into 3, so it is off and this hook converts
 // only digit strings, where the route's schema says the value is an integer.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, preValidationHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
+import { addRouteHook } from './route-hooks.js';
 
 interface SchemaNode {
   type?: string | string[];
@@ -28,14 +29,20 @@ function coerce(value: unknown, schema: SchemaNode | undefined): unknown {
 }
 
 async function coercionPlugin(app: FastifyInstance): Promise<void> {
-  app.addHook('preValidation', async (request: FastifyRequest) => {
-    const schema = request.routeOptions.schema as
+  // Only routes with a body, query or params schema get the hook, first of their preValidation hooks.
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema as
       | { body?: SchemaNode; querystring?: SchemaNode; params?: SchemaNode }
       | undefined;
-    if (!schema) return;
-    if (schema.body) request.body = coerce(request.body, schema.body);
-    if (schema.querystring) request.query = coerce(request.query, schema.querystring);
-    if (schema.params) request.params = coerce(request.params, schema.params);
+    if (!schema?.body && !schema?.querystring && !schema?.params) return;
+    const { body, querystring, params } = schema;
+    const hook: preValidationHookHandler = (request, _reply, done) => {
+      if (body) request.body = coerce(request.body, body);
+      if (querystring) request.query = coerce(request.query, querystring);
+      if (params) request.params = coerce(request.params, params);
+      done();
+    };
+    addRouteHook(route, 'preValidation', hook, 'first');
   });
 }
 

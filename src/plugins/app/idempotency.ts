@@ -2,10 +2,11 @@
 // handler it claims the key (or replays the stored answer, or answers 409 / 422); the handler hands
 // `request.idempotent(status, answer)` to its service, which stores the answer in the transaction
 // of its change; a 402 refusal is stored as it is sent, and any other failure releases the key.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onSendAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { IdempotencyClaim, IdempotentCommit } from '../../modules/idempotency/service.js';
 import { currentUser } from './auth.js';
+import { addRouteHook } from './route-hooks.js';
 
 /** Refusals replayed like successes (DESIGN, Idempotency: "201 or 402"). */
 const STORED_REFUSALS: ReadonlySet<number> = new Set([402]);
@@ -31,39 +32,43 @@ async function idempotencyPlugin(app: FastifyInstance): Promise<void> {
     return app.services.idempotency.commitOf(this.idempotencyClaim, statusCode, answer);
   });
 
-  // After validation and authentication: a malformed body is a 422 that claims nothing.
-  app.addHook('preHandler', async (request, reply) => {
-    const scope = request.routeOptions.config.idempotency;
+  // Only the routes that declare an idempotency scope get the two hooks, after the app-wide ones:
+  // after validation, authentication and the text guard, so a malformed body is a 422 that claims nothing.
+  app.addHook('onRoute', (route) => {
+    const scope = (route.config as { idempotency?: string } | undefined)?.idempotency;
     if (!scope) return;
-    const key = app.services.idempotency.validateKey(request.headers['idempotency-key']);
-    if (key === undefined) return;
-    const outcome = await app.services.idempotency.begin({
-      userId: currentUser(request).id,
-      scope,
-      key,
-      body: request.body,
-      params: request.params as Record<string, unknown>,
-    });
-    if ('replay' in outcome) {
-      // The stored answer was built from this route's response schema when it was first sent.
-      return reply.code(outcome.replay.statusCode).send(outcome.replay.body);
-    }
-    request.idempotencyClaim = outcome.claim;
-  });
-
-  app.addHook('onSend', async (request, reply, payload) => {
-    const claim = request.idempotencyClaim;
-    if (!claim || claim.recorded) return payload;
-    if (STORED_REFUSALS.has(reply.statusCode) && typeof payload === 'string') {
-      // Nothing changed, so the refusal is stored on its own; if another request took the key over
-      // meanwhile, that request's answer is the one to keep.
-      await claim
-        .record(app.db, { statusCode: reply.statusCode, body: JSON.parse(payload) })
-        .catch(() => undefined);
-    } else {
-      await claim.release();
-    }
-    return payload;
+    const claim: preHandlerAsyncHookHandler = async (request, reply) => {
+      const key = app.services.idempotency.validateKey(request.headers['idempotency-key']);
+      if (key === undefined) return;
+      const outcome = await app.services.idempotency.begin({
+        userId: currentUser(request).id,
+        scope,
+        key,
+        body: request.body,
+        params: request.params as Record<string, unknown>,
+      });
+      if ('replay' in outcome) {
+        // The stored answer was built from this route's response schema when it was first sent.
+        return reply.code(outcome.replay.statusCode).send(outcome.replay.body);
+      }
+      request.idempotencyClaim = outcome.claim;
+    };
+    const settle: onSendAsyncHookHandler = async (request, reply, payload) => {
+      const held = request.idempotencyClaim;
+      if (!held || held.recorded) return payload;
+      if (STORED_REFUSALS.has(reply.statusCode) && typeof payload === 'string') {
+        // Nothing changed, so the refusal is stored on its own; if another request took the key over
+        // meanwhile, that request's answer is the one to keep.
+        await held
+          .record(app.db, { statusCode: reply.statusCode, body: JSON.parse(payload) })
+          .catch(() => undefined);
+      } else {
+        await held.release();
+      }
+      return payload;
+    };
+    addRouteHook(route, 'preHandler', claim);
+    addRouteHook(route, 'onSend', settle);
   });
 }
 

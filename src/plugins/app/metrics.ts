@@ -7,6 +7,7 @@
 import type { FastifyInstance, onResponseHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { type MetricsListener, serveMetrics } from '../../lib/metrics-server.js';
+import { addRouteHook } from './route-hooks.js';
 
 async function metricsPlugin(app: FastifyInstance): Promise<void> {
   const { metrics } = app.services;
@@ -19,8 +20,7 @@ async function metricsPlugin(app: FastifyInstance): Promise<void> {
       record(reply.statusCode, reply.elapsedTime / 1000);
       done();
     };
-    const own = route.onResponse;
-    route.onResponse = own === undefined ? [hook] : [...(Array.isArray(own) ? own : [own]), hook];
+    addRouteHook(route, 'onResponse', hook);
   });
   const unmatched = new Map<string, ReturnType<typeof metrics.routeRecorder>>();
   app.addHook('onResponse', (request, reply, done) => {

@@ -12,8 +12,9 @@ export function requestIdOf(request: IncomingMessage): string {
 }
 
 async function requestIdPlugin(app: FastifyInstance): Promise<void> {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
 }
 

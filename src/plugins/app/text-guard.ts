@@ -93,9 +93,9 @@ export function unstorableFields(request: FastifyRequest): FieldErrors {
 async function textGuardPlugin(app: FastifyInstance): Promise<void> {
   // After schema validation, so a malformed path id stays a 404 and the text checked is what the
   // handler receives; app-wide, so it runs before any route's own hooks and its handler.
-  app.addHook('preHandler', async (request) => {
+  app.addHook('preHandler', (request, _reply, done) => {
     const found = unstorableFields(request);
-    if (Object.keys(found).length > 0) throw new ValidationFailed(found);
+    done(Object.keys(found).length > 0 ? new ValidationFailed(found) : undefined);
   });
 }
 
