@@ -1,6 +1,6 @@
 // Queries for bearer tokens: only their hashes are stored.
-import { and, eq, inArray, isNull, lt, lte, or } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { and, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { type Executor, preparedOnce } from '../../db/client.js';
 import { accessTokens, streamKeys, users } from '../../db/schema/users.js';
 
 export async function insertToken(db: Executor, userId: number, tokenHash: string, now: Date): Promise<void> {
@@ -28,10 +28,14 @@ function activeTokenQuery(db: Executor) {
     .innerJoin(users, eq(users.id, accessTokens.userId));
 }
 
+/** The token check of every request the token cache cannot answer: prepared once. */
 export async function findActiveToken(db: Executor, tokenHash: string) {
-  const [row] = await activeTokenQuery(db)
-    .where(and(eq(accessTokens.tokenHash, tokenHash), isNull(accessTokens.revokedAt)))
-    .limit(1);
+  const prepare = () =>
+    activeTokenQuery(db)
+      .where(and(eq(accessTokens.tokenHash, sql.placeholder('tokenHash')), isNull(accessTokens.revokedAt)))
+      .limit(1)
+      .prepare('access_token_by_hash');
+  const [row] = await preparedOnce(db, 'access_token_by_hash', prepare).execute({ tokenHash });
   return row;
 }
 
@@ -42,8 +46,15 @@ export async function findActiveTokenById(db: Executor, tokenId: number) {
   return row;
 }
 
+/** Slides a token's idle window (at most once per touch interval a token): prepared once. */
 export async function touchToken(db: Executor, tokenId: number, now: Date): Promise<void> {
-  await db.update(accessTokens).set({ lastUsedAt: now.toISOString() }).where(eq(accessTokens.id, tokenId));
+  const prepare = () =>
+    db
+      .update(accessTokens)
+      .set({ lastUsedAt: sql`${sql.placeholder('now')}` })
+      .where(eq(accessTokens.id, sql.placeholder('tokenId')))
+      .prepare('access_token_touch');
+  await preparedOnce(db, 'access_token_touch', prepare).execute({ tokenId, now: now.toISOString() });
 }
 
 /**
