@@ -239,8 +239,8 @@ async function createToSuccess(service: Server, seeded: Seeded, samples: number)
   return times.sort((a, b) => a - b);
 }
 
-/** The service's figures are read from its own /metrics, with this token. */
-const METRICS_TOKEN = process.env.BENCH_METRICS_TOKEN ?? `bench-metrics-${randomBytes(16).toString("hex")}`;
+/** The service's figures are read from its own /metrics, with this token (BENCH_METRICS_TOKEN to scrape it by hand during a run). */
+const METRICS_TOKEN = process.env.BENCH_METRICS_TOKEN ?? `bench-metrics-${randomBytes(16).toString('hex')}`;
 const serviceMetrics = (url: string) => ({ url: `${url}/metrics`, token: METRICS_TOKEN });
 
 const serviceEnv = (database: Record<string, string>) => ({
