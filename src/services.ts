@@ -29,6 +29,7 @@ import { createMetricsService } from './modules/metrics/service.js';
 import { createPackService } from './modules/packs/service.js';
 import { createPaymentService } from './modules/payments/service.js';
 import { createPayoutService } from './modules/payouts/service.js';
+import { createAnalysisAdmission } from './modules/pronostics/admission.js';
 import { createAnalysisJobs } from './modules/pronostics/analysis-jobs.js';
 import type { Analyst } from './modules/pronostics/analyst.js';
 import { createPronosticService } from './modules/pronostics/service.js';
@@ -120,6 +121,14 @@ export function createServices(deps: ServiceDeps) {
   const pronostics = createPronosticService({
     db,
     clock,
+    admission: createAnalysisAdmission({
+      db,
+      clock,
+      options: {
+        maxWaitSeconds: config.analysisQueueMaxWaitSeconds,
+        holdSeconds: config.analysisQueueHoldSeconds,
+      },
+    }),
     audit: admin,
     modelName: analyst.modelName,
     wakeups,

@@ -64,6 +64,8 @@ export const messages = {
   pronosticDebitDescription: 'Pronostic',
   pronosticRefundDescription: 'Remboursement du pronostic',
   analysisFailed: 'L’analyse n’a pas pu être réalisée. Vos crédits ont été remboursés.',
+  analysisQueueFull:
+    'Les analyses sont très demandées en ce moment. Réessayez dans quelques secondes : aucun crédit n’a été débité.',
   analysisTimedOut: 'L’analyse a pris trop de temps. Vos crédits ont été remboursés.',
   analysisUnsupportedType:
     'Ce type de pronostic n’est pas encore pris en charge par notre moteur d’analyse. Vos crédits ont été remboursés.',

@@ -110,6 +110,8 @@ const wholeNumbers: [string, string, number, number, number, Env?][] = [
   // The deadline's bound is 3 600 000, but the longest lease (3600 s) lets it reach 2 400 000 only.
   ['AI_NARRATIVE_DEADLINE_MS', 'ai.narrativeDeadlineMs', 40_000, 100, 3_600_000],
   ['WORKER_CONCURRENCY', 'workerConcurrency', 4, 1, 64],
+  ['ANALYSIS_QUEUE_MAX_WAIT_SECONDS', 'analysisQueueMaxWaitSeconds', 2, 0, 3600],
+  ['ANALYSIS_QUEUE_HOLD_SECONDS', 'analysisQueueHoldSeconds', 10, 1, 120],
   ['FIXTURES_SYNC_INTERVAL_HOURS', 'fixturesSyncIntervalHours', 0, 0, 168],
   ['WORKER_LEASE_SECONDS', 'workerLeaseSeconds', 60, 10, 3600, { AI_NARRATIVE_DEADLINE_MS: '6666' }],
 ];
@@ -225,6 +227,7 @@ const accepted: Accepted[] = [
   ...off.map((value): Accepted => ['RATE_LIMIT', value, 'rateLimit', false]),
 
   ['TOKEN_CACHE_SECONDS', undefined, 'tokenCacheSeconds', 0, { APP_ENV: 'test' }],
+  ['ANALYSIS_QUEUE_MAX_WAIT_SECONDS', undefined, 'analysisQueueMaxWaitSeconds', 0, { APP_ENV: 'test' }],
 
   ['METRICS_TOKEN', undefined, 'metricsToken', undefined],
   ['METRICS_TOKEN', '', 'metricsToken', undefined],

@@ -558,6 +558,28 @@ export async function pronosticsForExport(db: Executor, userId: number, afterId:
 }
 
 /** The analysis queue: rows still `processing` (due or waiting for a retry) and the oldest one's creation (epoch seconds). */
+/**
+ * When the oldest row waiting for a worker's lane became due (its `run_after`), as of `now`; null
+ * when none waits. Rows under a live lease are being analysed, not waiting. The due index is read in
+ * `run_after` order, so this stops at the first unleased row.
+ */
+export async function oldestWaitingSince(db: Executor, now: Date): Promise<Date | null> {
+  const nowText = now.toISOString();
+  const [row] = await db
+    .select({ runAfter: sql<number>`extract(epoch from ${pronostics.runAfter})::float8` })
+    .from(pronostics)
+    .where(
+      and(
+        eq(pronostics.status, 'processing'),
+        lte(pronostics.runAfter, nowText),
+        or(isNull(pronostics.leaseUntil), lte(pronostics.leaseUntil, nowText)),
+      ),
+    )
+    .orderBy(asc(pronostics.runAfter))
+    .limit(1);
+  return row ? new Date(row.runAfter * 1000) : null;
+}
+
 export async function analysisBacklog(db: Executor): Promise<{ count: number; oldestAt: number | null }> {
   const [row] = await db
     .select({

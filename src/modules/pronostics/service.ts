@@ -18,6 +18,7 @@ import type { AuthUser } from '../auth/tokens.js';
 import type { FixtureService } from '../fixtures/service.js';
 import { type IdempotentCommit, withoutKey } from '../idempotency/service.js';
 import type { Ledger } from '../wallet/ledger.js';
+import type { AnalysisAdmission } from './admission.js';
 import {
   countAllPronosticsOf,
   countByFixtures,
@@ -165,11 +166,14 @@ export interface PronosticServiceDeps {
    * passes it (a service built without it knows no fixture: 422 on `fixture_id`).
    */
   fixtures?: Pick<FixtureService, 'pick'>;
+  /** Holds creates while the analysis queue is too deep (without it, creates are never held). */
+  admission?: Pick<AnalysisAdmission, 'waitForRoom'>;
 }
 
 export function createPronosticService({
   db,
   clock,
+  admission,
   audit,
   modelName,
   wakeups,
@@ -241,6 +245,8 @@ export function createPronosticService({
           ? input.teams_details!
           : ({ ...input.teams_details, ...(await pickFixture(input.fixture_id)) } as TeamsDetailsInput);
       checkTeamsDetails(details);
+      // Before any write: a create refused here has debited nothing.
+      await admission?.waitForRoom();
       const now = clock.now();
       const created = await db.transaction(async (tx) => {
         const row = await insertPronostic(tx, {
