@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   countOperations,
   listOperations,
+  listOperationsCounted,
   type OperationFilter,
 } from '../../src/modules/wallet/repository.js';
 import { createTestApp, type TestApp } from '../helpers.js';
@@ -50,6 +51,8 @@ describe('wallet history filtered by type or currency', () => {
       for (const [what, run] of [
         ['page', () => listOperations(t.app.db, filter, { limit: 10, offset: 10 })],
         ['count', () => countOperations(t.app.db, filter)],
+        // The page with its count as an InitPlan: both read the filter's index.
+        ['counted page', () => listOperationsCounted(t.app.db, filter, { limit: 5, offset: 0 })],
       ] as const) {
         const nodes = await planOf(t.app.db, await captureSql(t.app.db, run), 'force_generic_plan');
         const shown = nodes.map((node) => `${node['Node Type']} ${node['Index Name'] ?? ''}`).join(' > ');

@@ -1,7 +1,8 @@
 // How many statements the hot list costs (issue 13): on PGlite every statement queues for the one
 // connection, so the unfiltered page carries the user's live counter in the same statement. With
 // the token cache warm, a list page is one query; a page past the end reads the counter alone; a
-// filtered page counts. Counted, not timed (speed belongs to `npm run bench:http`).
+// filtered page, and a wallet history page, carry their count in the same statement. Counted, not
+// timed (speed belongs to `npm run bench:http`).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fixedAnalyst } from '../fakes/analysts.js';
 import {
@@ -55,6 +56,16 @@ async function list(query: string) {
   return response.json().data as { pronostics: { id: number }[]; meta: { total: number } };
 }
 
+async function history(query: string) {
+  const response = await t.app.inject({
+    method: 'GET',
+    url: `/api/user/wallet/operations?${query}`,
+    headers: user.headers,
+  });
+  expect(response.statusCode).toBe(200);
+  return response.json().data as { operations: { id: number }[]; meta: { total: number } };
+}
+
 /** The statements one call makes (the token is already cached by an earlier request). */
 async function statementsOf<T>(call: () => Promise<T>): Promise<{ result: T; statements: number }> {
   await list('page=1');
@@ -78,12 +89,35 @@ describe('statements per list request', () => {
     expect(result.meta.total).toBe(12);
   });
 
-  it('a filtered page counts its own rows', async () => {
-    const { result, statements } = await statementsOf(() => list('page=1&per_page=5&search=equipe%201'));
-    expect(statements).toBe(2);
+  it('a filtered page carries its own count: one statement', async () => {
+    const { result, statements } = await statementsOf(() => list('page=1&per_page=2&search=equipe%201'));
+    expect(statements).toBe(1);
     // "Equipe 1", "Equipe 10", "Equipe 11".
     expect(result.meta.total).toBe(3);
-    expect(result.pronostics).toHaveLength(3);
+    expect(result.pronostics).toHaveLength(2);
+  });
+
+  it('a filtered page past the end counts alone, and its total is still right', async () => {
+    const { result, statements } = await statementsOf(() => list('page=3&per_page=2&search=equipe%201'));
+    expect(statements).toBe(2);
+    expect(result.pronostics).toHaveLength(0);
+    expect(result.meta.total).toBe(3);
+  });
+
+  it('a wallet history page, filtered or not, carries its count: one statement', async () => {
+    for (const [query, total] of [
+      ['page=1&per_page=5', 13],
+      ['page=2&per_page=5&type=pronostic_debit', 12],
+      ['page=1&currency=credits', 13],
+    ] as const) {
+      const { result, statements } = await statementsOf(() => history(query));
+      expect(statements, query).toBe(1);
+      expect(result.meta.total, query).toBe(total);
+    }
+    const { result, statements } = await statementsOf(() => history('page=9&type=pronostic_debit'));
+    expect(statements).toBe(2);
+    expect(result.operations).toHaveLength(0);
+    expect(result.meta.total).toBe(12);
   });
 
   it('the total follows a delete', async () => {

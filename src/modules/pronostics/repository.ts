@@ -161,8 +161,11 @@ export interface ListedText {
   result: string | null;
   aiModel: string;
   createdAt: string;
-  /** The user's live counter on the unfiltered page (null on a filtered one: its total is counted). */
-  liveTotal: number | null;
+  /**
+   * How many rows the page is taken from, read once beside it (an InitPlan): the user's live
+   * counter on the unfiltered page, the filter's own count on a filtered one.
+   */
+  total: number | null;
 }
 
 /** `created_at` as `isoTimestamp` writes the stored timestamp: UTC, to the microsecond. */
@@ -179,29 +182,31 @@ export const listPageStatement: NamedStatement = {
   text: `SELECT p.id, p.type_id AS "typeId", p.status, p.credits_cost AS "creditsCost",
       p.teams_details::text AS "teamsDetails", p.result::text AS result, p.ai_model AS "aiModel",
       to_char(p.created_at AT TIME ZONE 'UTC', ${API_TIME}) AS "createdAt",
-      (SELECT c.live FROM pronostic_counters c WHERE c.user_id = $1) AS "liveTotal"
+      (SELECT c.live FROM pronostic_counters c WHERE c.user_id = $1) AS total
     FROM pronostics p
     WHERE p.user_id = $1 AND p.deleted_at IS NULL
     ORDER BY p.created_at DESC, p.id DESC
     LIMIT $2 OFFSET $3`,
 };
 
-const listedTextColumns = {
-  id: pronostics.id,
-  typeId: pronostics.typeId,
-  status: pronostics.status,
-  creditsCost: pronostics.creditsCost,
-  teamsDetails: sql<string>`${pronostics.teamsDetails}::text`,
-  result: sql<string | null>`${pronostics.result}::text`,
-  aiModel: pronostics.aiModel,
-  createdAt: sql<string>`to_char(${pronostics.createdAt} AT TIME ZONE 'UTC', ${sql.raw(API_TIME)})`,
-  liveTotal: sql<number | null>`NULL::int`,
-};
-
-/** A filtered page of the user's live pronostics as text, newest first (the query, for its plan too). */
+/**
+ * A filtered page of the user's live pronostics as text, newest first, each row carrying the
+ * filter's count (a subquery PostgreSQL runs once, an InitPlan): the page and its total in one
+ * round trip, as on the unfiltered page. The query, for its plan too.
+ */
 export function filteredListQuery(db: Executor, filter: ListFilter) {
   return db
-    .select(listedTextColumns)
+    .select({
+      id: pronostics.id,
+      typeId: pronostics.typeId,
+      status: pronostics.status,
+      creditsCost: pronostics.creditsCost,
+      teamsDetails: sql<string>`${pronostics.teamsDetails}::text`,
+      result: sql<string | null>`${pronostics.result}::text`,
+      aiModel: pronostics.aiModel,
+      createdAt: sql<string>`to_char(${pronostics.createdAt} AT TIME ZONE 'UTC', ${sql.raw(API_TIME)})`,
+      total: sql<number | null>`(${countQuery(db, filter)})::int`,
+    })
     .from(pronostics)
     .where(listConditions(filter))
     .orderBy(desc(pronostics.createdAt), desc(pronostics.id))

@@ -294,17 +294,12 @@ export function createPronosticService({
         ...(search ? { search } : {}),
       };
       const range = { limit: page.perPage, offset: offsetOf(page) };
-      if (status || search || outcome) {
-        // A filter's total is counted (the user's rows only).
-        const [rows, total] = await Promise.all([
-          listPronosticsText(db, filter, range),
-          countPronostics(db, filter),
-        ]);
-        return { pronostics: rows.map(listedJson), meta: pageMeta(page, total) };
-      }
-      // Unfiltered, the page's rows carry the user's live counter; a page past the end reads it alone.
+      // Each row carries the page's total: the live counter unfiltered, the filter's count filtered.
+      // A page past the end has no row to carry it: it is read alone.
       const rows = await listPronosticsText(db, filter, range);
-      const total = rows[0]?.liveTotal ?? (await liveCount(db, user.id));
+      const filtered = status !== undefined || search !== undefined || outcome !== undefined;
+      const total =
+        rows[0]?.total ?? (filtered ? await countPronostics(db, filter) : await liveCount(db, user.id));
       return { pronostics: rows.map(listedJson), meta: pageMeta(page, total) };
     },
 

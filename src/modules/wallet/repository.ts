@@ -1,7 +1,7 @@
 // Queries on the wallet's ledger (`wallet_operations`): a user's history (the owner always in the
 // WHERE, newest first on the index (user_id, created_at, id)), and the whole-database checks of
 // `ledger:verify`. Rows are written only by ledger.ts.
-import { and, count, desc, eq, gt, gte, isNull, lt, lte, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, gt, gte, isNull, lt, lte, sql } from 'drizzle-orm';
 import { type Executor, preparedOnce } from '../../db/client.js';
 import { users } from '../../db/schema/users.js';
 import { walletOperations } from '../../db/schema/wallet.js';
@@ -57,6 +57,34 @@ export async function listOperations(
       .offset(sql.placeholder('offset'))
       .prepare(name);
   return preparedOnce(db, name, prepare).execute({ ...filter, ...page });
+}
+
+/**
+ * A page of the filter's rows and how many rows match it, in one statement: the count is a
+ * subquery PostgreSQL runs once (an InitPlan) beside the page, so a history page costs one round
+ * trip, not two. A page past the end has no row to carry the count: it is counted alone.
+ */
+export async function listOperationsCounted(
+  db: Executor,
+  filter: OperationFilter,
+  page: { limit: number; offset: number },
+): Promise<{ rows: OperationRow[]; total: number }> {
+  const name = `wallet_operations_counted_page${filterShape(filter)}`;
+  const prepare = () =>
+    db
+      .select({
+        ...getTableColumns(walletOperations),
+        total: sql<string>`(${db.select({ total: count() }).from(walletOperations).where(filterConditions(filter))})`,
+      })
+      .from(walletOperations)
+      .where(filterConditions(filter))
+      .orderBy(desc(walletOperations.createdAt), desc(walletOperations.id))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare(name);
+  const rows = await preparedOnce(db, name, prepare).execute({ ...filter, ...page });
+  const first = rows[0];
+  return { rows, total: first ? Number(first.total) : await countOperations(db, filter) };
 }
 
 export async function countOperations(db: Executor, filter: OperationFilter): Promise<number> {

@@ -12,9 +12,9 @@ import type { Ledger } from './ledger.js';
 import {
   type BalanceCheck,
   balanceMismatches,
-  countOperations,
   countUsers,
   listOperations,
+  listOperationsCounted,
   maxUserId,
   type OperationFilter,
   type OperationRow,
@@ -118,10 +118,8 @@ export function createWalletService({ db, ledger }: WalletServiceDeps) {
     ): Promise<{ operations: OperationView[]; meta: PageMeta }> {
       const filter = operationFilter(user.id, query);
       const page = pageRequest(query);
-      const [rows, total] = await Promise.all([
-        listOperations(db, filter, { limit: page.perPage, offset: offsetOf(page) }),
-        countOperations(db, filter),
-      ]);
+      const range = { limit: page.perPage, offset: offsetOf(page) };
+      const { rows, total } = await listOperationsCounted(db, filter, range);
       return { operations: rows.map(operationView), meta: pageMeta(page, total) };
     },
 
