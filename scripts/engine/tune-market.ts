@@ -10,8 +10,11 @@ import { readFileSync } from 'node:fs';
 import { logLoss, outcomeOf, rps } from '../../src/engine/evaluation.js';
 import {
   fitMarketRating,
+  impliedGoals,
+  inverseOver,
   type MarketForecast,
   marketForecast,
+  overProbability,
   pool1x2,
 } from '../../src/engine/market-rating.js';
 import { dayOf, MARKET_SETTINGS } from '../../src/engine/model.js';
@@ -30,6 +33,7 @@ const fits = new Map<string, RecordedFit>();
 for (const fit of JSON.parse(readFileSync(fitFile, 'utf8')) as RecordedFit[])
   fits.set(`${fit.date}|${fit.home}|${fit.away}`, fit);
 
+const PROXY = process.env.PROXY ?? 'average';
 const logit = (p: number) => Math.log(p / (1 - p));
 const clamp = (p: number) => Math.min(Math.max(p, 1e-4), 1 - 1e-4);
 
@@ -41,8 +45,15 @@ interface Row {
   over: boolean;
   book: [number, number, number];
   bookOver: number | null;
+  /** Over 2.5 from the Poisson inversion of the match's own closing 1X2 (scoring only, see `proxy`). */
+  closingOver: number | null;
   fit: RecordedFit;
   market: MarketForecast | null;
+}
+
+function closingOverOf(oneXTwo: [number, number, number] | null | undefined): number | null {
+  const goals = oneXTwo ? impliedGoals(oneXTwo) : null;
+  return goals ? clamp(overProbability(goals[0] + goals[1])) : null;
 }
 
 function rowsFor(settings: MarketSettings): Row[] {
@@ -67,6 +78,7 @@ function rowsFor(settings: MarketSettings): Row[] {
           over: match.homeGoals + match.awayGoals > 2,
           book: match.bookmaker!,
           bookOver: match.bookmakerOverUnder?.[0] ?? null,
+          closingOver: closingOverOf(match.market?.oneXTwo),
           fit,
           market: rating ? marketForecast(rating, match.home, match.away) : null,
         });
@@ -138,7 +150,72 @@ const FEATURE_SETS: Record<string, Features> = {
     row.market!.spread,
     row.market!.drawTendency,
   ],
+  // `inverse` is dixon-coles-6: `both` and the rating's own 1X2, its draw moved by the draw tendency,
+  // turned into Poisson goals (`inverseOver`); the others leave one feature out or add spread².
+  inverseNoDraw: (row) => [
+    1,
+    logit(clamp(row.fit.over)),
+    logit(row.market!.over),
+    row.market!.spread,
+    logit(inverseOver(row.market!)),
+  ],
+  inverse: (row) => [
+    1,
+    logit(clamp(row.fit.over)),
+    logit(row.market!.over),
+    row.market!.spread,
+    row.market!.drawTendency,
+    logit(inverseOver(row.market!)),
+  ],
+  inverseNoOu: (row) => [
+    1,
+    logit(clamp(row.fit.over)),
+    row.market!.spread,
+    row.market!.drawTendency,
+    logit(inverseOver(row.market!)),
+  ],
+  inverseSquare: (row) => [
+    1,
+    logit(clamp(row.fit.over)),
+    logit(row.market!.over),
+    row.market!.spread,
+    row.market!.spread ** 2,
+    row.market!.drawTendency,
+    logit(inverseOver(row.market!)),
+  ],
+  inverseNoSpread: (row) => [
+    1,
+    logit(clamp(row.fit.over)),
+    logit(row.market!.over),
+    row.market!.drawTendency,
+    logit(inverseOver(row.market!)),
+  ],
 };
+
+/**
+ * A sharper benchmark than the pre-match average over/under price (the files' only one before
+ * 2019-20): that price and the over 2.5 of the match's own closing 1X2 (Pinnacle's) inverted to
+ * Poisson goals (`impliedGoals`), joined by a logistic fit on the tune block's outcomes. Scoring
+ * only. PROXY=plain: the inversion alone; PROXY=spread: the inversion and |ln(pH/pA)|.
+ */
+function proxyOf(rows: Row[]): (row: Row) => number | null {
+  const tune = rows.filter((row) => row.block === 'tune' && row.closingOver !== null);
+  const features = (row: Row) => {
+    const base = [1, logit(row.closingOver!)];
+    if (PROXY === 'spread') base.push(Math.abs(Math.log(row.book[0] / row.book[2])));
+    if (PROXY === 'average') base.push(logit(row.bookOver!));
+    return base;
+  };
+  const usable = (row: Row) => row.closingOver !== null && (PROXY !== 'average' || row.bookOver !== null);
+  const beta = logistic(
+    tune.filter(usable).map(features),
+    tune.filter(usable).map((row) => (row.over ? 1 : 0)),
+  );
+  return (row) =>
+    usable(row)
+      ? 1 / (1 + Math.exp(-features(row).reduce((sum, value, j) => sum + beta[j]! * value, 0)))
+      : null;
+}
 
 function report(name: string, rows: Row[], featureNames: string[]) {
   const priced = rows.filter((row) => row.market);
@@ -154,18 +231,20 @@ function report(name: string, rows: Row[], featureNames: string[]) {
       const z = features(row).reduce((sum, value, j) => sum + beta[j]! * value, 0);
       return 1 / (1 + Math.exp(-z));
     };
-    const ratio = (subset: Row[]) => {
+    const ratio = (subset: Row[], benchmark: (row: Row) => number | null = (row) => row.bookOver) => {
       let engine = 0;
       let book = 0;
       for (const row of subset) {
-        if (row.bookOver === null) continue;
+        const reference = benchmark(row);
+        if (reference === null) continue;
         const side = row.over ? 0 : 1;
         const p = over(row);
         engine += logLoss([p, 1 - p], side);
-        book += logLoss([row.bookOver, 1 - row.bookOver], side);
+        book += logLoss([reference, 1 - reference], side);
       }
       return engine / book;
     };
+    const proxy = proxyOf(rows);
     const rpsRatio = (subset: Row[], drawK = 0) => {
       const w = MARKET_SETTINGS.weights.none;
       let engine = 0;
@@ -195,6 +274,10 @@ function report(name: string, rows: Row[], featureNames: string[]) {
       `${name} [${featureName}] beta=${beta.map((b) => b.toFixed(3)).join(',')} ` +
         `tune O/U ${ratio(rows.filter((row) => row.block === 'tune')).toFixed(4)} ` +
         `validation O/U ${ratio(validation).toFixed(4)} (${leagues}) ` +
+        `vs closing-1X2 proxy: tune ${ratio(
+          rows.filter((row) => row.block === 'tune'),
+          proxy,
+        ).toFixed(4)} validation ${ratio(validation, proxy).toFixed(4)} ` +
         `RPS tune ${rpsRatio(rows.filter((row) => row.block === 'tune')).toFixed(4)} validation ${rpsRatio(validation).toFixed(4)}`,
     );
     if (process.env.DRAW_K) {
@@ -212,6 +295,23 @@ function report(name: string, rows: Row[], featureNames: string[]) {
 const candidates = (candidatesJson ? JSON.parse(candidatesJson) : [{}]) as Array<
   Partial<MarketSettings> & { features?: string[] }
 >;
+{
+  // How sharp the proxy is: its log-loss against the pre-match average's, where both exist.
+  const rows = rowsFor(MARKET_SETTINGS);
+  const proxy = proxyOf(rows);
+  for (const block of ['tune', 'validation']) {
+    let own = 0;
+    let average = 0;
+    for (const row of rows.filter((r) => r.block === block)) {
+      const reference = proxy(row);
+      if (reference === null || row.bookOver === null) continue;
+      const side = row.over ? 0 : 1;
+      own += logLoss([reference, 1 - reference], side);
+      average += logLoss([row.bookOver, 1 - row.bookOver], side);
+    }
+    console.log(`${block}: closing-1X2 proxy log-loss / pre-match average ${(own / average).toFixed(4)}`);
+  }
+}
 for (const candidate of candidates) {
   const { features, ...overrides } = candidate;
   const settings = { ...MARKET_SETTINGS, ...overrides };

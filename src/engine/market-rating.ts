@@ -49,6 +49,91 @@ export function impliedTotal(over: number): number {
   return total;
 }
 
+/** Goals per side the inversion counts (a λ of 4 leaves under 0.3 % beyond it). */
+const INVERSION_GOALS = 10;
+
+/**
+ * The expected goals (λ home, λ away) at which two independent Poisson scores give the 1X2
+ * probabilities `oneXTwo`: the split is pinned by pH against pA, the total by the draw (for a
+ * given split, more goals mean fewer draws). Newton steps on (ln λh, ln λa) with the exact
+ * Jacobian (∂P(k; λ)/∂ln λ = P(k; λ)·(k − λ)). Null for prices no such pair gives (a draw
+ * above what a goalless contest allows) or when the steps do not settle.
+ */
+export function impliedGoals(oneXTwo: readonly [number, number, number]): [number, number] | null {
+  const [rawH, rawD, rawA] = oneXTwo;
+  const sum = rawH + rawD + rawA;
+  const targetRatio = Math.log(clampP(rawH / sum) / clampP(rawA / sum));
+  const targetDraw = logit(clampP(rawD / sum));
+  if (!Number.isFinite(targetRatio) || !Number.isFinite(targetDraw)) return null;
+  let u = Math.log(1.35) + 0.35 * targetRatio;
+  let v = Math.log(1.35) - 0.35 * targetRatio;
+  const home = new Float64Array(INVERSION_GOALS + 1);
+  const away = new Float64Array(INVERSION_GOALS + 1);
+  for (let iteration = 0; iteration < 40; iteration++) {
+    const lh = Math.exp(u);
+    const la = Math.exp(v);
+    home[0] = Math.exp(-lh);
+    away[0] = Math.exp(-la);
+    for (let k = 1; k <= INVERSION_GOALS; k++) {
+      home[k] = (home[k - 1]! * lh) / k;
+      away[k] = (away[k - 1]! * la) / k;
+    }
+    // Each outcome's probability and its derivatives in ln λh (…U) and ln λa (…V).
+    let pH = 0;
+    let pD = 0;
+    let pA = 0;
+    let hU = 0;
+    let hV = 0;
+    let dU = 0;
+    let dV = 0;
+    let aU = 0;
+    let aV = 0;
+    for (let i = 0; i <= INVERSION_GOALS; i++) {
+      for (let j = 0; j <= INVERSION_GOALS; j++) {
+        const p = home[i]! * away[j]!;
+        const pu = p * (i - lh);
+        const pv = p * (j - la);
+        if (i > j) {
+          pH += p;
+          hU += pu;
+          hV += pv;
+        } else if (i === j) {
+          pD += p;
+          dU += pu;
+          dV += pv;
+        } else {
+          pA += p;
+          aU += pu;
+          aV += pv;
+        }
+      }
+    }
+    // Residuals in log(pH/pA) and logit of the draw's share, and their Jacobian.
+    const total = pH + pD + pA;
+    const f1 = Math.log(pH / pA) - targetRatio;
+    const f2 = Math.log(pD / (total - pD)) - targetDraw;
+    const j11 = hU / pH - aU / pA;
+    const j12 = hV / pH - aV / pA;
+    const j21 = dU / pD - (hU + aU) / (pH + pA);
+    const j22 = dV / pD - (hV + aV) / (pH + pA);
+    const det = j11 * j22 - j12 * j21;
+    if (!Number.isFinite(det) || Math.abs(det) < 1e-12) return null;
+    let du = (j22 * f1 - j12 * f2) / det;
+    let dv = (j11 * f2 - j21 * f1) / det;
+    // Half a unit of log goals at most per step: the far start of a lopsided price stays in range.
+    const size = Math.max(Math.abs(du), Math.abs(dv));
+    if (size > 0.5) {
+      du *= 0.5 / size;
+      dv *= 0.5 / size;
+    }
+    u -= du;
+    v -= dv;
+    if (u < -4 || v < -4 || u > 1.6 || v > 1.6) return null;
+    if (size < 1e-10) return [Math.exp(u), Math.exp(v)];
+  }
+  return null;
+}
+
 function solve3(a: number[][], b: number[]): [number, number, number] | null {
   // Gaussian elimination with partial pivoting, on a copy.
   const m = a.map((row, i) => [...row, b[i]!]);
@@ -248,6 +333,21 @@ export function marketForecast(rating: MarketRating, home: string, away: string)
     spread: Math.abs(x),
     drawTendency: h.draw + a.draw,
   };
+}
+
+/**
+ * Over 2.5 read from the rating's own 1X2 of the fixture, its draw moved by the sides' draw
+ * tendency: the Poisson goals that give those three probabilities (`impliedGoals`). The split
+ * and the draw together pin the total, so this joins how lopsided the fixture is and how closed
+ * its sides' games are priced in the one way a score model allows. The rating's over/under price
+ * when no Poisson pair fits.
+ */
+export function inverseOver(forecast: MarketForecast): number {
+  const [pH, pD, pA] = forecast.oneXTwo;
+  const draw = sigmoid(logit(clampP(pD)) + forecast.drawTendency);
+  const rest = (1 - draw) / (pH + pA);
+  const goals = impliedGoals([pH * rest, draw, pA * rest]);
+  return goals ? clampP(overProbability(goals[0] + goals[1])) : forecast.over;
 }
 
 /** A fixture's pre-match odds as margin-free probabilities (Pinnacle, else the market average). */

@@ -7,7 +7,7 @@ import type { TotalsCalibration } from './score-matrix.js';
 import { seasonStakes } from './stakes.js';
 import type { PlayedMatch, Ratings } from './types.js';
 
-export const MODEL_NAME = 'dixon-coles-5';
+export const MODEL_NAME = 'dixon-coles-6';
 
 export type ModelSettings = Omit<FitOptions, 'asOf' | 'warmStart'> & {
   /**
@@ -76,7 +76,7 @@ export const MARKET_SETTINGS_4: MarketSettings = {
  * lopsided the fixture is and that tendency. Chosen on the tune block, checked on validation
  * (docs/engine.md); the 1X2 and the pre-match mode are `dixon-coles-4`'s.
  */
-export const MARKET_SETTINGS: MarketSettings = {
+export const MARKET_SETTINGS_5: MarketSettings = {
   ...MARKET_SETTINGS_4,
   drawGain: 0.15,
   weights: {
@@ -92,6 +92,31 @@ export const MARKET_SETTINGS: MarketSettings = {
   },
 };
 
+/**
+ * `dixon-coles-6` (issue 26, the over/under 2.5 target against closing prices): the over/under
+ * pool also reads the Poisson goal total that the rating's own 1X2 of the fixture implies, its
+ * draw moved by the sides' draw tendency (`inverseOver`), and the goal and draw tendencies keep
+ * less of last season (shrink 0.4 at a season break, was 0.8). Chosen on the tune block, checked
+ * on validation (docs/engine.md). The 1X2 is `dixon-coles-5`'s; the pre-match mode keeps its
+ * weights (the rating's over/under enters it with a weight of −0.05).
+ */
+export const MARKET_SETTINGS: MarketSettings = {
+  ...MARKET_SETTINGS_5,
+  totalsShrink: 0.4,
+  weights: {
+    ...MARKET_SETTINGS_5.weights,
+    none: {
+      ...MARKET_SETTINGS_5.weights.none,
+      ouShift: 0.071,
+      ouDc: 0.105,
+      ouMarket: 0.27,
+      ouSpread: 0.07,
+      ouDraw: -1.444,
+      ouInverse: 0.473,
+    },
+  },
+};
+
 export const DEFAULT_SETTINGS: ModelSettings = {
   ...DEFAULT_FIT,
   motivation: 0.07,
@@ -103,6 +128,7 @@ export const DEFAULT_SETTINGS: ModelSettings = {
 export const MODEL_VERSIONS: Readonly<Record<string, ModelSettings>> = {
   'dixon-coles-3': { ...DEFAULT_SETTINGS, market: null },
   'dixon-coles-4': { ...DEFAULT_SETTINGS, market: MARKET_SETTINGS_4 },
+  'dixon-coles-5': { ...DEFAULT_SETTINGS, market: MARKET_SETTINGS_5 },
   [MODEL_NAME]: DEFAULT_SETTINGS,
 };
 

@@ -2,7 +2,7 @@
 // markets. A team the ratings do not know plays with the newcomer rating (the league's typical
 // promoted side, or an average side under the global priors).
 import { DEFAULT_FIT, NO_DRAW_BALANCE } from './dixon-coles.js';
-import { marketForecast, pool1x2, poolOver, prematchForecast } from './market-rating.js';
+import { inverseOver, marketForecast, pool1x2, poolOver, prematchForecast } from './market-rating.js';
 import { type Markets, marketsFrom } from './markets.js';
 import { calibrateTotals, rakeMatrix, type ScoreMatrix, scoreMatrix } from './score-matrix.js';
 import type { Stake } from './stakes.js';
@@ -132,6 +132,11 @@ function withMarket(
           { p: fit.overUnder25.over, weight: overWeights.ouDc },
           { p: market?.over ?? null, weight: overWeights.ouMarket },
           { p: prematch.over, weight: overWeights.ouPrematch },
+          // Read only where weighed: the inversion is a few Newton steps per prediction.
+          {
+            p: market && overWeights.ouInverse ? inverseOver(market) : null,
+            weight: overWeights.ouInverse ?? 0,
+          },
         ],
       )
     : fit.overUnder25.over;

@@ -151,6 +151,8 @@ export interface BlendWeights {
   /** Over 2.5, beside those: times the rating's |ln(pH/pA)| and times its draw tendency. */
   ouSpread?: number;
   ouDraw?: number;
+  /** Over 2.5, beside those: times the logit of the rating's 1X2 turned into goals (`inverseOver`). */
+  ouInverse?: number;
 }
 
 export interface MarketSettings {

@@ -1,10 +1,13 @@
-// The market rating (dixon-coles-4, draw tendencies since dixon-coles-5): it recovers known strengths from simulated market prices,
+// The market rating (dixon-coles-4, draw tendencies since dixon-coles-5, the 1X2's goals since dixon-coles-6): it recovers known strengths from simulated market prices,
 // never reads a match's own odds, and leaves the results-only model alone where no odds are known.
 import { describe, expect, it } from 'vitest';
 import { impliedProbabilities } from '../../src/engine/evaluation.js';
 import {
   fitMarketRating,
+  impliedGoals,
   impliedTotal,
+  inverseOver,
+  type MarketForecast,
   type MatchMarket,
   marketForecast,
   overProbability,
@@ -254,6 +257,72 @@ describe('draw tendencies and the over/under pool (dixon-coles-5)', () => {
         .overUnder25.over,
       10,
     );
+  });
+});
+
+describe('the goals the 1X2 prices imply (dixon-coles-6)', () => {
+  const oneXTwoOf = (home: number, away: number): [number, number, number] => {
+    const { oneXTwo } = marketsFrom(scoreMatrix(home, away, 0));
+    return [oneXTwo.home, oneXTwo.draw, oneXTwo.away];
+  };
+
+  it('recovers the expected goals of each side from Poisson 1X2 probabilities', () => {
+    for (const home of [0.4, 0.9, 1.5, 2.2, 3.2]) {
+      for (const away of [0.3, 0.8, 1.3, 2.0, 2.8]) {
+        const goals = impliedGoals(oneXTwoOf(home, away))!;
+        expect(goals[0]).toBeCloseTo(home, 6);
+        expect(goals[1]).toBeCloseTo(away, 6);
+      }
+    }
+    // A bookmaker's margin (probabilities summing above one) changes nothing.
+    const withMargin = oneXTwoOf(1.7, 1.1).map((p) => p * 1.05) as [number, number, number];
+    expect(impliedGoals(withMargin)![0]).toBeCloseTo(1.7, 6);
+    // For one split, a higher draw price means fewer goals.
+    const open = impliedGoals([0.45, 0.24, 0.31])!;
+    const closed = impliedGoals([0.43, 0.28, 0.29])!;
+    expect(closed[0] + closed[1]).toBeLessThan(open[0] + open[1] - 0.3);
+    // Prices no pair of sensible means gives, and nonsense, are refused.
+    expect(impliedGoals([0.001, 0.998, 0.001])).toBeNull();
+    expect(impliedGoals([Number.NaN, 0.3, 0.3])).toBeNull();
+  });
+
+  it('turns a forecast’s 1X2 and draw tendency into an over 2.5', () => {
+    const forecast: MarketForecast = {
+      oneXTwo: oneXTwoOf(1.6, 1.1),
+      over: 0.5,
+      spread: 0.4,
+      drawTendency: 0,
+    };
+    expect(inverseOver(forecast)).toBeCloseTo(overProbability(2.7), 6);
+    // Sides whose games are priced closed: the same split with more draws, fewer goals.
+    expect(inverseOver({ ...forecast, drawTendency: 0.3 })).toBeLessThan(overProbability(2.7) - 0.05);
+    expect(inverseOver({ ...forecast, drawTendency: -0.3 })).toBeGreaterThan(overProbability(2.7) + 0.05);
+  });
+
+  it('learns a league’s goal level from past 1X2 prices without any over/under price', () => {
+    const league = shuffledLeague(16, 3, 5);
+    // The same results, priced by a market that expects a fifth fewer or a quarter more goals.
+    const pricedAt = (scale: number) =>
+      priced(league.matches, league.teams).map((match) => {
+        // Both sides' means scaled: the favourite stays the favourite, the draw moves.
+        const goals = impliedGoals(match.market.oneXTwo!)!;
+        return {
+          ...match,
+          market: { oneXTwo: oneXTwoOf(goals[0] * scale, goals[1] * scale), overUnder: null },
+        };
+      });
+    const low = pricedAt(0.8);
+    const high = pricedAt(1.25);
+    const asOf = low.at(-1)!.date + DAY;
+    const [home, away] = [league.teams[2]!.name, league.teams[9]!.name];
+    const overOf = (matches: typeof low, version: string) =>
+      fitModel(matches, asOf, MODEL_VERSIONS[version]!).predict(home, away).markets.overUnder25.over;
+    // The results are the same in both: only the prices tell the two goal levels apart.
+    const gap = overOf(high, 'dixon-coles-6') - overOf(low, 'dixon-coles-6');
+    const oldGap = overOf(high, 'dixon-coles-5') - overOf(low, 'dixon-coles-5');
+    // About 0.14 against dixon-coles-5's 0.02 (its draw tendencies pick up a little of the level).
+    expect(gap).toBeGreaterThan(0.08);
+    expect(gap).toBeGreaterThan(oldGap + 0.08);
   });
 });
 
