@@ -177,6 +177,13 @@ const ConfigSchema = Type.Object({
   } satisfies SettingKeywords<string> & { minLength: number }),
   role: choice('ROLE', roles, { default: 'all' }),
   port: wholeNumber('PORT', { default: 3000, minimum: 0, maximum: 65535 }),
+  heapGrowingPercent: wholeNumber('HEAP_GROWING_PERCENT', {
+    default: 50,
+    minimum: 0,
+    maximum: 300,
+    description:
+      "How much V8's heap may grow past its live size before a full garbage collection, in % (0: V8's own factor, 10 to 300 %). Smaller keeps the resident memory near the live size for a little more GC work.",
+  }),
   host: text('HOST', { default: '127.0.0.1' }),
   dataDir: directory('DATA_DIR', { default: './data' }),
   consoleDir: directory('CONSOLE_DIR', {

@@ -4,11 +4,13 @@ import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { loadConfigOrExit } from './config.js';
 import { DatabaseUnavailable } from './db/open.js';
+import { limitHeapGrowth } from './lib/heap-growth.js';
 import { logOptions } from './lib/log-options.js';
 import { startWorkerProcess } from './runtime/worker-process.js';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
+  limitHeapGrowth(config.heapGrowingPercent);
 
   if (config.role === 'worker') {
     const worker = await startWorkerProcess(config);

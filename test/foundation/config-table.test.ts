@@ -110,6 +110,7 @@ const wholeNumbers: [string, string, number, number, number, Env?][] = [
   // The deadline's bound is 3 600 000, but the longest lease (3600 s) lets it reach 2 400 000 only.
   ['AI_NARRATIVE_DEADLINE_MS', 'ai.narrativeDeadlineMs', 40_000, 100, 3_600_000],
   ['WORKER_CONCURRENCY', 'workerConcurrency', 4, 1, 64],
+  ['HEAP_GROWING_PERCENT', 'heapGrowingPercent', 50, 0, 300],
   ['ANALYSIS_QUEUE_MAX_WAIT_SECONDS', 'analysisQueueMaxWaitSeconds', 2, 0, 3600],
   ['ANALYSIS_QUEUE_HOLD_SECONDS', 'analysisQueueHoldSeconds', 10, 1, 120],
   ['FIXTURES_SYNC_INTERVAL_HOURS', 'fixturesSyncIntervalHours', 0, 0, 168],
