@@ -76,7 +76,8 @@ export function testOutbox(): TestOutbox {
 /**
  * The test's database, with a counter of the statements the app sends on it outside transactions
  * (each one a `query` of the driver: node-postgres's pool or PGlite, whether Drizzle builds it, runs
- * a statement it prepared once, or a hot read calls the driver itself) and of the transactions it
+ * a statement it prepared once, or a hot read calls the driver itself; on PGlite a hot read's named
+ * statement is one protocol message, counted when it runs) and of the transactions it
  * opens (each counted once, whatever it holds).
  */
 export async function countingDatabase(): Promise<{ database: TestDatabase; queries: () => number }> {
@@ -89,6 +90,18 @@ export async function countingDatabase(): Promise<{ database: TestDatabase; quer
     queries += 1;
     return query.apply(driver, args);
   };
+  // PGlite runs a hot read's named statement as one protocol message starting with its Bind ('B');
+  // its preparation (Parse, once) is not a statement run.
+  const embedded = driver as unknown as {
+    execProtocol?: (message: Uint8Array, ...rest: unknown[]) => unknown;
+  };
+  const execProtocol = embedded.execProtocol;
+  if (typeof execProtocol === 'function') {
+    embedded.execProtocol = (message: Uint8Array, ...rest: unknown[]) => {
+      if (message[0] === 0x42) queries += 1;
+      return execProtocol.apply(driver, [message, ...rest]);
+    };
+  }
   const db = new Proxy(inner.handle.db, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver);

@@ -12,6 +12,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { serialize } from 'pg-protocol';
 import { ensurePrivateDir } from '../lib/private-files.js';
 import * as schema from './schema/index.js';
 
@@ -110,8 +111,118 @@ export async function namedQuery<Row>(
     const result = await client.query({ name: statement.name, text: statement.text, values });
     return result.rows as Row[];
   }
-  const embedded = client as Pick<PGlite, 'query'>;
-  return (await embedded.query<Row>(statement.text, values)).rows;
+  if (client instanceof PGlite) return embeddedNamedQuery<Row>(client, statement, values);
+  // A PGlite transaction: its statements run in its own turn, through its `query`.
+  const inTransaction = client as Pick<PGlite, 'query'>;
+  return (await inTransaction.query<Row>(statement.text, values)).rows;
+}
+
+type EmbeddedColumn = { name: string; dataTypeID: number };
+/** What a prepared statement takes and gives: its parameters' type OIDs and its columns. */
+type EmbeddedStatement = { parameterTypes: number[]; columns: EmbeddedColumn[] };
+
+/** The statements prepared on a PGlite instance, by statement name. */
+const embeddedStatements = new WeakMap<PGlite, Map<string, EmbeddedStatement>>();
+
+/** PostgreSQL's SQLSTATEs for a statement name the session does not know, and one it already has. */
+const UNKNOWN_STATEMENT = '26000';
+const DUPLICATE_STATEMENT = '42P05';
+
+const codeOf = (error: unknown) => (error as { code?: string }).code;
+
+/**
+ * A named statement on PGlite, in one call into its WebAssembly instead of six. PGlite's `query`
+ * sends Parse, Describe, Bind, Describe, Execute and Sync one call each, and parses and plans the
+ * text every time; its one session keeps a named statement, so the text is parsed once (Parse and
+ * Describe, its columns kept here) and each later call is Bind, Execute and Sync in one message.
+ * It takes the same two turns as `query` (no transaction open, no other statement running), so it
+ * never runs inside another caller's transaction, and reads rows with the same type parsers.
+ */
+async function embeddedNamedQuery<Row>(
+  client: PGlite,
+  statement: NamedStatement,
+  values: unknown[],
+): Promise<Row[]> {
+  let known = embeddedStatements.get(client);
+  if (!known) {
+    known = new Map();
+    embeddedStatements.set(client, known);
+  }
+  const statements = known;
+
+  async function prepare(): Promise<EmbeddedStatement> {
+    const message = Buffer.concat([
+      serialize.parse({ name: statement.name, text: statement.text }),
+      serialize.describe({ type: 'S', name: statement.name }),
+      serialize.sync(),
+    ]);
+    let messages: { name: string }[];
+    try {
+      ({ messages } = await client.execProtocol(message, {}));
+    } catch (error) {
+      // Prepared by an earlier call whose columns were lost with it: closed, then prepared again.
+      if (codeOf(error) !== DUPLICATE_STATEMENT) throw error;
+      await client.execProtocol(
+        Buffer.concat([serialize.close({ type: 'S', name: statement.name }), serialize.sync()]),
+        {},
+      );
+      ({ messages } = await client.execProtocol(message, {}));
+    }
+    const parameters = messages.find((found) => found.name === 'parameterDescription') as
+      | { dataTypeIDs: number[] }
+      | undefined;
+    const description = messages.find((found) => found.name === 'rowDescription') as
+      | { fields: EmbeddedColumn[] }
+      | undefined;
+    const prepared = {
+      parameterTypes: parameters?.dataTypeIDs ?? [],
+      columns: (description?.fields ?? []).map(({ name, dataTypeID }) => ({ name, dataTypeID })),
+    };
+    statements.set(statement.name, prepared);
+    return prepared;
+  }
+
+  async function run(): Promise<Row[]> {
+    const { parameterTypes, columns } = statements.get(statement.name) ?? (await prepare());
+    // Each value as PGlite's `query` writes it: its type's serializer (arrays, JSON, dates), else its text.
+    const texts = values.map((value, i) => {
+      if (value === null || value === undefined) return null;
+      const serializer = client.serializers[parameterTypes[i] ?? 0];
+      return serializer ? serializer(value) : String(value);
+    });
+    const { messages } = await client.execProtocol(
+      Buffer.concat([
+        serialize.bind({ statement: statement.name, values: texts }),
+        serialize.execute({}),
+        serialize.sync(),
+      ]),
+      {},
+    );
+    const rows: Row[] = [];
+    for (const message of messages) {
+      if (message.name !== 'dataRow') continue;
+      const fields = (message as unknown as { fields: (string | null)[] }).fields;
+      const row: Record<string, unknown> = {};
+      for (let i = 0; i < columns.length; i++) {
+        const { name, dataTypeID } = columns[i]!;
+        const text = fields[i] ?? null;
+        const parser = client.parsers[dataTypeID];
+        row[name] = text === null ? null : parser ? parser(text, dataTypeID) : text;
+      }
+      rows.push(row as Row);
+    }
+    return rows;
+  }
+
+  const turn = () => client._runExclusiveTransaction(() => client._runExclusiveQuery(run));
+  try {
+    return await turn();
+  } catch (error) {
+    // The session lost the statement (a client on a shared socket deallocated it): prepared again.
+    if (codeOf(error) !== UNKNOWN_STATEMENT) throw error;
+    statements.delete(statement.name);
+    return turn();
+  }
 }
 
 const preparedByDatabase = new WeakMap<object, Map<string, unknown>>();

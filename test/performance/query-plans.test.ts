@@ -5,7 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Executor } from '../../src/db/client.js';
-import { findActiveToken } from '../../src/modules/auth/token-repository.js';
+import { activeTokenStatement } from '../../src/modules/auth/token-repository.js';
 import {
   countQuery,
   detailStatement,
@@ -195,7 +195,7 @@ describe('hot query plans on a seeded table', () => {
 
   it('the token lookup and the live counter are key lookups', async () => {
     // The repository's own queries, explained with the very text and parameters drizzle sends.
-    const tokenSql = await captureSql(t.app.db, () => findActiveToken(db(), 'hash-1'));
+    const tokenSql = { sql: activeTokenStatement.text, params: ['hash-1'] };
     expectIndexedAndUnsorted(await planOf(t.app.db, tokenSql, 'force_generic_plan'), 'token lookup');
     const counterSql = await captureSql(t.app.db, () => liveCount(db(), userId));
     expectIndexedAndUnsorted(await planOf(t.app.db, counterSql, 'force_generic_plan'), 'live count');

@@ -1,7 +1,8 @@
 // Queries for bearer tokens: only their hashes are stored.
-import { and, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
-import { type Executor, preparedOnce } from '../../db/client.js';
+import { and, eq, inArray, isNull, lt, lte, or } from 'drizzle-orm';
+import { type Executor, type NamedStatement, namedQuery } from '../../db/client.js';
 import { accessTokens, streamKeys, users } from '../../db/schema/users.js';
+import type { UserRole, UserStatus } from '../../lib/allowed-values.js';
 
 export async function insertToken(db: Executor, userId: number, tokenHash: string, now: Date): Promise<void> {
   // created_at from the service's clock, not the database's: the absolute lifetime counts from it.
@@ -28,15 +29,34 @@ function activeTokenQuery(db: Executor) {
     .innerJoin(users, eq(users.id, accessTokens.userId));
 }
 
-/** The token check of every request the token cache cannot answer: prepared once. */
-export async function findActiveToken(db: Executor, tokenHash: string) {
-  const prepare = () =>
-    activeTokenQuery(db)
-      .where(and(eq(accessTokens.tokenHash, sql.placeholder('tokenHash')), isNull(accessTokens.revokedAt)))
-      .limit(1)
-      .prepare('access_token_by_hash');
-  const [row] = await preparedOnce(db, 'access_token_by_hash', prepare).execute({ tokenHash });
-  return row;
+/**
+ * The token check of every request the token cache cannot answer (each token once a touch
+ * interval, so with many users a large share of requests): a named statement on the driver.
+ */
+export const activeTokenStatement: NamedStatement = {
+  name: 'access_token_by_hash',
+  text: `SELECT t.id AS "tokenId", t.last_used_at AS "lastUsedAt", t.created_at AS "issuedAt",
+      u.id AS "userId", u.phone, u.country, u.role, u.status
+    FROM access_tokens t JOIN users u ON u.id = t.user_id
+    WHERE t.token_hash = $1 AND t.revoked_at IS NULL
+    LIMIT 1`,
+};
+
+export interface ActiveToken {
+  tokenId: number;
+  /** The driver's reading of the timestamps (a Date, or PostgreSQL's text): `new Date()` takes both. */
+  lastUsedAt: Date | string;
+  issuedAt: Date | string;
+  user: { id: number; phone: string | null; country: string; role: UserRole; status: UserStatus };
+}
+
+export async function findActiveToken(db: Executor, tokenHash: string): Promise<ActiveToken | undefined> {
+  const [row] = await namedQuery<
+    Omit<ActiveToken, 'user'> & { userId: number } & Omit<ActiveToken['user'], 'id'>
+  >(db, activeTokenStatement, [tokenHash]);
+  if (!row) return undefined;
+  const { tokenId, lastUsedAt, issuedAt, userId, phone, country, role, status } = row;
+  return { tokenId, lastUsedAt, issuedAt, user: { id: userId, phone, country, role, status } };
 }
 
 export async function findActiveTokenById(db: Executor, tokenId: number) {
@@ -46,15 +66,14 @@ export async function findActiveTokenById(db: Executor, tokenId: number) {
   return row;
 }
 
-/** Slides a token's idle window (at most once per touch interval a token): prepared once. */
+const touchStatement: NamedStatement = {
+  name: 'access_token_touch',
+  text: 'UPDATE access_tokens SET last_used_at = $2 WHERE id = $1',
+};
+
+/** Slides a token's idle window (at most once per touch interval a token): a named statement. */
 export async function touchToken(db: Executor, tokenId: number, now: Date): Promise<void> {
-  const prepare = () =>
-    db
-      .update(accessTokens)
-      .set({ lastUsedAt: sql`${sql.placeholder('now')}` })
-      .where(eq(accessTokens.id, sql.placeholder('tokenId')))
-      .prepare('access_token_touch');
-  await preparedOnce(db, 'access_token_touch', prepare).execute({ tokenId, now: now.toISOString() });
+  await namedQuery(db, touchStatement, [tokenId, now.toISOString()]);
 }
 
 /**
