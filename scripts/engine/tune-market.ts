@@ -6,7 +6,7 @@
 // `npm run cli -- evaluate`, which runs the same code end to end.
 //
 //   nice -n 10 npx tsx scripts/engine/tune-market.ts ../shared/data/football fit.json '[{"venueGain":0.05}]'
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { logLoss, outcomeOf, rps } from '../../src/engine/evaluation.js';
 import {
   fitMarketRating,
@@ -29,11 +29,72 @@ const all = (await loadEvaluationFiles([...protocol.train, ...protocol.test])).f
   (file) => file.matches,
 );
 for (const match of all) match.block = protocol.blockOf.get(match.season ?? '') ?? null;
+
+/**
+ * The pre-match maximum over/under 2.5 prices (`BbMx>2.5`/`BbMx<2.5`, from 2019-20 `Max>2.5`), which
+ * the results reader does not keep: read here straight from the files, margin removed, keyed by
+ * league, season, home and away. The best price across bookmakers is nearer the sharp ones than
+ * the average.
+ */
+function maxOverUnder(directory: string): Map<string, [number, number]> {
+  const found = new Map<string, [number, number]>();
+  for (const name of readdirSync(directory)) {
+    const file = /^([A-Z0-9]+)-(\d{4}-\d{2})\.csv$/.exec(name);
+    if (!file) continue;
+    const lines = readFileSync(`${directory}/${name}`, 'latin1').split(/\r?\n/);
+    const header = lines[0]!.split(',').map((column) =>
+      column
+        .trim()
+        .replace(/>2\.5$/, '_2_5')
+        .replace(/<2\.5$/, '_2_5_1'),
+    );
+    const column = (...names: string[]) => names.map((n) => header.indexOf(n)).find((i) => i >= 0) ?? -1;
+    const over = column('Max_2_5', 'BbMx_2_5');
+    const under = column('Max_2_5_1', 'BbMx_2_5_1');
+    const home = header.indexOf('HomeTeam');
+    const away = header.indexOf('AwayTeam');
+    if (over < 0 || under < 0) continue;
+    for (const line of lines.slice(1)) {
+      const cells = line.split(',');
+      const o = Number(cells[over]);
+      const u = Number(cells[under]);
+      if (!(o > 1 && u > 1)) continue;
+      const total = 1 / o + 1 / u;
+      found.set(`${file[1]}|${file[2]}|${cells[home]!.trim()}|${cells[away]!.trim()}`, [
+        1 / o / total,
+        1 / u / total,
+      ]);
+    }
+  }
+  return found;
+}
+const maxima = maxOverUnder(dir);
+const maxOf = (match: { league: string; season?: string | null; home: string; away: string }) =>
+  maxima.get(`${match.league}|${match.season ?? ''}|${match.home}|${match.away}`) ?? null;
+// TARGET=max or TARGET=blend:w: the rating learns past matches' goal totals from the maximum
+// prices (blend: w of the maximum's logit, 1 − w of the average's) instead of the average.
+const TARGET = process.env.TARGET ?? 'average';
+if (TARGET !== 'average') {
+  const w = TARGET === 'max' ? 1 : Number(TARGET.split(':')[1]);
+  let replaced = 0;
+  for (const match of all) {
+    const max = maxOf(match);
+    const average = match.market?.overUnder;
+    if (!match.market || !max || !average || match.season === '2019-20') continue;
+    const z = w * Math.log(max[0] / max[1]) + (1 - w) * Math.log(average[0] / average[1]);
+    const over = 1 / (1 + Math.exp(-z));
+    match.market = { ...match.market, overUnder: [over, 1 - over] };
+    replaced++;
+  }
+  console.log(`target ${TARGET}: ${replaced} past over/under prices replaced`);
+}
 const fits = new Map<string, RecordedFit>();
 for (const fit of JSON.parse(readFileSync(fitFile, 'utf8')) as RecordedFit[])
   fits.set(`${fit.date}|${fit.home}|${fit.away}`, fit);
 
 const PROXY = process.env.PROXY ?? 'average';
+const LEAGUE_DECAY = Number(process.env.LEAGUE_DECAY ?? 0.01);
+const TEAM_DECAY = Number(process.env.TEAM_DECAY ?? 0.1);
 const logit = (p: number) => Math.log(p / (1 - p));
 const clamp = (p: number) => Math.min(Math.max(p, 1e-4), 1 - 1e-4);
 
@@ -47,6 +108,14 @@ interface Row {
   bookOver: number | null;
   /** Over 2.5 from the Poisson inversion of the match's own closing 1X2 (scoring only, see `proxy`). */
   closingOver: number | null;
+  /** The match's own pre-match maximum over/under, margin removed (scoring only). */
+  maxOver: number | null;
+  /** Goals per match of the league's recent matches (decay LEAGUE_DECAY a match), results only. */
+  leagueGoals: number;
+  /** The same for each side's recent matches, both venues (decay TEAM_DECAY). */
+  teamGoals: number;
+  /** Shots on target per match, both sides together, of the two sides' recent matches against the league's (TEAM_DECAY). */
+  teamShots: number;
   fit: RecordedFit;
   market: MarketForecast | null;
 }
@@ -62,10 +131,34 @@ function rowsFor(settings: MarketSettings): Row[] {
   for (const league of leagues) {
     const matches = all.filter((match) => match.league === league).sort((a, b) => a.date - b.date);
     const test = matches.filter((match) => match.block && match.bookmaker);
+    let leagueGoals = 2.6;
+    const teamGoals = new Map<string, number>();
+    let seen = 0;
+    let leagueShots = 9;
+    const teamShots = new Map<string, number>();
     for (let i = 0; i < test.length; ) {
       const day = dayOf(test[i]!.date);
       let end = i;
       while (end < test.length && dayOf(test[end]!.date) === day) end++;
+      for (; seen < matches.length && dayOf(matches[seen]!.date) < day; seen++) {
+        const played = matches[seen]!;
+        const total = played.homeGoals + played.awayGoals;
+        leagueGoals += LEAGUE_DECAY * (total - leagueGoals);
+        if (played.homeShotsOnTarget != null && played.awayShotsOnTarget != null) {
+          const shots = played.homeShotsOnTarget + played.awayShotsOnTarget;
+          leagueShots += LEAGUE_DECAY * (shots - leagueShots);
+          for (const side of [played.home, played.away]) {
+            const before = teamShots.get(side) ?? leagueShots;
+            teamShots.set(side, before + TEAM_DECAY * (shots - before));
+          }
+        }
+        for (const side of [played.home, played.away])
+          teamGoals.set(
+            side,
+            (teamGoals.get(side) ?? leagueGoals) +
+              TEAM_DECAY * (total - (teamGoals.get(side) ?? leagueGoals)),
+          );
+      }
       const rating = fitMarketRating(matches, day, settings);
       for (const match of test.slice(i, end)) {
         const fit = fits.get(`${day}|${match.home}|${match.away}`);
@@ -79,6 +172,14 @@ function rowsFor(settings: MarketSettings): Row[] {
           book: match.bookmaker!,
           bookOver: match.bookmakerOverUnder?.[0] ?? null,
           closingOver: closingOverOf(match.market?.oneXTwo),
+          maxOver: maxOf(match)?.[0] ?? null,
+          leagueGoals,
+          teamGoals:
+            ((teamGoals.get(match.home) ?? leagueGoals) + (teamGoals.get(match.away) ?? leagueGoals)) / 2,
+          teamShots:
+            ((teamShots.get(match.home) ?? leagueShots) + (teamShots.get(match.away) ?? leagueShots)) /
+            2 /
+            leagueShots,
           fit,
           market: rating ? marketForecast(rating, match.home, match.away) : null,
         });
@@ -139,6 +240,24 @@ function solve(a: number[][], b: number[]): number[] {
 }
 
 type Features = (row: Row) => number[];
+/** `inverseOver` of the engine's pooled 1X2 (fit and rating, the shipped weights), not the rating's alone. */
+function pooledInverseOver(row: Row): number {
+  const w = MARKET_SETTINGS.weights.none;
+  const oneXTwo = pool1x2([
+    { p: row.fit.fit, weight: w.dc },
+    { p: row.market!.oneXTwo, weight: w.market },
+  ]);
+  return inverseOver({ ...row.market!, oneXTwo });
+}
+/** dixon-coles-6's over/under pool (`inverse` below), which the candidates after it extend. */
+const inverseFeatures: Features = (row) => [
+  1,
+  logit(clamp(row.fit.over)),
+  logit(row.market!.over),
+  row.market!.spread,
+  row.market!.drawTendency,
+  logit(inverseOver(row.market!)),
+];
 const FEATURE_SETS: Record<string, Features> = {
   shipped: (row) => [1, logit(clamp(row.fit.over)), logit(row.market!.over)],
   spread: (row) => [1, logit(clamp(row.fit.over)), logit(row.market!.over), row.market!.spread],
@@ -159,14 +278,7 @@ const FEATURE_SETS: Record<string, Features> = {
     row.market!.spread,
     logit(inverseOver(row.market!)),
   ],
-  inverse: (row) => [
-    1,
-    logit(clamp(row.fit.over)),
-    logit(row.market!.over),
-    row.market!.spread,
-    row.market!.drawTendency,
-    logit(inverseOver(row.market!)),
-  ],
+  inverse: inverseFeatures,
   inverseNoOu: (row) => [
     1,
     logit(clamp(row.fit.over)),
@@ -183,6 +295,23 @@ const FEATURE_SETS: Record<string, Features> = {
     row.market!.drawTendency,
     logit(inverseOver(row.market!)),
   ],
+  // `inverse` with an intercept per league (SP1 the base): a calibration shift each league keeps.
+  inverseLeague: (row) => [
+    ...inverseFeatures(row),
+    ...['D1', 'E0', 'F1', 'I1'].map((league) => (row.league === league ? 1 : 0)),
+  ],
+  // Recent goals from results: the league's level and the two sides' (LEAGUE_DECAY, TEAM_DECAY);
+  // then how lopsidedness and the draw tendency interact; then the pooled 1X2 inverted.
+  inverseLeagueForm: (row) => [...inverseFeatures(row), Math.log(row.leagueGoals)],
+  inverseTeamForm: (row) => [...inverseFeatures(row), Math.log(row.teamGoals / row.leagueGoals)],
+  inverseShots: (row) => [...inverseFeatures(row), Math.log(row.teamShots)],
+  inverseCross: (row) => [
+    ...inverseFeatures(row),
+    row.market!.spread * row.market!.drawTendency,
+    row.market!.spread * logit(inverseOver(row.market!)),
+  ],
+  inversePooled: (row) => [...inverseFeatures(row).slice(0, 5), logit(pooledInverseOver(row))],
+  inverseBoth: (row) => [...inverseFeatures(row), logit(pooledInverseOver(row))],
   inverseNoSpread: (row) => [
     1,
     logit(clamp(row.fit.over)),
@@ -196,17 +325,27 @@ const FEATURE_SETS: Record<string, Features> = {
  * A sharper benchmark than the pre-match average over/under price (the files' only one before
  * 2019-20): that price and the over 2.5 of the match's own closing 1X2 (Pinnacle's) inverted to
  * Poisson goals (`impliedGoals`), joined by a logistic fit on the tune block's outcomes. Scoring
- * only. PROXY=plain: the inversion alone; PROXY=spread: the inversion and |ln(pH/pA)|.
+ * only. PROXY=plain: the inversion alone; PROXY=spread: the inversion and |ln(pH/pA)|;
+ * PROXY=max: the match's pre-match maximum price alone (no fit); PROXY=maxaverage: the maximum and
+ * the average joined; PROXY=maxclosing: the maximum beside the default proxy's two.
  */
 function proxyOf(rows: Row[]): (row: Row) => number | null {
-  const tune = rows.filter((row) => row.block === 'tune' && row.closingOver !== null);
+  if (PROXY === 'max') return (row) => (row.maxOver === null ? null : clamp(row.maxOver));
+  const tune = rows.filter((row) => row.block === 'tune');
+  const withMax = PROXY === 'maxaverage' || PROXY === 'maxclosing';
+  const withClosing = PROXY !== 'maxaverage';
   const features = (row: Row) => {
-    const base = [1, logit(row.closingOver!)];
+    const base = [1];
+    if (withClosing) base.push(logit(row.closingOver!));
     if (PROXY === 'spread') base.push(Math.abs(Math.log(row.book[0] / row.book[2])));
-    if (PROXY === 'average') base.push(logit(row.bookOver!));
+    if (PROXY === 'average' || withMax) base.push(logit(row.bookOver!));
+    if (withMax) base.push(logit(clamp(row.maxOver!)));
     return base;
   };
-  const usable = (row: Row) => row.closingOver !== null && (PROXY !== 'average' || row.bookOver !== null);
+  const usable = (row: Row) =>
+    (!withClosing || row.closingOver !== null) &&
+    (PROXY === 'plain' || PROXY === 'spread' || row.bookOver !== null) &&
+    (!withMax || row.maxOver !== null);
   const beta = logistic(
     tune.filter(usable).map(features),
     tune.filter(usable).map((row) => (row.over ? 1 : 0)),
@@ -274,7 +413,7 @@ function report(name: string, rows: Row[], featureNames: string[]) {
       `${name} [${featureName}] beta=${beta.map((b) => b.toFixed(3)).join(',')} ` +
         `tune O/U ${ratio(rows.filter((row) => row.block === 'tune')).toFixed(4)} ` +
         `validation O/U ${ratio(validation).toFixed(4)} (${leagues}) ` +
-        `vs closing-1X2 proxy: tune ${ratio(
+        `vs proxy (${PROXY}): tune ${ratio(
           rows.filter((row) => row.block === 'tune'),
           proxy,
         ).toFixed(4)} validation ${ratio(validation, proxy).toFixed(4)} ` +
@@ -309,7 +448,7 @@ const candidates = (candidatesJson ? JSON.parse(candidatesJson) : [{}]) as Array
       own += logLoss([reference, 1 - reference], side);
       average += logLoss([row.bookOver, 1 - row.bookOver], side);
     }
-    console.log(`${block}: closing-1X2 proxy log-loss / pre-match average ${(own / average).toFixed(4)}`);
+    console.log(`${block}: proxy (${PROXY}) log-loss / pre-match average ${(own / average).toFixed(4)}`);
   }
 }
 for (const candidate of candidates) {
