@@ -30,9 +30,10 @@ export const ANALYSIS_LOG_SQL: readonly string[] = [
   )`,
   `CREATE OR REPLACE FUNCTION chaos_log_pronostic() RETURNS trigger AS $$
   BEGIN
-    IF NEW.status IS DISTINCT FROM OLD.status OR NEW.result IS DISTINCT FROM OLD.result THEN
+    -- result is json (no equality operator): its text is compared.
+    IF NEW.status IS DISTINCT FROM OLD.status OR NEW.result::text IS DISTINCT FROM OLD.result::text THEN
       INSERT INTO chaos_pronostic_log (pronostic_id, old_status, new_status, attempts, result_changed)
-      VALUES (OLD.id, OLD.status, NEW.status, NEW.attempts, NEW.result IS DISTINCT FROM OLD.result);
+      VALUES (OLD.id, OLD.status, NEW.status, NEW.attempts, NEW.result::text IS DISTINCT FROM OLD.result::text);
     END IF;
     RETURN NEW;
   END $$ LANGUAGE plpgsql`,

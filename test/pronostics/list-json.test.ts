@@ -1,4 +1,4 @@
-// The list answer splices each row's JSON text (the stored jsonb as PostgreSQL writes it) instead of
+// The list answer splices each row's JSON text (the stored json, as it was written) instead of
 // parsing the analyses and serializing them again (issue 28). Its answer must say exactly what the
 // schema's serializer says for the same rows read as objects: checked here, deep-equal, for every
 // result shape the service stores (each type's analysis, settled or not, a cancellation, none yet)

@@ -335,7 +335,7 @@ describe('analysis worker', () => {
       },
     });
     await t.app.db.execute(
-      sql`UPDATE pronostics SET teams_details = teams_details || jsonb_build_object('n', id)`,
+      sql`UPDATE pronostics SET teams_details = (teams_details::jsonb || jsonb_build_object('n', id))::json`,
     );
     const workers = [
       createAnalysisWorker({

@@ -178,9 +178,15 @@ describe('the figures’ rollups', () => {
     const empty = await snapshot();
     expect(empty.publicRecord.overall.all_time.settled).toBe(0);
 
-    const migration = readFileSync(`${migrationsFolder}/0016_track_record_backfill.sql`, 'utf8');
-    for (const statement of migration.split('--> statement-breakpoint')) {
-      await t.app.db.execute(sql.raw(statement));
+    // As the columns were then too: jsonb until 0029.
+    await t.app.db.execute(sql`
+      ALTER TABLE pronostics ALTER COLUMN teams_details TYPE jsonb USING teams_details::jsonb,
+                             ALTER COLUMN result TYPE jsonb USING result::jsonb`);
+    for (const file of ['0016_track_record_backfill.sql', '0029_pronostic_json_text.sql']) {
+      const migration = readFileSync(`${migrationsFolder}/${file}`, 'utf8');
+      for (const statement of migration.split('--> statement-breakpoint')) {
+        await t.app.db.execute(sql.raw(statement));
+      }
     }
     const backfilled = rowsOf(
       await t.app.db.execute(sql`

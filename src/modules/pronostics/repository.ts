@@ -525,12 +525,12 @@ export async function pronosticsByDayAndStatus(
  */
 export async function forgetOwner(db: Executor, userId: number, now: Date): Promise<number> {
   const kept = (key: string) =>
-    sql`CASE WHEN jsonb_typeof(${pronostics.teamsDetails} -> ${key}) = 'string' THEN ${pronostics.teamsDetails} -> ${key} END`;
+    sql`CASE WHEN json_typeof(${pronostics.teamsDetails} -> ${key}) = 'string' THEN ${pronostics.teamsDetails} -> ${key} END`;
   const rows = await db
     .update(pronostics)
     .set({
       deletedAt: sql`coalesce(${pronostics.deletedAt}, ${now.toISOString()}::timestamptz)`,
-      teamsDetails: sql`jsonb_strip_nulls(jsonb_build_object('home', ${kept('home')}, 'away', ${kept('away')}, 'date', ${kept('date')}, 'league', ${kept('league')}))`,
+      teamsDetails: sql`json_strip_nulls(json_build_object('home', ${kept('home')}, 'away', ${kept('away')}, 'date', ${kept('date')}, 'league', ${kept('league')}))`,
       searchText: '',
     })
     .where(eq(pronostics.userId, userId))

@@ -85,8 +85,8 @@ function pronosticView(row: ShownPronostic) {
 
 /**
  * A listed pronostic as the JSON text the list answer's schema writes for `listedView`: the same
- * fields in the same order, `teams_details` and `result` as PostgreSQL's text of the stored jsonb
- * (the same values, its own spacing and key order), the time as `isoTimestamp` writes it.
+ * fields in the same order, `teams_details` and `result` as the stored json text (the same values,
+ * in the spacing and key order they were written with), the time as `isoTimestamp` writes it.
  * test/pronostics/list-json.test.ts checks it deep-equals the schema's answer for every result shape.
  */
 export function listedJson(row: ListedText): string {

@@ -22,7 +22,7 @@ const numberOrNull = (value: unknown) => (value === null || value === undefined 
 
 /** A JSON number at `path` of `result` as float8, else null (a string or an absent key is no number). */
 const jsonNumber = (path: string[]) =>
-  sql`CASE WHEN jsonb_typeof(p.result #> ${`{${path.join(',')}}`}::text[]) = 'number'
+  sql`CASE WHEN json_typeof(p.result #> ${`{${path.join(',')}}`}::text[]) = 'number'
            THEN (p.result #>> ${`{${path.join(',')}}`}::text[])::float8 END`;
 
 export interface UnsettledRow {
@@ -47,7 +47,7 @@ export async function unsettledAfter(db: Executor, afterId: number, limit: numbe
   const result = await db.execute(sql`
     SELECT p.id, t.slug, p.teams_details, p.result->>'pick' AS pick, p.fixture_id,
            CASE WHEN p.result->>'market' = 'exact_score'
-                THEN (SELECT coalesce(array_agg(k), '{}') FROM jsonb_object_keys(p.result->'probabilities') AS k
+                THEN (SELECT coalesce(array_agg(k), '{}') FROM json_object_keys(p.result->'probabilities') AS k
                       WHERE k <> 'other') END AS listed,
            to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS created_on,
            ${jsonNumber(['confidence'])} AS confidence,
@@ -141,9 +141,10 @@ export async function writeSettlements(
           settled_actual = s.actual,
           settled_brier = s.brier,
           settled_rps = s.rps,
-          result = jsonb_set(coalesce(p.result, '{}'::jsonb), '{settlement}', jsonb_build_object(
+          -- result is json (stored as text): set through jsonb, kept as json.
+          result = jsonb_set(coalesce(p.result::jsonb, '{}'::jsonb), '{settlement}', jsonb_build_object(
             'outcome', s.outcome, 'score', s.score,
-            'settled_at', to_char(${at}::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')))
+            'settled_at', to_char(${at}::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')))::json
       FROM s
       WHERE p.id = s.id AND p.status = 'success' AND p.outcome IS NULL
       RETURNING p.type_id, s.outcome, s.match_id, s.day, s.league_id, s.confidence, s.actual, s.brier, s.rps
