@@ -197,6 +197,15 @@ const ConfigSchema = Type.Object({
     description:
       'Unset: PGlite in DATA_DIR/pglite; `memory://`: throw-away PGlite; `postgres://…`: PostgreSQL.',
   }),
+  pgliteSharedBuffersMb: wholeNumber('PGLITE_SHARED_BUFFERS_MB', {
+    // Measured (docs/performance.md): 16 served the list as fast as 128 for 135 MB less memory; the
+    // pages it misses come from the operating system's file cache.
+    default: 16,
+    minimum: 1,
+    maximum: 4096,
+    description:
+      "The embedded database's buffer cache (without DATABASE_URL), in MB: held in the process's memory for good once filled; the pages it misses are read through the file system (the OS caches them).",
+  }),
   dbStatementTimeoutMs: wholeNumber('DB_STATEMENT_TIMEOUT_MS', {
     default: 15_000,
     minimum: 100,

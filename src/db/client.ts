@@ -261,6 +261,8 @@ export interface OpenOptions {
   poolSize?: number;
   /** PostgreSQL: the longest a statement may run (0: no limit); migrations run without it. */
   statementTimeoutMs?: number;
+  /** PGlite: its buffer cache, in MB (PGlite's own default, 128, when absent: the tests). */
+  sharedBuffersMb?: number;
 }
 
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
@@ -298,6 +300,9 @@ async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
   const client = await PGlite.create({
     ...(dataDir ? { dataDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    ...(options.sharedBuffersMb
+      ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffersMb}MB`] }
+      : {}),
     extensions: pgliteExtensions,
   });
   // Timestamps are read as text; UTC keeps their offset at +00 (see lib/time.ts).

@@ -58,7 +58,7 @@ export async function openConfiguredDatabase(
 
   let database: DatabaseHandle;
   try {
-    database = await migrated(await openDatabase({ url }));
+    database = await migrated(await openDatabase({ url, sharedBuffersMb: config.pgliteSharedBuffersMb }));
   } catch (error) {
     lock.release();
     throw error;

@@ -1,5 +1,6 @@
 // The one database opener: PostgreSQL gets its statement timeout and a LISTEN connection that comes
-// back after the server drops it; an embedded data folder is locked against a second process.
+// back after the server drops it; an embedded data folder is locked against a second process and
+// opened with its configured buffer cache.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
@@ -174,6 +175,23 @@ describe('the embedded data-folder lock', () => {
       await expect(openConfiguredDatabase(config, 'service')).rejects.toThrow(/is already in use by process/);
     } finally {
       lock.release();
+    }
+  });
+
+  it('opens the embedded database with PGLITE_SHARED_BUFFERS_MB as its buffer cache', async () => {
+    const config = testConfig({
+      databaseUrl: undefined,
+      dataDir: join(dir, '..'),
+      pgliteSharedBuffersMb: 24,
+    });
+    const handle = await openConfiguredDatabase(config, 'command');
+    try {
+      const result = await handle.db.execute(sql`SHOW shared_buffers`);
+      expect((result as unknown as { rows: { shared_buffers: string }[] }).rows[0]!.shared_buffers).toBe(
+        '24MB',
+      );
+    } finally {
+      await handle.close();
     }
   });
 });
