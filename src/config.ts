@@ -481,11 +481,11 @@ const ConfigSchema = Type.Object({
   }),
   analysisQueueMaxWaitSeconds: wholeNumber('ANALYSIS_QUEUE_MAX_WAIT_SECONDS', {
     // Tests drain the queue by hand (or not at all) on a clock they move.
-    defaultFrom: (earlier) => (inTests(earlier) ? 0 : 2),
+    defaultFrom: (earlier) => (inTests(earlier) ? 0 : 1),
     minimum: 0,
     maximum: 3600,
     description:
-      'While the oldest analysis waiting for a worker has waited longer than this, new pronostics are held (ANALYSIS_QUEUE_HOLD_SECONDS, then 429) before any debit, so an accepted analysis does not queue for minutes (0: never hold). Default: 2, 0 in tests.',
+      'While the oldest analysis waiting for a worker has waited longer than this, new pronostics are held (ANALYSIS_QUEUE_HOLD_SECONDS, then 429) before any debit, so an accepted analysis does not queue for minutes (0: never hold). Default: 1, 0 in tests.',
   }),
   analysisQueueHoldSeconds: wholeNumber('ANALYSIS_QUEUE_HOLD_SECONDS', {
     default: 10,

@@ -112,7 +112,7 @@ const wholeNumbers: [string, string, number, number, number, Env?][] = [
   ['WORKER_CONCURRENCY', 'workerConcurrency', 4, 1, 64],
   ['HEAP_GROWING_PERCENT', 'heapGrowingPercent', 50, 0, 300],
   ['PGLITE_SHARED_BUFFERS_MB', 'pgliteSharedBuffersMb', 16, 1, 4096],
-  ['ANALYSIS_QUEUE_MAX_WAIT_SECONDS', 'analysisQueueMaxWaitSeconds', 2, 0, 3600],
+  ['ANALYSIS_QUEUE_MAX_WAIT_SECONDS', 'analysisQueueMaxWaitSeconds', 1, 0, 3600],
   ['ANALYSIS_QUEUE_HOLD_SECONDS', 'analysisQueueHoldSeconds', 10, 1, 120],
   ['FIXTURES_SYNC_INTERVAL_HOURS', 'fixturesSyncIntervalHours', 0, 0, 168],
   ['WORKER_LEASE_SECONDS', 'workerLeaseSeconds', 60, 10, 3600, { AI_NARRATIVE_DEADLINE_MS: '6666' }],

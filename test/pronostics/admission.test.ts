@@ -74,7 +74,7 @@ describe('analysis queue admission', () => {
       answered = true;
       return response;
     });
-    // Several readings of the queue (one each 250 ms) go by: still held, nothing written.
+    // Several readings of the queue (one each 100 ms) go by: still held, nothing written.
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect(answered).toBe(false);
     expect(await rowsOf(t, user)).toBe(1);

@@ -34,7 +34,7 @@ export interface AnalysisAdmissionDeps {
 export type AnalysisAdmission = ReturnType<typeof createAnalysisAdmission>;
 
 export function createAnalysisAdmission({ db, clock, options }: AnalysisAdmissionDeps) {
-  const { maxWaitSeconds, holdSeconds = 10, refreshMs = 250 } = options;
+  const { maxWaitSeconds, holdSeconds = 10, refreshMs = 100 } = options;
   /**
    * The last reading: when it was taken, by the process's time and by the clock (which tests move
    * while the process's stands still), and how long the oldest row had waited then.
