@@ -67,8 +67,6 @@ export function createAnalysisAdmission({ db, clock, options }: AnalysisAdmissio
   }
 
   return {
-    queueWaitMs,
-
     /**
      * Resolves once a new analysis would not queue behind a row older than `maxWaitSeconds`;
      * RateLimited when that takes longer than `holdSeconds` (real time: a hold is the caller's wait).

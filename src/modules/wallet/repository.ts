@@ -41,6 +41,11 @@ function filterShape(filter: OperationFilter): string {
     .join('');
 }
 
+/** How many rows the filter matches. */
+function countQuery(db: Executor, filter: OperationFilter) {
+  return db.select({ total: count() }).from(walletOperations).where(filterConditions(filter));
+}
+
 export async function listOperations(
   db: Executor,
   filter: OperationFilter,
@@ -72,10 +77,7 @@ export async function listOperationsCounted(
   const name = `wallet_operations_counted_page${filterShape(filter)}`;
   const prepare = () =>
     db
-      .select({
-        ...getTableColumns(walletOperations),
-        total: sql<string>`(${db.select({ total: count() }).from(walletOperations).where(filterConditions(filter))})`,
-      })
+      .select({ ...getTableColumns(walletOperations), total: sql<string>`(${countQuery(db, filter)})` })
       .from(walletOperations)
       .where(filterConditions(filter))
       .orderBy(desc(walletOperations.createdAt), desc(walletOperations.id))
@@ -89,8 +91,7 @@ export async function listOperationsCounted(
 
 export async function countOperations(db: Executor, filter: OperationFilter): Promise<number> {
   const name = `wallet_operations_count${filterShape(filter)}`;
-  const prepare = () =>
-    db.select({ total: count() }).from(walletOperations).where(filterConditions(filter)).prepare(name);
+  const prepare = () => countQuery(db, filter).prepare(name);
   const [row] = await preparedOnce(db, name, prepare).execute({ ...filter });
   return Number(row?.total ?? 0);
 }
