@@ -93,13 +93,13 @@ export async function countingDatabase(): Promise<{ database: TestDatabase; quer
   // PGlite runs a hot read's named statement as one protocol message starting with its Bind ('B');
   // its preparation (Parse, once) is not a statement run.
   const embedded = driver as unknown as {
-    execProtocol?: (message: Uint8Array, ...rest: unknown[]) => unknown;
+    execProtocolRawStream?: (message: Uint8Array, ...rest: unknown[]) => unknown;
   };
-  const execProtocol = embedded.execProtocol;
-  if (typeof execProtocol === 'function') {
-    embedded.execProtocol = (message: Uint8Array, ...rest: unknown[]) => {
+  const execProtocolRawStream = embedded.execProtocolRawStream;
+  if (typeof execProtocolRawStream === 'function') {
+    embedded.execProtocolRawStream = (message: Uint8Array, ...rest: unknown[]) => {
       if (message[0] === 0x42) queries += 1;
-      return execProtocol.apply(driver, [message, ...rest]);
+      return execProtocolRawStream.apply(driver, [message, ...rest]);
     };
   }
   const db = new Proxy(inner.handle.db, {

@@ -13,6 +13,8 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { serialize } from 'pg-protocol';
+import type { BackendMessage, NotificationResponseMessage } from 'pg-protocol/dist/messages.js';
+import { Parser } from 'pg-protocol/dist/parser.js';
 import { ensurePrivateDir } from '../lib/private-files.js';
 import * as schema from './schema/index.js';
 
@@ -130,6 +132,34 @@ const DUPLICATE_STATEMENT = '42P05';
 
 const codeOf = (error: unknown) => (error as { code?: string }).code;
 
+/** Where a notification read by `exchange` goes: the handle's listeners (set by `openPglite`). */
+const embeddedNotificationSinks = new WeakMap<PGlite, (channel: string, payload: string) => void>();
+
+/**
+ * Sends `message` to PGlite and reads its answer with pg-protocol's parser, which decodes each
+ * field straight from the reply; PGlite's own parser copies every field out of it first (a sixth of
+ * a list request's CPU on PGlite, docs/performance.md). The answer arrives in chunks that are views
+ * of PGlite's memory, reused by its next write, so each is copied before it is read. An error answer
+ * is thrown, as PGlite's `execProtocol` does; a notification (a trigger's `pg_notify` committed by
+ * this statement) goes to the handle's listeners, as PGlite's would have.
+ */
+async function exchange(client: PGlite, message: Uint8Array): Promise<BackendMessage[]> {
+  const parser = new Parser();
+  const messages: BackendMessage[] = [];
+  await client.execProtocolRawStream(message, {
+    syncToFs: true,
+    onRawData: (chunk) => parser.parse(Buffer.from(chunk), (read) => messages.push(read)),
+  });
+  const error = messages.find((read) => read.name === 'error');
+  if (error) throw error;
+  for (const read of messages) {
+    if (read.name !== 'notification') continue;
+    const { channel, payload } = read as NotificationResponseMessage;
+    embeddedNotificationSinks.get(client)?.(channel, payload);
+  }
+  return messages;
+}
+
 /**
  * A named statement on PGlite, in one call into its WebAssembly instead of six. PGlite's `query`
  * sends Parse, Describe, Bind, Describe, Execute and Sync one call each, and parses and plans the
@@ -156,17 +186,17 @@ async function embeddedNamedQuery<Row>(
       serialize.describe({ type: 'S', name: statement.name }),
       serialize.sync(),
     ]);
-    let messages: { name: string }[];
+    let messages: BackendMessage[];
     try {
-      ({ messages } = await client.execProtocol(message, {}));
+      messages = await exchange(client, message);
     } catch (error) {
       // Prepared by an earlier call whose columns were lost with it: closed, then prepared again.
       if (codeOf(error) !== DUPLICATE_STATEMENT) throw error;
-      await client.execProtocol(
+      await exchange(
+        client,
         Buffer.concat([serialize.close({ type: 'S', name: statement.name }), serialize.sync()]),
-        {},
       );
-      ({ messages } = await client.execProtocol(message, {}));
+      messages = await exchange(client, message);
     }
     const parameters = messages.find((found) => found.name === 'parameterDescription') as
       | { dataTypeIDs: number[] }
@@ -190,13 +220,13 @@ async function embeddedNamedQuery<Row>(
       const serializer = client.serializers[parameterTypes[i] ?? 0];
       return serializer ? serializer(value) : String(value);
     });
-    const { messages } = await client.execProtocol(
+    const messages = await exchange(
+      client,
       Buffer.concat([
         serialize.bind({ statement: statement.name, values: texts }),
         serialize.execute({}),
         serialize.sync(),
       ]),
-      {},
     );
     const rows: Row[] = [];
     for (const message of messages) {
@@ -312,6 +342,11 @@ async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
   const db = pgliteDb as unknown as Database;
   const listeners = new Map<string, Set<Notification>>();
   let closed = false;
+  // One process owns a PGlite database, so a wake-up never needs to leave it.
+  const wake = (channel: string, payload: string) => {
+    for (const listener of listeners.get(channel) ?? []) queueMicrotask(() => listener(payload));
+  };
+  embeddedNotificationSinks.set(client, wake);
   const database: DatabaseHandle = {
     db,
     kind: 'pglite',
@@ -336,8 +371,7 @@ async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
       };
     },
     async notify(channel, payload) {
-      // One process owns a PGlite database, so a wake-up never needs to leave it.
-      for (const listener of listeners.get(channel) ?? []) queueMicrotask(() => listener(payload));
+      wake(channel, payload);
     },
     async migrate() {
       await migratePglite(pgliteDb, { migrationsFolder });

@@ -69,8 +69,39 @@ describe.skipIf(usingPostgres())('named statements on PGlite', () => {
 
   it('reports a statement’s error and stays usable', async () => {
     const failing: NamedStatement = { name: 'embedded_statement_failing', text: 'SELECT 1 / $1::int AS q' };
-    await expect(namedQuery(t.app.db, failing, [0])).rejects.toThrow(/division by zero/);
+    await expect(namedQuery(t.app.db, failing, [0])).rejects.toMatchObject({
+      code: '22012',
+      message: expect.stringMatching(/division by zero/),
+    });
     expect(await namedQuery(t.app.db, failing, [1])).toEqual([{ q: 1 }]);
     expect((await client.query('SELECT 2 AS two')).rows).toEqual([{ two: 2 }]);
+  });
+
+  it('reads an answer that arrives in many pieces, messages cut across them', async () => {
+    const wide: NamedStatement = {
+      name: 'embedded_statement_wide',
+      text: `SELECT g AS n, repeat(chr(233) || 'x', (g % 97) + 1) AS filler, NULL::text AS nothing
+        FROM generate_series(1, $1::int) AS g`,
+    };
+    const expected = (await client.query(wide.text, [20_000])).rows;
+    const rows = await namedQuery<{ n: number; filler: string }>(t.app.db, wide, [20_000]);
+    expect(rows).toHaveLength(20_000);
+    expect(rows).toEqual(expected);
+  });
+
+  it('hands a notification its statement commits to the database’s listeners', async () => {
+    const notifying: NamedStatement = {
+      name: 'embedded_statement_notifying',
+      text: 'SELECT pg_notify($1, $2) AS sent',
+    };
+    const heard: string[] = [];
+    const unlisten = await t.app.database.listen('embedded_probe', (payload) => heard.push(payload));
+    try {
+      await namedQuery(t.app.db, notifying, ['embedded_probe', 'token:42']);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(heard).toEqual(['token:42']);
+    } finally {
+      await unlisten();
+    }
   });
 });
