@@ -37,6 +37,26 @@ function compiled(script: string): string {
   throw new Error(`no compiled form of ${script}`);
 }
 
+/**
+ * The Node options `npm start` gives the service (`node --v8-pool-size=1 dist/server.js` gives
+ * `['--v8-pool-size=1']`), so a bench measures the process production runs. The reference servers
+ * get none: they stay the yardstick they were.
+ */
+export function startScriptNodeOptions(startScript: string): string[] {
+  const words = startScript.trim().split(/\s+/);
+  const entry = words.indexOf('dist/server.js');
+  if (words[0] !== 'node' || entry < 0)
+    throw new Error(`npm start is not \`node … dist/server.js\`: ${startScript}`);
+  return words.slice(1, entry);
+}
+
+const serviceNodeOptions = (): string[] => {
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  return startScriptNodeOptions(manifest.scripts.start);
+};
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const server = createServer();
@@ -106,7 +126,8 @@ export async function startService(
   const ports = Object.fromEntries(
     (options.portVariables ?? ['PORT', 'REF_PORT']).map((name) => [name, String(port)]),
   );
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), compiled(script)], {
+  const nodeOptions = script === 'src/server.ts' ? serviceNodeOptions() : [];
+  const child = spawn(process.execPath, [...nodeOptions, ...(options.nodeArgs ?? []), compiled(script)], {
     cwd: root,
     env: { ...process.env, ...env, ...ports, HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
