@@ -84,6 +84,24 @@ describe('analysis worker', () => {
     expect(await t.app.runtime.analysisWorker.runOnce()).toBeUndefined();
   });
 
+  it('stores the result without a settlement key of the analyst: only the settlement writes one', async () => {
+    const engine = fixedAnalyst();
+    const analyse = engine.analyse.bind(engine);
+    Object.assign(engine, {
+      analyse: async (...args: Parameters<typeof analyse>) => {
+        const outcome = await analyse(...args);
+        return { ...outcome, result: { ...outcome.result, settlement: { outcome: 'won', score: '9-0' } } };
+      },
+    });
+    const t = await app({ analyst: engine });
+    const user = await signIn(t, { credits: 1 });
+    const id = await create(t, user);
+    expect(await t.app.runtime.analysisWorker.runOnce()).toBe('success');
+    const result = (await detail(t, user, id)).result;
+    expect(result).toMatchObject({ market: '1x2', pick: 'home' });
+    expect(result).not.toHaveProperty('settlement');
+  });
+
   it('wakes at once on a new row when running (no poll needed)', async () => {
     const t = await app({ analyst: fixedAnalyst(), workerOptions: { pollMs: 3_600_000 } });
     await t.app.runtime.analysisWorker.start();

@@ -275,3 +275,108 @@ describe('the settlement pass', () => {
     expect(await settlementOf(t, id)).toMatchObject({ outcome: 'won', settlement: { score: '0-0' } });
   });
 });
+
+describe('the settlement written into the stored result', () => {
+  it('keeps every key of the stored text, nested and spaced alike, and adds its own once', async () => {
+    const t = await createTestApp({ clock: new ManualClock('2026-03-10T12:00:00.000Z') });
+    try {
+      const userId = await seedUser(t);
+      await importCsv(t, ['E0,07/03/2026,15:00,Arsenal,Man United,2,1,H']);
+      // Texts the json column keeps as written: a closing brace inside strings and nested objects,
+      // spaces and a newline after the last one, an empty object, none at all.
+      const texts: Record<string, string | null> = {
+        nested:
+          '{"market":"1x2","pick":"home","confidence":0.5,"probabilities":{"home":0.5,"draw":0.3,"away":0.2},"notes":["a}","{b"]}',
+        spaced: '{ "market" : "1x2", "pick": "away", "confidence": 0.4, "text": "fin }" }\n  ',
+        empty: '{ }',
+        none: null,
+      };
+      const ids: Record<string, number> = {};
+      for (const [name, text] of Object.entries(texts)) {
+        const [row] = rowsOf(
+          await t.app.db.execute(sql`
+            INSERT INTO pronostics (user_id, type_id, status, credits_cost, teams_details, result, ai_model,
+                                    search_text, run_after, deadline_at, created_at)
+            VALUES (${userId}, (SELECT id FROM pronostic_types WHERE slug = '1x2'), 'success', 1,
+                    '{"home":"Arsenal","away":"Man United","date":"2026-03-07"}'::json, ${text}::json,
+                    'x', 'x', now(), now(), '2026-03-07T10:00:00Z'::timestamptz)
+            RETURNING id`),
+        );
+        ids[name] = Number(row!.id);
+      }
+      expect(await t.app.services.trackRecord.settleDue()).toMatchObject({
+        settled: 4,
+        won: 1,
+        lost: 1,
+        void: 2,
+      });
+      const outcomes: Record<string, string> = { nested: 'won', spaced: 'lost', empty: 'void', none: 'void' };
+      for (const [name, text] of Object.entries(texts)) {
+        const [row] = rowsOf(
+          await t.app.db.execute(sql`SELECT result::text AS result FROM pronostics WHERE id = ${ids[name]!}`),
+        );
+        const outcome = outcomes[name]!;
+        expect(JSON.parse(String(row!.result)), name).toEqual({
+          ...JSON.parse(text ?? '{}'),
+          settlement: { outcome, score: '2-1', settled_at: '2026-03-10T12:00:00.000000Z' },
+        });
+        expect(String(row!.result).match(/"settlement"/g), name).toHaveLength(1);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('a settlement pass that fails', () => {
+  it('stops with the error of the batch it could not write; what was written stays, the next pass settles the rest', async () => {
+    const t = await createTestApp({ clock: new ManualClock('2026-03-10T12:00:00.000Z') });
+    try {
+      const userId = await seedUser(t);
+      await importCsv(t, ['E0,07/03/2026,15:00,Arsenal,Man United,2,1,H']);
+      const ids: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        ids.push(
+          await seedPronostic(t, {
+            userId,
+            slug: '1x2',
+            details: { home: 'Arsenal', away: 'Man United', date: '2026-03-07' },
+            pick: 'home',
+            confidence: 0.5,
+          }),
+        );
+      }
+      // The second batch (rows 3 and 4) cannot be written; the third is read meanwhile.
+      await t.app.db.execute(
+        sql.raw(`
+        CREATE FUNCTION refuse_settlement() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF NEW.id = ${ids[3]} AND NEW.outcome IS NOT NULL THEN RAISE EXCEPTION 'disk full (test)'; END IF;
+          RETURN NEW;
+        END $$`),
+      );
+      await t.app.db.execute(
+        sql`CREATE TRIGGER refuse_settlement BEFORE UPDATE ON pronostics FOR EACH ROW EXECUTE FUNCTION refuse_settlement()`,
+      );
+      const failure = await t.app.services.trackRecord
+        .settleDue({ batchSize: 2 })
+        .catch((error: Error) => error);
+      // The driver's error, wrapped by the query builder with the statement.
+      expect((failure as Error & { cause?: Error }).cause?.message).toMatch(/disk full/);
+      const outcomes = async () => {
+        const result = await t.app.db.execute(
+          sql`SELECT outcome FROM pronostics WHERE id IN ${sql.raw(`(${ids.join(',')})`)} ORDER BY id`,
+        );
+        return rowsOf(result).map((row) => row.outcome ?? null);
+      };
+      expect(await outcomes()).toEqual(['won', 'won', null, null, null, null]);
+      await t.app.db.execute(sql`DROP TRIGGER refuse_settlement ON pronostics`);
+      expect(await t.app.services.trackRecord.settleDue({ batchSize: 2 })).toMatchObject({ settled: 4 });
+      expect(await outcomes()).toEqual(['won', 'won', 'won', 'won', 'won', 'won']);
+      const record = await t.app.services.trackRecord.userRecord(userId);
+      expect(record.overall.all_time.settled).toBe(6);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -362,19 +362,23 @@ export async function claimNextJob(
 const claimed = (job: Pick<ClaimedJob, 'id' | 'attempts'>) =>
   and(eq(pronostics.id, job.id), eq(pronostics.status, 'processing'), eq(pronostics.attempts, job.attempts));
 
-/** Writes the result; false when the claim was lost (the result is then discarded). */
+/**
+ * Writes the result; false when the claim was lost (the result is then discarded). A `settlement`
+ * key is never the analyst's to give: the settlement adds its own to the stored text, once.
+ */
 export async function markSucceeded(
   db: Executor,
   job: ClaimedJob,
   outcome: { result: Record<string, unknown>; aiModel: string; searchText: string; oddsId?: number | null },
   now: Date,
 ): Promise<boolean> {
+  const { settlement: _notTheAnalysts, ...result } = outcome.result;
   const rows = await db
     .update(pronostics)
     .set({
       status: 'success',
       fixtureOddsId: outcome.oddsId ?? null,
-      result: outcome.result,
+      result,
       aiModel: outcome.aiModel,
       searchText: outcome.searchText,
       finishedAt: now.toISOString(),

@@ -3,7 +3,7 @@
 // `settled_at`, `settled_match_id` and the figure columns together, only on rows still unsettled:
 // idempotent; the rollups gain exactly the rows that statement settled), and the figures' reads:
 // the rollups for the public record, the caller's own settled rows for a user's.
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import {
   pronostics,
@@ -20,10 +20,9 @@ function rowsOf(result: unknown): Record<string, unknown>[] {
 
 const numberOrNull = (value: unknown) => (value === null || value === undefined ? null : Number(value));
 
-/** A JSON number at `path` of `result` as float8, else null (a string or an absent key is no number). */
-const jsonNumber = (path: string[]) =>
-  sql`CASE WHEN json_typeof(p.result #> ${`{${path.join(',')}}`}::text[]) = 'number'
-           THEN (p.result #>> ${`{${path.join(',')}}`}::text[])::float8 END`;
+/** A json value as float8 when it is a JSON number, else null (a string or an absent key is no number). */
+const jsonNumber = (value: SQL) =>
+  sql`CASE WHEN json_typeof(${value}) = 'number' THEN (${value}::text)::float8 END`;
 
 export interface UnsettledRow {
   id: number;
@@ -44,16 +43,21 @@ export interface UnsettledRow {
 
 /** The next unsettled successes after `afterId`, in id order (never the analysis text). */
 export async function unsettledAfter(db: Executor, afterId: number, limit: number): Promise<UnsettledRow[]> {
+  // `result` is json (its text): each operator on it parses the whole 1-2 KB document again, so its
+  // top-level keys are read once (json_to_record) and only the small `probabilities` is read twice.
   const result = await db.execute(sql`
-    SELECT p.id, t.slug, p.teams_details, p.result->>'pick' AS pick, p.fixture_id,
-           CASE WHEN p.result->>'market' = 'exact_score'
-                THEN (SELECT coalesce(array_agg(k), '{}') FROM json_object_keys(p.result->'probabilities') AS k
+    SELECT p.id, t.slug, p.teams_details, r.pick, p.fixture_id,
+           CASE WHEN r.market = 'exact_score' AND json_typeof(r.probabilities) = 'object'
+                THEN (SELECT coalesce(array_agg(k), '{}') FROM json_object_keys(r.probabilities) AS k
                       WHERE k <> 'other') END AS listed,
            to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS created_on,
-           ${jsonNumber(['confidence'])} AS confidence,
-           ${jsonNumber(['probabilities', 'home'])} AS ph, ${jsonNumber(['probabilities', 'draw'])} AS pd,
-           ${jsonNumber(['probabilities', 'away'])} AS pa
+           ${jsonNumber(sql`r.confidence`)} AS confidence,
+           ${jsonNumber(sql`(r.probabilities -> 'home')`)} AS ph,
+           ${jsonNumber(sql`(r.probabilities -> 'draw')`)} AS pd,
+           ${jsonNumber(sql`(r.probabilities -> 'away')`)} AS pa
     FROM ${pronostics} p JOIN ${pronosticTypes} t ON t.id = p.type_id
+    CROSS JOIN LATERAL json_to_record(CASE WHEN json_typeof(p.result) = 'object' THEN p.result END)
+      AS r(pick text, market text, confidence json, probabilities json)
     WHERE p.status = 'success' AND p.outcome IS NULL AND p.id > ${afterId}
     ORDER BY p.id
     LIMIT ${limit}`);
@@ -126,6 +130,8 @@ export async function writeSettlements(
     })),
   );
   const at = now.toISOString();
+  const settlementObject = sql`json_build_object('outcome', s.outcome, 'score', s.score,
+    'settled_at', to_char(${at}::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'))`;
   const result = await db.execute(sql`
     WITH s AS (
       SELECT * FROM jsonb_to_recordset(${list}::jsonb) AS s(id int, outcome text, score text, match_id int,
@@ -141,10 +147,12 @@ export async function writeSettlements(
           settled_actual = s.actual,
           settled_brier = s.brier,
           settled_rps = s.rps,
-          -- result is json (stored as text): set through jsonb, kept as json.
-          result = jsonb_set(coalesce(p.result::jsonb, '{}'::jsonb), '{settlement}', jsonb_build_object(
-            'outcome', s.outcome, 'score', s.score,
-            'settled_at', to_char(${at}::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')))::json
+          -- result is json (stored as text) and has no settlement key yet (markSucceeded drops one):
+          -- the key is spliced before the closing brace of an object with keys, instead of a round
+          -- trip through jsonb that parses and rebuilds every 1-2 KB document (docs/performance.md).
+          result = CASE WHEN p.result::text ~ '^\\s*\\{\\s*"'
+            THEN (left(rtrim(p.result::text, E' \\t\\r\\n'), -1) || ',"settlement":' || ${settlementObject}::text || '}')::json
+            ELSE json_build_object('settlement', ${settlementObject}) END
       FROM s
       WHERE p.id = s.id AND p.status = 'success' AND p.outcome IS NULL
       RETURNING p.type_id, s.outcome, s.match_id, s.day, s.league_id, s.confidence, s.actual, s.brier, s.rps

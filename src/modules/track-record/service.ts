@@ -298,7 +298,10 @@ export function createTrackRecordService({ db, clock, football, fixtures }: Trac
   return {
     /**
      * Settles every unsettled success whose result is stored or whose window has passed, batch by
-     * batch along the unsettled index; idempotent (only unsettled rows are read and written).
+     * batch along the unsettled index; idempotent (only unsettled rows are read and written). The
+     * next batch is read and resolved while the current one is written (two connections, one write
+     * in flight): the keyset cursor never reads a row of the batch being written, and the write,
+     * PostgreSQL's share of the work, no longer waits for the reads and this process's share.
      */
     async settleDue(options: { batchSize?: number } = {}): Promise<SettleReport> {
       const batchSize = options.batchSize ?? SETTLE_BATCH;
@@ -311,21 +314,30 @@ export function createTrackRecordService({ db, clock, football, fixtures }: Trac
         byFixture: 0,
         byName: 0,
       };
-      let cursor = 0;
-      for (;;) {
-        const rows = await unsettledAfter(db, cursor, batchSize);
-        if (rows.length === 0) break;
-        cursor = rows[rows.length - 1]!.id;
-        report.scanned += rows.length;
-        const now = clock.now();
-        const tied = await settleByFixture(rows, now);
-        const named = await settleBatch(tied.byName, now);
-        const settlements = [...tied.settlements, ...named];
-        report.byFixture += tied.settlements.length;
-        report.byName += named.length;
-        report.settled += await writeSettlements(db, settlements, now);
-        for (const settlement of settlements) report[settlement.outcome] += 1;
-        if (rows.length < batchSize) break;
+      let writing: Promise<number> = Promise.resolve(0);
+      try {
+        let rows = await unsettledAfter(db, 0, batchSize);
+        while (rows.length > 0) {
+          const last = rows.length < batchSize ? undefined : rows[rows.length - 1]!.id;
+          const reading = last === undefined ? Promise.resolve([]) : unsettledAfter(db, last, batchSize);
+          // Awaited below, after this batch's work: a failure meanwhile must not go unhandled.
+          reading.catch(() => undefined);
+          report.scanned += rows.length;
+          const now = clock.now();
+          const tied = await settleByFixture(rows, now);
+          const named = await settleBatch(tied.byName, now);
+          const settlements = [...tied.settlements, ...named];
+          report.byFixture += tied.settlements.length;
+          report.byName += named.length;
+          for (const settlement of settlements) report[settlement.outcome] += 1;
+          report.settled += await writing;
+          writing = writeSettlements(db, settlements, now);
+          writing.catch(() => undefined);
+          rows = await reading;
+        }
+      } finally {
+        // The batch in flight is written (or has failed) before the pass ends, whatever happened.
+        report.settled += await writing;
       }
       return report;
     },
