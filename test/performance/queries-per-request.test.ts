@@ -1,7 +1,7 @@
 // How many statements the hot list costs (issue 13): on PGlite every statement queues for the one
 // connection, so the unfiltered page carries the user's live counter in the same statement. With
 // the token cache warm, a list page is one query; a page past the end reads the counter alone; a
-// filtered page, and a wallet history page, carry their count in the same statement. Counted, not
+// filtered page (past the end too), and a wallet history page, carry their count in the same statement. Counted, not
 // timed (speed belongs to `npm run bench:http`).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fixedAnalyst } from '../fakes/analysts.js';
@@ -97,11 +97,24 @@ describe('statements per list request', () => {
     expect(result.pronostics).toHaveLength(2);
   });
 
-  it('a filtered page past the end counts alone, and its total is still right', async () => {
-    const { result, statements } = await statementsOf(() => list('page=3&per_page=2&search=equipe%201'));
-    expect(statements).toBe(2);
-    expect(result.pronostics).toHaveLength(0);
-    expect(result.meta.total).toBe(3);
+  it('a filtered page keeps the newest first across its rows', async () => {
+    const { result } = await statementsOf(() => list('page=1&per_page=3&search=equipe%201'));
+    const ids = result.pronostics.map((row) => row.id);
+    expect(ids).toHaveLength(3);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+  });
+
+  it('a filtered page past the end, or matching nothing, still costs one statement with its total', async () => {
+    for (const [query, total] of [
+      ['page=3&per_page=2&search=equipe%201', 3],
+      ['page=1&search=personne', 0],
+      ['page=2&status=cancelled', 0],
+    ] as const) {
+      const { result, statements } = await statementsOf(() => list(query));
+      expect(statements, query).toBe(1);
+      expect(result.pronostics, query).toHaveLength(0);
+      expect(result.meta.total, query).toBe(total);
+    }
   });
 
   it('a wallet history page, filtered or not, carries its count: one statement', async () => {

@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Executor } from '../../src/db/client.js';
 import { activeTokenStatement } from '../../src/modules/auth/token-repository.js';
 import {
-  countQuery,
   detailStatement,
   filteredListQuery,
   filterValues,
@@ -138,20 +137,12 @@ const builtQueries = (): {
     query: filteredListQuery(db(), filter),
     values: filterValues(filter, page),
   });
-  const counted = (label: string, filter: ListFilter) => ({
-    label,
-    query: countQuery(db(), filter),
-    values: filterValues(filter),
-  });
   return [
     { label: 'list page', query: named(listPageStatement, [userId, page.limit, page.offset]), values: {} },
     filtered('list by status', { userId, status: 'cancelled' }),
     filtered('list with search', { userId, search: 'equipe 1' }),
     filtered('list by outcome', { userId, outcome: 'won' }),
     filtered('list of pending', { userId, outcome: 'pending' }),
-    counted('count by outcome', { userId, outcome: 'lost' }),
-    counted('count by status', { userId, status: 'cancelled' }),
-    counted('count with search', { userId, search: 'equipe 1' }),
     { label: 'detail', query: named(detailStatement, [1234]), values: {} },
   ];
 };

@@ -190,43 +190,80 @@ export const listPageStatement: NamedStatement = {
 };
 
 /**
- * A filtered page of the user's live pronostics as text, newest first, each row carrying the
- * filter's count (a subquery PostgreSQL runs once, an InitPlan): the page and its total in one
- * round trip, as on the unfiltered page. The query, for its plan too.
+ * A filtered page of the user's live pronostics as text, newest first, joined to the filter's count
+ * (`counted LEFT JOIN page`): the count and the page in one round trip, and the count's row is
+ * there even when the page is empty (a page past the end), so no second statement is ever needed.
+ * The query, for its plan too; `listPronosticsText` drops the empty page's row of nulls.
  */
 export function filteredListQuery(db: Executor, filter: ListFilter) {
-  return db
+  const counted = db
+    .select({ total: sql<number>`count(*)::int`.as('total') })
+    .from(pronostics)
+    .where(listConditions(filter))
+    .as('counted');
+  const page = db
     .select({
       id: pronostics.id,
       typeId: pronostics.typeId,
       status: pronostics.status,
       creditsCost: pronostics.creditsCost,
-      teamsDetails: sql<string>`${pronostics.teamsDetails}::text`,
-      result: sql<string | null>`${pronostics.result}::text`,
+      teamsDetails: sql<string>`${pronostics.teamsDetails}::text`.as('teams_details_text'),
+      result: sql<string | null>`${pronostics.result}::text`.as('result_text'),
       aiModel: pronostics.aiModel,
-      createdAt: sql<string>`to_char(${pronostics.createdAt} AT TIME ZONE 'UTC', ${sql.raw(API_TIME)})`,
-      total: sql<number | null>`(${countQuery(db, filter)})::int`,
+      createdAt: sql<string>`to_char(${pronostics.createdAt} AT TIME ZONE 'UTC', ${sql.raw(API_TIME)})`.as(
+        'created_at_text',
+      ),
     })
     .from(pronostics)
     .where(listConditions(filter))
     .orderBy(desc(pronostics.createdAt), desc(pronostics.id))
     .limit(sql.placeholder('limit'))
-    .offset(sql.placeholder('offset'));
+    .offset(sql.placeholder('offset'))
+    .as('page');
+  return db
+    .select({
+      id: page.id,
+      typeId: page.typeId,
+      status: page.status,
+      creditsCost: page.creditsCost,
+      teamsDetails: page.teamsDetails,
+      result: page.result,
+      aiModel: page.aiModel,
+      createdAt: page.createdAt,
+      total: counted.total,
+    })
+    .from(counted)
+    .leftJoin(page, sql`true`);
 }
 
-/** A page of the user's live pronostics as text, newest first: the hot unfiltered one on the driver. */
+/**
+ * A page of the user's live pronostics as text, newest first, and how many rows it is taken from
+ * (null only when the unfiltered page is past the end: the caller reads the live counter then).
+ */
 export async function listPronosticsText(
   db: Database,
   filter: ListFilter,
   page: { limit: number; offset: number },
-): Promise<ListedText[]> {
+): Promise<{ rows: ListedText[]; total: number | null }> {
   const filtered = filter.status !== undefined || filter.search !== undefined || filter.outcome !== undefined;
-  if (!filtered)
-    return namedQuery<ListedText>(db, listPageStatement, [filter.userId, page.limit, page.offset]);
+  if (!filtered) {
+    const rows = await namedQuery<ListedText>(db, listPageStatement, [
+      filter.userId,
+      page.limit,
+      page.offset,
+    ]);
+    return { rows, total: rows[0]?.total ?? null };
+  }
   const name = `pronostics_list${filterShape(filter)}`;
-  return preparedOnce(db, name, () => filteredListQuery(db, filter).prepare(name)).execute(
+  const joined = await preparedOnce(db, name, () => filteredListQuery(db, filter).prepare(name)).execute(
     filterValues(filter, page),
   );
+  // A row with an id is a whole row of the page (the join's nulls are only the empty page's).
+  const rows = joined.filter((row) => row.id !== null) as ListedText[];
+  // The join keeps the page's order in practice; SQL does not promise it, so it is put back here
+  // (`createdAt` is fixed-width UTC text, so it sorts as text).
+  rows.sort((a, b) => (a.createdAt === b.createdAt ? b.id - a.id : a.createdAt < b.createdAt ? 1 : -1));
+  return { rows, total: joined[0]?.total ?? 0 };
 }
 
 /** A page of the user's live pronostics as objects, newest first (the summary's latest, the back office). */
@@ -246,19 +283,6 @@ export async function listPronostics(
       .offset(sql.placeholder('offset'))
       .prepare(name);
   return preparedOnce(db, name, prepare).execute(filterValues(filter, page));
-}
-
-/** Counts the rows a filter matches: only the user's own, along the same index. */
-export function countQuery(db: Executor, filter: ListFilter) {
-  return db.select({ total: count() }).from(pronostics).where(listConditions(filter));
-}
-
-export async function countPronostics(db: Executor, filter: ListFilter): Promise<number> {
-  const name = `pronostics_count${filterShape(filter)}`;
-  const [row] = await preparedOnce(db, name, () => countQuery(db, filter).prepare(name)).execute(
-    filterValues(filter),
-  );
-  return Number(row?.total ?? 0);
 }
 
 /** A user's live pronostics counted by status, in one grouped query. */

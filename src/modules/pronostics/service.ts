@@ -24,7 +24,6 @@ import {
   countByFixtures,
   countCreated,
   countDeleted,
-  countPronostics,
   countPronosticsByStatus,
   findActiveType,
   findLivePronostic,
@@ -294,13 +293,13 @@ export function createPronosticService({
         ...(search ? { search } : {}),
       };
       const range = { limit: page.perPage, offset: offsetOf(page) };
-      // Each row carries the page's total: the live counter unfiltered, the filter's count filtered.
-      // A page past the end has no row to carry it: it is read alone.
-      const rows = await listPronosticsText(db, filter, range);
-      const filtered = status !== undefined || search !== undefined || outcome !== undefined;
-      const total =
-        rows[0]?.total ?? (filtered ? await countPronostics(db, filter) : await liveCount(db, user.id));
-      return { pronostics: rows.map(listedJson), meta: pageMeta(page, total) };
+      // The page comes with its total: the live counter unfiltered, the filter's count filtered. An
+      // unfiltered page past the end has no row to carry the counter: it is read alone.
+      const { rows, total } = await listPronosticsText(db, filter, range);
+      return {
+        pronostics: rows.map(listedJson),
+        meta: pageMeta(page, total ?? (await liveCount(db, user.id))),
+      };
     },
 
     /** The owner's live pronostics counted by status, and the newest ones: two queries. */
