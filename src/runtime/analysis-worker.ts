@@ -120,7 +120,7 @@ export function createAnalysisWorker(deps: WorkerDeps) {
         `pronostic type "${job.typeSlug}" is not one the analyst answers`,
       );
     }
-    const signal = AbortSignal.any([abort.signal, AbortSignal.timeout(options.leaseSeconds * 1000)]);
+    const { signal, release } = jobSignal();
     try {
       const outcome = await analyse(job, signal);
       const finished = await jobs.succeed(job, outcome, clock.now());
@@ -142,7 +142,35 @@ export function createAnalysisWorker(deps: WorkerDeps) {
       log.warn({ err: error, retry_in_s: wait }, 'analysis failed; will retry');
       await jobs.scheduleRetry(job, addSeconds(clock.now(), wait), reason);
       return 'retry';
+    } finally {
+      release();
     }
+  }
+
+  /**
+   * The signal one analysis runs under: aborted on shutdown or when its lease runs out, and let go
+   * of as soon as the analysis ends. Not `AbortSignal.any([shutdown, AbortSignal.timeout(lease)])`:
+   * Node keeps such a signal, once it has a listener, until it aborts, so every finished job (its
+   * listeners, its result) stayed in memory for the rest of its lease: ~4 KB a job, tens of MB
+   * under the create load (docs/performance.md, round five).
+   */
+  function jobSignal(): { signal: AbortSignal; release: () => void } {
+    const controller = new AbortController();
+    const shutdown = abort.signal;
+    const onShutdown = () => controller.abort(shutdown.reason);
+    if (shutdown.aborted) onShutdown();
+    else shutdown.addEventListener('abort', onShutdown, { once: true });
+    const lease = setTimeout(
+      () => controller.abort(new DOMException('The analysis outlived its lease', 'TimeoutError')),
+      options.leaseSeconds * 1000,
+    );
+    return {
+      signal: controller.signal,
+      release: () => {
+        clearTimeout(lease);
+        shutdown.removeEventListener('abort', onShutdown);
+      },
+    };
   }
 
   async function analyse(job: ClaimedJob, signal: AbortSignal) {

@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
@@ -100,6 +102,31 @@ describe('analysis worker', () => {
     const result = (await detail(t, user, id)).result;
     expect(result).toMatchObject({ market: '1x2', pick: 'home' });
     expect(result).not.toHaveProperty('settlement');
+  });
+
+  it('lets go of a finished analysis: its signal is collected long before its lease would run out', async () => {
+    setFlagsFromString('--expose-gc');
+    const collectGarbage = runInNewContext('gc') as () => void;
+    const engine = fixedAnalyst();
+    const analyse = engine.analyse.bind(engine);
+    let seen: WeakRef<AbortSignal> | undefined;
+    Object.assign(engine, {
+      analyse: async (...args: Parameters<typeof analyse>) => {
+        seen = new WeakRef(args[2] as AbortSignal);
+        return analyse(...args);
+      },
+    });
+    const t = await app({ analyst: engine, workerOptions: { leaseSeconds: 3600 } });
+    const user = await signIn(t, { credits: 1 });
+    await create(t, user);
+    expect(await t.app.runtime.analysisWorker.runOnce()).toBe('success');
+    expect(seen).toBeDefined();
+    for (let i = 0; i < 5 && seen?.deref() !== undefined; i++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      collectGarbage();
+    }
+    // AbortSignal.any with AbortSignal.timeout kept it (and its listeners) for the whole hour.
+    expect(seen?.deref()).toBeUndefined();
   });
 
   it('wakes at once on a new row when running (no poll needed)', async () => {
