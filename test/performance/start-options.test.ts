@@ -22,4 +22,9 @@ describe('the service’s Node options', () => {
     // docs/performance.md, issue 28 round four: ~60 MB of resident memory on PGlite.
     expect(startScriptNodeOptions(manifest.scripts.start)).toContain('--v8-pool-size=1');
   });
+
+  it('cap the young generation at 8 MB semi-spaces: V8 grew it to 16 MB ones under load', () => {
+    // docs/performance.md, issue 28 round five: PGlite's peak 297-301 → 256-261 MB.
+    expect(startScriptNodeOptions(manifest.scripts.start)).toContain('--max-semi-space-size=8');
+  });
 });
