@@ -3,7 +3,8 @@
 // schema's serializer says for the same rows read as objects: checked here, deep-equal, for every
 // result shape the service stores (each type's analysis, settled or not, a cancellation, none yet)
 // and for the text and numbers JSON makes hard (quotes, backslashes, control characters, accents,
-// emoji, exponents, extra match keys), on the unfiltered page and on the filtered ones.
+// emoji, exponents, extra match keys), on the unfiltered page and on the filtered ones; and the
+// detail answer, which splices the row's `teams_details` and `result` texts the same way.
 import { sql } from 'drizzle-orm';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,9 +13,9 @@ import { buildResult } from '../../src/engine/result.js';
 import { pronosticTypeSlugs } from '../../src/lib/allowed-values.js';
 import { envelope } from '../../src/lib/envelope.js';
 import { messages } from '../../src/lib/messages.js';
-import { listPronostics } from '../../src/modules/pronostics/repository.js';
-import { ListData } from '../../src/modules/pronostics/schemas.js';
-import { listedView } from '../../src/modules/pronostics/service.js';
+import { findLivePronostic, listPronostics } from '../../src/modules/pronostics/repository.js';
+import { DetailedPronostic, ListData } from '../../src/modules/pronostics/schemas.js';
+import { detailView, listedView } from '../../src/modules/pronostics/service.js';
 import { Envelope } from '../../src/schemas/common.js';
 import { simulateLeague } from '../engine/simulate.js';
 import { createTestApp, type SignedIn, signIn, type TestApp } from '../helpers.js';
@@ -120,6 +121,30 @@ beforeAll(async () => {
           });
         },
       );
+
+      // The detail the same way: the row read as objects, through the detail route's schema.
+      app.get(
+        '/test/pronostic-as-object/:id',
+        {
+          schema: {
+            params: Type.Object({ id: Type.Integer() }),
+            response: {
+              200: Envelope(
+                Type.Object({ pronostic: DetailedPronostic }),
+                Type.Object({ id: Type.Integer() }),
+              ),
+            },
+          },
+        },
+        async (request) => {
+          const found = await findLivePronostic(app.db, (request.params as { id: number }).id);
+          return envelope({
+            user: { id: user.id },
+            message: messages.pronosticDetail,
+            data: { pronostic: detailView(found!) },
+          });
+        },
+      );
     },
   });
   user = await signIn(t);
@@ -180,5 +205,33 @@ describe('the list answer, spliced from stored JSON text', () => {
     expect(all.filter((row) => row.status === 'cancelled')).toHaveLength(1);
     // The stored microseconds, as every other answer shows them.
     expect(all[0]!.created_at).toBe('2026-03-14T10:11:12.345678Z');
+  });
+});
+
+describe('the detail answer, spliced from stored JSON text', () => {
+  it("deep-equals the schema's answer for every stored shape", async () => {
+    const listed = [
+      ...(await bodyOf('/api/user/pronostics?page=1')).data.pronostics,
+      ...(await bodyOf('/api/user/pronostics?page=2')).data.pronostics,
+    ] as { id: number; created_at: string }[];
+    expect(listed).toHaveLength(shapes().length);
+    for (const { id, created_at } of listed) {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/api/user/pronostic/${id}`,
+        headers: user.headers,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+      const spliced = JSON.parse(response.body);
+      const expected = JSON.parse(
+        (await t.app.inject({ method: 'GET', url: `/test/pronostic-as-object/${id}`, headers: user.headers }))
+          .body,
+      );
+      // The stored microseconds, as the list shows them (the rows read as objects lose them on PGlite).
+      expect(spliced.data.pronostic.created_at).toBe(created_at);
+      expected.data.pronostic.created_at = created_at;
+      expect(spliced, String(id)).toEqual(expected);
+    }
   });
 });

@@ -325,6 +325,39 @@ export async function findLivePronostic(db: Executor, id: number) {
   };
 }
 
+/**
+ * The detail as the API shows it: `teams_details` and `result` as PostgreSQL's own text (the route
+ * splices them into its answer, as the list does its rows) and the time already in the API's format.
+ */
+export const detailTextStatement: NamedStatement = {
+  name: 'pronostic_detail_text',
+  text: `SELECT p.id, p.type_id AS "typeId", p.status, p.credits_cost AS "creditsCost",
+      p.teams_details::text AS "teamsDetails", p.result::text AS result, p.ai_model AS "aiModel",
+      to_char(p.created_at AT TIME ZONE 'UTC', ${API_TIME}) AS "createdAt",
+      p.user_id AS "userId", t.name AS "typeName", t.slug AS "typeSlug", t.difficulty AS "typeDifficulty"
+    FROM pronostics p JOIN pronostic_types t ON t.id = p.type_id
+    WHERE p.id = $1 AND p.deleted_at IS NULL
+    LIMIT 1`,
+};
+
+export async function findLivePronosticText(db: Executor, id: number) {
+  const [row] = await namedQuery<
+    Omit<ListedText, 'total'> & {
+      userId: number;
+      typeName: string;
+      typeSlug: PronosticTypeSlug;
+      typeDifficulty: number;
+    }
+  >(db, detailTextStatement, [id]);
+  if (!row) return undefined;
+  const { userId, typeName, typeSlug, typeDifficulty, ...pronostic } = row;
+  return {
+    pronostic,
+    userId,
+    type: { id: pronostic.typeId, name: typeName, slug: typeSlug, difficulty: typeDifficulty },
+  };
+}
+
 export async function softDeletePronostic(
   db: Executor,
   id: number,

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { envelope } from '../../lib/envelope.js';
 import { messages } from '../../lib/messages.js';
-import { spliceArray } from '../../lib/spliced-answer.js';
+import { spliceArray, spliceValues } from '../../lib/spliced-answer.js';
 import { currentUser } from '../../plugins/app/auth.js';
 import { authErrors, EmptyArray, Envelope, ErrorEnvelope, IdParams } from '../../schemas/common.js';
 import { adminErrors } from '../admin/schemas.js';
@@ -18,7 +18,7 @@ import {
   PronosticTypeSchema,
   UpdateTypeBody,
 } from './schemas.js';
-import type { CreatedPronostic as Created } from './service.js';
+import { type CreatedPronostic as Created, DETAIL_STAND_INS } from './service.js';
 
 const UserId = Type.Object({ id: Type.Integer() });
 const ownedErrors = { ...authErrors, 403: ErrorEnvelope, 404: ErrorEnvelope };
@@ -188,13 +188,21 @@ const pronosticRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(Type.Object({ pronostic: DetailedPronostic }), UserId), ...ownedErrors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = currentUser(request);
-      return envelope({
+      const found = await pronostics.getOwn(user, request.params.id);
+      const answer = envelope({
         user: { id: user.id },
         message: messages.pronosticDetail,
-        data: { pronostic: await pronostics.getOwn(user, request.params.id) },
+        data: { pronostic: found.pronostic },
       });
+      // The stored json texts take their stand-ins' places, never parsed (as the list's rows).
+      return spliceValues(reply, answer, [
+        { key: 'teams_details', written: DETAIL_STAND_INS.teamsDetails.written, text: found.teamsDetails },
+        ...(found.result === null
+          ? []
+          : [{ key: 'result', written: DETAIL_STAND_INS.result.written, text: found.result }]),
+      ]);
     },
   );
 

@@ -27,6 +27,7 @@ import {
   countPronosticsByStatus,
   findActiveType,
   findLivePronostic,
+  findLivePronosticText,
   forgetOwner,
   insertPronostic,
   insertTypeIfAbsent,
@@ -91,6 +92,15 @@ function pronosticView(row: ShownPronostic) {
 export function listedJson(row: ListedText): string {
   return `{"id":${row.id},"type_id":${row.typeId},"status":${JSON.stringify(row.status)},"credits_cost":${row.creditsCost},"teams_details":${row.teamsDetails},"result":${row.result ?? 'null'},"created_at":"${row.createdAt}","ai_model":${JSON.stringify(row.aiModel)}}`;
 }
+
+/**
+ * What the detail's schema writes for the stand-ins its answer carries in place of `teams_details`
+ * and `result`, which the route replaces with the stored texts (`spliceValues`).
+ */
+export const DETAIL_STAND_INS = {
+  teamsDetails: { value: { home: '', away: '' }, written: '{"home":"","away":""}' },
+  result: { value: null, written: 'null' },
+} as const;
 
 export function listedView(row: ShownPronostic) {
   return { ...pronosticView(row), ai_model: row.aiModel };
@@ -320,8 +330,30 @@ export function createPronosticService({
       };
     },
 
+    /**
+     * The owner's pronostic with its type, for the route to splice: the view with stand-ins for
+     * `teams_details` and `result` (`DETAIL_STAND_INS`), and their stored json text, never parsed.
+     */
     async getOwn(user: AuthUser, id: number) {
-      return detailView(await findOwned(user, id));
+      const found = await findLivePronosticText(db, id);
+      if (!found) throw new NotFound(messages.pronosticNotFound);
+      if (found.userId !== user.id) throw new NotOwner(messages.pronosticForbidden);
+      const { pronostic, type } = found;
+      return {
+        pronostic: {
+          id: pronostic.id,
+          type_id: pronostic.typeId,
+          status: pronostic.status,
+          credits_cost: pronostic.creditsCost,
+          teams_details: DETAIL_STAND_INS.teamsDetails.value,
+          result: DETAIL_STAND_INS.result.value,
+          created_at: pronostic.createdAt,
+          type,
+          ai_model: pronostic.aiModel,
+        },
+        teamsDetails: pronostic.teamsDetails,
+        result: pronostic.result,
+      };
     },
 
     /** Any user's pronostics for the back office, deleted ones included (flagged), newest first. */
