@@ -305,7 +305,8 @@ export async function countPronosticsByStatus(
 export const detailStatement: NamedStatement = {
   name: 'pronostic_detail',
   text: `SELECT p.id, p.type_id AS "typeId", p.status, p.credits_cost AS "creditsCost",
-      p.teams_details AS "teamsDetails", p.result, p.ai_model AS "aiModel", p.created_at AS "createdAt",
+      p.teams_details AS "teamsDetails", p.result, p.ai_model AS "aiModel",
+      to_char(p.created_at AT TIME ZONE 'UTC', ${API_TIME}) AS "createdAt",
       p.user_id AS "userId", t.name AS "typeName", t.slug AS "typeSlug", t.difficulty AS "typeDifficulty"
     FROM pronostics p JOIN pronostic_types t ON t.id = p.type_id
     WHERE p.id = $1 AND p.deleted_at IS NULL
