@@ -8,7 +8,6 @@ import type { Executor } from '../../src/db/client.js';
 import { activeTokenStatement } from '../../src/modules/auth/token-repository.js';
 import {
   detailStatement,
-  detailTextStatement,
   filteredListQuery,
   filterValues,
   type ListFilter,
@@ -145,7 +144,6 @@ const builtQueries = (): {
     filtered('list by outcome', { userId, outcome: 'won' }),
     filtered('list of pending', { userId, outcome: 'pending' }),
     { label: 'detail', query: named(detailStatement, [1234]), values: {} },
-    { label: 'detail as text', query: named(detailTextStatement, [1234]), values: {} },
   ];
 };
 

@@ -300,12 +300,14 @@ export async function countPronosticsByStatus(
 
 /**
  * The detail: a live (not deleted) pronostic, its owner and its type, whoever owns it. A named
- * statement on the driver (the second hottest read); its JSON columns parsed by the driver.
+ * statement on the driver (the second hottest read): `teams_details` and `result` as PostgreSQL's
+ * own text (the detail route splices them into its answer, as the list does its rows) and the time
+ * already in the API's format.
  */
 export const detailStatement: NamedStatement = {
   name: 'pronostic_detail',
   text: `SELECT p.id, p.type_id AS "typeId", p.status, p.credits_cost AS "creditsCost",
-      p.teams_details AS "teamsDetails", p.result, p.ai_model AS "aiModel",
+      p.teams_details::text AS "teamsDetails", p.result::text AS result, p.ai_model AS "aiModel",
       to_char(p.created_at AT TIME ZONE 'UTC', ${API_TIME}) AS "createdAt",
       p.user_id AS "userId", t.name AS "typeName", t.slug AS "typeSlug", t.difficulty AS "typeDifficulty"
     FROM pronostics p JOIN pronostic_types t ON t.id = p.type_id
@@ -313,9 +315,15 @@ export const detailStatement: NamedStatement = {
     LIMIT 1`,
 };
 
-export async function findLivePronostic(db: Executor, id: number) {
+/** The detail with its json columns as stored text (`detailStatement`). */
+export async function findLivePronosticText(db: Executor, id: number) {
   const [row] = await namedQuery<
-    ShownPronostic & { userId: number; typeName: string; typeSlug: PronosticTypeSlug; typeDifficulty: number }
+    Omit<ListedText, 'total'> & {
+      userId: number;
+      typeName: string;
+      typeSlug: PronosticTypeSlug;
+      typeDifficulty: number;
+    }
   >(db, detailStatement, [id]);
   if (!row) return undefined;
   const { userId, typeName, typeSlug, typeDifficulty, ...pronostic } = row;
@@ -326,37 +334,17 @@ export async function findLivePronostic(db: Executor, id: number) {
   };
 }
 
-/**
- * The detail as the API shows it: `teams_details` and `result` as PostgreSQL's own text (the route
- * splices them into its answer, as the list does its rows) and the time already in the API's format.
- */
-export const detailTextStatement: NamedStatement = {
-  name: 'pronostic_detail_text',
-  text: `SELECT p.id, p.type_id AS "typeId", p.status, p.credits_cost AS "creditsCost",
-      p.teams_details::text AS "teamsDetails", p.result::text AS result, p.ai_model AS "aiModel",
-      to_char(p.created_at AT TIME ZONE 'UTC', ${API_TIME}) AS "createdAt",
-      p.user_id AS "userId", t.name AS "typeName", t.slug AS "typeSlug", t.difficulty AS "typeDifficulty"
-    FROM pronostics p JOIN pronostic_types t ON t.id = p.type_id
-    WHERE p.id = $1 AND p.deleted_at IS NULL
-    LIMIT 1`,
-};
-
-export async function findLivePronosticText(db: Executor, id: number) {
-  const [row] = await namedQuery<
-    Omit<ListedText, 'total'> & {
-      userId: number;
-      typeName: string;
-      typeSlug: PronosticTypeSlug;
-      typeDifficulty: number;
-    }
-  >(db, detailTextStatement, [id]);
-  if (!row) return undefined;
-  const { userId, typeName, typeSlug, typeDifficulty, ...pronostic } = row;
-  return {
-    pronostic,
-    userId,
-    type: { id: pronostic.typeId, name: typeName, slug: typeSlug, difficulty: typeDifficulty },
+/** The detail with its json columns as objects (the pronostic events' data). */
+export async function findLivePronostic(db: Executor, id: number) {
+  const found = await findLivePronosticText(db, id);
+  if (!found) return undefined;
+  const { teamsDetails, result, ...rest } = found.pronostic;
+  const pronostic: ShownPronostic = {
+    ...rest,
+    teamsDetails: JSON.parse(teamsDetails) as ShownPronostic['teamsDetails'],
+    result: result === null ? null : (JSON.parse(result) as ShownPronostic['result']),
   };
+  return { ...found, pronostic };
 }
 
 export async function softDeletePronostic(

@@ -26,7 +26,6 @@ import {
   countDeleted,
   countPronosticsByStatus,
   findActiveType,
-  findLivePronostic,
   findLivePronosticText,
   forgetOwner,
   insertPronostic,
@@ -194,9 +193,12 @@ export function createPronosticService({
     return fixtures.pick(fixtureId);
   }
 
-  /** The live row and its type, if `user` owns it: NotFound when there is none, NotOwner when it is another's. */
+  /**
+   * The live row (its json columns as stored text) and its type, if `user` owns it: NotFound when
+   * there is none, NotOwner when it is another's.
+   */
   async function findOwned(user: AuthUser, id: number) {
-    const found = await findLivePronostic(db, id);
+    const found = await findLivePronosticText(db, id);
     if (!found) throw new NotFound(messages.pronosticNotFound);
     if (found.userId !== user.id) throw new NotOwner(messages.pronosticForbidden);
     return found;
@@ -335,22 +337,13 @@ export function createPronosticService({
      * `teams_details` and `result` (`DETAIL_STAND_INS`), and their stored json text, never parsed.
      */
     async getOwn(user: AuthUser, id: number) {
-      const found = await findLivePronosticText(db, id);
-      if (!found) throw new NotFound(messages.pronosticNotFound);
-      if (found.userId !== user.id) throw new NotOwner(messages.pronosticForbidden);
-      const { pronostic, type } = found;
+      const { pronostic, type } = await findOwned(user, id);
+      const standIns = {
+        teamsDetails: DETAIL_STAND_INS.teamsDetails.value,
+        result: DETAIL_STAND_INS.result.value,
+      };
       return {
-        pronostic: {
-          id: pronostic.id,
-          type_id: pronostic.typeId,
-          status: pronostic.status,
-          credits_cost: pronostic.creditsCost,
-          teams_details: DETAIL_STAND_INS.teamsDetails.value,
-          result: DETAIL_STAND_INS.result.value,
-          created_at: pronostic.createdAt,
-          type,
-          ai_model: pronostic.aiModel,
-        },
+        pronostic: detailView({ pronostic: { ...pronostic, ...standIns }, type }),
         teamsDetails: pronostic.teamsDetails,
         result: pronostic.result,
       };
