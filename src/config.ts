@@ -465,6 +465,13 @@ const ConfigSchema = Type.Object({
     description:
       "Where `fixtures:sync` downloads upcoming fixtures (football-data.co.uk's fixtures.csv); `file:///…` reads a local copy.",
   } satisfies SettingKeywords<string>),
+  downloadMaxBytes: wholeNumber('DOWNLOAD_MAX_BYTES', {
+    default: 20 * 1024 * 1024,
+    minimum: 1024,
+    maximum: 1024 * 1024 * 1024,
+    description:
+      'Largest results or fixtures file a sync downloads (bytes); past it the sync fails with one line.',
+  }),
   fixturesSyncIntervalHours: wholeNumber('FIXTURES_SYNC_INTERVAL_HOURS', {
     // Nothing leaves the machine in development or tests unless asked.
     defaultFrom: (earlier) => (inProduction(earlier) ? 6 : 0),

@@ -115,6 +115,7 @@ const wholeNumbers: [string, string, number, number, number, Env?][] = [
   ['ANALYSIS_QUEUE_MAX_WAIT_SECONDS', 'analysisQueueMaxWaitSeconds', 1, 0, 3600],
   ['ANALYSIS_QUEUE_HOLD_SECONDS', 'analysisQueueHoldSeconds', 10, 1, 120],
   ['FIXTURES_SYNC_INTERVAL_HOURS', 'fixturesSyncIntervalHours', 0, 0, 168],
+  ['DOWNLOAD_MAX_BYTES', 'downloadMaxBytes', 20_971_520, 1024, 1_073_741_824],
   ['WORKER_LEASE_SECONDS', 'workerLeaseSeconds', 60, 10, 3600, { AI_NARRATIVE_DEADLINE_MS: '6666' }],
 ];
 

@@ -1,6 +1,6 @@
 // Where results come from, before the service stores them: football-data.co.uk's file of a league's
 // season (`{RESULTS_BASE_URL}/<yyyy>/<Div>.csv`), its URL, its download and its text encoding.
-import { downloadBytes } from '../../lib/download.js';
+import { type DownloadOptions, downloadBytes } from '../../lib/download.js';
 import { seasonFolder } from './results-csv.js';
 
 /** football-data.co.uk files are mostly ASCII, but older ones are Windows-1252, not UTF-8. */
@@ -29,10 +29,6 @@ export function resultsUrl(baseUrl: string, code: string, season: string): strin
   return `${baseUrl.replace(/\/+$/, '')}/${folder}/${code}.csv`;
 }
 
-export async function downloadResults(
-  url: string,
-  fetchImpl: typeof fetch = fetch,
-  signal?: AbortSignal,
-): Promise<string> {
-  return decodeResults(await downloadBytes(url, fetchImpl, signal));
+export async function downloadResults(url: string, options: DownloadOptions): Promise<string> {
+  return decodeResults(await downloadBytes(url, options));
 }

@@ -264,7 +264,7 @@ export function createFootballService({ db, config, fetch: fetchImpl = fetch }: 
       onProgress?: ImportProgress,
     ): Promise<FileImportReport & { url: string }> {
       const url = resultsUrl(config.resultsBaseUrl, code, season);
-      const text = await downloadResults(url, fetchImpl);
+      const text = await downloadResults(url, { maxBytes: config.downloadMaxBytes, fetchImpl });
       const report = await importText(text, `${code} ${season}`, onProgress, { league: code, season });
       return { ...report, url };
     },
