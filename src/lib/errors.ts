@@ -42,6 +42,16 @@ export class OwnWithdrawal extends AccessDenied {
   }
 }
 
+/**
+ * An admin adjusting their own credits: separation of duties, as for their own withdrawal. The CLI's
+ * `credits:grant` (an operator at the machine, not an admin account) stays allowed.
+ */
+export class OwnCreditAdjustment extends AccessDenied {
+  constructor() {
+    super(messages.adminOwnCredits);
+  }
+}
+
 export class NotFound extends DomainError {
   constructor(message: string = messages.notFound) {
     super(message);

@@ -179,6 +179,8 @@ export const messages = {
     'Seul un retrait en attente dont le transfert a été signalé à un administrateur peut être clôturé manuellement.',
   multipartMalformed:
     'Le formulaire envoyé est illisible (multipart/form-data mal formé : frontière absente ou incomplète).',
+  adminOwnCredits:
+    'Vous ne pouvez pas ajuster votre propre solde de crédits : un autre administrateur doit le faire.',
   withdrawalOwnDecision:
     'Vous ne pouvez pas décider de votre propre retrait : un autre administrateur doit le faire.',
   withdrawalFailureUnconfirmed:

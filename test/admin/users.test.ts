@@ -277,6 +277,29 @@ describe('POST /api/admin/users/:id/credits', () => {
     expect(await auditRowsFor('user.credits', target.id)).toEqual([]);
   });
 
+  it('refuses an admin’s own account with a 403, in both directions, changing nothing', async () => {
+    const before = (await t.app.services.users.findById(admin.id))!.creditsBalance;
+    for (const amount of [50, -1]) {
+      const response = await call('POST', `/api/admin/users/${admin.id}/credits`, {
+        payload: { amount, reason: 'Pour moi-même' },
+      });
+      expect(response.statusCode).toBe(403);
+      expect(response.json().message).toBe(
+        'Vous ne pouvez pas ajuster votre propre solde de crédits : un autre administrateur doit le faire.',
+      );
+    }
+    expect((await t.app.services.users.findById(admin.id))!.creditsBalance).toBe(before);
+    expect(await auditRowsFor('user.credits', admin.id)).toEqual([]);
+    // Another admin may; the CLI's credits:grant (an operator at the machine) is not this route.
+    const other = await signIn(t, { role: 'admin' });
+    const granted = await call('POST', `/api/admin/users/${admin.id}/credits`, {
+      headers: other.headers,
+      payload: { amount: 50, reason: 'Geste commercial' },
+    });
+    expect(granted.statusCode).toBe(200);
+    expect((await t.app.services.users.findById(admin.id))!.creditsBalance).toBe(before + 50);
+  });
+
   it('answers 422 naming the field for a bad body', async () => {
     for (const [payload, field] of [
       [{ amount: 0, reason: 'Rien du tout' }, 'amount'],

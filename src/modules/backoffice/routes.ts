@@ -137,7 +137,7 @@ const backofficeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['admin'],
         summary: 'Ajuster le solde de crédits (ligne admin_adjustment avec la raison ; jamais sous zéro)',
         description:
-          'En-tête Idempotency-Key accepté. Un retrait qui rendrait le solde négatif : 422 sur amount, rien n’est changé.',
+          'En-tête Idempotency-Key accepté. Un retrait qui rendrait le solde négatif : 422 sur amount, rien n’est changé. Son propre compte : 403 (un autre administrateur doit le faire).',
         security: [{ bearer: [] }],
         params: IdParams,
         headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String()) }),

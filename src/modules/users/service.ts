@@ -6,7 +6,7 @@ import { randomInt } from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { Database, Executor, Transaction } from '../../db/client.js';
 import type { UserRole, UserStatus } from '../../lib/allowed-values.js';
-import { AccountIsDeleted, NotFound, ValidationFailed } from '../../lib/errors.js';
+import { AccountIsDeleted, NotFound, OwnCreditAdjustment, ValidationFailed } from '../../lib/errors.js';
 import { adminTexts, messages } from '../../lib/messages.js';
 import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import { normalizePhone } from '../../lib/phone.js';
@@ -236,7 +236,8 @@ export function createUserService({ db, config, audit, ledger, events }: UserSer
 
     /**
      * Adds (or, negative, removes) credits as an `admin_adjustment` ledger row carrying the reason,
-     * with its audit row, in one transaction. A debit below zero is a 422 on `amount`, nothing changed.
+     * with its audit row, in one transaction. A debit below zero is a 422 on `amount`, nothing changed;
+     * an admin's own account is another admin's to adjust (403, nothing changed).
      */
     async adjustCredits(
       admin: { id: number },
@@ -244,6 +245,7 @@ export function createUserService({ db, config, audit, ledger, events }: UserSer
       input: CreditAdjustmentInput,
       commit: IdempotentCommit<CreditAdjustment> = withoutKey,
     ): Promise<CreditAdjustment> {
+      if (id === admin.id) throw new OwnCreditAdjustment();
       if (input.amount === 0) throw ValidationFailed.field('amount', messages.adjustAmountZero);
       const reason = input.reason.trim();
       if (reason.length < 3) throw ValidationFailed.field('reason', messages.blankField);
