@@ -115,6 +115,16 @@ export class ValidationFailed extends DomainError {
   }
 }
 
+/**
+ * A multipart body the parser could not read to its end (a wrong or missing boundary, a form cut
+ * short): a 422 on `body`, whatever part it cut, and whatever a reader of that part made of it.
+ */
+export class MalformedForm extends ValidationFailed {
+  constructor() {
+    super({ body: [messages.multipartMalformed] });
+  }
+}
+
 /** The credits balance is below what the action costs; nothing was changed. */
 export class InsufficientCredits extends DomainError {
   override readonly data: { credits_balance: number; required: number };

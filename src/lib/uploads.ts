@@ -2,6 +2,7 @@
 // or the type the client declares: a text file named `photo.png` is text.
 import type { Readable } from 'node:stream';
 import { fileTypeStream } from 'file-type';
+import { MalformedForm } from './errors.js';
 
 export interface SniffedUpload {
   /** The whole upload, its first bytes included. */
@@ -45,4 +46,13 @@ export async function discardUpload(stream: Readable): Promise<void> {
 /** An error a framework raised while the upload streamed (a 413 past a multipart limit): not the file's fault. */
 export function isFrameworkError(error: unknown): boolean {
   return typeof (error as { statusCode?: unknown } | null)?.statusCode === 'number';
+}
+
+/**
+ * The upload's own failure, raised while it streamed: a limit's 413, or a form cut short (the 422
+ * on `body`). It is the answer whatever it made fail downstream (the sniff, the decoder, the
+ * storage write), which would otherwise blame the file.
+ */
+export function isUploadFailure(error: unknown): boolean {
+  return isFrameworkError(error) || error instanceof MalformedForm;
 }

@@ -89,7 +89,7 @@ function knownAliasesOf(
 
 export interface FootballServiceDeps {
   db: Database;
-  config: Pick<Config, 'resultsBaseUrl'>;
+  config: Pick<Config, 'resultsBaseUrl' | 'downloadMaxBytes'>;
   /** Downloads the season files (tests point RESULTS_BASE_URL at a local server instead). */
   fetch?: typeof fetch;
 }

@@ -6,7 +6,7 @@ import { ValidationFailed } from '../../lib/errors.js';
 import { messages, validationMessages } from '../../lib/messages.js';
 import { currentUser } from '../../plugins/app/auth.js';
 import { isStorableText } from '../../plugins/app/text-guard.js';
-import uploads, { formParts, nonEmptyFile, requireMultipart } from '../../plugins/external/uploads.js';
+import uploads, { nonEmptyFile, readForm, requireMultipart } from '../../plugins/external/uploads.js';
 import { authErrors, Envelope, ErrorEnvelope, FileResponse, IdParams } from '../../schemas/common.js';
 import { adminErrors } from '../admin/schemas.js';
 import {
@@ -62,7 +62,7 @@ const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const ticket = await support.create(user, async (storeAttachment) => {
         const form: TicketForm = {};
         let attached = false;
-        for await (const part of formParts(request, ticketSizes)) {
+        await readForm(request, ticketSizes, async (part) => {
           if (part.type === 'file') {
             // An empty attachment is none (a browser sends one when no file is chosen); one is kept.
             const file =
@@ -81,7 +81,7 @@ const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
             }
             form[part.fieldname] = value;
           }
-        }
+        });
         return form;
       });
       return reply

@@ -22,7 +22,7 @@ import {
 import { messages, validationMessages } from '../../lib/messages.js';
 import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import { isoTimestamp } from '../../lib/time.js';
-import { discardUpload, isFrameworkError, sniffUpload } from '../../lib/uploads.js';
+import { discardUpload, isUploadFailure, sniffUpload } from '../../lib/uploads.js';
 import type { StorageDriver, StoredFile } from '../../providers/storage/index.js';
 import type { AuditRecorder } from '../admin/service.js';
 import type { AdminEventLog, UserEventLog } from '../events/service.js';
@@ -327,17 +327,21 @@ export function createSupportService({
       try {
         const form = await read(async (source, fileName) => {
           const { stream, mime, ext } = await sniffUpload(source).catch((error: unknown) => {
-            if (isFrameworkError(error)) throw error;
+            if (isUploadFailure(source.errored)) throw source.errored;
+            if (isUploadFailure(error)) throw error;
             throw ValidationFailed.field('attachment', messages.ticketAttachmentType);
           });
           if (mime === undefined || !ATTACHMENT_TYPES.includes(mime)) {
             await discardUpload(stream);
+            // Read to its end, the form may turn out cut short: that is the answer then, not the type.
+            if (isUploadFailure(source.errored)) throw source.errored;
             throw ValidationFailed.field('attachment', messages.ticketAttachmentType);
           }
           const key = `tickets/${user.id}-${randomBytes(16).toString('hex')}.${ext}`;
           const { size } = await storage.put(key, stream, { contentType: mime }).catch((error: unknown) => {
-            // Past the upload limit: the library's 413 is the answer, whatever the write said.
-            throw isFrameworkError(source.errored) ? source.errored : error;
+            // Past the upload limit (413) or a form cut short (422 on body): the upload's own failure
+            // is the answer, whatever the write said.
+            throw isUploadFailure(source.errored) ? source.errored : error;
           });
           attachment = { key, contentType: mime, name: cleanFileName(fileName, ext ?? 'bin'), size };
         });

@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ValidationFailed } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
-import { discardUpload, isFrameworkError, sniffUpload } from '../../lib/uploads.js';
+import { discardUpload, isUploadFailure, sniffUpload } from '../../lib/uploads.js';
 
 export const AVATAR_SIDE = 256;
 /** 40 megapixels: a phone's full-resolution photo passes; decoding one takes at most ~160 MB. */
@@ -17,11 +17,14 @@ export const AVATAR_TYPES: readonly string[] = ['image/jpeg', 'image/png', 'imag
 
 export async function avatarWebp(source: Readable): Promise<Buffer> {
   const { stream, mime } = await sniffUpload(source).catch((error: unknown) => {
-    if (isFrameworkError(error)) throw error;
+    if (isUploadFailure(source.errored)) throw source.errored;
+    if (isUploadFailure(error)) throw error;
     throw ValidationFailed.field('avatar', messages.avatarUnreadable);
   });
   if (mime === undefined || !AVATAR_TYPES.includes(mime)) {
     await discardUpload(stream);
+    // Read to its end, the form may turn out cut short: that is the answer then, not the type.
+    if (isUploadFailure(source.errored)) throw source.errored;
     throw ValidationFailed.field('avatar', messages.avatarType);
   }
   // sharp (libvips, ~25 MB resident) is loaded with the first avatar, not with every process.
@@ -47,8 +50,8 @@ export async function avatarWebp(source: Readable): Promise<Buffer> {
   } catch (error) {
     // Past the upload limit: the library's 413, not a bad image (the decoder may fail first, on
     // the cut bytes, so the upload's own error is looked at too).
-    if (isFrameworkError(source.errored)) throw source.errored;
-    if (isFrameworkError(error)) throw error;
+    if (isUploadFailure(source.errored)) throw source.errored;
+    if (isUploadFailure(error)) throw error;
     const tooLarge = /pixel limit/i.test((error as Error).message);
     throw ValidationFailed.field(
       'avatar',

@@ -8,7 +8,7 @@ import { envelope } from '../../lib/envelope.js';
 import { NotFound, ValidationFailed } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
 import { currentUser } from '../../plugins/app/auth.js';
-import uploads, { formParts, nonEmptyFile, requireMultipart } from '../../plugins/external/uploads.js';
+import uploads, { nonEmptyFile, readForm, requireMultipart } from '../../plugins/external/uploads.js';
 import { authErrors, commonErrors, Envelope, ErrorEnvelope, FileResponse } from '../../schemas/common.js';
 import { avatarWebp } from './avatar-image.js';
 import { DEFAULT_AVATAR_PATH } from './avatars.js';
@@ -146,12 +146,12 @@ const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // Every part is read, so the limits (parts, bytes) are enforced; other fields and files are
       // ignored, an empty `avatar` counts as none, and the avatar is stored only once the whole
       // form is known to be acceptable.
-      for await (const part of formParts(request, { fileSize: AVATAR_MAX_BYTES })) {
-        if (part.type !== 'file') continue;
+      await readForm(request, { fileSize: AVATAR_MAX_BYTES }, async (part) => {
+        if (part.type !== 'file') return;
         const file = part.fieldname === 'avatar' && !webp ? await nonEmptyFile(request, part) : undefined;
         if (file) webp = await avatarWebp(file);
         else part.file.resume();
-      }
+      });
       if (!webp) throw ValidationFailed.field('avatar', messages.avatarRequired);
       const updated = await profile.changeAvatar(user, webp);
       return envelope({ user: updated, message: messages.avatarUpdated, data: { avatar: updated.avatar } });

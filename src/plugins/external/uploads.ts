@@ -8,9 +8,8 @@ import { PassThrough, type Readable } from 'node:stream';
 import multipart, { type Multipart, type MultipartFile } from '@fastify/multipart';
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ValidationFailed } from '../../lib/errors.js';
-import { messages } from '../../lib/messages.js';
-import { isFrameworkError } from '../../lib/uploads.js';
+import { MalformedForm } from '../../lib/errors.js';
+import { isUploadFailure } from '../../lib/uploads.js';
 
 /** DESIGN.md: 413 past this many parts (files and fields together); fewer are all read. */
 export const FORM_MAX_PARTS = 10;
@@ -54,9 +53,49 @@ export async function* formParts(
   }
 }
 
+/**
+ * Reads the form part by part with `handle` (see `formParts`). When `handle` refuses a part (a 422
+ * on a field), the rest of the form is still read and dropped: a form cut short after that part
+ * answers as one (422 on `body`, whatever part it cut), and the client reads the answer after
+ * sending everything. The limits bound what is read.
+ */
+export async function readForm(
+  request: FastifyRequest,
+  sizes: { fileSize: number; fieldSize?: number },
+  handle: (part: Multipart) => Promise<void>,
+): Promise<void> {
+  const parts = formParts(request, sizes);
+  for (;;) {
+    const step = await parts.next();
+    if (step.done) return;
+    try {
+      await handle(step.value);
+    } catch (error) {
+      if (isUploadFailure(error)) throw error;
+      throw (await failureOfRest(parts, step.value)) ?? error;
+    }
+  }
+}
+
+/** The upload failure met while reading the rest of a form (its files dropped), if any. */
+async function failureOfRest(
+  parts: AsyncGenerator<Multipart>,
+  current: Multipart,
+): Promise<Error | undefined> {
+  try {
+    if (current.type === 'file') current.file.resume();
+    for (let step = await parts.next(); !step.done; step = await parts.next()) {
+      if (step.value.type === 'file') step.value.file.resume();
+    }
+    return undefined;
+  } catch (error) {
+    return isUploadFailure(error) ? (error as Error) : undefined;
+  }
+}
+
 /** A parser's error is the client's malformed body (422 on `body`); a limit keeps its 413. */
-function malformedOr(error: unknown): unknown {
-  return isFrameworkError(error) ? error : ValidationFailed.field('body', messages.multipartMalformed);
+function malformedOr(error: unknown): Error {
+  return isUploadFailure(error) ? (error as Error) : new MalformedForm();
 }
 
 /**
@@ -97,7 +136,8 @@ export async function nonEmptyFile(
   // The first bytes, then the rest; an error of the part (its 413, a form cut short) carries over.
   const whole = new PassThrough();
   whole.write(first);
-  stream.once('error', (error) => whole.destroy(error));
+  // Translated here, so whoever reads the file (sniff, decoder, storage) fails with the form's answer.
+  stream.once('error', (error) => whole.destroy(malformedOr(error)));
   stream.pipe(whole);
   return whole;
 }
