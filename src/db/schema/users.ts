@@ -32,6 +32,11 @@ export const users = pgTable(
     moneyBalance: integer('money_balance').notNull().default(0),
     /** When a sign-in code sent to this phone was first verified: a returning number for the SMS budgets. */
     phoneVerifiedAt: timestamptz('phone_verified_at'),
+    /**
+     * On a tombstone only: a keyed hash of the phone it had (never the phone), so a new account on
+     * that number gets no second WELCOME_CREDITS. Used for that purpose alone.
+     */
+    welcomedPhoneHash: text('welcomed_phone_hash'),
     createdAt: createdAt(),
     updatedAt: timestamptz('updated_at').notNull().default(sql`now()`),
   },
@@ -39,6 +44,9 @@ export const users = pgTable(
     check('users_credits_balance_non_negative', sql`${table.creditsBalance} >= 0`),
     check('users_money_balance_non_negative', sql`${table.moneyBalance} >= 0`),
     index('users_godfather_idx').on(table.godfatherId),
+    index('users_welcomed_phone_hash_idx')
+      .on(table.welcomedPhoneHash)
+      .where(sql`${table.welcomedPhoneHash} IS NOT NULL`),
     // The back office's user list: newest first (the ORDER BY's own order, NULLS FIRST), and its
     // search, a fragment of the phone, the username or the name (trigram indexes, `LIKE '%…%'`).
     index('users_created_idx').on(table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()),

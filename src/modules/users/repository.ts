@@ -170,14 +170,19 @@ export async function countOtherActiveAdmins(db: Executor, id: number): Promise<
 
 /**
  * The account becomes a tombstone: no phone (free for a new account), name, username nor avatar,
- * status `deleted`. The id, country, role, referral code, balances and creation date stay, for the
+ * status `deleted`; only a keyed hash of the phone stays, so the number gets no second welcome. The id, country, role, referral code, balances and creation date stay, for the
  * financial rows that point at it.
  */
-export async function tombstoneUser(db: Executor, id: number): Promise<UserRow> {
+export async function tombstoneUser(
+  db: Executor,
+  id: number,
+  welcomedPhoneHash: string | null,
+): Promise<UserRow> {
   const [row] = await db
     .update(users)
     .set({
       phone: null,
+      welcomedPhoneHash,
       name: null,
       username: null,
       avatarPath: null,
@@ -188,4 +193,14 @@ export async function tombstoneUser(db: Executor, id: number): Promise<UserRow> 
     .where(eq(users.id, id))
     .returning();
   return row!;
+}
+
+/** Whether a deleted account had this phone (its keyed hash): the number had its welcome credits. */
+export async function phoneWasWelcomed(db: Executor, welcomedPhoneHash: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.welcomedPhoneHash, welcomedPhoneHash))
+    .limit(1);
+  return row !== undefined;
 }

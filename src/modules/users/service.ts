@@ -6,6 +6,7 @@ import { randomInt } from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { Database, Executor, Transaction } from '../../db/client.js';
 import type { UserRole, UserStatus } from '../../lib/allowed-values.js';
+import { keyedHash } from '../../lib/crypto.js';
 import { AccountIsDeleted, NotFound, OwnCreditAdjustment, ValidationFailed } from '../../lib/errors.js';
 import { adminTexts, messages } from '../../lib/messages.js';
 import { pageMeta, pageRequest } from '../../lib/pagination.js';
@@ -25,6 +26,7 @@ import {
   lockUser,
   markPhoneVerified,
   pageOfUsers,
+  phoneWasWelcomed,
   setUserRole,
   setUserRoleReturning,
   setUserStatus,
@@ -82,7 +84,7 @@ export interface CreditAdjustment {
 
 export interface UserServiceDeps {
   db: Database;
-  config: Pick<Config, 'welcomeCredits'>;
+  config: Pick<Config, 'welcomeCredits' | 'appSecret'>;
   /** Writes the audit rows of the back office's actions. */
   audit: AuditRecorder;
   /** Moves balances with their ledger rows (the wallet's ledger). */
@@ -92,6 +94,8 @@ export interface UserServiceDeps {
 }
 
 export function createUserService({ db, config, audit, ledger, events }: UserServiceDeps) {
+  const welcomedPhoneHash = (phone: string) => keyedHash(config.appSecret, 'welcomed_phone', phone);
+
   /** Locks the account for an admin's action: NotFound when there is none, AccountIsDeleted for a tombstone. */
   async function lockTarget(tx: Transaction, id: number) {
     const row = await lockUser(tx, id);
@@ -112,8 +116,10 @@ export function createUserService({ db, config, audit, ledger, events }: UserSer
     },
 
     /** In the deletion's transaction: the row becomes a tombstone (repository `tombstoneUser`). */
-    tombstone(tx: Transaction, id: number): Promise<UserRow> {
-      return tombstoneUser(tx, id);
+    async tombstone(tx: Transaction, id: number): Promise<UserRow> {
+      const row = await lockUser(tx, id);
+      const phone = row?.phone ?? null;
+      return tombstoneUser(tx, id, phone === null ? null : welcomedPhoneHash(phone));
     },
 
     findById(id: number): Promise<UserRow | undefined> {
@@ -146,7 +152,8 @@ export function createUserService({ db, config, audit, ledger, events }: UserSer
           if (!raced) throw new Error('user vanished after a conflicting insert');
           return { user: raced, created: false };
         }
-        if (config.welcomeCredits > 0) {
+        // Once per phone: a number whose earlier account was deleted had its welcome then.
+        if (config.welcomeCredits > 0 && !(await phoneWasWelcomed(tx, welcomedPhoneHash(phone)))) {
           const posted = await ledger.post(tx, {
             userId: inserted.id,
             type: 'welcome_bonus',
