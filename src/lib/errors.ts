@@ -192,6 +192,13 @@ export class LastAdmin extends AccessDenied {
   }
 }
 
+/** A role change or a block that would leave no active admin (409): the back office would have nobody. */
+export class NoAdminLeft extends DomainError {
+  constructor() {
+    super(messages.noAdminLeft);
+  }
+}
+
 /** An admin action on a deleted account (409): a tombstone is never changed again. */
 export class AccountIsDeleted extends DomainError {
   constructor() {

@@ -199,6 +199,7 @@ export const messages = {
     'Un transfert de retrait est en cours d’examen par notre équipe : attendez sa clôture avant de supprimer votre compte.',
   accountDeleteLastAdmin:
     'Vous êtes le dernier administrateur : nommez un autre administrateur avant de supprimer votre compte.',
+  noAdminLeft: 'Cette modification laisserait le service sans administrateur actif.',
   accountDeleted409: 'Ce compte a été supprimé : il ne peut plus être modifié.',
   accountExportTooSoon: 'Vous avez déjà exporté vos données il y a moins d’une heure. Réessayez plus tard.',
   flagNotFound: 'Signalement introuvable.',

@@ -160,6 +160,17 @@ export async function markPhoneVerified(db: Executor, id: number): Promise<void>
 }
 
 /** Admins other than `id` whose accounts are active (the last admin may not delete their account). */
+/** The advisory-lock key of the admin roster: deletions, role changes and blocks take turns under it. */
+const ADMIN_ROSTER_LOCK = 7_300_001;
+
+/**
+ * Taken first by whatever may remove an active admin (an account's deletion, a role change, a
+ * block), before any row lock, so two of them never both count the other as the admin who remains.
+ */
+export async function lockAdminRoster(db: Executor): Promise<void> {
+  await db.execute(sql`SELECT pg_advisory_xact_lock(${ADMIN_ROSTER_LOCK})`);
+}
+
 export async function countOtherActiveAdmins(db: Executor, id: number): Promise<number> {
   const [row] = await db
     .select({ total: count() })

@@ -7,7 +7,13 @@ import type { Config } from '../../config.js';
 import type { Database, Executor, Transaction } from '../../db/client.js';
 import type { UserRole, UserStatus } from '../../lib/allowed-values.js';
 import { keyedHash } from '../../lib/crypto.js';
-import { AccountIsDeleted, NotFound, OwnCreditAdjustment, ValidationFailed } from '../../lib/errors.js';
+import {
+  AccountIsDeleted,
+  NoAdminLeft,
+  NotFound,
+  OwnCreditAdjustment,
+  ValidationFailed,
+} from '../../lib/errors.js';
 import { adminTexts, messages } from '../../lib/messages.js';
 import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import { normalizePhone } from '../../lib/phone.js';
@@ -23,6 +29,7 @@ import {
   findUserByPhone,
   findUsersByIds,
   insertUserIfAbsent,
+  lockAdminRoster,
   lockUser,
   markPhoneVerified,
   pageOfUsers,
@@ -96,6 +103,16 @@ export interface UserServiceDeps {
 export function createUserService({ db, config, audit, ledger, events }: UserServiceDeps) {
   const welcomedPhoneHash = (phone: string) => keyedHash(config.appSecret, 'welcomed_phone', phone);
 
+  /**
+   * Under the admin roster lock: an active admin about to lose the role or be blocked must leave
+   * another active admin behind. The acting admin usually is that one, unless their own deletion
+   * (or demotion) committed while this request was on its way.
+   */
+  async function refuseIfLastAdmin(tx: Transaction, target: UserRow): Promise<void> {
+    if (target.role !== 'admin' || target.status !== 'active') return;
+    if ((await countOtherActiveAdmins(tx, target.id)) === 0) throw new NoAdminLeft();
+  }
+
   /** Locks the account for an admin's action: NotFound when there is none, AccountIsDeleted for a tombstone. */
   async function lockTarget(tx: Transaction, id: number) {
     const row = await lockUser(tx, id);
@@ -105,8 +122,13 @@ export function createUserService({ db, config, audit, ledger, events }: UserSer
   }
 
   return {
-    /** The account, locked until the deletion's transaction ends (undefined when there is none). */
-    lockForDeletion(tx: Transaction, id: number): Promise<UserRow | undefined> {
+    /**
+     * The account, locked until the deletion's transaction ends (undefined when there is none), after
+     * the admin roster: the last-admin check that follows counts what no role change or block can
+     * change until the deletion commits.
+     */
+    async lockForDeletion(tx: Transaction, id: number): Promise<UserRow | undefined> {
+      await lockAdminRoster(tx);
       return lockUser(tx, id);
     },
 
@@ -209,8 +231,10 @@ export function createUserService({ db, config, audit, ledger, events }: UserSer
         throw ValidationFailed.field('id', messages.cannotBlockSelf);
       }
       return db.transaction(async (tx) => {
+        await lockAdminRoster(tx);
         const current = await lockTarget(tx, id);
         if (current.status === status) return adminUserView(current);
+        if (status === 'blocked') await refuseIfLastAdmin(tx, current);
         const row = await setUserStatus(tx, id, status);
         await audit.record(tx, {
           adminId: admin.id,
@@ -227,8 +251,10 @@ export function createUserService({ db, config, audit, ledger, events }: UserSer
     async setRoleAsAdmin(admin: { id: number }, id: number, role: UserRole): Promise<AdminUserView> {
       if (admin.id === id) throw ValidationFailed.field('role', messages.cannotChangeOwnRole);
       return db.transaction(async (tx) => {
+        await lockAdminRoster(tx);
         const current = await lockTarget(tx, id);
         if (current.role === role) return adminUserView(current);
+        if (role !== 'admin') await refuseIfLastAdmin(tx, current);
         const row = await setUserRoleReturning(tx, id, role);
         await audit.record(tx, {
           adminId: admin.id,

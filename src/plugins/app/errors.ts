@@ -17,6 +17,7 @@ import {
   InsufficientBalance,
   InsufficientCredits,
   InvalidCode,
+  NoAdminLeft,
   NotFound,
   PayoutNotEscalated,
   PronosticTypeExists,
@@ -132,6 +133,7 @@ const domainStatuses: [abstract new (...args: never[]) => DomainError, number][]
   [FlagAlreadyResolved, 409],
   [AccountDeletionRefused, 409],
   [AccountIsDeleted, 409],
+  [NoAdminLeft, 409],
   [ValidationFailed, 422],
   [RateLimited, 429],
 ];
