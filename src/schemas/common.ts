@@ -47,6 +47,9 @@ export const commonErrors = {
 
 export const authErrors = { ...commonErrors, 401: ErrorEnvelope } as const;
 
+/** `user` in the envelope of an authenticated route's answer: the caller's id. */
+export const UserId = Type.Object({ id: Type.Integer() });
+
 export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
 
 export const PageQuery = {

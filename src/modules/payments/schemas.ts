@@ -3,7 +3,6 @@ import { type Static, Type } from 'typebox';
 import { paymentProviders } from '../../lib/allowed-values.js';
 import { Timestamp } from '../../schemas/common.js';
 
-export const UserId = Type.Object({ id: Type.Integer() });
 export const ProviderName = Type.Enum(paymentProviders);
 
 export const PaymentSchema = Type.Object({
