@@ -130,6 +130,10 @@ export type PronosticTypeSlug = (typeof pronosticTypeSlugs)[number];
 export const settlementOutcomes = ['won', 'lost', 'void'] as const;
 export type SettlementOutcome = (typeof settlementOutcomes)[number];
 
+/** The pronostic list's `outcome` filter: a settled outcome, or `pending` (not settled yet, not cancelled). */
+export const outcomeFilters = [...settlementOutcomes, 'pending'] as const;
+export type OutcomeFilter = (typeof outcomeFilters)[number];
+
 // The configuration's choices (config.ts).
 
 export const appEnvs = ['development', 'production', 'test'] as const;

@@ -7,8 +7,8 @@ import { envelope } from '../../lib/envelope.js';
 import { Unauthenticated } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
 import { currentUser } from '../../plugins/app/auth.js';
-import { authErrors, EmptyArray, Envelope, ErrorEnvelope, IdParams } from '../../schemas/common.js';
-import { CheckoutBody, PaymentSchema, ProviderParams, UserId } from './schemas.js';
+import { authErrors, EmptyArray, Envelope, ErrorEnvelope, IdParams, UserId } from '../../schemas/common.js';
+import { CheckoutBody, PaymentSchema, ProviderParams } from './schemas.js';
 import type { PaymentView } from './service.js';
 
 function checkoutAnswer(userId: number, payment: PaymentView) {

@@ -7,9 +7,10 @@
 
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Static } from 'typebox';
 import { channels, type Wakeups } from '../../db/channels.js';
 import type { Database, Transaction } from '../../db/client.js';
-import type { FlagKind, PaymentChannel } from '../../lib/allowed-values.js';
+import type { FlagKind, PaymentChannel, PaymentStatus } from '../../lib/allowed-values.js';
 import type { Clock } from '../../lib/clock.js';
 import { NotFound, NotOwner, RateLimited, Unauthenticated, ValidationFailed } from '../../lib/errors.js';
 import { messages, paymentTexts } from '../../lib/messages.js';
@@ -50,7 +51,7 @@ import {
   successTotalsOf,
   updatePayment,
 } from './repository.js';
-import type { CheckoutInput } from './schemas.js';
+import type { CheckoutInput, PaymentSchema } from './schemas.js';
 
 /** How long the provider keeps a payment open (NotchPay: a few hours); past it, it is read hourly. */
 export const PAYMENT_EXPIRY_SECONDS = 3 * 3600;
@@ -104,12 +105,15 @@ export interface PaymentServiceDeps {
   transfers?: TransferEvents;
 }
 
-export type PaymentOutcome = 'success' | 'failed' | 'pending' | 'unchanged' | 'flagged';
+/** What following a payment did: moved it to (or left it in) a status, nothing, or raised a flag. */
+export type PaymentOutcome = PaymentStatus | 'unchanged' | 'flagged';
 
 /** The provider's word, or `not_found` when it has never heard of the payment. */
 type PaymentWord = ProviderPayment | { status: 'not_found' };
 
-function paymentView(row: PaymentRow) {
+export type PaymentView = Static<typeof PaymentSchema>;
+
+function paymentView(row: PaymentRow): PaymentView {
   return {
     id: row.id,
     reference: row.reference,
@@ -123,8 +127,6 @@ function paymentView(row: PaymentRow) {
     created_at: isoTimestamp(row.createdAt),
   };
 }
-
-export type PaymentView = ReturnType<typeof paymentView>;
 
 /** The E.164 form of a Cameroon mobile number, typed internationally or as its nine national digits. */
 function payerPhoneOf(raw: string): string {
