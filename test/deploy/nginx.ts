@@ -227,6 +227,8 @@ export function request(
     headers?: Record<string, string>;
     body?: string | Buffer;
     from?: string;
+    /** A keep-alive agent to send several requests on one connection; default: a connection each. */
+    agent?: https.Agent;
   },
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
@@ -235,7 +237,7 @@ export function request(
         host: '127.0.0.1',
         port,
         ca,
-        agent: false,
+        agent: options.agent ?? false,
         method: options.method ?? 'GET',
         path: options.path,
         headers: options.headers,
