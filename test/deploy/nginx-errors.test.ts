@@ -34,6 +34,7 @@ describe.skipIf(skip !== undefined)(`nginx's own errors${skip ? ` (skipped: ${sk
   let silent: Server;
   const sockets = new Set<Socket>();
   let port: number;
+  let httpPort: number;
   let ca: string;
 
   beforeAll(async () => {
@@ -47,9 +48,10 @@ describe.skipIf(skip !== undefined)(`nginx's own errors${skip ? ` (skipped: ${sk
     const tls = selfSignedCertificate(dir);
     ca = tls.pem;
     port = await freePort();
+    httpPort = await freePort();
     const site = renderConfig({
       upstreams: [upstream],
-      httpPort: await freePort(),
+      httpPort,
       httpsPort: port,
       certificate: tls.certificate,
       key: tls.key,
@@ -63,6 +65,15 @@ describe.skipIf(skip !== undefined)(`nginx's own errors${skip ? ` (skipped: ${sk
     for (const socket of sockets) socket.destroy();
     await new Promise((resolve) => silent?.close(resolve));
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('plain HTTP only redirects to HTTPS', async () => {
+    const answer = await fetch(`http://127.0.0.1:${httpPort}/api/user/pronostics?page=2`, {
+      redirect: 'manual',
+    });
+    expect(answer.status).toBe(308);
+    expect(answer.headers.get('location')).toBe('https://127.0.0.1/api/user/pronostics?page=2');
+    expect(sockets.size).toBe(0);
   });
 
   it('a body past client_max_body_size: 413 in the envelope, before any byte reaches the api', async () => {
