@@ -162,7 +162,9 @@ export async function startNginx(dir: string, site: string, port: number): Promi
     '}',
   ].join('\n');
   writeFileSync(join(dir, 'nginx.conf'), main);
-  const child: ChildProcess = spawn(binary, ['-p', dir, '-c', join(dir, 'nginx.conf')], {
+  // -e: the log nginx writes before it reads the file is ours too (its default is /var/log/nginx).
+  const args = ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'logs', 'error.log')];
+  const child: ChildProcess = spawn(binary, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
