@@ -208,11 +208,16 @@ describe.skipIf(skip !== undefined)(
     it('delivers pronostic.succeeded on a stream of one api process within 2 s of its commit, created through the other', async () => {
       const streamId = `deploy-stream-${randomBytes(4).toString('hex')}`;
       const events: StreamEvent[] = [];
-      let connected!: () => void;
+      // Settles on the stream's first line (`: connected`), on an answer that is not the stream as
+      // sent, or after 10 s: a buffering or compressing proxy fails here, not at the test's timeout.
+      let settle!: () => void;
       const opened = new Promise<void>((resolve) => {
-        connected = resolve;
+        settle = resolve;
+        setTimeout(resolve, 10_000).unref();
       });
       let raw = '';
+      let connected = false;
+      let status = 0;
       let headers: Record<string, string | string[] | undefined> = {};
       const stream = https.request({
         host: '127.0.0.1',
@@ -224,12 +229,17 @@ describe.skipIf(skip !== undefined)(
         headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'gzip', 'x-request-id': streamId },
       });
       stream.on('response', (res) => {
+        status = res.statusCode ?? 0;
         headers = res.headers;
+        if (status !== 200 || headers['content-encoding']) settle();
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => {
           const receivedAt = Date.now();
           raw += chunk;
-          if (raw.includes(': connected')) connected();
+          if (raw.includes(': connected')) {
+            connected = true;
+            settle();
+          }
           for (;;) {
             const end = raw.indexOf('\n\n');
             if (end < 0) break;
@@ -244,9 +254,11 @@ describe.skipIf(skip !== undefined)(
       stream.end();
       try {
         await opened;
+        expect(status).toBe(200);
         expect(headers['content-type']).toMatch(/^text\/event-stream/);
         // gzip is on in the main file: the site's `gzip off` keeps the stream as it is.
         expect(headers['content-encoding']).toBeUndefined();
+        expect(connected, "the stream's first line, through nginx at once").toBe(true);
 
         const createId = `deploy-create-${randomBytes(4).toString('hex')}`;
         const created = await send({

@@ -138,8 +138,8 @@ export async function startNginx(dir: string, site: string, port: number): Promi
   if (!binary) throw new Error('nginx is not installed (CI installs it: .ci/run)');
   for (const sub of ['logs', 'temp']) mkdirSync(join(dir, sub), { recursive: true });
   writeFileSync(join(dir, 'pronostics.conf'), site);
-  // Debian's main file turns gzip on for the whole http block: so does this one, so the site's
-  // own `gzip off` is what keeps the event stream uncompressed.
+  // Debian's main file turns gzip on for the whole http block: so does this one (for the event
+  // stream's type too), so the site's own `gzip off` is what keeps the event stream uncompressed.
   const main = [
     'daemon off;',
     'worker_processes 1;',
@@ -158,6 +158,9 @@ export async function startNginx(dir: string, site: string, port: number): Promi
     `  scgi_temp_path ${join(dir, 'temp', 'scgi')};`,
     '  gzip on;',
     '  gzip_types text/event-stream application/json;',
+    // And, like the proxies that do not read it, nginx ignores the service's X-Accel-Buffering: no,
+    // so the site's own proxy_buffering off is what keeps the events flowing.
+    '  proxy_ignore_headers X-Accel-Buffering;',
     `  include ${join(dir, 'pronostics.conf')};`,
     '}',
   ].join('\n');
