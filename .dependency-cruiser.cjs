@@ -18,7 +18,7 @@ const PUBLISHED =
     'auth/(otp-service|tokens)',
     'users/(profile|avatars)',
     'wallet/ledger',
-    'payments/follow',
+    'provider-operations/follow',
     'affiliation/payout-outcomes',
     'pronostics/(analysis-jobs|analyst)',
     'football/evaluation',

@@ -31,6 +31,7 @@ import packRoutes from './modules/packs/routes.js';
 import paymentRoutes from './modules/payments/routes.js';
 import type { Analyst } from './modules/pronostics/analyst.js';
 import pronosticRoutes from './modules/pronostics/routes.js';
+import webhookRoutes from './modules/provider-operations/routes.js';
 import supportRoutes from './modules/support/routes.js';
 import trackRecordRoutes from './modules/track-record/routes.js';
 import userRoutes from './modules/users/routes.js';
@@ -217,6 +218,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(adminRoutes);
   await app.register(backofficeRoutes);
   await app.register(paymentRoutes);
+  await app.register(webhookRoutes);
 
   await app.register(walletRoutes);
   await app.register(dashboardRoutes);

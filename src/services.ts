@@ -33,6 +33,7 @@ import { createAnalysisAdmission } from './modules/pronostics/admission.js';
 import { createAnalysisJobs } from './modules/pronostics/analysis-jobs.js';
 import type { Analyst } from './modules/pronostics/analyst.js';
 import { createPronosticService } from './modules/pronostics/service.js';
+import { createWebhookDispatch } from './modules/provider-operations/service.js';
 import { createSupportService, MAX_UNCLOSED_TICKETS } from './modules/support/service.js';
 import { createTrackRecordService } from './modules/track-record/service.js';
 import { createProfileService } from './modules/users/profile.js';
@@ -169,11 +170,12 @@ export function createServices(deps: ServiceDeps) {
     maxPending: config.rateLimit ? config.paymentMaxPending : null,
     firstCheckAfterMs,
     referrals: affiliation,
-    transfers: payouts,
     wakeups,
     ledger,
     events,
   });
+  // A provider's webhook goes straight to the owner of its event: payments or payouts.
+  const webhooks = createWebhookDispatch({ drivers: paymentDrivers, payments, transfers: payouts });
   const flags = createFlagService({ db, audit: admin, latePayments: payments });
   const dashboard = createDashboardService({ users, pronostics, wallet });
   const storage = deps.storage ?? createStorage(config);
@@ -263,6 +265,7 @@ export function createServices(deps: ServiceDeps) {
     paymentsDriver,
     payments,
     payouts,
+    webhooks,
     flags,
     dashboard,
     affiliation,
