@@ -19,7 +19,7 @@ const PUBLISHED =
     'users/(profile|avatars)',
     'wallet/ledger',
     'provider-operations/follow',
-    'affiliation/payout-outcomes',
+    'withdrawals/payout-flow',
     'pronostics/(analysis-jobs|analyst)',
     'football/evaluation',
   ].join('|') +
@@ -39,7 +39,7 @@ const PUBLISHED =
 const TABLE_OWNERS = {
   'account.ts': ['account'],
   'admin.ts': ['admin'],
-  'affiliation.ts': ['affiliation'],
+  'affiliation.ts': ['withdrawals'],
   'devices.ts': ['devices'],
   'fixtures.ts': ['fixtures'],
   'events.ts': ['events'],
@@ -49,7 +49,7 @@ const TABLE_OWNERS = {
   'payouts.ts': ['payouts'],
   'pronostics.ts': ['pronostics', 'track-record'],
   'support.ts': ['support'],
-  'users.ts': ['users', 'auth', 'wallet', 'affiliation'],
+  'users.ts': ['users', 'auth', 'wallet', 'affiliation', 'withdrawals'],
   'wallet.ts': ['wallet', 'packs', 'payments'],
 };
 

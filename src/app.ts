@@ -36,6 +36,7 @@ import supportRoutes from './modules/support/routes.js';
 import trackRecordRoutes from './modules/track-record/routes.js';
 import userRoutes from './modules/users/routes.js';
 import walletRoutes from './modules/wallet/routes.js';
+import withdrawalRoutes from './modules/withdrawals/routes.js';
 import auth from './plugins/app/auth.js';
 import coercion from './plugins/app/coercion.js';
 import context from './plugins/app/context.js';
@@ -224,6 +225,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(dashboardRoutes);
   await app.register(userRoutes);
   await app.register(affiliationRoutes);
+  await app.register(withdrawalRoutes);
   await app.register(supportRoutes);
   await app.register(eventRoutes);
   await app.register(deviceRoutes);

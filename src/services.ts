@@ -8,7 +8,6 @@ import type { DatabaseHandle } from './db/client.js';
 import type { Clock } from './lib/clock.js';
 import { createAccountService } from './modules/account/service.js';
 import { createAdminService } from './modules/admin/service.js';
-import { createWithdrawalOutcomes } from './modules/affiliation/payout-outcomes.js';
 import { createAffiliationService } from './modules/affiliation/service.js';
 import { createOtpService } from './modules/auth/otp-service.js';
 import { createTokenService } from './modules/auth/tokens.js';
@@ -40,6 +39,8 @@ import { createProfileService } from './modules/users/profile.js';
 import { createUserService } from './modules/users/service.js';
 import { createLedger } from './modules/wallet/ledger.js';
 import { createWalletService } from './modules/wallet/service.js';
+import { createWithdrawalOutcomes } from './modules/withdrawals/payout-flow.js';
+import { createWithdrawalService } from './modules/withdrawals/service.js';
 import { createNarrator } from './providers/ai/index.js';
 import { createMessenger, type Messenger } from './providers/messaging/index.js';
 import {
@@ -151,7 +152,7 @@ export function createServices(deps: ServiceDeps) {
     firstCheckAfterMs,
     events,
   });
-  const affiliation = createAffiliationService({
+  const withdrawals = createWithdrawalService({
     db,
     clock,
     logger,
@@ -160,7 +161,9 @@ export function createServices(deps: ServiceDeps) {
     payouts,
     ledger,
     events,
+    accounts: users,
   });
+  const affiliation = createAffiliationService({ db, logger, config, ledger, withdrawals });
   const payments = createPaymentService({
     db,
     clock,
@@ -206,6 +209,7 @@ export function createServices(deps: ServiceDeps) {
     devices,
     idempotency,
     affiliation,
+    withdrawals,
     payments,
     wallet,
   });
@@ -237,6 +241,7 @@ export function createServices(deps: ServiceDeps) {
     pronostics,
     payments,
     affiliation,
+    withdrawals,
     flags,
     trackRecord,
   });
@@ -269,6 +274,7 @@ export function createServices(deps: ServiceDeps) {
     flags,
     dashboard,
     affiliation,
+    withdrawals,
     storage,
     profile,
     support,

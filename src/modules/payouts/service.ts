@@ -4,7 +4,7 @@
 // `sendTransfer`). Every later doubt — a timeout, a 404, a lost webhook — is resolved by reading the
 // transfer under our reference (`followProviderOperation`), never by creating it again. A payout
 // still not final at its deadline, or refused, or not what we asked, is escalated to an admin on its
-// withdrawal; a final one is handed to the affiliation module (`WithdrawalOutcomes`) in the same
+// withdrawal; a final one is handed to the withdrawals module (`WithdrawalOutcomes`) in the same
 // transaction: paid, or refunded. News against a final payout is flagged, never dropped.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
@@ -44,12 +44,10 @@ import {
 } from './repository.js';
 import type { PayoutView } from './schemas.js';
 
-export type { PayoutView } from './schemas.js';
-
 /** How long after an admin closed a payout by hand its transfer is still read for news against it. */
 export const HAND_CLOSED_FOLLOW_SECONDS = 30 * 24 * 3600;
 
-/** What a final or stuck payout means for its withdrawal (the affiliation module implements it). */
+/** What a final or stuck payout means for its withdrawal (the withdrawals module implements it, payout-flow.ts). */
 export interface WithdrawalOutcomes {
   /**
    * The payout is final: the withdrawal becomes `success`, or `cancelled` and refunded once, in the
