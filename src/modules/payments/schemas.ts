@@ -37,8 +37,4 @@ export const CheckoutBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const ProviderParams = Type.Object({
-  provider: ProviderName,
-});
-
 export type CheckoutInput = Static<typeof CheckoutBody>;
