@@ -18,8 +18,8 @@ const PUBLISHED =
     'auth/(otp-service|tokens)',
     'users/(profile|avatars)',
     'wallet/ledger',
-    'payments/follow',
-    'affiliation/payout-outcomes',
+    'provider-operations/follow',
+    'withdrawals/payout-flow',
     'pronostics/(analysis-jobs|analyst)',
     'football/evaluation',
   ].join('|') +
@@ -39,7 +39,7 @@ const PUBLISHED =
 const TABLE_OWNERS = {
   'account.ts': ['account'],
   'admin.ts': ['admin'],
-  'affiliation.ts': ['affiliation'],
+  'affiliation.ts': ['withdrawals'],
   'devices.ts': ['devices'],
   'fixtures.ts': ['fixtures'],
   'events.ts': ['events'],
@@ -49,7 +49,7 @@ const TABLE_OWNERS = {
   'payouts.ts': ['payouts'],
   'pronostics.ts': ['pronostics', 'track-record'],
   'support.ts': ['support'],
-  'users.ts': ['users', 'auth', 'wallet', 'affiliation'],
+  'users.ts': ['users', 'auth', 'wallet', 'affiliation', 'withdrawals'],
   'wallet.ts': ['wallet', 'packs', 'payments'],
 };
 

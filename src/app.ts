@@ -31,10 +31,12 @@ import packRoutes from './modules/packs/routes.js';
 import paymentRoutes from './modules/payments/routes.js';
 import type { Analyst } from './modules/pronostics/analyst.js';
 import pronosticRoutes from './modules/pronostics/routes.js';
+import webhookRoutes from './modules/provider-operations/routes.js';
 import supportRoutes from './modules/support/routes.js';
 import trackRecordRoutes from './modules/track-record/routes.js';
 import userRoutes from './modules/users/routes.js';
 import walletRoutes from './modules/wallet/routes.js';
+import withdrawalRoutes from './modules/withdrawals/routes.js';
 import auth from './plugins/app/auth.js';
 import coercion from './plugins/app/coercion.js';
 import context from './plugins/app/context.js';
@@ -217,11 +219,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(adminRoutes);
   await app.register(backofficeRoutes);
   await app.register(paymentRoutes);
+  await app.register(webhookRoutes);
 
   await app.register(walletRoutes);
   await app.register(dashboardRoutes);
   await app.register(userRoutes);
   await app.register(affiliationRoutes);
+  await app.register(withdrawalRoutes);
   await app.register(supportRoutes);
   await app.register(eventRoutes);
   await app.register(deviceRoutes);

@@ -315,7 +315,7 @@ const ConfigSchema = Type.Object({
     minimum: 0,
     maximum: 3600,
   }),
-  // docs/decisions.md, "Hardening: sign-in": sized for a Cameroon-first launch.
+  // docs/decisions/0020-sms-budgets.md: sized for a Cameroon-first launch.
   otpCountryHourlyBudget: wholeNumber('OTP_COUNTRY_HOURLY_BUDGET', {
     default: 500,
     minimum: 1,

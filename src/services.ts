@@ -8,7 +8,6 @@ import type { DatabaseHandle } from './db/client.js';
 import type { Clock } from './lib/clock.js';
 import { createAccountService } from './modules/account/service.js';
 import { createAdminService } from './modules/admin/service.js';
-import { createWithdrawalOutcomes } from './modules/affiliation/payout-outcomes.js';
 import { createAffiliationService } from './modules/affiliation/service.js';
 import { createOtpService } from './modules/auth/otp-service.js';
 import { createTokenService } from './modules/auth/tokens.js';
@@ -33,12 +32,15 @@ import { createAnalysisAdmission } from './modules/pronostics/admission.js';
 import { createAnalysisJobs } from './modules/pronostics/analysis-jobs.js';
 import type { Analyst } from './modules/pronostics/analyst.js';
 import { createPronosticService } from './modules/pronostics/service.js';
+import { createWebhookDispatch } from './modules/provider-operations/service.js';
 import { createSupportService, MAX_UNCLOSED_TICKETS } from './modules/support/service.js';
 import { createTrackRecordService } from './modules/track-record/service.js';
 import { createProfileService } from './modules/users/profile.js';
 import { createUserService } from './modules/users/service.js';
 import { createLedger } from './modules/wallet/ledger.js';
 import { createWalletService } from './modules/wallet/service.js';
+import { createWithdrawalOutcomes } from './modules/withdrawals/payout-flow.js';
+import { createWithdrawalService } from './modules/withdrawals/service.js';
 import { createNarrator } from './providers/ai/index.js';
 import { createMessenger, type Messenger } from './providers/messaging/index.js';
 import {
@@ -150,7 +152,7 @@ export function createServices(deps: ServiceDeps) {
     firstCheckAfterMs,
     events,
   });
-  const affiliation = createAffiliationService({
+  const withdrawals = createWithdrawalService({
     db,
     clock,
     logger,
@@ -159,7 +161,9 @@ export function createServices(deps: ServiceDeps) {
     payouts,
     ledger,
     events,
+    accounts: users,
   });
+  const affiliation = createAffiliationService({ db, logger, config, ledger, withdrawals });
   const payments = createPaymentService({
     db,
     clock,
@@ -169,11 +173,12 @@ export function createServices(deps: ServiceDeps) {
     maxPending: config.rateLimit ? config.paymentMaxPending : null,
     firstCheckAfterMs,
     referrals: affiliation,
-    transfers: payouts,
     wakeups,
     ledger,
     events,
   });
+  // A provider's webhook goes straight to the owner of its event: payments or payouts.
+  const webhooks = createWebhookDispatch({ drivers: paymentDrivers, payments, transfers: payouts });
   const flags = createFlagService({ db, audit: admin, latePayments: payments });
   const dashboard = createDashboardService({ users, pronostics, wallet });
   const storage = deps.storage ?? createStorage(config);
@@ -204,6 +209,7 @@ export function createServices(deps: ServiceDeps) {
     devices,
     idempotency,
     affiliation,
+    withdrawals,
     payments,
     wallet,
   });
@@ -235,6 +241,7 @@ export function createServices(deps: ServiceDeps) {
     pronostics,
     payments,
     affiliation,
+    withdrawals,
     flags,
     trackRecord,
   });
@@ -263,9 +270,11 @@ export function createServices(deps: ServiceDeps) {
     paymentsDriver,
     payments,
     payouts,
+    webhooks,
     flags,
     dashboard,
     affiliation,
+    withdrawals,
     storage,
     profile,
     support,

@@ -40,6 +40,10 @@ export type FlagStatus = (typeof flagStatuses)[number];
 export const payoutStatuses = ['pending', 'paid', 'failed'] as const;
 export type PayoutStatus = (typeof payoutStatuses)[number];
 
+/** How an admin closes an escalated payout by hand: the two final states of `payoutStatuses`. */
+export const payoutHandOutcomes = ['paid', 'failed'] as const satisfies readonly PayoutStatus[];
+export type PayoutHandOutcome = (typeof payoutHandOutcomes)[number];
+
 export const pronosticStatuses = ['processing', 'success', 'cancelled'] as const;
 export type PronosticStatus = (typeof pronosticStatuses)[number];
 
@@ -129,6 +133,10 @@ export type PronosticTypeSlug = (typeof pronosticTypeSlugs)[number];
 
 export const settlementOutcomes = ['won', 'lost', 'void'] as const;
 export type SettlementOutcome = (typeof settlementOutcomes)[number];
+
+/** The pronostic list's `outcome` filter: a settled outcome, or `pending` (not settled yet, not cancelled). */
+export const outcomeFilters = [...settlementOutcomes, 'pending'] as const;
+export type OutcomeFilter = (typeof outcomeFilters)[number];
 
 // The configuration's choices (config.ts).
 

@@ -9,7 +9,7 @@
 //   fixtures sync     downloads upcoming fixtures every FIXTURES_SYNC_INTERVAL_HOURS (production)
 //   housekeeping      purges expired codes, dead tokens and old idempotent answers
 //   push sender       sends users' events to their push devices (woken by NOTIFY, a slow poll)
-//   sandbox webhooks  with the sandbox driver only: delivers its signed webhooks to the payments service
+//   sandbox webhooks  with the sandbox driver only: delivers its signed webhooks to the webhook dispatch
 //
 // Every loop reaches the modules only through their services (the container's), and each stop
 // lets the work under way finish (or hands it back) before the database closes.
@@ -91,7 +91,7 @@ export function createRuntime(deps: RuntimeDeps) {
   });
   const driver = services.paymentsDriver;
   const sandboxWebhooks = isSandboxDriver(driver)
-    ? createSandboxWebhooks({ sandbox: driver, payments: services.payments, logger })
+    ? createSandboxWebhooks({ sandbox: driver, webhooks: services.webhooks, logger })
     : undefined;
   let started = false;
 

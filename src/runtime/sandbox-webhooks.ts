@@ -1,15 +1,16 @@
 // The sandbox's webhooks, delivered: the sandbox driver signs a webhook once a payment's or a
-// transfer's delay has passed, and this loop hands each one to the payments service's webhook
-// step, the one the webhook route calls (signature check included), so development and the tests
-// exercise the path a real provider's webhook takes. It runs with the other background loops; a
-// lost delivery only delays the outcome, since the payment poller looks at every pending payment.
+// transfer's delay has passed, and this loop hands each one to the webhook dispatch (the
+// provider-operations module's `receiveWebhook`, the one the webhook route calls, signature check
+// included), so development and the tests exercise the path a real provider's webhook takes. It
+// runs with the other background loops; a lost delivery only delays the outcome, since the payment
+// poller looks at every pending payment and payout.
 import type { FastifyBaseLogger } from 'fastify';
-import type { PaymentService } from '../modules/payments/service.js';
+import type { WebhookDispatch } from '../modules/provider-operations/service.js';
 import type { SandboxDriver } from '../providers/payments/sandbox.js';
 
 export interface SandboxWebhooksDeps {
   sandbox: SandboxDriver;
-  payments: Pick<PaymentService, 'receiveWebhook'>;
+  webhooks: Pick<WebhookDispatch, 'receiveWebhook'>;
   logger: FastifyBaseLogger;
   /** How often due webhooks are looked for (an in-memory check). */
   tickMs?: number;
@@ -18,7 +19,7 @@ export interface SandboxWebhooksDeps {
 export type SandboxWebhooks = ReturnType<typeof createSandboxWebhooks>;
 
 export function createSandboxWebhooks(deps: SandboxWebhooksDeps) {
-  const { sandbox, payments, logger } = deps;
+  const { sandbox, webhooks, logger } = deps;
   let timer: NodeJS.Timeout | undefined;
   let delivering: Promise<number> | undefined;
 
@@ -28,7 +29,7 @@ export function createSandboxWebhooks(deps: SandboxWebhooksDeps) {
     await Promise.all(
       due.map(async ({ rawBody, headers }) => {
         try {
-          const received = await payments.receiveWebhook(sandbox.name, rawBody, headers);
+          const received = await webhooks.receiveWebhook(sandbox.name, rawBody, headers);
           logger.info({ provider: sandbox.name, ...received }, 'payment webhook');
         } catch (error) {
           logger.warn({ err: error, provider: sandbox.name }, 'sandbox webhook not applied');

@@ -1,6 +1,6 @@
 // Shared schema pieces: the envelope around every payload, the error answers each route lists,
 // pagination. Routes build their schemas from these so the OpenAPI document stays uniform.
-import { type TSchema, Type } from 'typebox';
+import { type TLiteral, type TSchema, type TUnion, Type } from 'typebox';
 import { PER_PAGE_MAX } from '../lib/pagination.js';
 
 /** `[]` when a response has nothing for a key, as the spec's envelope shows. */
@@ -46,6 +46,25 @@ export const commonErrors = {
 } as const;
 
 export const authErrors = { ...commonErrors, 401: ErrorEnvelope } as const;
+
+/** `user` in the envelope of an authenticated route's answer: the caller's id. */
+export const UserId = Type.Object({ id: Type.Integer() });
+
+/**
+ * One of `values` (a constant of lib/allowed-values.ts) as a union of literals (`anyOf` of consts),
+ * the form these fields have in the OpenAPI document and the generated client; `Type.Enum` would
+ * write `enum` instead. TypeBox types a union's static from a tuple only (over a mapped array it is
+ * `never`), hence the cast: the static type is the constant's union.
+ */
+export function LiteralUnion<const Values extends readonly string[]>(
+  values: Values,
+): TUnion<Literals<Values>> {
+  return Type.Union(values.map((value) => Type.Literal(value))) as TUnion<Literals<Values>>;
+}
+
+type Literals<Values extends readonly string[]> = {
+  -readonly [K in keyof Values]: TLiteral<Values[K] & string>;
+};
 
 export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
 

@@ -8,7 +8,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditLog, withdrawals } from '../../src/db/schema/index.js';
-import { createAffiliationService } from '../../src/modules/affiliation/service.js';
+import { createWithdrawalService } from '../../src/modules/withdrawals/service.js';
 import { giveMoney, ledgerRows, moneyOf, withdrawalRow, withdrawn } from '../affiliation/helpers.js';
 import { createTestApp, expectLedgerConsistent, type SignedIn, signIn, type TestApp } from '../helpers.js';
 import { flagsOf } from '../payments/helpers.js';
@@ -198,7 +198,7 @@ describe('POST /api/admin/withdrawals/:id/resolve', () => {
 
   it('rolls the resolution and its refund back with the audit row', async () => {
     const { user, id } = await escalatedWithdrawal();
-    const failing = createAffiliationService({
+    const failing = createWithdrawalService({
       ledger: t.app.services.ledger,
       events: t.app.services.events,
       db: t.app.db,
@@ -206,6 +206,7 @@ describe('POST /api/admin/withdrawals/:id/resolve', () => {
       logger: t.app.log,
       config: t.config,
       payouts: t.app.services.payouts,
+      accounts: t.app.services.users,
       audit: {
         record: async () => {
           throw new Error('audit failed');

@@ -1,7 +1,7 @@
 // Push devices (issue 27, mobile push): the phones and browsers a user registered for push
 // notifications, each following its owner's event log with its own cursor (`pushed_seq`), so a
 // push that failed for one device is retried for that device alone, and a crash repeats at most
-// the push that was in flight (docs/decisions.md, "Push devices").
+// the push that was in flight (docs/decisions/0062-push-delivery-and-fcm.md).
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { pushPlatforms } from '../../lib/allowed-values.js';

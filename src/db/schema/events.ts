@@ -1,7 +1,7 @@
 // The live events' durable logs (issue 27): each user's own, and the back office's, every row
 // written in the transaction of the change it reports. `seq` is handed out by a counter row locked
 // in that same transaction, so one log's rows commit in seq order and a client resuming after N
-// never misses one (docs/decisions.md, "Live events").
+// never misses one (docs/decisions/0059-event-logs-counters-and-data.md).
 import { sql } from 'drizzle-orm';
 import { check, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { adminEventTypes, userEventTypes } from '../../lib/allowed-values.js';

@@ -3,15 +3,19 @@
 
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { envelope } from '../../lib/envelope.js';
 import { messages } from '../../lib/messages.js';
 import { currentUser } from '../../plugins/app/auth.js';
-import { authErrors, EmptyArray, Envelope, ErrorEnvelope, FileResponse } from '../../schemas/common.js';
+import {
+  authErrors,
+  EmptyArray,
+  Envelope,
+  ErrorEnvelope,
+  FileResponse,
+  UserId,
+} from '../../schemas/common.js';
 import { ACCOUNT_DELETE_PAGE, ACCOUNT_DELETE_SCRIPT } from './page.js';
 import { DeleteAccountBody, DeletionCodeBody } from './schemas.js';
-
-const UserId = Type.Object({ id: Type.Integer() });
 
 const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { account } = app.services;

@@ -33,6 +33,7 @@ import { avatarKeyOf, fullUserView } from '../users/profile.js';
 import type { UserRow, UserService } from '../users/service.js';
 import type { Ledger } from '../wallet/ledger.js';
 import type { WalletService } from '../wallet/service.js';
+import type { WithdrawalService } from '../withdrawals/service.js';
 import {
   claimExport,
   deleteExportSlot,
@@ -65,10 +66,8 @@ export interface AccountServiceDeps {
   events: Pick<EventService, 'forgetUser'>;
   devices: Pick<DeviceService, 'forgetAll' | 'exportPage'>;
   idempotency: Pick<IdempotencyService, 'forgetUser'>;
-  affiliation: Pick<
-    AffiliationService,
-    'withdrawalsBlockingDeletion' | 'releaseReferralLinks' | 'exportPage' | 'exportReferrals'
-  >;
+  affiliation: Pick<AffiliationService, 'releaseReferralLinks' | 'exportReferrals'>;
+  withdrawals: Pick<WithdrawalService, 'blockingDeletion' | 'exportPage'>;
   payments: Pick<PaymentService, 'pendingForDeletion' | 'exportPage'>;
   wallet: Pick<WalletService, 'exportPage'>;
 }
@@ -93,7 +92,7 @@ export function createAccountService(deps: AccountServiceDeps) {
     if (pendingPayments > 0) {
       throw new AccountDeletionRefused('pending_payment', messages.accountDeletePendingPayment);
     }
-    const withdrawals = await deps.affiliation.withdrawalsBlockingDeletion(executor, account.id);
+    const withdrawals = await deps.withdrawals.blockingDeletion(executor, account.id);
     if (withdrawals.escalated > 0) {
       throw new AccountDeletionRefused('escalated_payout', messages.accountDeleteEscalatedPayout);
     }
@@ -236,7 +235,7 @@ export function createAccountService(deps: AccountServiceDeps) {
         ['pronostics', (after) => deps.pronostics.exportPage(user.id, after, EXPORT_PAGE_SIZE)],
         ['operations', (after) => deps.wallet.exportPage(user.id, after, EXPORT_PAGE_SIZE)],
         ['payments', (after) => deps.payments.exportPage(user.id, after, EXPORT_PAGE_SIZE)],
-        ['withdrawals', (after) => deps.affiliation.exportPage(user.id, after, EXPORT_PAGE_SIZE)],
+        ['withdrawals', (after) => deps.withdrawals.exportPage(user.id, after, EXPORT_PAGE_SIZE)],
         ['tickets', (after) => deps.support.exportPage(user.id, after, EXPORT_PAGE_SIZE)],
         ['devices', (after) => deps.devices.exportPage(user.id, after, EXPORT_PAGE_SIZE)],
       ];

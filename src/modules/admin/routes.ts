@@ -1,11 +1,10 @@
 // The admin area's own routes: the audit log the back office reads (`/api/admin/*` is guarded by
 // the auth plugin: an admin token, else 401 or 403).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { envelope } from '../../lib/envelope.js';
 import { messages } from '../../lib/messages.js';
 import { currentUser } from '../../plugins/app/auth.js';
-import { Envelope } from '../../schemas/common.js';
+import { Envelope, UserId } from '../../schemas/common.js';
 import { AuditListData, AuditQuery, adminErrors } from './schemas.js';
 
 const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -19,7 +18,7 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Journal des actions des administrateurs (paginé, filtres action et target_type)',
         security: [{ bearer: [] }],
         querystring: AuditQuery,
-        response: { 200: Envelope(AuditListData, Type.Object({ id: Type.Integer() })), ...adminErrors },
+        response: { 200: Envelope(AuditListData, UserId), ...adminErrors },
       },
     },
     async (request) => {

@@ -5,7 +5,7 @@ import type { Database, Transaction } from '../../db/client.js';
 import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import { isoTimestamp } from '../../lib/time.js';
 import { type AuditRow, insertAuditRow, pageOfAuditRows } from './repository.js';
-import type { AuditQuery } from './schemas.js';
+import type { AuditEntrySchema, AuditQuery } from './schemas.js';
 
 /** What an admin did, to what; `details` holds what a person needs to understand it later (before/after, reason). */
 export interface AuditEntry {
@@ -18,7 +18,7 @@ export interface AuditEntry {
   details: Record<string, unknown>;
 }
 
-function auditView(row: AuditRow) {
+function auditView(row: AuditRow): Static<typeof AuditEntrySchema> {
   return {
     id: row.id,
     admin_id: row.adminId,

@@ -1,17 +1,11 @@
 // The affiliation's queries: the godfather link (`users.godfather_id`, this module's column of the
-// users table, as the balances are the wallet's), the godchildren a user sees, and `withdrawals`.
-// Balances are never written here: the wallet's ledger does it in the service's transaction.
-import { and, asc, count, desc, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
+// users table, as the balances are the wallet's), the godchildren a user sees, and the money balance
+// the overview shows. The withdrawals are the withdrawals module's.
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
-import { type Paged, pageOf } from '../../db/page-of.js';
-import { withdrawals } from '../../db/schema/affiliation.js';
 import { users } from '../../db/schema/users.js';
-import type { UserStatus, WithdrawalStatus } from '../../lib/allowed-values.js';
-import type { PageRequest } from '../../lib/pagination.js';
-
-export type WithdrawalRow = typeof withdrawals.$inferSelect;
-export type NewWithdrawal = typeof withdrawals.$inferInsert;
+import type { UserStatus } from '../../lib/allowed-values.js';
 
 /** The advisory-lock key of every change of the godfather graph (one at a time: no cycle can race in). */
 const AFFILIATION_GRAPH_LOCK = 0x61666631;
@@ -146,150 +140,10 @@ export async function moneyBalanceOf(db: Executor, userId: number): Promise<numb
   return row?.balance ?? 0;
 }
 
-export async function sumPaidWithdrawals(db: Executor, userId: number): Promise<number> {
-  const [row] = await db
-    .select({ total: sql<string>`coalesce(sum(${withdrawals.amount}), 0)` })
-    .from(withdrawals)
-    .where(and(eq(withdrawals.userId, userId), eq(withdrawals.status, 'success')));
-  return Number(row?.total ?? 0);
-}
-
-export async function insertWithdrawal(db: Executor, values: NewWithdrawal): Promise<WithdrawalRow> {
-  const [row] = await db.insert(withdrawals).values(values).returning();
-  return row!;
-}
-
-export async function findWithdrawal(db: Executor, id: number): Promise<WithdrawalRow | undefined> {
-  const [row] = await db.select().from(withdrawals).where(eq(withdrawals.id, id));
-  return row;
-}
-
-/** The withdrawal, locked until the transaction ends (decisions, webhooks and the poller wait here). */
-export async function lockWithdrawal(db: Executor, id: number): Promise<WithdrawalRow | undefined> {
-  const [row] = await db.select().from(withdrawals).where(eq(withdrawals.id, id)).for('update');
-  return row;
-}
-
-export async function updateWithdrawal(
-  db: Executor,
-  id: number,
-  changes: Partial<Omit<NewWithdrawal, 'id' | 'userId' | 'amount'>>,
-): Promise<WithdrawalRow> {
-  const [row] = await db
-    .update(withdrawals)
-    .set({ ...changes, updatedAt: sql`now()` })
-    .where(eq(withdrawals.id, id))
-    .returning();
-  return row!;
-}
-
-export interface WithdrawalFilter {
-  userId?: number;
-  status?: WithdrawalStatus;
-  /** The receiving number or the account's phone, E.164. */
-  phone?: string;
-  escalated?: boolean;
-  /** Inclusive lower bound, an ISO timestamp. */
-  from?: string;
-  /** Exclusive upper bound, an ISO timestamp. */
-  before?: string;
-}
-
-function filterConditions(filter: WithdrawalFilter) {
-  return and(
-    filter.userId !== undefined ? eq(withdrawals.userId, filter.userId) : undefined,
-    filter.status ? eq(withdrawals.status, filter.status) : undefined,
-    filter.phone
-      ? or(
-          eq(withdrawals.phone, filter.phone),
-          sql`${withdrawals.userId} IN (SELECT id FROM users WHERE phone = ${filter.phone})`,
-        )
-      : undefined,
-    filter.escalated === undefined
-      ? undefined
-      : filter.escalated
-        ? sql`${withdrawals.escalatedAt} IS NOT NULL`
-        : sql`${withdrawals.escalatedAt} IS NULL`,
-    filter.from ? gte(withdrawals.createdAt, filter.from) : undefined,
-    filter.before ? lt(withdrawals.createdAt, filter.before) : undefined,
-  );
-}
-
-/** One page of withdrawals, with the filter's total. */
-export function pageOfWithdrawals(
-  db: Executor,
-  filter: WithdrawalFilter,
-  page: PageRequest,
-): Promise<Paged<WithdrawalRow>> {
-  return pageOf(
-    db,
-    withdrawals,
-    { where: filterConditions(filter), orderBy: [desc(withdrawals.createdAt), desc(withdrawals.id)] },
-    page,
-  );
-}
-
-export async function countWithdrawals(db: Executor, filter: WithdrawalFilter): Promise<number> {
-  const [row] = await db.select({ total: count() }).from(withdrawals).where(filterConditions(filter));
-  return Number(row?.total ?? 0);
-}
-
-/** The accounts of the withdrawals an admin lists: who asked. */
-export async function findAccounts(
-  db: Executor,
-  ids: number[],
-): Promise<
-  { id: number; phone: string | null; name: string | null; username: string | null; status: string }[]
-> {
-  if (ids.length === 0) return [];
-  return db
-    .select({
-      id: users.id,
-      phone: users.phone,
-      name: users.name,
-      username: users.username,
-      status: users.status,
-    })
-    .from(users)
-    .where(inArray(users.id, ids));
-}
-
 /** Every godchild of a user, blocked ones included (the back office's user detail). */
 export async function countAllGodchildren(db: Executor, godfatherId: number): Promise<number> {
   const [row] = await db.select({ total: count() }).from(users).where(eq(users.godfatherId, godfatherId));
   return Number(row?.total ?? 0);
-}
-
-/** Pending withdrawals (of one user, or everyone's): how many, and their XAF total. */
-export async function pendingWithdrawalTotals(
-  db: Executor,
-  userId?: number,
-): Promise<{ count: number; amount: number }> {
-  const [row] = await db
-    .select({ total: count(), amount: sql<string>`coalesce(sum(${withdrawals.amount}), 0)` })
-    .from(withdrawals)
-    .where(
-      and(
-        eq(withdrawals.status, 'pending'),
-        userId === undefined ? undefined : eq(withdrawals.userId, userId),
-      ),
-    );
-  return { count: Number(row?.total ?? 0), amount: Number(row?.amount ?? 0) };
-}
-
-/** What stops the user's account from being deleted now: pending withdrawals, and of them escalated ones. */
-export async function withdrawalsBlockingDeletion(
-  db: Executor,
-  userId: number,
-): Promise<{ pending: number; escalated: number }> {
-  const [row] = await db
-    .select({
-      pending: count(),
-      escalated: sql<string>`count(*) filter (where ${withdrawals.escalatedAt} IS NOT NULL)`,
-    })
-    .from(withdrawals)
-    .where(and(eq(withdrawals.userId, userId), eq(withdrawals.status, 'pending')));
-  return { pending: Number(row?.pending ?? 0), escalated: Number(row?.escalated ?? 0) };
 }
 
 /** The account is deleted: its godchildren keep their accounts without a godfather, and it keeps none. */
@@ -301,21 +155,6 @@ export async function releaseReferralLinks(db: Executor, userId: number): Promis
     .returning({ id: users.id });
   await db.update(users).set({ godfatherId: null }).where(eq(users.id, userId));
   return released.length;
-}
-
-/** A page of the user's withdrawals, by id, for the data export. */
-export async function withdrawalsForExport(
-  db: Executor,
-  userId: number,
-  afterId: number,
-  limit: number,
-): Promise<WithdrawalRow[]> {
-  return db
-    .select()
-    .from(withdrawals)
-    .where(and(eq(withdrawals.userId, userId), sql`${withdrawals.id} > ${afterId}`))
-    .orderBy(asc(withdrawals.id))
-    .limit(limit);
 }
 
 /** The user's referral links for the data export: their own code, their godfather, their godchildren's ids. */

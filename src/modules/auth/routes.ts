@@ -10,6 +10,7 @@ import {
   Envelope,
   EnvelopeWithoutErrors,
   ErrorEnvelope,
+  UserId,
 } from '../../schemas/common.js';
 import { GenerateBody, SignedInUser, VerifyBody } from './schemas.js';
 
@@ -78,7 +79,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['auth'],
         summary: 'Révoquer le jeton courant',
         security: [{ bearer: [] }],
-        response: { 200: Envelope(EmptyArray, Type.Object({ id: Type.Integer() })), ...authErrors },
+        response: { 200: Envelope(EmptyArray, UserId), ...authErrors },
       },
     },
     async (request) => {

@@ -6,7 +6,7 @@ import { Type } from 'typebox';
 import { envelope } from '../../lib/envelope.js';
 import { messages } from '../../lib/messages.js';
 import { currentUser } from '../../plugins/app/auth.js';
-import { Envelope, ErrorEnvelope, IdParams } from '../../schemas/common.js';
+import { Envelope, ErrorEnvelope, IdParams, UserId } from '../../schemas/common.js';
 import { adminErrors } from '../admin/schemas.js';
 import type { CreditAdjustment } from '../users/service.js';
 import { OperationsQuery } from '../wallet/schemas.js';
@@ -28,7 +28,6 @@ import {
   StatsData,
 } from './schemas.js';
 
-const UserId = Type.Object({ id: Type.Integer() });
 // 409: the account is deleted (a tombstone takes no block, role or credit change).
 const oneUserErrors = { ...adminErrors, 404: ErrorEnvelope, 409: ErrorEnvelope };
 

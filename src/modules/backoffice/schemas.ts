@@ -1,34 +1,15 @@
 // Request and response schemas of the back office's user and dashboard routes.
 import { Type } from 'typebox';
-import {
-  flagKinds,
-  flagStatuses,
-  flagTargetTypes,
-  userRoles,
-  userStatuses,
-} from '../../lib/allowed-values.js';
+import { userRoles } from '../../lib/allowed-values.js';
 import { PageMetaSchema, PageQuery, Timestamp } from '../../schemas/common.js';
 
 export { FlagsQuery, ResolveFlagBody } from '../flags/schemas.js';
-export { AdjustCreditsBody, AdminUserListQuery } from '../users/schemas.js';
+export { AdjustCreditsBody, AdjustCreditsData, AdminUserListQuery } from '../users/schemas.js';
 
+import { FlagSchema } from '../flags/schemas.js';
 import { ListedPronostic } from '../pronostics/schemas.js';
+import { AdminUserSchema } from '../users/schemas.js';
 import { OperationSchema } from '../wallet/schemas.js';
-
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
-
-export const AdminUserSchema = Type.Object({
-  id: Type.Integer(),
-  phone: Type.Union([Type.String(), Type.Null()], { description: 'Null for a deleted account' }),
-  country: Type.String(),
-  name: Nullable(Type.String()),
-  username: Nullable(Type.String()),
-  role: Type.Enum(userRoles),
-  status: Type.Enum(userStatuses),
-  credits_balance: Type.Integer(),
-  money_balance: Type.Integer({ description: 'XAF' }),
-  created_at: Timestamp,
-});
 
 export const AdminUserListData = Type.Object({ users: Type.Array(AdminUserSchema), meta: PageMetaSchema });
 
@@ -74,12 +55,6 @@ export const AdminUserPronosticsData = Type.Object({
     }),
   ),
   meta: PageMetaSchema,
-});
-
-export const AdjustCreditsData = Type.Object({
-  user: AdminUserSchema,
-  credits_balance: Type.Integer(),
-  operation: OperationSchema,
 });
 
 export const RoleBody = Type.Object({ role: Type.Enum(userRoles) });
@@ -144,21 +119,6 @@ export const StatsData = Type.Object({
       hit_rate: Type.Union([Type.Number(), Type.Null()]),
     }),
   ]),
-});
-
-export const FlagSchema = Type.Object({
-  id: Type.Integer(),
-  kind: Type.Enum(flagKinds),
-  target_type: Type.Enum(flagTargetTypes),
-  target_id: Type.Integer(),
-  details: Type.Record(Type.String(), Type.Unknown(), {
-    description: 'What the provider said against our books (status, amount, currency…)',
-  }),
-  status: Type.Enum(flagStatuses),
-  note: Nullable(Type.String()),
-  resolved_by: Type.Union([Type.Integer(), Type.Null()]),
-  resolved_at: Nullable(Timestamp),
-  created_at: Timestamp,
 });
 
 export const FlagsData = Type.Object({ flags: Type.Array(FlagSchema), meta: PageMetaSchema });

@@ -13,6 +13,7 @@ import type { PaymentService } from '../payments/service.js';
 import type { PronosticService } from '../pronostics/service.js';
 import type { TrackRecordService } from '../track-record/service.js';
 import { adminUserView, type UserService } from '../users/service.js';
+import type { WithdrawalService } from '../withdrawals/service.js';
 
 /** The dashboard's window: today and the 29 UTC days before it. */
 export const STATS_DAYS = 30;
@@ -22,7 +23,8 @@ export interface BackofficeServiceDeps {
   users: Pick<UserService, 'findById' | 'signupsByDay'>;
   pronostics: Pick<PronosticService, 'countsOf' | 'byDayAndStatus'>;
   payments: Pick<PaymentService, 'successTotalsOf' | 'byDayAndStatus'>;
-  affiliation: Pick<AffiliationService, 'adminFiguresOf' | 'pendingTotals' | 'escalatedCount'>;
+  affiliation: Pick<AffiliationService, 'godchildrenCountOf'>;
+  withdrawals: Pick<WithdrawalService, 'pendingTotalsOf' | 'pendingTotals' | 'escalatedCount'>;
   flags: Pick<FlagService, 'openCount'>;
   trackRecord: Pick<TrackRecordService, 'publicRecord'>;
 }
@@ -42,7 +44,7 @@ function emptyFigures(): PeriodFigures {
 }
 
 export function createBackofficeService(deps: BackofficeServiceDeps) {
-  const { clock, users, pronostics, payments, affiliation, flags, trackRecord } = deps;
+  const { clock, users, pronostics, payments, affiliation, withdrawals, flags, trackRecord } = deps;
 
   return {
     /** NotFound when the account does not exist. */
@@ -52,11 +54,12 @@ export function createBackofficeService(deps: BackofficeServiceDeps) {
 
     /** The account and its figures: pronostics by status, payments, pending withdrawals, godchildren. */
     async userDetail(id: number) {
-      const [user, counts, paid, figures] = await Promise.all([
+      const [user, counts, paid, pending, godchildren] = await Promise.all([
         users.findById(id),
         pronostics.countsOf(id),
         payments.successTotalsOf(id),
-        affiliation.adminFiguresOf(id),
+        withdrawals.pendingTotalsOf(id),
+        affiliation.godchildrenCountOf(id),
       ]);
       if (!user) throw new NotFound(messages.userNotFound);
       return {
@@ -67,8 +70,8 @@ export function createBackofficeService(deps: BackofficeServiceDeps) {
         },
         pronostics: counts,
         payments: { success_count: paid.count, success_amount: paid.amount },
-        withdrawals: { pending_count: figures.pending.count, pending_amount: figures.pending.amount },
-        godchildren_count: figures.godchildren,
+        withdrawals: { pending_count: pending.count, pending_amount: pending.amount },
+        godchildren_count: godchildren,
       };
     },
 
@@ -85,8 +88,8 @@ export function createBackofficeService(deps: BackofficeServiceDeps) {
         users.signupsByDay(range),
         pronostics.byDayAndStatus(range),
         payments.byDayAndStatus(range),
-        affiliation.pendingTotals(),
-        affiliation.escalatedCount(),
+        withdrawals.pendingTotals(),
+        withdrawals.escalatedCount(),
         flags.openCount(),
         trackRecord.publicRecord(),
       ]);

@@ -5,10 +5,8 @@ import { Type } from 'typebox';
 import { envelope } from '../../lib/envelope.js';
 import { messages } from '../../lib/messages.js';
 import { currentUser } from '../../plugins/app/auth.js';
-import { authErrors, EmptyArray, Envelope, ErrorEnvelope, IdParams } from '../../schemas/common.js';
+import { authErrors, EmptyArray, Envelope, ErrorEnvelope, IdParams, UserId } from '../../schemas/common.js';
 import { DeviceSchema, ListedDeviceSchema, MAX_DEVICES_PER_USER, RegisterDeviceBody } from './schemas.js';
-
-const UserId = Type.Object({ id: Type.Integer() });
 
 const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { devices } = app.services;

@@ -20,7 +20,12 @@ import {
   lockRegistrations,
   upsertDevice,
 } from './repository.js';
-import { MAX_DEVICES_PER_USER, type RegisterDeviceBody } from './schemas.js';
+import {
+  type DeviceSchema,
+  type ListedDeviceSchema,
+  MAX_DEVICES_PER_USER,
+  type RegisterDeviceBody,
+} from './schemas.js';
 
 /** What the devices need of the event logs (the events service implements it). */
 export interface LogHeads {
@@ -34,11 +39,11 @@ export interface DeviceServiceDeps {
   events: LogHeads;
 }
 
-export function deviceView(row: DeviceRow) {
+export function deviceView(row: DeviceRow): Static<typeof DeviceSchema> {
   return { id: row.id, platform: row.platform, created_at: isoTimestamp(row.createdAt) };
 }
 
-function listedView(row: DeviceRow) {
+function listedView(row: DeviceRow): Static<typeof ListedDeviceSchema> {
   return {
     ...deviceView(row),
     token_ending: row.token.slice(-6),

@@ -9,10 +9,8 @@ import { envelope } from '../../lib/envelope.js';
 import { ValidationFailed } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
 import { currentUser } from '../../plugins/app/auth.js';
-import { authErrors, Envelope, ErrorEnvelope, FileResponse } from '../../schemas/common.js';
+import { authErrors, Envelope, ErrorEnvelope, FileResponse, UserId } from '../../schemas/common.js';
 import { AdminHistoryData, HistoryQuery, StreamKeyData, UserHistoryData } from './schemas.js';
-
-const UserId = Type.Object({ id: Type.Integer() });
 
 const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { events, eventStreams, tokens } = app.services;

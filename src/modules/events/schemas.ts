@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import { adminEventTypes, userEventTypes } from '../../lib/allowed-values.js';
 import { PER_PAGE_MAX } from '../../lib/pagination.js';
-import { Timestamp } from '../../schemas/common.js';
+import { LiteralUnion, Timestamp } from '../../schemas/common.js';
 
 export const HistoryQuery = Type.Object({
   after: Type.Optional(
@@ -15,10 +15,10 @@ export const HistoryQuery = Type.Object({
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: PER_PAGE_MAX })),
 });
 
-const eventSchema = (types: readonly string[]) =>
+const eventSchema = <Types extends readonly string[]>(types: Types) =>
   Type.Object({
     id: Type.Integer({ description: 'The seq: increases by one per event of this log, with no gap.' }),
-    type: Type.Union(types.map((type) => Type.Literal(type))),
+    type: LiteralUnion(types),
     created_at: Timestamp,
     data: Type.Record(Type.String(), Type.Unknown(), {
       description: 'The object the matching detail GET returns (for credits.adjusted, the ledger operation).',

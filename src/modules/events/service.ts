@@ -3,6 +3,7 @@
 // reports, so an event exists if and only if its change committed; each log's `seq` comes from its
 // counter row, locked until that transaction ends, so a log's events commit in seq order and a
 // client reading after seq N never misses one. Clients catch up with the history routes.
+import type { Static } from 'typebox';
 import type { Database, Transaction } from '../../db/client.js';
 import type { AdminEventType, UserEventType } from '../../lib/allowed-values.js';
 import type { Clock } from '../../lib/clock.js';
@@ -23,23 +24,16 @@ import {
   type UserEventRow,
   userEventsAfter,
 } from './repository.js';
+import type { AdminEventSchema, HistoryQuery as HistoryQuerySchema, UserEventSchema } from './schemas.js';
 
 /** An event as clients read it (DESIGN.md "Events"): its seq is its `id`. */
-export interface EventView {
-  id: number;
-  type: string;
-  created_at: string;
-  data: Record<string, unknown>;
-}
+export type EventView = Static<typeof UserEventSchema> | Static<typeof AdminEventSchema>;
 
 export function eventView(row: UserEventRow | AdminEventRow): EventView {
   return { id: row.seq, type: row.type, created_at: isoTimestamp(row.createdAt), data: row.data };
 }
 
-export interface HistoryQuery {
-  after?: number;
-  per_page?: number;
-}
+type HistoryQuery = Static<typeof HistoryQuerySchema>;
 
 /** How many events a history page holds by default (the most is PER_PAGE_MAX, the schema's). */
 export const HISTORY_PER_PAGE = 20;

@@ -1,7 +1,25 @@
-// Request schemas of the back office's flag routes; the flags service takes their static types.
+// Schemas of the back office's flag routes: the flag as it answers, the list's query, the resolution;
+// the flags service takes their static types.
 import { type Static, Type } from 'typebox';
 import { flagKinds, flagStatuses, flagTargetTypes } from '../../lib/allowed-values.js';
-import { PageQuery } from '../../schemas/common.js';
+import { PageQuery, Timestamp } from '../../schemas/common.js';
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const FlagSchema = Type.Object({
+  id: Type.Integer(),
+  kind: Type.Enum(flagKinds),
+  target_type: Type.Enum(flagTargetTypes),
+  target_id: Type.Integer(),
+  details: Type.Record(Type.String(), Type.Unknown(), {
+    description: 'What the provider said against our books (status, amount, currency…)',
+  }),
+  status: Type.Enum(flagStatuses),
+  note: Nullable(Type.String()),
+  resolved_by: Type.Union([Type.Integer(), Type.Null()]),
+  resolved_at: Nullable(Timestamp),
+  created_at: Timestamp,
+});
 
 export const FlagsQuery = Type.Object(
   {

@@ -6,6 +6,7 @@
 // `late_complete` payment may credit it once, through the payments module's published function.
 
 import type { FastifyBaseLogger } from 'fastify';
+import type { Static } from 'typebox';
 import type { Database, Transaction } from '../../db/client.js';
 import type { FlagKind, FlagTargetType } from '../../lib/allowed-values.js';
 import { FlagAlreadyResolved, NotFound, ValidationFailed } from '../../lib/errors.js';
@@ -15,7 +16,7 @@ import { isoTimestamp } from '../../lib/time.js';
 import type { AuditRecorder } from '../admin/service.js';
 import type { AdminEventLog } from '../events/service.js';
 import { countFlags, type FlagRow, insertFlag, lockFlag, pageOfFlags, resolveFlagRow } from './repository.js';
-import type { FlagsQuery, ResolveFlagInput } from './schemas.js';
+import type { FlagSchema, FlagsQuery, ResolveFlagInput } from './schemas.js';
 
 export interface RaisedFlag {
   kind: FlagKind;
@@ -51,7 +52,9 @@ export async function raiseFlag(
   return row !== undefined;
 }
 
-function flagView(row: FlagRow) {
+export type FlagView = Static<typeof FlagSchema>;
+
+function flagView(row: FlagRow): FlagView {
   return {
     id: row.id,
     kind: row.kind,
@@ -65,8 +68,6 @@ function flagView(row: FlagRow) {
     created_at: isoTimestamp(row.createdAt),
   };
 }
-
-export type FlagView = ReturnType<typeof flagView>;
 
 /** What resolving a `late_complete` flag with `credit: true` needs of the payments module. */
 export interface LatePaymentCredits {

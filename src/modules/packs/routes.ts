@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import { envelope } from '../../lib/envelope.js';
 import { messages } from '../../lib/messages.js';
 import { currentUser } from '../../plugins/app/auth.js';
-import { authErrors, Envelope, ErrorEnvelope, IdParams } from '../../schemas/common.js';
+import { authErrors, Envelope, ErrorEnvelope, IdParams, UserId } from '../../schemas/common.js';
 import { adminErrors } from '../admin/schemas.js';
 import {
   AdminPackListData,
@@ -16,7 +16,6 @@ import {
   UpdatePackBody,
 } from './schemas.js';
 
-const UserId = Type.Object({ id: Type.Integer() });
 const OnePack = Envelope(Type.Object({ pack: AdminPackSchema }), UserId);
 const onePackErrors = { ...adminErrors, 404: ErrorEnvelope };
 

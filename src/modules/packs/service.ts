@@ -18,22 +18,23 @@ import {
   pageOfPacks,
   updatePack,
 } from './repository.js';
-import type { AdminPackListQuery, CreatePackBody, UpdatePackBody } from './schemas.js';
+import type {
+  AdminPackListQuery,
+  AdminPackSchema,
+  CreatePackBody,
+  PackSchema,
+  UpdatePackBody,
+} from './schemas.js';
 
 /** A pack on sale, as users and checkout see it. */
-export interface Pack {
-  id: number;
-  name: string;
-  credits: number;
-  price: number;
-  currency: 'XAF';
-}
+export type Pack = Static<typeof PackSchema>;
+export type AdminPack = Static<typeof AdminPackSchema>;
 
 function packView(row: PackRow): Pack {
   return { id: row.id, name: row.name, credits: row.credits, price: row.price, currency: row.currency };
 }
 
-function adminPackView(row: PackRow) {
+function adminPackView(row: PackRow): AdminPack {
   return {
     ...packView(row),
     active: row.active,
@@ -41,8 +42,6 @@ function adminPackView(row: PackRow) {
     updated_at: isoTimestamp(row.updatedAt),
   };
 }
-
-export type AdminPack = ReturnType<typeof adminPackView>;
 
 /** The name as stored: trimmed, and still 2 characters or more once trimmed. */
 function cleanName(name: string): string {

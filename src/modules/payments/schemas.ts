@@ -1,15 +1,14 @@
 // The payment routes' request and answer shapes; the payments service takes their static types.
 import { type Static, Type } from 'typebox';
-import { paymentProviders } from '../../lib/allowed-values.js';
-import { Timestamp } from '../../schemas/common.js';
+import { paymentProviders, paymentStatuses } from '../../lib/allowed-values.js';
+import { LiteralUnion, Timestamp } from '../../schemas/common.js';
 
-export const UserId = Type.Object({ id: Type.Integer() });
 export const ProviderName = Type.Enum(paymentProviders);
 
 export const PaymentSchema = Type.Object({
   id: Type.Integer(),
   reference: Type.String(),
-  status: Type.Union([Type.Literal('pending'), Type.Literal('success'), Type.Literal('failed')]),
+  status: LiteralUnion(paymentStatuses),
   amount: Type.Integer({ description: 'Whole XAF' }),
   currency: Type.Literal('XAF'),
   credits: Type.Integer(),
@@ -37,9 +36,5 @@ export const CheckoutBody = Type.Object(
   },
   { additionalProperties: false },
 );
-
-export const ProviderParams = Type.Object({
-  provider: ProviderName,
-});
 
 export type CheckoutInput = Static<typeof CheckoutBody>;

@@ -7,11 +7,12 @@
 
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Static } from 'typebox';
 import { channels, type Wakeups } from '../../db/channels.js';
 import type { Database, Transaction } from '../../db/client.js';
-import type { FlagKind, PaymentChannel } from '../../lib/allowed-values.js';
+import type { FlagKind, PaymentChannel, PaymentStatus } from '../../lib/allowed-values.js';
 import type { Clock } from '../../lib/clock.js';
-import { NotFound, NotOwner, RateLimited, Unauthenticated, ValidationFailed } from '../../lib/errors.js';
+import { NotFound, NotOwner, RateLimited, ValidationFailed } from '../../lib/errors.js';
 import { messages, paymentTexts } from '../../lib/messages.js';
 import { cameroonMobileOf } from '../../lib/phone.js';
 import { addSeconds, isoTimestamp } from '../../lib/time.js';
@@ -26,15 +27,15 @@ import type { AuthUser } from '../auth/tokens.js';
 import type { AdminEventLog, UserEventLog } from '../events/service.js';
 import { raiseFlag } from '../flags/service.js';
 import { type IdempotentCommit, withoutKey } from '../idempotency/service.js';
-import type { Ledger } from '../wallet/ledger.js';
+import type { PackService } from '../packs/service.js';
 import {
   DriverMissing,
-  followProviderOperation,
   LATE_CHECK_SECONDS,
-  leaseUntil,
+  leasedFollower,
   nextLookAt,
   type ProviderAnswer,
-} from './follow.js';
+} from '../provider-operations/follow.js';
+import type { Ledger } from '../wallet/ledger.js';
 import {
   countPending,
   findPayment,
@@ -50,7 +51,7 @@ import {
   successTotalsOf,
   updatePayment,
 } from './repository.js';
-import type { CheckoutInput } from './schemas.js';
+import type { CheckoutInput, PaymentSchema } from './schemas.js';
 
 /** How long the provider keeps a payment open (NotchPay: a few hours); past it, it is read hourly. */
 export const PAYMENT_EXPIRY_SECONDS = 3 * 3600;
@@ -64,11 +65,8 @@ export const STUCK_PENDING_SECONDS = 24 * 3600;
 export const NEVER_STARTED_GRACE_SECONDS = 3600;
 const PENDING_RETRY_AFTER_SECONDS = 60;
 
-export interface PackLookup {
-  findActive(
-    id: number,
-  ): Promise<{ id: number; name: string; credits: number; price: number; currency: string } | undefined>;
-}
+/** What checkout needs of the packs module: the pack on sale, typed by its answer's schema. */
+export type PackLookup = Pick<PackService, 'findActive'>;
 
 /** The affiliation's share of a payment that succeeded: the godfather's commission, in the transaction that credits it. */
 export interface ReferralCommissions {
@@ -76,11 +74,6 @@ export interface ReferralCommissions {
     tx: Transaction,
     payment: { id: number; userId: number; amount: number },
   ): Promise<void>;
-}
-
-/** Who follows the provider's transfers (withdrawal payouts): a `transfer.*` webhook is a hint to re-fetch. */
-export interface TransferEvents {
-  onTransferEvent(reference: string): Promise<unknown>;
 }
 
 export interface PaymentServiceDeps {
@@ -101,15 +94,17 @@ export interface PaymentServiceDeps {
   /** The event logs: a payment's end is reported to its payer, a flag to the back office, in the settlement's transaction. */
   events: UserEventLog & AdminEventLog;
   referrals?: ReferralCommissions;
-  transfers?: TransferEvents;
 }
 
-export type PaymentOutcome = 'success' | 'failed' | 'pending' | 'unchanged' | 'flagged';
+/** What following a payment did: moved it to (or left it in) a status, nothing, or raised a flag. */
+export type PaymentOutcome = PaymentStatus | 'unchanged' | 'flagged';
 
 /** The provider's word, or `not_found` when it has never heard of the payment. */
 type PaymentWord = ProviderPayment | { status: 'not_found' };
 
-function paymentView(row: PaymentRow) {
+export type PaymentView = Static<typeof PaymentSchema>;
+
+function paymentView(row: PaymentRow): PaymentView {
   return {
     id: row.id,
     reference: row.reference,
@@ -123,8 +118,6 @@ function paymentView(row: PaymentRow) {
     created_at: isoTimestamp(row.createdAt),
   };
 }
-
-export type PaymentView = ReturnType<typeof paymentView>;
 
 /** The E.164 form of a Cameroon mobile number, typed internationally or as its nine national digits. */
 function payerPhoneOf(raw: string): string {
@@ -193,28 +186,6 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       if (clock.now() < new Date(row.expiresAt)) return own.start(toStart(row));
       return { status: 'not_found' };
     }
-  }
-
-  /** The poller's claim: the most overdue pending payment, its look recorded and leased. */
-  async function claimDue(tx: Transaction): Promise<PaymentRow | undefined> {
-    const row = await lockDuePayment(tx, clock.now());
-    if (!row) return undefined;
-    return updatePayment(tx, row.id, {
-      checks: row.checks + 1,
-      nextCheckAt: leaseUntil(clock.now()).toISOString(),
-    });
-  }
-
-  /**
-   * A webhook's (or the checkout's) claim of one payment. A final one is still read: news against
-   * it must reach an admin. A pending one is leased so the poller does not ask at the same time.
-   */
-  function claimById(id: number) {
-    return async (tx: Transaction): Promise<PaymentRow | undefined> => {
-      const row = await lockPayment(tx, id);
-      if (row?.status !== 'pending') return row;
-      return updatePayment(tx, row.id, { nextCheckAt: leaseUntil(clock.now()).toISOString() });
-    };
   }
 
   /** Applies the answer to the payment, locked again and re-read: its state may have moved since the claim. */
@@ -332,14 +303,16 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     return keepPending(seen);
   }
 
-  /** Follows one payment (webhook, checkout) to the provider's word; undefined when it does not exist. */
-  async function follow(id: number, source: string): Promise<PaymentOutcome | undefined> {
-    return followProviderOperation(db, {
-      claim: claimById(id),
-      ask,
-      apply: (tx, claimed, answer) => apply(tx, claimed, answer, source),
-    });
-  }
+  // The claims (by id, and the poller's most overdue) are the provider-operations module's, over
+  // this module's rows; what the provider's word means is `apply`, above.
+  const follower = leasedFollower({
+    db,
+    clock,
+    rows: { lockDue: lockDuePayment, lock: lockPayment, recordLook: updatePayment },
+    ask,
+    apply,
+  });
+  const follow = follower.follow;
 
   return {
     /**
@@ -454,37 +427,14 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     /** Follows one payment to the provider's word and applies it once; undefined when it does not exist. */
     follow,
 
-    /**
-     * A webhook of `provider`: Unauthenticated when its signature is missing or wrong; otherwise the
-     * event is only a hint to re-fetch (duplicates, unknown references and late news included).
-     */
-    async receiveWebhook(
-      provider: string,
-      rawBody: Buffer,
-      headers: Record<string, string | string[] | undefined>,
-    ): Promise<{ event: string; outcome?: PaymentOutcome | undefined }> {
-      const event = drivers.byName(provider)?.verifyWebhook(rawBody, headers) ?? null;
-      if (!event) throw new Unauthenticated();
-      if (!event.reference) return { event: event.type };
-      if (event.type.startsWith('transfer.')) {
-        await deps.transfers?.onTransferEvent(event.reference);
-        return { event: event.type };
-      }
-      if (!event.type.startsWith('payment.')) return { event: event.type };
-      const id = await findPaymentIdByReference(db, event.reference);
-      if (id === undefined) return { event: event.type };
-      return { event: event.type, outcome: await follow(id, 'webhook') };
+    /** A `payment.*` webhook's reference (already authenticated): only a hint to read it again. */
+    async onPaymentEvent(reference: string): Promise<PaymentOutcome | undefined> {
+      const id = await findPaymentIdByReference(db, reference);
+      return id === undefined ? undefined : follow(id, 'webhook');
     },
 
     /** The poller's step: follows the most overdue pending payment; false when none is due. */
-    async checkDue(): Promise<boolean> {
-      const outcome = await followProviderOperation(db, {
-        claim: claimDue,
-        ask,
-        apply: (tx, claimed, answer) => apply(tx, claimed, answer, 'poller'),
-      });
-      return outcome !== undefined;
-    },
+    checkDue: follower.checkDue,
 
     /**
      * Credits a payment the provider completed after it was failed (an admin resolving its

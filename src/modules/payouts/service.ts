@@ -4,12 +4,12 @@
 // `sendTransfer`). Every later doubt — a timeout, a 404, a lost webhook — is resolved by reading the
 // transfer under our reference (`followProviderOperation`), never by creating it again. A payout
 // still not final at its deadline, or refused, or not what we asked, is escalated to an admin on its
-// withdrawal; a final one is handed to the affiliation module (`WithdrawalOutcomes`) in the same
+// withdrawal; a final one is handed to the withdrawals module (`WithdrawalOutcomes`) in the same
 // transaction: paid, or refunded. News against a final payout is flagged, never dropped.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Database, Transaction } from '../../db/client.js';
-import type { FlagKind, PaymentChannel } from '../../lib/allowed-values.js';
+import type { FlagKind, PaymentChannel, PayoutHandOutcome } from '../../lib/allowed-values.js';
 import type { Clock } from '../../lib/clock.js';
 import { withdrawalTexts } from '../../lib/messages.js';
 import { maskPhone } from '../../lib/phone.js';
@@ -25,13 +25,11 @@ import type { AdminEventLog } from '../events/service.js';
 import { raiseFlag } from '../flags/service.js';
 import {
   DriverMissing,
-  followProviderOperation,
-  HAND_CLOSED_FOLLOW_SECONDS,
   LATE_CHECK_SECONDS,
-  leaseUntil,
+  leasedFollower,
   nextLookAt,
   type ProviderAnswer,
-} from '../payments/follow.js';
+} from '../provider-operations/follow.js';
 import {
   findPayout,
   findPayoutIdByReference,
@@ -44,8 +42,12 @@ import {
   pendingBacklog,
   updatePayout,
 } from './repository.js';
+import type { PayoutView } from './schemas.js';
 
-/** What a final or stuck payout means for its withdrawal (the affiliation module implements it). */
+/** How long after an admin closed a payout by hand its transfer is still read for news against it. */
+export const HAND_CLOSED_FOLLOW_SECONDS = 30 * 24 * 3600;
+
+/** What a final or stuck payout means for its withdrawal (the withdrawals module implements it, payout-flow.ts). */
 export interface WithdrawalOutcomes {
   /**
    * The payout is final: the withdrawal becomes `success`, or `cancelled` and refunded once, in the
@@ -80,8 +82,8 @@ type TransferWord = ProviderTransfer | { status: 'not_found' };
 
 const transferFailures: ReadonlySet<string> = new Set(providerTransferFailures);
 
-/** The payout's row as the back office shows it on the withdrawal. */
-function payoutView(row: PayoutRow) {
+/** The payout's row as the back office shows it on the withdrawal (`PayoutSchema`). */
+function payoutView(row: PayoutRow): PayoutView {
   const at = (value: string | null) => (value === null ? null : isoTimestamp(value));
   return {
     provider: row.provider,
@@ -97,8 +99,6 @@ function payoutView(row: PayoutRow) {
     finished_at: at(row.finishedAt),
   };
 }
-
-export type PayoutView = ReturnType<typeof payoutView>;
 
 export function createPayoutService(deps: PayoutServiceDeps) {
   const { db, clock, logger, drivers, withdrawals, config } = deps;
@@ -130,24 +130,6 @@ export function createPayoutService(deps: PayoutServiceDeps) {
       if (error instanceof PaymentProviderError && error.status === 404) return { status: 'not_found' };
       throw error;
     }
-  }
-
-  async function claimDue(tx: Transaction): Promise<PayoutRow | undefined> {
-    const row = await lockDuePayout(tx, clock.now());
-    if (!row) return undefined;
-    return updatePayout(tx, row.id, {
-      checks: row.checks + 1,
-      nextCheckAt: leaseUntil(clock.now()).toISOString(),
-    });
-  }
-
-  /** A webhook's claim: a final payout is still read (news against it is flagged); a pending one is leased. */
-  function claimById(id: number) {
-    return async (tx: Transaction): Promise<PayoutRow | undefined> => {
-      const row = await lockPayout(tx, id);
-      if (row?.status !== 'pending') return row;
-      return updatePayout(tx, id, { nextCheckAt: leaseUntil(clock.now()).toISOString() });
-    };
   }
 
   /**
@@ -310,13 +292,17 @@ export function createPayoutService(deps: PayoutServiceDeps) {
     return keepPending(seen, pastDeadline, `stuck_${status}`);
   }
 
-  async function follow(id: number, source: string): Promise<PayoutOutcome | undefined> {
-    return followProviderOperation(db, {
-      claim: claimById(id),
-      ask: read,
-      apply: (tx, claimed, answer) => apply(tx, claimed.id, answer, source),
-    });
-  }
+  // The claims (by id, and the poller's most overdue; a payout closed by hand is still due while
+  // it is read for news) are the provider-operations module's, over this module's rows.
+  const follower = leasedFollower({
+    db,
+    clock,
+    rows: { lockDue: lockDuePayout, lock: lockPayout, recordLook: updatePayout },
+    ask: read,
+    apply: (tx, claimed: PayoutRow, answer: ProviderAnswer<TransferWord>, source: string) =>
+      apply(tx, claimed.id, answer, source),
+  });
+  const follow = follower.follow;
 
   return {
     /** Payouts not final yet in all, and the oldest one's creation in epoch seconds (the metrics). */
@@ -378,14 +364,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
     },
 
     /** The poller's step: follows the most overdue pending payout; false when none is due. */
-    async checkDue(): Promise<boolean> {
-      const outcome = await followProviderOperation(db, {
-        claim: claimDue,
-        ask: read,
-        apply: (tx, claimed, answer) => apply(tx, claimed.id, answer, 'poller'),
-      });
-      return outcome !== undefined;
-    },
+    checkDue: follower.checkDue,
 
     /**
      * The provider's word on a withdrawal's transfer, read now (no transaction): what an admin's
@@ -407,7 +386,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
     async closeByHand(
       tx: Transaction,
       withdrawalId: number,
-      outcome: 'paid' | 'failed',
+      outcome: PayoutHandOutcome,
       providerFinal = false,
     ): Promise<void> {
       const row = await lockPayoutOfWithdrawal(tx, withdrawalId);

@@ -11,7 +11,7 @@ import {
   preparedOnce,
 } from '../../db/client.js';
 import { pronosticCounters, pronostics, pronosticTypes } from '../../db/schema/pronostics.js';
-import type { PronosticStatus, PronosticTypeSlug } from '../../lib/allowed-values.js';
+import type { OutcomeFilter, PronosticStatus, PronosticTypeSlug } from '../../lib/allowed-values.js';
 import { escapeLike } from '../../lib/text.js';
 
 export type PronosticRow = typeof pronostics.$inferSelect;
@@ -107,7 +107,7 @@ export interface ListFilter {
   userId: number;
   status?: PronosticStatus;
   /** The settlement: `pending` is not settled yet (and not cancelled). */
-  outcome?: 'won' | 'lost' | 'void' | 'pending';
+  outcome?: OutcomeFilter;
   /** Already folded (lower-case, no accents). */
   search?: string;
 }

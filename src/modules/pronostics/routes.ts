@@ -5,7 +5,7 @@ import { envelope } from '../../lib/envelope.js';
 import { messages } from '../../lib/messages.js';
 import { spliceArray, spliceValues } from '../../lib/spliced-answer.js';
 import { currentUser } from '../../plugins/app/auth.js';
-import { authErrors, EmptyArray, Envelope, ErrorEnvelope, IdParams } from '../../schemas/common.js';
+import { authErrors, EmptyArray, Envelope, ErrorEnvelope, IdParams, UserId } from '../../schemas/common.js';
 import { adminErrors } from '../admin/schemas.js';
 import {
   AdminPronosticTypeSchema,
@@ -20,7 +20,6 @@ import {
 } from './schemas.js';
 import { type CreatedPronostic as Created, DETAIL_STAND_INS } from './service.js';
 
-const UserId = Type.Object({ id: Type.Integer() });
 const ownedErrors = { ...authErrors, 403: ErrorEnvelope, 404: ErrorEnvelope };
 
 /** The 201 answer of a creation (also what a replay of its Idempotency-Key sends). */

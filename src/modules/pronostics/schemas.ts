@@ -1,6 +1,6 @@
 // Request and response schemas of the pronostic endpoints (the spec's field names, exactly).
 import { Type } from 'typebox';
-import { pronosticStatuses } from '../../lib/allowed-values.js';
+import { outcomeFilters, pronosticStatuses } from '../../lib/allowed-values.js';
 import { PageMetaSchema, PageQuery, Timestamp } from '../../schemas/common.js';
 
 export const PronosticTypeSchema = Type.Object({
@@ -64,12 +64,10 @@ export const CreateBody = Type.Object({
   ),
 });
 
-/** The track-record filter: a settled outcome, or `pending` (not settled yet, not cancelled). */
-export const listOutcomes = ['won', 'lost', 'void', 'pending'] as const;
-
 export const ListQuery = Type.Object({
   status: Type.Optional(Status),
-  outcome: Type.Optional(Type.Enum(listOutcomes)),
+  /** The track-record filter: a settled outcome, or `pending` (not settled yet, not cancelled). */
+  outcome: Type.Optional(Type.Enum(outcomeFilters)),
   search: Type.Optional(Type.String({ maxLength: 100 })),
   ...PageQuery,
 });

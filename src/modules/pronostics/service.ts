@@ -46,7 +46,17 @@ import {
   type TypeChanges,
   updateType,
 } from './repository.js';
-import type { CreateBody, CreateTypeBody, ListQuery, UpdateTypeBody } from './schemas.js';
+import type {
+  AdminPronosticTypeSchema,
+  CreateBody,
+  CreatedPronostic as CreatedPronosticSchema,
+  CreateTypeBody,
+  DetailedPronostic,
+  ListedPronostic,
+  ListQuery,
+  PronosticTypeSchema,
+  UpdateTypeBody,
+} from './schemas.js';
 import { searchTextOf } from './search-text.js';
 
 /** How many pronostics the dashboard shows. */
@@ -59,7 +69,7 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(
 
 export type CreateInput = Static<typeof CreateBody>;
 
-function typeView(type: PronosticTypeRow) {
+function typeView(type: PronosticTypeRow): Static<typeof PronosticTypeSchema> {
   return {
     id: type.id,
     name: type.name,
@@ -70,7 +80,7 @@ function typeView(type: PronosticTypeRow) {
   };
 }
 
-function pronosticView(row: ShownPronostic) {
+function pronosticView(row: ShownPronostic): Static<typeof CreatedPronosticSchema> {
   return {
     id: row.id,
     type_id: row.typeId,
@@ -101,21 +111,24 @@ export const DETAIL_STAND_INS = {
   result: { value: null, written: 'null' },
 } as const;
 
-export function listedView(row: ShownPronostic) {
+export function listedView(row: ShownPronostic): Static<typeof ListedPronostic> {
   return { ...pronosticView(row), ai_model: row.aiModel };
 }
 
 /** What `GET /api/user/pronostic/{id}` returns (also the data of the pronostic events). */
-export function detailView<T>(found: { pronostic: ShownPronostic; type: T }) {
+export function detailView(found: {
+  pronostic: ShownPronostic;
+  type: Static<typeof DetailedPronostic>['type'];
+}): Static<typeof DetailedPronostic> {
   return { ...listedView(found.pronostic), type: found.type };
 }
 
 /** A type as the back office sees it: the users' view and when it was created. */
-function adminTypeView(type: PronosticTypeRow) {
+export type AdminPronosticType = Static<typeof AdminPronosticTypeSchema>;
+
+function adminTypeView(type: PronosticTypeRow): AdminPronosticType {
   return { ...typeView(type), created_at: isoTimestamp(type.createdAt) };
 }
-
-export type AdminPronosticType = ReturnType<typeof adminTypeView>;
 
 /** The back office's type edit and creation; their `is_active` is the type's `active`, renamed here only. */
 type TypeEdit = Static<typeof UpdateTypeBody>;
@@ -130,7 +143,7 @@ function cleanText(field: string, value: string, min: number): string {
 
 /** A pronostic just created, and the credits left once it was paid for. */
 export interface CreatedPronostic {
-  pronostic: ReturnType<typeof pronosticView>;
+  pronostic: Static<typeof CreatedPronosticSchema>;
   creditsBalance: number;
 }
 

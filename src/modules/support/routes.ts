@@ -7,7 +7,7 @@ import { messages, validationMessages } from '../../lib/messages.js';
 import { currentUser } from '../../plugins/app/auth.js';
 import { isStorableText } from '../../plugins/app/text-guard.js';
 import uploads, { nonEmptyFile, readForm, requireMultipart } from '../../plugins/external/uploads.js';
-import { authErrors, Envelope, ErrorEnvelope, FileResponse, IdParams } from '../../schemas/common.js';
+import { authErrors, Envelope, ErrorEnvelope, FileResponse, IdParams, UserId } from '../../schemas/common.js';
 import { adminErrors } from '../admin/schemas.js';
 import {
   AdminTicketListData,
@@ -30,7 +30,6 @@ export const ATTACHMENT_MAX_BYTES = 5 * 1024 * 1024;
  */
 const ticketSizes = { fileSize: ATTACHMENT_MAX_BYTES, fieldSize: 20 * 1024 };
 
-const UserId = Type.Object({ id: Type.Integer() });
 const OneTicket = Envelope(Type.Object({ ticket: TicketSchema }), UserId);
 const OneAdminTicket = Envelope(Type.Object({ ticket: AdminTicketSchema }), UserId);
 const ownedErrors = { ...authErrors, 403: ErrorEnvelope, 404: ErrorEnvelope };

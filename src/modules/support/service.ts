@@ -45,10 +45,13 @@ import {
 } from './repository.js';
 import {
   type AdminTicketListQuery,
+  type AdminTicketSchema,
   MESSAGE_LENGTH,
   REPLY_LENGTH,
+  type ReplySchema,
   SUBJECT_LENGTH,
   type TicketListQuery,
+  type TicketSchema,
 } from './schemas.js';
 
 /** Tickets a user may hold not yet closed; past it a new one is a 429 (lifted by RATE_LIMIT=off). */
@@ -83,13 +86,16 @@ export type TicketFormReader = (
   storeAttachment: (source: Readable, fileName: string) => Promise<void>,
 ) => Promise<TicketForm>;
 
-function replyView(row: ReplyRow) {
+function replyView(row: ReplyRow): Static<typeof ReplySchema> {
   return { id: row.id, message: row.message, author: row.author, created_at: isoTimestamp(row.createdAt) };
 }
 
+export type TicketView = Static<typeof TicketSchema>;
+export type AdminTicketView = Static<typeof AdminTicketSchema>;
+
 export const attachmentPath = (ticketId: number) => `/api/user/support/ticket/${ticketId}/attachment`;
 
-function ticketView(row: TicketRow, replies: ReplyRow[]) {
+function ticketView(row: TicketRow, replies: ReplyRow[]): TicketView {
   return {
     id: row.id,
     subject: row.subject,
@@ -117,7 +123,11 @@ export interface TicketAccount {
   username: string | null;
 }
 
-function adminTicketView(row: TicketRow, replies: ReplyRow[], account: TicketAccount | undefined) {
+function adminTicketView(
+  row: TicketRow,
+  replies: ReplyRow[],
+  account: TicketAccount | undefined,
+): AdminTicketView {
   return {
     ...ticketView(row, replies),
     user_id: row.userId,
@@ -130,9 +140,6 @@ function adminTicketView(row: TicketRow, replies: ReplyRow[], account: TicketAcc
     updated_at: isoTimestamp(row.updatedAt),
   };
 }
-
-export type TicketView = ReturnType<typeof ticketView>;
-export type AdminTicketView = ReturnType<typeof adminTicketView>;
 
 /** The text as stored: trimmed, then within its lengths; else the field's 422 message. */
 function checkedText(

@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import { envelope } from '../../lib/envelope.js';
 import { messages } from '../../lib/messages.js';
 import { currentUser } from '../../plugins/app/auth.js';
-import { authErrors, Envelope, ErrorEnvelope } from '../../schemas/common.js';
+import { authErrors, Envelope, ErrorEnvelope, UserId } from '../../schemas/common.js';
 import { TRACK_RECORD_PAGE, TRACK_RECORD_SCRIPT } from './page.js';
 import { TrackRecordSchema } from './schemas.js';
 import { RECORD_CACHE_MS } from './service.js';
@@ -44,10 +44,7 @@ const trackRecordRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Le même bilan, sur mes propres analyses',
         security: [{ bearer: [] }],
         response: {
-          200: Envelope(
-            Type.Object({ track_record: TrackRecordSchema }),
-            Type.Object({ id: Type.Integer() }),
-          ),
+          200: Envelope(Type.Object({ track_record: TrackRecordSchema }), UserId),
           ...authErrors,
         },
       },

@@ -2,7 +2,8 @@
 // profile show) and the profile update (name 2..60, username 3..30 of [a-z0-9_.]).
 import { type Static, Type } from 'typebox';
 import { userRoles, userStatuses } from '../../lib/allowed-values.js';
-import { PageQuery } from '../../schemas/common.js';
+import { PageQuery, Timestamp } from '../../schemas/common.js';
+import { OperationSchema } from '../wallet/schemas.js';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -30,6 +31,20 @@ export const UpdateProfileBody = Type.Object(
   { description: 'At least one field' },
 );
 
+/** An account as the back office shows it. */
+export const AdminUserSchema = Type.Object({
+  id: Type.Integer(),
+  phone: Type.Union([Type.String(), Type.Null()], { description: 'Null for a deleted account' }),
+  country: Type.String(),
+  name: Nullable(Type.String()),
+  username: Nullable(Type.String()),
+  role: Type.Enum(userRoles),
+  status: Type.Enum(userStatuses),
+  credits_balance: Type.Integer(),
+  money_balance: Type.Integer({ description: 'XAF' }),
+  created_at: Timestamp,
+});
+
 /** The largest credit adjustment one admin action may make, either way. */
 export const ADJUST_MAX = 100_000;
 
@@ -52,6 +67,13 @@ export const AdjustCreditsBody = Type.Object({
     description: 'Non-zero credits: positive adds, negative removes (never below zero)',
   }),
   reason: Type.String({ minLength: 3, maxLength: 200, description: 'Shown to the user in their operations' }),
+});
+
+/** What an admin's credit adjustment answers: the account, its new balance, the ledger row. */
+export const AdjustCreditsData = Type.Object({
+  user: AdminUserSchema,
+  credits_balance: Type.Integer(),
+  operation: OperationSchema,
 });
 
 export type AdminUserQuery = Static<typeof AdminUserListQuery>;

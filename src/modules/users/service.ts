@@ -3,6 +3,7 @@
 // Balances change only through the wallet's ledger function.
 
 import { randomInt } from 'node:crypto';
+import type { Static } from 'typebox';
 import type { Config } from '../../config.js';
 import type { Database, Executor, Transaction } from '../../db/client.js';
 import type { UserRole, UserStatus } from '../../lib/allowed-values.js';
@@ -41,7 +42,7 @@ import {
   tombstoneUser,
   type UserRow,
 } from './repository.js';
-import type { AdminUserQuery, CreditAdjustmentInput } from './schemas.js';
+import type { AdjustCreditsData, AdminUserQuery, AdminUserSchema, CreditAdjustmentInput } from './schemas.js';
 
 export type { UserRow } from './repository.js';
 
@@ -55,8 +56,12 @@ export function newAffiliationCode(): string {
 
 export const welcomeBonusDescription = 'Crédits de bienvenue';
 
+export type AdminUserView = Static<typeof AdminUserSchema>;
+/** What an admin's credit adjustment answers: the account, the new balance, the ledger row. */
+export type CreditAdjustment = Static<typeof AdjustCreditsData>;
+
 /** An account as the back office lists it. */
-export function adminUserView(user: UserRow) {
+export function adminUserView(user: UserRow): AdminUserView {
   return {
     id: user.id,
     phone: user.phone,
@@ -68,24 +73,6 @@ export function adminUserView(user: UserRow) {
     credits_balance: user.creditsBalance,
     money_balance: user.moneyBalance,
     created_at: isoTimestamp(user.createdAt),
-  };
-}
-
-export type AdminUserView = ReturnType<typeof adminUserView>;
-
-/** What an admin's credit adjustment answers: the account, the new balance, the ledger row. */
-export interface CreditAdjustment {
-  user: AdminUserView;
-  credits_balance: number;
-  operation: {
-    id: number;
-    type: 'admin_adjustment';
-    currency: 'credits';
-    amount: number;
-    balance_after: number;
-    description: string;
-    reference: string | null;
-    created_at: string;
   };
 }
 

@@ -4,10 +4,8 @@ import { Type } from 'typebox';
 import { envelope } from '../../lib/envelope.js';
 import { messages } from '../../lib/messages.js';
 import { currentUser } from '../../plugins/app/auth.js';
-import { authErrors, Envelope } from '../../schemas/common.js';
+import { authErrors, Envelope, UserId } from '../../schemas/common.js';
 import { OperationSchema, OperationsData, OperationsQuery } from './schemas.js';
-
-const UserId = Type.Object({ id: Type.Integer() });
 
 const walletRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { wallet } = app.services;

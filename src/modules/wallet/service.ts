@@ -4,7 +4,6 @@
 // through ledger.ts.
 import type { Static } from 'typebox';
 import type { Database } from '../../db/client.js';
-import type { Currency, OperationType } from '../../lib/allowed-values.js';
 import { dayRange } from '../../lib/day-range.js';
 import { offsetOf, type PageMeta, pageMeta, pageRequest } from '../../lib/pagination.js';
 import { isoTimestamp } from '../../lib/time.js';
@@ -21,7 +20,7 @@ import {
   operationsForExport,
   purchaseReferenceProblems,
 } from './repository.js';
-import type { OperationsQuery as OperationsQuerySchema } from './schemas.js';
+import type { OperationSchema, OperationsQuery as OperationsQuerySchema } from './schemas.js';
 
 export const GRANT_MAX = 1_000_000;
 /** How many operations the latest-transactions list and the dashboard show. */
@@ -35,16 +34,8 @@ export interface WalletServiceDeps {
   ledger: Ledger;
 }
 
-export interface OperationView {
-  id: number;
-  type: OperationType;
-  currency: Currency;
-  amount: number;
-  balance_after: number;
-  description: string;
-  reference: string | null;
-  created_at: string;
-}
+/** A ledger row as its owner (and the back office) reads it. */
+export type OperationView = Static<typeof OperationSchema>;
 
 type OperationsQuery = Static<typeof OperationsQuerySchema>;
 

@@ -2,8 +2,8 @@
 // it was stored — `complete` with the right amount, or `failed` when the payer's number ends in 0000 —
 // and `fetch` computes that from the payment alone (stateless, like asking a real provider). Right
 // after the delay it signs a webhook, as a real provider would; the runtime's sandbox-webhooks loop
-// takes it (`takeDueWebhooks`) and hands it to the payments service's webhook step, the one the
-// webhook route calls, so the sandbox exercises the same path as NotchPay. Payouts
+// takes it (`takeDueWebhooks`) and hands it to the webhook dispatch, the one the webhook route
+// calls, so the sandbox exercises the same path as NotchPay. Payouts
 // work the same way: a transfer is `sent` until the delay has passed since its approval, then
 // `complete`, or `failed` when the receiving number ends in 0000, announced by a `transfer.*` webhook.
 import { createHmac, timingSafeEqual } from 'node:crypto';

@@ -1,0 +1,380 @@
+// Withdrawals of the referral money by mobile money. The request debits at once (one transaction:
+// the row, the ledger debit, the idempotent answer); an admin decides once: a rejection refunds in
+// the same transaction, an approval opens the payout and sends it (payout-flow.ts, where the road
+// from the approval to the money on a phone is written start to end). The withdrawal stays `pending`
+// until the payout is final; a payout that stays unknown is escalated to an admin and closed by hand
+// (`resolveEscalated`), never refunded by itself: the money may have left.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.js';
+import type { Database, Executor } from '../../db/client.js';
+import type { Clock } from '../../lib/clock.js';
+import { dayRange } from '../../lib/day-range.js';
+import {
+  AlreadyDecided,
+  InsufficientBalance,
+  NotFound,
+  OwnWithdrawal,
+  PayoutNotEscalated,
+  ValidationFailed,
+} from '../../lib/errors.js';
+import { messages, withdrawalTexts } from '../../lib/messages.js';
+import { pageMeta, pageRequest } from '../../lib/pagination.js';
+import { cameroonMobileOf, normalizePhone } from '../../lib/phone.js';
+import { isoTimestamp } from '../../lib/time.js';
+import type { AuditRecorder } from '../admin/service.js';
+import type { AuthUser } from '../auth/tokens.js';
+import type { AdminEventLog, UserEventLog } from '../events/service.js';
+import { type IdempotentCommit, withoutKey } from '../idempotency/service.js';
+import { channelOf } from '../payments/service.js';
+import type { PayoutService } from '../payouts/service.js';
+import type { Ledger } from '../wallet/ledger.js';
+import { approveWithdrawal, refundWithdrawal } from './payout-flow.js';
+import {
+  countWithdrawals,
+  findWithdrawal,
+  insertWithdrawal,
+  lockWithdrawal,
+  moneyBalanceOf,
+  pageOfWithdrawals,
+  pendingWithdrawalTotals,
+  sumPaidWithdrawals,
+  updateWithdrawal,
+  type WithdrawalFilter,
+  withdrawalsBlockingDeletion,
+  withdrawalsForExport,
+} from './repository.js';
+import type {
+  AdminWithdrawalsFilter,
+  AdminWithdrawalView,
+  ResolveInput,
+  WithdrawalsFilter,
+  WithdrawInput,
+} from './schemas.js';
+import { adminWithdrawalView, type Requester, withdrawalView } from './views.js';
+
+/** The largest withdrawal one request may ask for (XAF): above mobile-money operators' own caps. */
+export const WITHDRAW_MAX = 1_000_000;
+const ICON_MAX = 512;
+
+export interface WithdrawalServiceDeps {
+  db: Database;
+  /** Moves balances with their ledger rows (the wallet's ledger). */
+  ledger: Ledger;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+  config: Pick<Config, 'withdrawMin'>;
+  audit: AuditRecorder;
+  /** The event logs: a decision is reported to the user, a request to the back office, in their transactions. */
+  events: UserEventLog & AdminEventLog;
+  /** Opens, sends and shows the transfers that pay approved withdrawals out. */
+  payouts: Pick<PayoutService, 'open' | 'sendOnce' | 'freshWord' | 'closeByHand' | 'viewsOf'>;
+  /** Who asked (the users service): the back office's view names the account. */
+  accounts: { accountsByIds(ids: readonly number[]): Promise<Map<number, Requester>> };
+}
+
+export interface WithdrawResult {
+  userId: number;
+  balance: number;
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+export function createWithdrawalService(deps: WithdrawalServiceDeps) {
+  const { db, clock, logger, config, audit, payouts, accounts } = deps;
+
+  async function adminViewOf(id: number): Promise<AdminWithdrawalView> {
+    const row = await findWithdrawal(db, id);
+    if (!row) throw new NotFound(messages.withdrawalNotFound);
+    const [byId, views] = await Promise.all([accounts.accountsByIds([row.userId]), payouts.viewsOf([id])]);
+    return adminWithdrawalView(row, byId.get(row.userId), views.get(id));
+  }
+
+  /** The filters as the repository takes them; 422 naming the field on a bad phone or date. */
+  function adminFilter(query: AdminWithdrawalsFilter): WithdrawalFilter {
+    const errors: Record<string, string[]> = {};
+    const phone = query.phone === undefined ? undefined : normalizePhone(query.phone);
+    if (query.phone !== undefined && !phone) errors.phone = [messages.invalidPhoneFilter];
+    const { from, before } = dayRange(query, errors);
+    const escalated = query.escalated === undefined ? undefined : query.escalated === 'true';
+    return { status: query.status, phone, escalated, from, before };
+  }
+
+  return {
+    /** What stops the user's account from being deleted now (pending and escalated withdrawals). */
+    blockingDeletion(db: Executor, userId: number) {
+      return withdrawalsBlockingDeletion(db, userId);
+    },
+
+    /** A page of the user's withdrawals, after `afterId`, for their data export. */
+    async exportPage(userId: number, afterId: number, limit: number) {
+      const rows = await withdrawalsForExport(db, userId, afterId, limit);
+      return rows.map((row) => ({
+        ...withdrawalView(row),
+        decision: row.decision,
+        decided_at: row.decidedAt === null ? null : isoTimestamp(row.decidedAt),
+        finished_at: row.finishedAt === null ? null : isoTimestamp(row.finishedAt),
+      }));
+    },
+
+    /** The XAF of the user's withdrawals paid out (the affiliation overview's `total_earned`). */
+    paidTotal(userId: number): Promise<number> {
+      return sumPaidWithdrawals(db, userId);
+    },
+
+    async listOwn(user: AuthUser, query: WithdrawalsFilter) {
+      const page = pageRequest(query);
+      const filter = { userId: user.id, status: query.status };
+      const { rows, total } = await pageOfWithdrawals(db, filter, page);
+      return { withdrawals: rows.map(withdrawalView), meta: pageMeta(page, total) };
+    },
+
+    /**
+     * Debits the amount at once and records the request (`pending`), or throws InsufficientBalance
+     * with the balance as it is. The ledger's conditional update makes parallel requests unable to
+     * overdraw; the debit, the row and the idempotent answer are one transaction.
+     */
+    async withdraw(
+      user: AuthUser,
+      input: WithdrawInput,
+      commit: IdempotentCommit<WithdrawResult> = withoutKey,
+    ): Promise<WithdrawResult> {
+      const errors: Record<string, string[]> = {};
+      const max = Math.max(WITHDRAW_MAX, config.withdrawMin);
+      if (input.amount < config.withdrawMin)
+        errors.amount = [withdrawalTexts.amountTooLow(config.withdrawMin)];
+      else if (input.amount > max) errors.amount = [`Le montant maximum d’un retrait est de ${max} XAF.`];
+      const phone = cameroonMobileOf(input.phone);
+      if (!phone) errors.phone = [messages.withdrawalPhoneInvalid];
+      const icon = input.operator.icon.trim();
+      if (!isHttpUrl(icon) || icon.length > ICON_MAX)
+        errors['operator.icon'] = [messages.withdrawalIconInvalid];
+      if (!phone || Object.keys(errors).length > 0) throw new ValidationFailed(errors);
+      const now = clock.now().toISOString();
+      return db.transaction(async (tx) => {
+        const row = await insertWithdrawal(tx, {
+          userId: user.id,
+          amount: input.amount,
+          message: withdrawalTexts.waiting,
+          phone,
+          // NotchPay's channel comes from the number; the operator the client showed is display only.
+          channel: channelOf(phone),
+          operator: { name: input.operator.name.trim(), icon },
+          idempotencyKeyId: commit.keyId,
+          createdAt: now,
+          updatedAt: now,
+        });
+        const posted = await deps.ledger.post(tx, {
+          userId: user.id,
+          type: 'withdrawal',
+          currency: 'XAF',
+          amount: -input.amount,
+          description: withdrawalTexts.debit(input.amount),
+          reference: `withdrawal:${row.id}`,
+        });
+        if (!posted) throw new InsufficientBalance(user.id, await moneyBalanceOf(tx, user.id), input.amount);
+        await deps.events.appendAdmin(tx, 'withdrawal.requested', {
+          ...withdrawalView(row),
+          user_id: user.id,
+        });
+        const result = { userId: user.id, balance: posted.balanceAfter };
+        await commit.store(tx, result);
+        return result;
+      });
+    },
+
+    /** The back office's list: filters status, phone (receiving number or account), dates, escalated. */
+    async listForAdmin(query: AdminWithdrawalsFilter) {
+      const filter = adminFilter(query);
+      const page = pageRequest(query);
+      const { rows, total } = await pageOfWithdrawals(db, filter, page);
+      const [byId, views] = await Promise.all([
+        accounts.accountsByIds(rows.map((row) => row.userId)),
+        payouts.viewsOf(rows.map((row) => row.id)),
+      ]);
+      return {
+        withdrawals: rows.map((row) => adminWithdrawalView(row, byId.get(row.userId), views.get(row.id))),
+        meta: pageMeta(page, total),
+      };
+    },
+
+    /** Approves a withdrawal and sends its payout once (payout-flow.ts); the back office's view after. */
+    async approve(admin: { id: number }, id: number, message?: string): Promise<AdminWithdrawalView> {
+      await approveWithdrawal({ db, clock, logger, audit, payouts }, admin, id, message);
+      return adminViewOf(id);
+    },
+
+    /** Rejects a withdrawal with the admin's reason: `cancelled` and refunded, with the audit row, in one transaction. */
+    async reject(admin: { id: number }, id: number, message: string): Promise<AdminWithdrawalView> {
+      const note = message.trim();
+      if (note.length < 3) throw ValidationFailed.field('message', messages.blankField);
+      await db.transaction(async (tx) => {
+        const current = await lockWithdrawal(tx, id);
+        if (!current) throw new NotFound(messages.withdrawalNotFound);
+        if (current.userId === admin.id) throw new OwnWithdrawal();
+        if (current.decision !== null) throw new AlreadyDecided();
+        const now = clock.now().toISOString();
+        const rejected = await updateWithdrawal(tx, id, {
+          decision: 'rejected',
+          decidedBy: admin.id,
+          decidedAt: now,
+          decisionMessage: note,
+          status: 'cancelled',
+          message: note,
+          finishedAt: now,
+        });
+        await refundWithdrawal(deps.ledger, tx, current);
+        await deps.events.append(tx, current.userId, 'withdrawal.cancelled', {
+          ...withdrawalView(rejected),
+          reason: note,
+        });
+        await audit.record(tx, {
+          adminId: admin.id,
+          action: 'withdrawal.reject',
+          targetType: 'withdrawal',
+          targetId: id,
+          details: {
+            user_id: current.userId,
+            amount: current.amount,
+            message: note,
+            refunded: current.amount,
+          },
+        });
+      });
+      return adminViewOf(id);
+    },
+
+    /**
+     * Closes by hand a payout escalated to an admin (the money's fate known outside the provider's
+     * API): `paid` makes it `success`; `failed` makes it `cancelled` and refunds it in the same
+     * transaction (once: the refund's reference is unique), but only when a provider read made now
+     * shows a final failure, or with `override: true` (the message is the reason): the money may
+     * have left. Only a pending, approved, escalated withdrawal (else PayoutNotEscalated, 409); never
+     * the admin's own (403); audited in the same transaction. Later provider news against it is flagged.
+     */
+    async resolveEscalated(
+      admin: { id: number },
+      id: number,
+      input: ResolveInput,
+    ): Promise<AdminWithdrawalView> {
+      const note = input.message.trim();
+      if (note.length < 3) throw ValidationFailed.field('message', messages.blankField);
+      const before = await findWithdrawal(db, id);
+      if (!before) throw new NotFound(messages.withdrawalNotFound);
+      if (before.userId === admin.id) throw new OwnWithdrawal();
+      if (before.status !== 'pending' || before.decision !== 'approved' || before.escalatedAt === null) {
+        throw new PayoutNotEscalated();
+      }
+      let providerRead: { status: string; final_failure: boolean } | { error: string } | null = null;
+      if (input.outcome === 'failed' && !input.override) {
+        // The provider is read here, outside any transaction: a failure by hand must rest on its word.
+        try {
+          providerRead = (await payouts.freshWord(id)) ?? null;
+        } catch (error) {
+          providerRead = { error: error instanceof Error ? error.message : String(error) };
+        }
+        if (!providerRead || !('final_failure' in providerRead) || !providerRead.final_failure) {
+          throw ValidationFailed.field('override', messages.withdrawalFailureUnconfirmed);
+        }
+      }
+      await db.transaction(async (tx) => {
+        const current = await lockWithdrawal(tx, id);
+        if (!current) throw new NotFound(messages.withdrawalNotFound);
+        if (current.status !== 'pending' || current.decision !== 'approved' || current.escalatedAt === null) {
+          throw new PayoutNotEscalated();
+        }
+        const now = clock.now().toISOString();
+        const paid = input.outcome === 'paid';
+        const resolved = await updateWithdrawal(tx, id, {
+          status: paid ? 'success' : 'cancelled',
+          message: paid ? withdrawalTexts.paid : note,
+          finishedAt: now,
+        });
+        if (!paid) await refundWithdrawal(deps.ledger, tx, current);
+        await deps.events.append(
+          tx,
+          current.userId,
+          paid ? 'withdrawal.succeeded' : 'withdrawal.cancelled',
+          paid ? withdrawalView(resolved) : { ...withdrawalView(resolved), reason: note },
+        );
+        const providerFinal =
+          providerRead !== null && 'final_failure' in providerRead && providerRead.final_failure;
+        await payouts.closeByHand(tx, id, input.outcome, providerFinal);
+        await audit.record(tx, {
+          adminId: admin.id,
+          action: 'withdrawal.resolve',
+          targetType: 'withdrawal',
+          targetId: id,
+          details: {
+            user_id: current.userId,
+            amount: current.amount,
+            outcome: input.outcome,
+            message: note,
+            escalation_reason: current.escalationReason,
+            provider_read: providerRead,
+            override: input.override === true,
+            refunded: paid ? 0 : current.amount,
+          },
+        });
+      });
+      return adminViewOf(id);
+    },
+
+    /**
+     * What the provider says now of an escalated withdrawal's transfer, for an admin about to close
+     * it by hand: read outside any transaction, nothing written (the resolution reads it again and
+     * audits that read). A provider that cannot be reached gives `error` instead of a status.
+     */
+    async readEscalatedPayout(
+      admin: { id: number },
+      id: number,
+    ): Promise<{ status: string | null; final_failure: boolean; error: string | null; read_at: string }> {
+      const row = await findWithdrawal(db, id);
+      if (!row) throw new NotFound(messages.withdrawalNotFound);
+      if (row.userId === admin.id) throw new OwnWithdrawal();
+      if (row.status !== 'pending' || row.decision !== 'approved' || row.escalatedAt === null) {
+        throw new PayoutNotEscalated();
+      }
+      const readAt = isoTimestamp(clock.now());
+      let word: { status: string; final_failure: boolean } | undefined;
+      try {
+        word = await payouts.freshWord(id);
+      } catch (error) {
+        return {
+          status: null,
+          final_failure: false,
+          error: error instanceof Error ? error.message : String(error),
+          read_at: readAt,
+        };
+      }
+      if (!word) throw new PayoutNotEscalated();
+      return { status: word.status, final_failure: word.final_failure, error: null, read_at: readAt };
+    },
+
+    /** A user's pending withdrawals: how many, and their XAF total (the back office's user detail). */
+    pendingTotalsOf(userId: number) {
+      return pendingWithdrawalTotals(db, userId);
+    },
+
+    /** Every pending withdrawal: how many, and their XAF total. */
+    pendingTotals() {
+      return pendingWithdrawalTotals(db);
+    },
+
+    /** Pending withdrawals whose payout is escalated to an admin. */
+    escalatedCount(): Promise<number> {
+      return countWithdrawals(db, { status: 'pending', escalated: true });
+    },
+
+    /** One withdrawal as the back office sees it. */
+    adminView: adminViewOf,
+  };
+}
+
+export type WithdrawalService = ReturnType<typeof createWithdrawalService>;
