@@ -176,6 +176,7 @@ export function createServices(deps: ServiceDeps) {
     wakeups,
     ledger,
     events,
+    accounts: users,
   });
   // A provider's webhook goes straight to the owner of its event: payments or payouts.
   const webhooks = createWebhookDispatch({ drivers: paymentDrivers, payments, transfers: payouts });

@@ -94,6 +94,13 @@ export interface PaymentServiceDeps {
   /** The event logs: a payment's end is reported to its payer, a flag to the back office, in the settlement's transaction. */
   events: UserEventLog & AdminEventLog;
   referrals?: ReferralCommissions;
+  /** The payer's account, held active while the payment is written (the users module). */
+  accounts: ActiveAccounts;
+}
+
+/** What a write for an account needs of the users module: the account held active until it commits. */
+export interface ActiveAccounts {
+  holdActive(tx: Transaction, userId: number): Promise<void>;
 }
 
 /** What following a payment did: moved it to (or left it in) a status, nothing, or raised a flag. */
@@ -373,6 +380,8 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       const created = await db.transaction(async (tx) => {
         // Checkouts of one user wait for each other here, so the cap holds under concurrency.
         await lockUserCheckouts(tx, user.id);
+        // A deletion that committed after authentication: no payment, and no charge of the payer.
+        await deps.accounts.holdActive(tx, user.id);
         if (deps.maxPending !== null && (await countPending(tx, user.id)) >= deps.maxPending) {
           throw new RateLimited(PENDING_RETRY_AFTER_SECONDS, messages.paymentTooManyPending);
         }

@@ -175,7 +175,11 @@ export interface SupportServiceDeps {
   /** The event logs: a support reply goes to the ticket's owner, a new ticket or a user's reply to the back office. */
   events: UserEventLog & AdminEventLog;
   /** Who the tickets are from (the users module), for the back office's views. */
-  accounts: { accountsByIds(ids: readonly number[]): Promise<Map<number, TicketAccount>> };
+  accounts: {
+    accountsByIds(ids: readonly number[]): Promise<Map<number, TicketAccount>>;
+    /** The account held active while its ticket is written (a deletion committed first: 401). */
+    holdActive(tx: Transaction, userId: number): Promise<void>;
+  };
   /** Tickets a user may hold not closed; null lifts the cap (RATE_LIMIT=off). */
   maxUnclosed: number | null;
 }
@@ -360,6 +364,7 @@ export function createSupportService({
         const row = await db.transaction(async (tx) => {
           // One creation at a time per user, so two at once cannot both pass the cap.
           await lockTicketCreation(tx, user.id);
+          await accounts.holdActive(tx, user.id);
           if (await tooManyUnclosed(user.id, tx)) {
             throw new RateLimited(UNCLOSED_RETRY_AFTER_SECONDS, messages.ticketTooManyOpen);
           }

@@ -7,7 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Static } from 'typebox';
 import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { NotFound, ValidationFailed } from '../../lib/errors.js';
+import { NotFound, Unauthenticated, ValidationFailed } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
 import type { StorageDriver, StoredFile } from '../../providers/storage/index.js';
 import { avatarOf } from './avatars.js';
@@ -69,7 +69,8 @@ export function createProfileService({ db, storage, logger }: ProfileServiceDeps
       if (input.username !== undefined) changes.username = input.username;
       try {
         const updated = await updateUserProfile(db, user.id, changes);
-        if (!updated) throw new NotFound();
+        // Deleted after this request was authenticated: its token is revoked, nothing is written.
+        if (!updated) throw new Unauthenticated();
         return fullUserView(updated);
       } catch (error) {
         // The unique index decides, so two accounts racing for one username cannot both get it.
@@ -89,7 +90,8 @@ export function createProfileService({ db, storage, logger }: ProfileServiceDeps
       try {
         ({ previous, updated } = await db.transaction(async (tx) => {
           const current = await lockUser(tx, user.id);
-          if (!current) throw new NotFound();
+          // Deleted after this request was authenticated: the stored file goes, nothing is written.
+          if (current?.status !== 'active') throw new Unauthenticated();
           return { previous: current.avatarPath, updated: await setAvatarPath(tx, user.id, `/${key}`) };
         }));
       } catch (error) {

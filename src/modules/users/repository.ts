@@ -49,9 +49,25 @@ export async function updateUserProfile(
   const [row] = await db
     .update(users)
     .set({ ...changes, updatedAt: sql`now()` })
-    .where(eq(users.id, id))
+    // An account deleted meanwhile is not changed: the row's new version (the tombstone) is what
+    // the condition reads once the deletion's lock is released.
+    .where(and(eq(users.id, id), eq(users.status, 'active')))
     .returning();
   return row;
+}
+
+/**
+ * Whether the account is active, its row held (FOR KEY SHARE) until the caller's transaction ends:
+ * a deletion (which locks the row FOR UPDATE) waits for the write, or the write sees the tombstone.
+ * Writes of one account do not wait for each other, nor for a balance update.
+ */
+export async function holdActiveUser(db: Executor, id: number): Promise<boolean> {
+  const [row] = await db
+    .select({ status: users.status })
+    .from(users)
+    .where(eq(users.id, id))
+    .for('key share');
+  return row?.status === 'active';
 }
 
 /** The user's row, locked until the caller's transaction ends (two avatar uploads apply one after the other). */

@@ -13,6 +13,7 @@ import {
   NoAdminLeft,
   NotFound,
   OwnCreditAdjustment,
+  Unauthenticated,
   ValidationFailed,
 } from '../../lib/errors.js';
 import { adminTexts, messages } from '../../lib/messages.js';
@@ -29,6 +30,7 @@ import {
   findUserById,
   findUserByPhone,
   findUsersByIds,
+  holdActiveUser,
   insertUserIfAbsent,
   lockAdminRoster,
   lockUser,
@@ -122,6 +124,15 @@ export function createUserService({ db, config, audit, ledger, events }: UserSer
     /** Whether another active admin remains besides `id` (the last admin may not delete their account). */
     async anotherAdminRemains(executor: Executor, id: number): Promise<boolean> {
       return (await countOtherActiveAdmins(executor, id)) > 0;
+    },
+
+    /**
+     * In a write's transaction, for a request already past authentication: the account is still
+     * active, and stays so until the write commits (a deletion waits for it). Unauthenticated when a
+     * deletion committed first: its token is revoked by then, and nothing may be written.
+     */
+    async holdActive(tx: Transaction, id: number): Promise<void> {
+      if (!(await holdActiveUser(tx, id))) throw new Unauthenticated();
     },
 
     /** In the deletion's transaction: the row becomes a tombstone (repository `tombstoneUser`). */
