@@ -94,11 +94,10 @@ describe.runIf(usingPostgres())('each write racing a deletion over HTTP (Postgre
     const code = await deletionCode(t, user);
     const answer = deleteAccount(t, user, { code });
     for (let i = 0; i < 200; i++) {
-      const [row] = (
-        await t.app.db.execute(
-          sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event = 'PgSleep'`,
-        )
-      ).rows as { n: number }[];
+      const sleeping = await t.app.db.execute<{ n: number }>(
+        sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event = 'PgSleep'`,
+      );
+      const row = (sleeping as unknown as { rows: { n: number }[] }).rows[0];
       if (row!.n > 0) return answer;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
