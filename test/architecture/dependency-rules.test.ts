@@ -48,16 +48,18 @@ const plants: Record<string, Plant> = {
     clean: { 'src/engine/model.ts': ['src/engine/types.ts', 'src/lib/allowed-values.ts'] },
   },
   'lib-is-shared-pieces': {
-    violation: { 'src/lib/clock.ts': ['src/providers/messaging/types.ts'] },
+    violation: {
+      'src/lib/clock.ts': ['src/providers/messaging/types.ts'],
+      'src/lib/metrics-server.ts': ['type src/runtime/runtime.ts'],
+    },
     clean: { 'src/lib/clock.ts': ['src/lib/time.ts'] },
   },
   'providers-know-no-modules': {
-    violation: { 'src/providers/payments/notchpay.ts': ['type src/modules/payments/service.ts'] },
+    violation: {
+      'src/providers/payments/notchpay.ts': ['type src/modules/payments/service.ts'],
+      'src/providers/push/index.ts': ['src/runtime/push-sender.ts'],
+    },
     clean: { 'src/providers/payments/notchpay.ts': ['type src/providers/payments/types.ts'] },
-  },
-  'plugins-use-modules-for-types-only': {
-    violation: { 'src/plugins/app/idempotency.ts': ['src/modules/idempotency/service.ts'] },
-    clean: { 'src/plugins/app/idempotency.ts': ['type src/modules/idempotency/service.ts'] },
   },
   'modules-know-no-loops': {
     violation: {
@@ -117,6 +119,77 @@ const plants: Record<string, Plant> = {
         'src/modules/football/service.ts',
         'src/modules/football/evaluation.ts',
       ],
+    },
+  },
+  // The layers (layerRules): nothing imports upwards, type-only imports included.
+  'nothing-imports-a-process': {
+    violation: {
+      'src/modules/users/routes.ts': ['type src/app.ts'],
+      'src/runtime/runtime.ts': ['type src/process.ts'],
+      'src/lib/log-options.ts': ['src/cli/context.ts'],
+      'src/plugins/app/auth.ts': ['type src/server.ts'],
+      'src/services.ts': ['src/worker-process.ts'],
+    },
+    clean: {
+      'src/server.ts': ['src/app.ts', 'src/worker-process.ts'],
+      'src/app.ts': ['src/process.ts'],
+      'src/worker-process.ts': ['src/process.ts'],
+      'src/cli/context.ts': ['src/process.ts'],
+    },
+  },
+  'container-knows-no-loops': {
+    violation: { 'src/services.ts': ['type src/runtime/analysis-worker.ts'] },
+    clean: {
+      'src/services.ts': ['src/modules/users/service.ts'],
+      'src/runtime/runtime.ts': ['type src/services.ts'],
+    },
+  },
+  'modules-know-no-container': {
+    violation: { 'src/modules/metrics/service.ts': ['type src/services.ts'] },
+    clean: { 'src/modules/metrics/service.ts': ['type src/modules/pronostics/analysis-jobs.ts'] },
+  },
+  'plugins-know-no-loops': {
+    violation: { 'src/plugins/app/metrics.ts': ['type src/runtime/runtime.ts'] },
+    clean: { 'src/plugins/app/metrics.ts': ['src/lib/metrics-server.ts'] },
+  },
+  'plugins-know-no-modules': {
+    violation: {
+      'src/plugins/app/idempotency.ts': ['type src/modules/idempotency/service.ts'],
+      'src/plugins/app/auth.ts': ['src/modules/auth/tokens.ts'],
+    },
+    clean: {
+      'src/plugins/app/idempotency.ts': ['type src/types/idempotency.ts'],
+      'src/plugins/app/auth.ts': ['type src/types/auth.ts'],
+    },
+  },
+  'plugins-know-no-container': {
+    violation: { 'src/plugins/app/context.ts': ['type src/services.ts'] },
+    clean: { 'src/plugins/app/context.ts': ['type src/config.ts', 'type src/db/client.ts'] },
+  },
+  'foundations-know-no-domain': {
+    violation: {
+      'src/types/auth.ts': ['type src/modules/auth/tokens.ts'],
+      'src/db/open.ts': ['type src/runtime/runtime.ts'],
+      'src/config.ts': ['type src/services.ts'],
+      'src/schemas/common.ts': ['type src/plugins/app/errors.ts'],
+    },
+    clean: {
+      'src/types/auth.ts': ['type src/lib/allowed-values.ts'],
+      'src/db/open.ts': ['type src/config.ts'],
+    },
+  },
+  'types-are-types-only': {
+    violation: { 'src/types/idempotency.ts': ['src/lib/time.ts'] },
+    clean: { 'src/types/idempotency.ts': ['type src/db/client.ts'] },
+  },
+  'types-imported-as-types': {
+    violation: {
+      'src/plugins/app/auth.ts': ['src/types/auth.ts'],
+      'src/modules/pronostics/service.ts': ['src/types/idempotency.ts'],
+    },
+    clean: {
+      'src/plugins/app/auth.ts': ['type src/types/auth.ts'],
+      'src/modules/pronostics/service.ts': ['type src/types/idempotency.ts'],
     },
   },
 };

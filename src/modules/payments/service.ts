@@ -22,10 +22,11 @@ import {
   type ProviderPayment,
   providerFinalFailures,
 } from '../../providers/payments/types.js';
-import type { AuthUser } from '../auth/tokens.js';
+import type { AuthUser } from '../../types/auth.js';
+import type { IdempotentCommit } from '../../types/idempotency.js';
 import type { AdminEventLog, UserEventLog } from '../events/service.js';
 import { raiseFlag } from '../flags/service.js';
-import { type IdempotentCommit, withoutKey } from '../idempotency/service.js';
+import { withoutKey } from '../idempotency/service.js';
 import type { Ledger } from '../wallet/ledger.js';
 import {
   DriverMissing,

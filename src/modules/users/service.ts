@@ -11,9 +11,10 @@ import { adminTexts, messages } from '../../lib/messages.js';
 import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import { normalizePhone } from '../../lib/phone.js';
 import { isoTimestamp } from '../../lib/time.js';
+import type { IdempotentCommit } from '../../types/idempotency.js';
 import type { AuditRecorder } from '../admin/service.js';
 import type { UserEventLog } from '../events/service.js';
-import { type IdempotentCommit, withoutKey } from '../idempotency/service.js';
+import { withoutKey } from '../idempotency/service.js';
 import type { Ledger } from '../wallet/ledger.js';
 import {
   affiliationCodeTaken,
