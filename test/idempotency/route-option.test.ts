@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { pronostics } from '../../src/db/schema/index.js';
 import { envelope } from '../../src/lib/envelope.js';
 import { RequestInFlight } from '../../src/lib/errors.js';
-import { commitOf } from '../../src/modules/idempotency/service.js';
+import { commitOf } from '../../src/modules/idempotency/commit.js';
 import { currentUser } from '../../src/plugins/app/auth.js';
 import type { AuthUser } from '../../src/types/auth.js';
 import type { IdempotentCommit } from '../../src/types/idempotency.js';

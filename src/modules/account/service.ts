@@ -29,8 +29,9 @@ import type { IdempotencyService } from '../idempotency/service.js';
 import type { PaymentService } from '../payments/service.js';
 import type { PronosticService } from '../pronostics/service.js';
 import type { SupportService } from '../support/service.js';
-import { avatarKeyOf, fullUserView } from '../users/profile.js';
+import { avatarKeyOf } from '../users/avatars.js';
 import type { UserRow, UserService } from '../users/service.js';
+import { fullUserView } from '../users/views.js';
 import type { Ledger } from '../wallet/ledger.js';
 import type { WalletService } from '../wallet/service.js';
 import {

@@ -27,7 +27,7 @@ import type { AuthUser } from '../../types/auth.js';
 import type { IdempotentCommit } from '../../types/idempotency.js';
 import type { AuditRecorder } from '../admin/service.js';
 import type { AdminEventLog, UserEventLog } from '../events/service.js';
-import { withoutKey } from '../idempotency/service.js';
+import { withoutKey } from '../idempotency/commit.js';
 import { channelOf } from '../payments/service.js';
 import type { PayoutService, PayoutView } from '../payouts/service.js';
 import { avatarOf } from '../users/avatars.js';

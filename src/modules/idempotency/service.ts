@@ -10,7 +10,8 @@ import type { Clock } from '../../lib/clock.js';
 import { RequestInFlight, ValidationFailed } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
 import { addSeconds } from '../../lib/time.js';
-import type { IdempotencyClaim, IdempotentCommit, StoredAnswer } from '../../types/idempotency.js';
+import type { IdempotencyClaim, StoredAnswer } from '../../types/idempotency.js';
+import { commitOf } from './commit.js';
 import {
   completeKey,
   deleteExpiredKey,
@@ -28,13 +29,6 @@ export const IN_FLIGHT_SECONDS = 120;
 export const IDEMPOTENCY_KEY_MAX = 255;
 
 export type IdempotencyOutcome = { replay: StoredAnswer } | { claim: IdempotencyClaim };
-
-/** The commit of a request without a key (and of callers outside HTTP: the CLI, tests). */
-export const withoutKey: IdempotentCommit<unknown> = {
-  keyId: null,
-  store: async () => {},
-  amend: async () => {},
-};
 
 /** Canonical JSON (sorted keys) so that the same body in another key order is the same request. */
 function canonical(value: unknown): string {
@@ -155,17 +149,3 @@ export function createIdempotencyService({ db, clock }: IdempotencyServiceDeps) 
 }
 
 export type IdempotencyService = ReturnType<typeof createIdempotencyService>;
-
-/** The commit a route gives its service: records on `claim` `statusCode` and `answer(result)`. */
-export function commitOf<T>(
-  claim: IdempotencyClaim | null,
-  statusCode: number,
-  answer: (result: T) => unknown,
-): IdempotentCommit<T> {
-  if (!claim) return withoutKey;
-  return {
-    keyId: claim.keyId,
-    store: (tx, result) => claim.record(tx, { statusCode, body: answer(result) }),
-    amend: (result) => claim.amend(answer(result)),
-  };
-}

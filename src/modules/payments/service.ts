@@ -26,7 +26,7 @@ import type { AuthUser } from '../../types/auth.js';
 import type { IdempotentCommit } from '../../types/idempotency.js';
 import type { AdminEventLog, UserEventLog } from '../events/service.js';
 import { raiseFlag } from '../flags/service.js';
-import { withoutKey } from '../idempotency/service.js';
+import { withoutKey } from '../idempotency/commit.js';
 import type { Ledger } from '../wallet/ledger.js';
 import {
   DriverMissing,

@@ -17,7 +17,7 @@ import type { AuthUser } from '../../types/auth.js';
 import type { IdempotentCommit } from '../../types/idempotency.js';
 import type { AuditRecorder } from '../admin/service.js';
 import type { FixtureService } from '../fixtures/service.js';
-import { withoutKey } from '../idempotency/service.js';
+import { withoutKey } from '../idempotency/commit.js';
 import type { Ledger } from '../wallet/ledger.js';
 import type { AnalysisAdmission } from './admission.js';
 import {

@@ -14,7 +14,7 @@ import { isoTimestamp } from '../../lib/time.js';
 import type { IdempotentCommit } from '../../types/idempotency.js';
 import type { AuditRecorder } from '../admin/service.js';
 import type { UserEventLog } from '../events/service.js';
-import { withoutKey } from '../idempotency/service.js';
+import { withoutKey } from '../idempotency/commit.js';
 import type { Ledger } from '../wallet/ledger.js';
 import {
   affiliationCodeTaken,
@@ -34,6 +34,7 @@ import {
   type UserRow,
 } from './repository.js';
 import type { AdminUserQuery, CreditAdjustmentInput } from './schemas.js';
+import { type AdminUserView, adminUserView } from './views.js';
 
 export type { UserRow } from './repository.js';
 
@@ -48,23 +49,6 @@ export function newAffiliationCode(): string {
 export const welcomeBonusDescription = 'Crédits de bienvenue';
 
 /** An account as the back office lists it. */
-export function adminUserView(user: UserRow) {
-  return {
-    id: user.id,
-    phone: user.phone,
-    country: user.country,
-    name: user.name,
-    username: user.username,
-    role: user.role,
-    status: user.status,
-    credits_balance: user.creditsBalance,
-    money_balance: user.moneyBalance,
-    created_at: isoTimestamp(user.createdAt),
-  };
-}
-
-export type AdminUserView = ReturnType<typeof adminUserView>;
-
 /** What an admin's credit adjustment answers: the account, the new balance, the ledger row. */
 export interface CreditAdjustment {
   user: AdminUserView;
