@@ -3,9 +3,13 @@
 // the engine stays pure, and no file imports itself back through a circle. Every rule below has a
 // planted violation in test/architecture/dependency-rules.test.ts; a rule added without one fails it.
 
-// The background loops: src/runtime/ (runtime.ts builds them, one file per loop, and the ROLE=worker
-// process).
+// The background loops: src/runtime/ (runtime.ts builds them, one file per loop).
 const LOOPS = '^src/runtime/';
+
+// The top layer, the processes: server.ts and worker-process.ts (the entries), app.ts (buildApp),
+// process.ts (the one setup of every process) and the CLI. They import everything below; nothing
+// below imports them, not even a type.
+const PROCESSES = '^src/((app|process|server|worker-process)\\.ts$|cli/)';
 
 // What a module publishes to the rest of src (the "published to other modules" column of
 // docs/architecture.md): every module's service.ts, and the few small interfaces named there. The
@@ -66,6 +70,130 @@ const tableOwnershipRules = Object.entries(TABLE_OWNERS).map(([file, owners]) =>
   to: { path: `^src/db/schema/${escapeDots(file)}$`, dependencyTypesNot: ['type-only'] },
 }));
 
+// The layers, top to bottom, and no import upwards, type-only imports included (the cruise reads
+// them: tsPreCompilationDeps below): the processes (PROCESSES); the loops (src/runtime/); the
+// container (src/services.ts); the modules; the plugins, which the modules' routes use and which
+// reach the modules only through the app's decorators (app.services, declared in src/app.ts); then
+// providers, db, schemas, src/types, the engine, src/lib and config.ts. Each rule names one step.
+const layerRules = [
+  {
+    name: 'nothing-imports-a-process',
+    severity: 'error',
+    comment:
+      'The processes (server.ts, worker-process.ts, app.ts, process.ts, the CLI) build everything ' +
+      'below them; a file below that imported one, even for a type, would run or name a whole process ' +
+      'from inside it, and make a circle. What a lower file needs is passed to it or declared lower.',
+    from: { path: '^src/', pathNot: PROCESSES },
+    to: { path: PROCESSES },
+  },
+  {
+    name: 'container-knows-no-loops',
+    severity: 'error',
+    comment:
+      'The container (src/services.ts) builds the services the loops run on; the loops are built over ' +
+      'it by process.ts, so it names no loop, not even a type.',
+    from: { path: '^src/services\\.ts$' },
+    to: { path: LOOPS },
+  },
+  {
+    name: 'modules-know-no-container',
+    severity: 'error',
+    comment:
+      'A module is given what it needs (its factory’s dependencies, or an interface it declares); it ' +
+      'never names the container (src/services.ts), which is built from every module.',
+    from: { path: '^src/modules/' },
+    to: { path: '^src/services\\.ts$' },
+  },
+  {
+    name: 'plugins-know-no-loops',
+    severity: 'error',
+    comment:
+      'Plugins are cross-cutting HTTP pieces: the loops are the app’s (app.runtime), never a plugin’s.',
+    from: { path: '^src/plugins/' },
+    to: { path: LOOPS },
+  },
+  {
+    name: 'plugins-know-no-modules',
+    severity: 'error',
+    comment:
+      'Plugins are registered before the modules and sit below them (routes use plugins): they reach ' +
+      'the services through app.services, and a type they share with a module (AuthUser, ' +
+      'IdempotentCommit) lives in src/types, below both. Not even a type-only import.',
+    from: { path: '^src/plugins/' },
+    to: { path: '^src/modules/' },
+  },
+  {
+    name: 'plugins-know-no-container',
+    severity: 'error',
+    comment:
+      'The `services` decorator is declared beside the app that decorates it (src/app.ts): a plugin ' +
+      'reads app.services and never imports src/services.ts, not even its type.',
+    from: { path: '^src/plugins/' },
+    to: { path: '^src/services\\.ts$' },
+  },
+  {
+    name: 'foundations-know-no-domain',
+    severity: 'error',
+    comment:
+      'config.ts, src/db, src/schemas and src/types sit below the modules, plugins, loops and ' +
+      'container: they import none of them, not even a type (config.ts and the providers: ' +
+      'config-knows-no-providers; src/lib and the providers have their own rules).',
+    from: { path: '^src/((db|schemas|types)/|config\\.ts$)' },
+    to: { path: '^src/(modules/|plugins/|runtime/|services\\.ts$)' },
+  },
+  {
+    name: 'types-are-types-only',
+    severity: 'error',
+    comment:
+      'src/types holds only types shared by layers that must not import each other (plugins and ' +
+      'modules): it imports types only, so it runs nothing and pulls no code in.',
+    from: { path: '^src/types/' },
+    to: { dependencyTypesNot: ['type-only'] },
+  },
+  {
+    name: 'types-imported-as-types',
+    severity: 'error',
+    comment:
+      'src/types is imported type-only, everywhere: a value put there would be unreachable, so the ' +
+      'folder stays types only.',
+    from: { path: '^src/', pathNot: '^src/types/' },
+    to: { path: '^src/types/', dependencyTypesNot: ['type-only'] },
+  },
+];
+
+// The third way of wiring (docs/architecture.md, "Three ways of wiring"): a module runs another
+// module's code only through the container (its factory's dependencies) or one of the pure helpers a
+// module publishes, named here file by file: a pure function or value, no I/O, that needs no
+// dependency. Type-only imports (interfaces, row types) are not concerned.
+const PURE_HELPERS = [
+  '[^/]+/schemas', // TypeBox shapes: a route answers with another module's (one definition per shape)
+  'idempotency/commit', // withoutKey, commitOf: the commit objects a service is given
+  'users/avatars', // avatarOf, avatarKeyOf: an avatar's public path and storage key
+  'users/views', // fullUserView, adminUserView, publicName: a user row to its answers
+  // The provider-operation core payments and payouts both build on: stateless steps (claim under a
+  // lease, ask outside any transaction, apply) over the queries and driver the owner hands in.
+  'provider-operations/follow',
+];
+
+// Another module's repository has its own rule (repository-of-another-module), so it is left out here.
+const pureHelpers = [...PURE_HELPERS, '[^/]+/[^/]*repository'].join('|');
+const crossModuleRules = [
+  {
+    name: 'modules-share-only-pure-helpers',
+    severity: 'error',
+    comment:
+      'A module runs another module’s code only through the container or a pure helper named in ' +
+      'PURE_HELPERS (docs/architecture.md, "Three ways of wiring"): anything else it needs is a ' +
+      'dependency of its factory (the other service, or an interface it declares).',
+    from: { path: '^src/modules/([^/]+)/' },
+    to: {
+      path: '^src/modules/',
+      pathNot: `^src/modules/($1/|(${pureHelpers})\\.ts$)`,
+      dependencyTypesNot: ['type-only'],
+    },
+  },
+];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -118,27 +246,20 @@ module.exports = {
     {
       name: 'lib-is-shared-pieces',
       severity: 'error',
-      comment: 'src/lib holds small shared pieces; it depends on no module, plugin, provider or process.',
+      comment:
+        'src/lib holds small shared pieces; it depends on no module, plugin, provider, loop, container, ' +
+        'database code or src/types (the processes: nothing-imports-a-process).',
       from: { path: '^src/lib/' },
-      to: { path: '^src/(modules|plugins|providers|worker|cli|db|services\\.ts|app\\.ts|server\\.ts)' },
+      to: { path: '^src/(modules/|plugins/|providers/|runtime/|db/|types/|services\\.ts$)' },
     },
     {
       name: 'providers-know-no-modules',
       severity: 'error',
-      comment: 'Providers (messaging, ai, payments) are adapters behind interfaces: they call no module.',
-      from: { path: '^src/providers/' },
-      to: { path: '^src/(modules|plugins|worker|cli|services\\.ts|app\\.ts)' },
-    },
-    {
-      name: 'plugins-use-modules-for-types-only',
-      severity: 'error',
       comment:
-        'Plugins are cross-cutting and are registered before the modules: they may name a module’s types ' +
-        '(AuthUser, Purged), but code they run comes from the container (app.services) or src/lib, so ' +
-        'a plugin never pulls a module’s code in. No exception is needed for the container plugin ' +
-        '(plugins/app/context.ts): it imports the Services type from src/services.ts, not a module.',
-      from: { path: '^src/plugins/' },
-      to: { path: '^src/modules/', dependencyTypesNot: ['type-only'] },
+        'Providers (messaging, ai, payments) are adapters behind interfaces: they call no module, ' +
+        'plugin, loop or container (the processes: nothing-imports-a-process).',
+      from: { path: '^src/providers/' },
+      to: { path: '^src/(modules/|plugins/|runtime/|services\\.ts$)' },
     },
     {
       name: 'modules-know-no-loops',
@@ -228,6 +349,8 @@ module.exports = {
       from: { path: '^src/cli/' },
       to: { path: '^src/(db/schema/|engine/|modules/)', pathNot: PUBLISHED },
     },
+    ...layerRules,
+    ...crossModuleRules,
   ],
   options: {
     includeOnly: '^src/',

@@ -12,8 +12,7 @@ import Fastify, {
 } from 'fastify';
 import { type Config, configWarnings } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
-import { openConfiguredDatabase } from './db/open.js';
-import { type Clock, systemClock } from './lib/clock.js';
+import type { Clock } from './lib/clock.js';
 import { logOptions } from './lib/log-options.js';
 import accountRoutes from './modules/account/routes.js';
 import adminRoutes from './modules/admin/routes.js';
@@ -49,13 +48,14 @@ import textGuard from './plugins/app/text-guard.js';
 import openapi from './plugins/external/openapi.js';
 import rateLimit from './plugins/external/rate-limit.js';
 import security from './plugins/external/security.js';
+import { openProcess } from './process.js';
 import type { Messenger } from './providers/messaging/index.js';
 import type { PaymentsDriver } from './providers/payments/index.js';
 import type { PushDriver } from './providers/push/index.js';
 import type { StorageDriver } from './providers/storage/index.js';
 import type { WorkerOptions } from './runtime/analysis-worker.js';
-import { createRuntime, type Runtime } from './runtime/runtime.js';
-import { createServices } from './services.js';
+import type { Runtime } from './runtime/runtime.js';
+import type { Services } from './services.js';
 
 export interface AppOptions {
   config: Config;
@@ -80,8 +80,12 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
+// Declared here, beside the app that decorates them, not in a plugin: plugins sit below the
+// container and the loops and read them only through these decorators.
 declare module 'fastify' {
   interface FastifyInstance {
+    /** The service container (services.ts): routes and plugins reach the modules through it. */
+    services: Services;
     /** The background loops (runtime/runtime.ts), started with the app when it runs them. */
     runtime: Runtime;
   }
@@ -147,27 +151,30 @@ export async function buildApp(options: AppOptions): Promise<App> {
   };
   const app = Fastify(serverOptions).withTypeProvider<TypeBoxTypeProvider>();
 
-  let database = options.database;
-  const ownsDatabase = database === undefined;
-  // The service's own database; an embedded one is locked and shared with local commands.
-  database ??= await openConfiguredDatabase(config, 'service', { warn: (line) => app.log.warn(line) });
-
   // JSON only: anything else is a 415 rather than a string that fails validation later.
   app.removeContentTypeParser('text/plain');
 
-  const clock = options.clock ?? systemClock;
-  const services = createServices({
-    database,
+  // The database (the service's own unless the caller passes one; an embedded one is locked and
+  // shared with local commands through its socket), the container and the loops, and their one close.
+  const { database, clock, services, runtime, close } = await openProcess({
+    role: 'service',
     config,
-    clock,
     logger: app.log,
+    ...(options.database ? { database: options.database } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
     ...(options.messenger ? { messenger: options.messenger } : {}),
     ...(options.analyst ? { analyst: options.analyst } : {}),
     ...(options.paymentsDriver ? { paymentsDriver: options.paymentsDriver } : {}),
     ...(options.storage ? { storage: options.storage } : {}),
     ...(options.pushDriver ? { pushDriver: options.pushDriver } : {}),
+    ...(options.workerOptions ? { workerOptions: options.workerOptions } : {}),
   });
-  await app.register(context, { config, database, clock, services, closeDatabase: ownsDatabase });
+  // Registered before every plugin, so it runs after all their onClose hooks (Fastify runs them last
+  // registered first): the token watch and the metrics port are closed before the database.
+  app.addHook('onClose', () => close());
+  app.decorate('services', services);
+  app.decorate('runtime', runtime);
+  await app.register(context, { config, database, clock });
   // Before every route: each route gets its duration recorder as it is registered.
   await app.register(metrics);
   await app.register(requestId);
@@ -191,24 +198,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
       for (const warning of warnings) app.log.warn({ config_warning: true }, warning);
     });
   }
-  const runtime = createRuntime({
-    database,
-    services,
-    config,
-    clock,
-    logger: app.log,
-    ...(options.workerOptions ? { workerOptions: options.workerOptions } : {}),
-  });
-  app.decorate('runtime', runtime);
   if (options.runLoops ?? config.role === 'all') {
     app.addHook('onReady', () => runtime.start());
-    // Finish or hand back the work under way before the database closes.
+    // Finish or hand back the work under way while the requests in flight finish, before close.
     app.addHook('preClose', () => runtime.stop());
-  }
-  const { analyst } = services;
-  if (analyst.close) {
-    const closeAnalyst = analyst.close.bind(analyst);
-    app.addHook('onClose', () => closeAnalyst());
   }
 
   await app.register(healthRoutes);

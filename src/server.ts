@@ -6,7 +6,7 @@ import { loadConfigOrExit } from './config.js';
 import { DatabaseUnavailable } from './db/open.js';
 import { limitHeapGrowth } from './lib/heap-growth.js';
 import { logOptions } from './lib/log-options.js';
-import { startWorkerProcess } from './runtime/worker-process.js';
+import { startWorkerProcess } from './worker-process.js';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();

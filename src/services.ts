@@ -18,7 +18,7 @@ import { createDeviceService } from './modules/devices/service.js';
 import { createEventService } from './modules/events/service.js';
 import { createEventStreams } from './modules/events/streams.js';
 import { createFixtureService } from './modules/fixtures/service.js';
-import { createFlagService } from './modules/flags/service.js';
+import { createFlagRaiser, createFlagService } from './modules/flags/service.js';
 import { createAnalyst } from './modules/football/analyst.js';
 import { threadFitter } from './modules/football/fit-pool.js';
 import { createFootballService } from './modules/football/service.js';
@@ -142,6 +142,8 @@ export function createServices(deps: ServiceDeps) {
   const paymentDrivers = createPaymentDrivers(config, { clock }, paymentsDriver);
   // The sandbox settles and pays out after its delay: the poller's first look comes one second later.
   const firstCheckAfterMs = paymentsDriver.name === 'sandbox' ? config.paymentSandboxDelayMs + 1000 : 5000;
+  // Payments and payouts raise flags in their own transactions; the flag service reads and resolves them.
+  const flagRaiser = createFlagRaiser(events);
   const payouts = createPayoutService({
     db,
     clock,
@@ -150,7 +152,7 @@ export function createServices(deps: ServiceDeps) {
     withdrawals: createWithdrawalOutcomes({ clock, ledger, events }),
     config,
     firstCheckAfterMs,
-    events,
+    flags: flagRaiser,
   });
   const withdrawals = createWithdrawalService({
     db,
@@ -177,6 +179,7 @@ export function createServices(deps: ServiceDeps) {
     ledger,
     events,
     accounts: users,
+    flags: flagRaiser,
   });
   // A provider's webhook goes straight to the owner of its event: payments or payouts.
   const webhooks = createWebhookDispatch({ drivers: paymentDrivers, payments, transfers: payouts });

@@ -1,6 +1,7 @@
 // Phone numbers: E.164, checked with libphonenumber's full metadata (the default
 // "min" metadata only checks lengths, so it would let unallocated ranges through to a paid SMS).
 import { isSupportedCountry, parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import type { PaymentChannel } from './allowed-values.js';
 
 /** Separators people type inside a number; anything else that is not `+` or a digit is refused. */
 const SEPARATORS = /[\s().-]/g;
@@ -53,4 +54,17 @@ export function cameroonMobileOf(raw: string): string | undefined {
 /** `+237670000012` → `+237******12`: the first 4 characters, six stars (the length hidden too), the last 2. */
 export function maskPhone(phone: string): string {
   return `${phone.slice(0, 4)}******${phone.slice(-2)}`;
+}
+
+/** NotchPay's channel for the number: MTN or Orange when its prefix says so clearly, else the generic one. */
+export function channelOf(phone: string): PaymentChannel {
+  const national = phone.replace(/^\+237/, '');
+  const prefix3 = Number(national.slice(0, 3));
+  if (national.startsWith('67') || (prefix3 >= 650 && prefix3 <= 654) || (prefix3 >= 680 && prefix3 <= 683)) {
+    return 'cm.mtn';
+  }
+  if (national.startsWith('69') || (prefix3 >= 655 && prefix3 <= 659) || (prefix3 >= 685 && prefix3 <= 689)) {
+    return 'cm.orange';
+  }
+  return 'cm.mobile';
 }

@@ -1,5 +1,5 @@
 // The runtime: every background loop of the service, built once, with one start and one stop.
-// buildApp runs it beside the HTTP server when ROLE=all, and worker-process.ts runs it alone when
+// buildApp runs it beside the HTTP server when ROLE=all, and src/worker-process.ts runs it alone when
 // ROLE=worker, so both processes run the same loops built the same way:
 //
 //   analysis worker   claims pronostics in `processing` and analyses them (woken by NOTIFY)

@@ -27,7 +27,10 @@ const plants: Record<string, Plant> = {
   'repository-of-another-module': {
     violation: { 'src/modules/wallet/service.ts': ['src/modules/users/repository.ts'] },
     clean: {
-      'src/modules/wallet/service.ts': ['src/modules/users/service.ts', 'src/modules/wallet/repository.ts'],
+      'src/modules/wallet/service.ts': [
+        'type src/modules/users/service.ts',
+        'src/modules/wallet/repository.ts',
+      ],
     },
   },
   'repository-outside-modules': {
@@ -48,16 +51,18 @@ const plants: Record<string, Plant> = {
     clean: { 'src/engine/model.ts': ['src/engine/types.ts', 'src/lib/allowed-values.ts'] },
   },
   'lib-is-shared-pieces': {
-    violation: { 'src/lib/clock.ts': ['src/providers/messaging/types.ts'] },
+    violation: {
+      'src/lib/clock.ts': ['src/providers/messaging/types.ts'],
+      'src/lib/metrics-server.ts': ['type src/runtime/runtime.ts'],
+    },
     clean: { 'src/lib/clock.ts': ['src/lib/time.ts'] },
   },
   'providers-know-no-modules': {
-    violation: { 'src/providers/payments/notchpay.ts': ['type src/modules/payments/service.ts'] },
+    violation: {
+      'src/providers/payments/notchpay.ts': ['type src/modules/payments/service.ts'],
+      'src/providers/push/index.ts': ['src/runtime/push-sender.ts'],
+    },
     clean: { 'src/providers/payments/notchpay.ts': ['type src/providers/payments/types.ts'] },
-  },
-  'plugins-use-modules-for-types-only': {
-    violation: { 'src/plugins/app/idempotency.ts': ['src/modules/idempotency/service.ts'] },
-    clean: { 'src/plugins/app/idempotency.ts': ['type src/modules/idempotency/service.ts'] },
   },
   'modules-know-no-loops': {
     violation: {
@@ -116,6 +121,100 @@ const plants: Record<string, Plant> = {
       'src/cli/commands/evaluate.ts': [
         'src/modules/football/service.ts',
         'src/modules/football/evaluation.ts',
+      ],
+    },
+  },
+  // The layers (layerRules): nothing imports upwards, type-only imports included.
+  'nothing-imports-a-process': {
+    violation: {
+      'src/modules/users/routes.ts': ['type src/app.ts'],
+      'src/runtime/runtime.ts': ['type src/process.ts'],
+      'src/lib/log-options.ts': ['src/cli/context.ts'],
+      'src/plugins/app/auth.ts': ['type src/server.ts'],
+      'src/services.ts': ['src/worker-process.ts'],
+    },
+    clean: {
+      'src/server.ts': ['src/app.ts', 'src/worker-process.ts'],
+      'src/app.ts': ['src/process.ts'],
+      'src/worker-process.ts': ['src/process.ts'],
+      'src/cli/context.ts': ['src/process.ts'],
+    },
+  },
+  'container-knows-no-loops': {
+    violation: { 'src/services.ts': ['type src/runtime/analysis-worker.ts'] },
+    clean: {
+      'src/services.ts': ['src/modules/users/service.ts'],
+      'src/runtime/runtime.ts': ['type src/services.ts'],
+    },
+  },
+  'modules-know-no-container': {
+    violation: { 'src/modules/metrics/service.ts': ['type src/services.ts'] },
+    clean: { 'src/modules/metrics/service.ts': ['type src/modules/pronostics/analysis-jobs.ts'] },
+  },
+  'plugins-know-no-loops': {
+    violation: { 'src/plugins/app/metrics.ts': ['type src/runtime/runtime.ts'] },
+    clean: { 'src/plugins/app/metrics.ts': ['src/lib/metrics-server.ts'] },
+  },
+  'plugins-know-no-modules': {
+    violation: {
+      'src/plugins/app/idempotency.ts': ['type src/modules/idempotency/service.ts'],
+      'src/plugins/app/auth.ts': ['src/modules/auth/tokens.ts'],
+    },
+    clean: {
+      'src/plugins/app/idempotency.ts': ['type src/types/idempotency.ts'],
+      'src/plugins/app/auth.ts': ['type src/types/auth.ts'],
+    },
+  },
+  'plugins-know-no-container': {
+    violation: { 'src/plugins/app/context.ts': ['type src/services.ts'] },
+    clean: { 'src/plugins/app/context.ts': ['type src/config.ts', 'type src/db/client.ts'] },
+  },
+  'foundations-know-no-domain': {
+    violation: {
+      'src/types/auth.ts': ['type src/modules/auth/tokens.ts'],
+      'src/db/open.ts': ['type src/runtime/runtime.ts'],
+      'src/config.ts': ['type src/services.ts'],
+      'src/schemas/common.ts': ['type src/plugins/app/errors.ts'],
+    },
+    clean: {
+      'src/types/auth.ts': ['type src/lib/allowed-values.ts'],
+      'src/db/open.ts': ['type src/config.ts'],
+    },
+  },
+  'types-are-types-only': {
+    violation: { 'src/types/idempotency.ts': ['src/lib/time.ts'] },
+    clean: { 'src/types/idempotency.ts': ['type src/db/client.ts'] },
+  },
+  'types-imported-as-types': {
+    violation: {
+      'src/plugins/app/auth.ts': ['src/types/auth.ts'],
+      'src/modules/pronostics/service.ts': ['src/types/idempotency.ts'],
+    },
+    clean: {
+      'src/plugins/app/auth.ts': ['type src/types/auth.ts'],
+      'src/modules/pronostics/service.ts': ['type src/types/idempotency.ts'],
+    },
+  },
+  // A module runs another module's code only through the container or a named pure helper.
+  'modules-share-only-pure-helpers': {
+    violation: {
+      'src/modules/dashboard/service.ts': ['src/modules/users/profile.ts'],
+      'src/modules/backoffice/service.ts': ['src/modules/users/service.ts'],
+      'src/modules/events/service.ts': ['src/modules/pronostics/views.ts'],
+      // Payouts build on the provider-operation core, never on payments; flags come from the container.
+      'src/modules/payouts/service.ts': ['src/modules/payments/service.ts'],
+      'src/modules/payments/service.ts': ['src/modules/flags/service.ts'],
+    },
+    clean: {
+      'src/modules/dashboard/service.ts': ['src/modules/users/views.ts', 'type src/modules/users/service.ts'],
+      'src/modules/payouts/service.ts': [
+        'src/modules/provider-operations/follow.ts',
+        'type src/modules/flags/service.ts',
+      ],
+      'src/modules/dashboard/routes.ts': ['src/modules/users/schemas.ts'],
+      'src/modules/pronostics/service.ts': [
+        'src/modules/idempotency/commit.ts',
+        'src/modules/pronostics/analysis-jobs.ts',
       ],
     },
   },

@@ -7,9 +7,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { pronostics } from '../../src/db/schema/index.js';
 import { envelope } from '../../src/lib/envelope.js';
 import { RequestInFlight } from '../../src/lib/errors.js';
-import type { AuthUser } from '../../src/modules/auth/tokens.js';
-import { commitOf, type IdempotentCommit } from '../../src/modules/idempotency/service.js';
+import { commitOf } from '../../src/modules/idempotency/commit.js';
 import { currentUser } from '../../src/plugins/app/auth.js';
+import type { AuthUser } from '../../src/types/auth.js';
+import type { IdempotentCommit } from '../../src/types/idempotency.js';
 import { fixedAnalyst } from '../fakes/analysts.js';
 import { createTestApp, expectLedgerConsistent, grantCredits, signIn, type TestApp } from '../helpers.js';
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../../bench/service-process.js';
 import { loadConfig } from '../../src/config.js';
-import { startWorkerProcess } from '../../src/runtime/worker-process.js';
+import { startWorkerProcess } from '../../src/worker-process.js';
 import { createTestDatabase, usingPostgres } from '../helpers.js';
 
 describe.skipIf(!usingPostgres())('a worker process', () => {

@@ -3,7 +3,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { packs, payments } from '../../src/db/schema/index.js';
-import { channelOf } from '../../src/modules/payments/service.js';
+import { channelOf } from '../../src/lib/phone.js';
 import { createTestApp, expectLedgerConsistent, signIn, type TestApp } from '../helpers.js';
 import { balanceOf, checkedOut, checkout, creditsOf, paymentRow, sandboxWebhook } from './helpers.js';
 

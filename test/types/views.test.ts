@@ -36,9 +36,9 @@ import type {
 import { detailView, listedView, type PronosticService } from '../../src/modules/pronostics/service.js';
 import type { AdminTicketSchema, TicketSchema } from '../../src/modules/support/schemas.js';
 import type { SupportService } from '../../src/modules/support/service.js';
-import { fullUserView } from '../../src/modules/users/profile.js';
 import type { AdjustCreditsData, AdminUserSchema, FullUserSchema } from '../../src/modules/users/schemas.js';
-import { adminUserView, type UserService } from '../../src/modules/users/service.js';
+import type { UserService } from '../../src/modules/users/service.js';
+import { adminUserView, fullUserView } from '../../src/modules/users/views.js';
 import type { OperationSchema } from '../../src/modules/wallet/schemas.js';
 import type { WalletService } from '../../src/modules/wallet/service.js';
 

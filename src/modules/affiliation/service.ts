@@ -7,10 +7,10 @@ import type { Config } from '../../config.js';
 import type { Database, Transaction } from '../../db/client.js';
 import { ValidationFailed } from '../../lib/errors.js';
 import { messages, withdrawalTexts } from '../../lib/messages.js';
-import { maskPhone } from '../../lib/phone.js';
 import { isoTimestamp } from '../../lib/time.js';
-import type { AuthUser } from '../auth/tokens.js';
+import type { AuthUser } from '../../types/auth.js';
 import { avatarOf } from '../users/avatars.js';
+import { publicName } from '../users/views.js';
 import type { Ledger } from '../wallet/ledger.js';
 import {
   countActiveGodchildren,
@@ -42,17 +42,6 @@ export interface AffiliationServiceDeps {
   logger: FastifyBaseLogger;
   config: Pick<Config, 'referralCommissionPercent' | 'withdrawMin'>;
   withdrawals: PaidWithdrawals;
-}
-
-/** The public name of a user: their name, else their username, else their phone with the middle hidden. */
-export function publicName(user: {
-  name: string | null;
-  username: string | null;
-  phone: string | null;
-}): string {
-  // A deleted account keeps no name, username nor phone.
-  if (user.phone === null) return user.name ?? user.username ?? messages.deletedAccountName;
-  return user.name ?? user.username ?? maskPhone(user.phone);
 }
 
 export function createAffiliationService(deps: AffiliationServiceDeps) {

@@ -7,11 +7,12 @@
 import type { Config } from '../../config.js';
 import { channels } from '../../db/channels.js';
 import type { Database, DatabaseHandle, Executor, Transaction } from '../../db/client.js';
-import type { UserRole, UserStatus } from '../../lib/allowed-values.js';
+import type { UserStatus } from '../../lib/allowed-values.js';
 import type { Clock } from '../../lib/clock.js';
 import { keyedHash, newToken } from '../../lib/crypto.js';
 import { Unauthenticated } from '../../lib/errors.js';
 import { addSeconds } from '../../lib/time.js';
+import type { AuthUser } from '../../types/auth.js';
 import { TokenCache } from './token-cache.js';
 import {
   deleteDeadTokens,
@@ -26,16 +27,6 @@ import {
   touchToken,
   touchTokens,
 } from './token-repository.js';
-
-export interface AuthUser {
-  id: number;
-  phone: string;
-  country: string;
-  role: UserRole;
-  tokenId: number;
-  /** When the token was issued (ms): its absolute lifetime counts from it (an open stream ends there). */
-  tokenIssuedAtMs: number;
-}
 
 const TOKEN_TEXT = '[A-Za-z0-9_-]{20,128}';
 const BEARER = new RegExp(`^Bearer (${TOKEN_TEXT})$`);

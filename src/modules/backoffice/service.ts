@@ -12,7 +12,8 @@ import type { FlagService } from '../flags/service.js';
 import type { PaymentService } from '../payments/service.js';
 import type { PronosticService } from '../pronostics/service.js';
 import type { TrackRecordService } from '../track-record/service.js';
-import { adminUserView, type UserService } from '../users/service.js';
+import type { UserService } from '../users/service.js';
+import { adminUserView } from '../users/views.js';
 import type { WithdrawalService } from '../withdrawals/service.js';
 
 /** The dashboard's window: today and the 29 UTC days before it. */

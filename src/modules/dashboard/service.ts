@@ -4,8 +4,8 @@
 // user row, the grouped counts, the newest pronostics, the newest operations), run together.
 import { NotFound } from '../../lib/errors.js';
 import type { PronosticService } from '../pronostics/service.js';
-import { fullUserView } from '../users/profile.js';
 import type { UserService } from '../users/service.js';
+import { fullUserView } from '../users/views.js';
 import type { WalletService } from '../wallet/service.js';
 
 export interface DashboardServiceDeps {

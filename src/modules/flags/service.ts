@@ -52,6 +52,16 @@ export async function raiseFlag(
   return row !== undefined;
 }
 
+/** What a module that finds contradictions needs: a flag raised in its own transaction. */
+export interface FlagRaiser {
+  raise(tx: Transaction, flag: RaisedFlag, logger?: FastifyBaseLogger): Promise<boolean>;
+}
+
+/** The container's raiser: `raiseFlag` with the back office's event log, given to payments and payouts. */
+export function createFlagRaiser(events?: AdminEventLog): FlagRaiser {
+  return { raise: (tx, flag, logger) => raiseFlag(tx, flag, logger, events) };
+}
+
 export type FlagView = Static<typeof FlagSchema>;
 
 function flagView(row: FlagRow): FlagView {

@@ -5,11 +5,13 @@
 // and the row the change creates carries the claim's id under a unique index, so one key can never
 // cause two changes, even when a claim whose request seemed dead is taken over.
 import { createHash } from 'node:crypto';
-import type { Database, Executor, Transaction } from '../../db/client.js';
+import type { Database, Executor } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { RequestInFlight, ValidationFailed } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
 import { addSeconds } from '../../lib/time.js';
+import type { IdempotencyClaim, StoredAnswer } from '../../types/idempotency.js';
+import { commitOf } from './commit.js';
 import {
   completeKey,
   deleteExpiredKey,
@@ -26,48 +28,7 @@ export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 export const IN_FLIGHT_SECONDS = 120;
 export const IDEMPOTENCY_KEY_MAX = 255;
 
-export interface StoredAnswer {
-  statusCode: number;
-  body: unknown;
-}
-
-/** A key this request holds until it records its answer or releases it. */
-export interface IdempotencyClaim {
-  readonly keyId: number;
-  /** Stores the answer; inside the change's transaction. RequestInFlight when the key was taken over. */
-  record(db: Executor, answer: StoredAnswer): Promise<void>;
-  /** Forgets the key: the request failed without a change worth replaying (e.g. a 422). */
-  release(): Promise<void>;
-  /** Replaces the stored body of a recorded key (same status): see IdempotentCommit.amend. */
-  amend(body: unknown): Promise<void>;
-  readonly recorded: boolean;
-}
-
 export type IdempotencyOutcome = { replay: StoredAnswer } | { claim: IdempotencyClaim };
-
-/**
- * What a service runs inside its transaction for a keyed request: the claim's id to store on the row
- * the change creates, and the answer to keep for `result`. Services take one of these and know
- * nothing of headers or status codes.
- */
-export interface IdempotentCommit<T> {
-  readonly keyId: number | null;
-  store(tx: Transaction, result: T): Promise<void>;
-  /**
-   * After the transaction, when the effect went on outside it (a checkout calls its provider once
-   * the payment is committed): stores the answer actually sent instead, so a replay gives the
-   * client what the first request gave it (the payment URL included). If the process dies before
-   * this, the replay is the committed state, which is still true.
-   */
-  amend(result: T): Promise<void>;
-}
-
-/** The commit of a request without a key (and of callers outside HTTP: the CLI, tests). */
-export const withoutKey: IdempotentCommit<unknown> = {
-  keyId: null,
-  store: async () => {},
-  amend: async () => {},
-};
 
 /** Canonical JSON (sorted keys) so that the same body in another key order is the same request. */
 function canonical(value: unknown): string {
@@ -188,17 +149,3 @@ export function createIdempotencyService({ db, clock }: IdempotencyServiceDeps) 
 }
 
 export type IdempotencyService = ReturnType<typeof createIdempotencyService>;
-
-/** The commit a route gives its service: records on `claim` `statusCode` and `answer(result)`. */
-export function commitOf<T>(
-  claim: IdempotencyClaim | null,
-  statusCode: number,
-  answer: (result: T) => unknown,
-): IdempotentCommit<T> {
-  if (!claim) return withoutKey;
-  return {
-    keyId: claim.keyId,
-    store: (tx, result) => claim.record(tx, { statusCode, body: answer(result) }),
-    amend: (result) => claim.amend(answer(result)),
-  };
-}

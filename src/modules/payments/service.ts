@@ -10,11 +10,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Static } from 'typebox';
 import { channels, type Wakeups } from '../../db/channels.js';
 import type { Database, Transaction } from '../../db/client.js';
-import type { FlagKind, PaymentChannel, PaymentStatus } from '../../lib/allowed-values.js';
+import type { FlagKind, PaymentStatus } from '../../lib/allowed-values.js';
 import type { Clock } from '../../lib/clock.js';
 import { NotFound, NotOwner, RateLimited, ValidationFailed } from '../../lib/errors.js';
 import { messages, paymentTexts } from '../../lib/messages.js';
-import { cameroonMobileOf } from '../../lib/phone.js';
+import { cameroonMobileOf, channelOf } from '../../lib/phone.js';
 import { addSeconds, isoTimestamp } from '../../lib/time.js';
 import {
   type PaymentDrivers,
@@ -23,10 +23,11 @@ import {
   type ProviderPayment,
   providerFinalFailures,
 } from '../../providers/payments/types.js';
-import type { AuthUser } from '../auth/tokens.js';
+import type { AuthUser } from '../../types/auth.js';
+import type { IdempotentCommit } from '../../types/idempotency.js';
 import type { AdminEventLog, UserEventLog } from '../events/service.js';
-import { raiseFlag } from '../flags/service.js';
-import { type IdempotentCommit, withoutKey } from '../idempotency/service.js';
+import type { FlagRaiser } from '../flags/service.js';
+import { withoutKey } from '../idempotency/commit.js';
 import type { PackService } from '../packs/service.js';
 import {
   DriverMissing,
@@ -94,6 +95,8 @@ export interface PaymentServiceDeps {
   /** The event logs: a payment's end is reported to its payer, a flag to the back office, in the settlement's transaction. */
   events: UserEventLog & AdminEventLog;
   referrals?: ReferralCommissions;
+  /** Raises a flag (a provider's word against our books) in the payment's transaction. */
+  flags: FlagRaiser;
   /** The payer's account, held active while the payment is written (the users module). */
   accounts: ActiveAccounts;
 }
@@ -131,19 +134,6 @@ function payerPhoneOf(raw: string): string {
   const phone = cameroonMobileOf(raw);
   if (!phone) throw ValidationFailed.field('phone', messages.paymentPhoneInvalid);
   return phone;
-}
-
-/** NotchPay's channel for the number: MTN or Orange when its prefix says so clearly, else the generic one. */
-export function channelOf(phone: string): PaymentChannel {
-  const national = phone.replace(/^\+237/, '');
-  const prefix3 = Number(national.slice(0, 3));
-  if (national.startsWith('67') || (prefix3 >= 650 && prefix3 <= 654) || (prefix3 >= 680 && prefix3 <= 683)) {
-    return 'cm.mtn';
-  }
-  if (national.startsWith('69') || (prefix3 >= 655 && prefix3 <= 659) || (prefix3 >= 685 && prefix3 <= 689)) {
-    return 'cm.orange';
-  }
-  return 'cm.mobile';
 }
 
 function toStart(row: PaymentRow): PaymentToStart {
@@ -207,11 +197,10 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     const log = logger.child({ payment_id: row.id, reference: row.reference, source });
     const now = clock.now();
     const flag = async (kind: FlagKind, details: Record<string, unknown>) => {
-      await raiseFlag(
+      await deps.flags.raise(
         tx,
         { kind, targetType: 'payment', targetId: row.id, details: { status: row.status, ...details } },
         log,
-        deps.events,
       );
       return 'flagged' as const;
     };

@@ -21,8 +21,7 @@ import {
   providerTransferFailures,
   type TransferToSend,
 } from '../../providers/payments/types.js';
-import type { AdminEventLog } from '../events/service.js';
-import { raiseFlag } from '../flags/service.js';
+import type { FlagRaiser } from '../flags/service.js';
 import {
   DriverMissing,
   LATE_CHECK_SECONDS,
@@ -71,8 +70,8 @@ export interface PayoutServiceDeps {
   config: Pick<Config, 'payoutStuckSeconds'>;
   /** The poller's first look after the approval (the sandbox's delay plus one second). */
   firstCheckAfterMs: number;
-  /** The back office's event log: a flag raised is reported in the transaction that raises it. */
-  events?: AdminEventLog;
+  /** Raises a flag (news against a final payout, a missing driver) in the payout's transaction. */
+  flags: FlagRaiser;
 }
 
 export type PayoutOutcome = 'success' | 'cancelled' | 'pending' | 'escalated' | 'unchanged' | 'flagged';
@@ -149,7 +148,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
     const now = clock.now();
     const pastDeadline = now >= new Date(row.deadlineAt);
     const flag = async (kind: FlagKind, details: Record<string, unknown>) => {
-      await raiseFlag(
+      await deps.flags.raise(
         tx,
         {
           kind,
@@ -158,7 +157,6 @@ export function createPayoutService(deps: PayoutServiceDeps) {
           details: { payout_status: row.status, reference: row.reference, ...details },
         },
         log,
-        deps.events,
       );
     };
     const escalate = async (reason: string) => {

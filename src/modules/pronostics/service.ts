@@ -13,10 +13,11 @@ import { messages, validationMessages } from '../../lib/messages.js';
 import { offsetOf, pageMeta, pageRequest } from '../../lib/pagination.js';
 import { foldForSearch } from '../../lib/text.js';
 import { addSeconds, isoTimestamp } from '../../lib/time.js';
+import type { AuthUser } from '../../types/auth.js';
+import type { IdempotentCommit } from '../../types/idempotency.js';
 import type { AuditRecorder } from '../admin/service.js';
-import type { AuthUser } from '../auth/tokens.js';
 import type { FixtureService } from '../fixtures/service.js';
-import { type IdempotentCommit, withoutKey } from '../idempotency/service.js';
+import { withoutKey } from '../idempotency/commit.js';
 import type { Ledger } from '../wallet/ledger.js';
 import type { AnalysisAdmission } from './admission.js';
 import {

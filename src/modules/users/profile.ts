@@ -10,36 +10,10 @@ import { isUniqueViolation } from '../../db/errors.js';
 import { NotFound, Unauthenticated, ValidationFailed } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
 import type { StorageDriver, StoredFile } from '../../providers/storage/index.js';
-import { avatarOf } from './avatars.js';
+import { AVATAR_FOLDER, avatarKeyOf, USER_AVATAR_FILE } from './avatars.js';
 import { findUserById, lockUser, setAvatarPath, type UserRow, updateUserProfile } from './repository.js';
-import type { FullUserSchema, UpdateProfileBody } from './schemas.js';
-
-export type FullUser = Static<typeof FullUserSchema>;
-
-/** Where user avatars are served (beside the default one): `/avatars/<user id>-<32 hex>.webp`. */
-export const USER_AVATAR_FILE = /^[1-9]\d{0,9}-[0-9a-f]{32}\.webp$/;
-const AVATAR_FOLDER = 'avatars';
-
-export function fullUserView(user: UserRow): FullUser {
-  return {
-    id: user.id,
-    // Only a deleted account has no phone, and it has no token left to ask for its profile.
-    phone: user.phone ?? '',
-    country: user.country,
-    name: user.name,
-    username: user.username,
-    avatar: avatarOf(user),
-    affiliation_code: user.affiliationCode,
-    credits_balance: user.creditsBalance,
-    money_balance: user.moneyBalance,
-  };
-}
-
-/** The storage key of an uploaded avatar's public path, or undefined for the default one. */
-export function avatarKeyOf(path: string | null): string | undefined {
-  const file = path?.startsWith(`/${AVATAR_FOLDER}/`) ? path.slice(AVATAR_FOLDER.length + 2) : undefined;
-  return file !== undefined && USER_AVATAR_FILE.test(file) ? `${AVATAR_FOLDER}/${file}` : undefined;
-}
+import type { UpdateProfileBody } from './schemas.js';
+import { type FullUser, fullUserView } from './views.js';
 
 export interface ProfileServiceDeps {
   db: Database;

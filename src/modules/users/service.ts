@@ -20,9 +20,10 @@ import { adminTexts, messages } from '../../lib/messages.js';
 import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import { normalizePhone } from '../../lib/phone.js';
 import { isoTimestamp } from '../../lib/time.js';
+import type { IdempotentCommit } from '../../types/idempotency.js';
 import type { AuditRecorder } from '../admin/service.js';
 import type { UserEventLog } from '../events/service.js';
-import { type IdempotentCommit, withoutKey } from '../idempotency/service.js';
+import { withoutKey } from '../idempotency/commit.js';
 import type { Ledger } from '../wallet/ledger.js';
 import {
   affiliationCodeTaken,
@@ -44,7 +45,8 @@ import {
   tombstoneUser,
   type UserRow,
 } from './repository.js';
-import type { AdjustCreditsData, AdminUserQuery, AdminUserSchema, CreditAdjustmentInput } from './schemas.js';
+import type { AdjustCreditsData, AdminUserQuery, CreditAdjustmentInput } from './schemas.js';
+import { type AdminUserView, adminUserView } from './views.js';
 
 export type { UserRow } from './repository.js';
 
@@ -58,25 +60,9 @@ export function newAffiliationCode(): string {
 
 export const welcomeBonusDescription = 'Crédits de bienvenue';
 
-export type AdminUserView = Static<typeof AdminUserSchema>;
+export type { AdminUserView } from './views.js';
 /** What an admin's credit adjustment answers: the account, the new balance, the ledger row. */
 export type CreditAdjustment = Static<typeof AdjustCreditsData>;
-
-/** An account as the back office lists it. */
-export function adminUserView(user: UserRow): AdminUserView {
-  return {
-    id: user.id,
-    phone: user.phone,
-    country: user.country,
-    name: user.name,
-    username: user.username,
-    role: user.role,
-    status: user.status,
-    credits_balance: user.creditsBalance,
-    money_balance: user.moneyBalance,
-    created_at: isoTimestamp(user.createdAt),
-  };
-}
 
 export interface UserServiceDeps {
   db: Database;

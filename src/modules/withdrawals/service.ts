@@ -19,13 +19,13 @@ import {
 } from '../../lib/errors.js';
 import { messages, withdrawalTexts } from '../../lib/messages.js';
 import { pageMeta, pageRequest } from '../../lib/pagination.js';
-import { cameroonMobileOf, normalizePhone } from '../../lib/phone.js';
+import { cameroonMobileOf, channelOf, normalizePhone } from '../../lib/phone.js';
 import { isoTimestamp } from '../../lib/time.js';
+import type { AuthUser } from '../../types/auth.js';
+import type { IdempotentCommit } from '../../types/idempotency.js';
 import type { AuditRecorder } from '../admin/service.js';
-import type { AuthUser } from '../auth/tokens.js';
 import type { AdminEventLog, UserEventLog } from '../events/service.js';
-import { type IdempotentCommit, withoutKey } from '../idempotency/service.js';
-import { channelOf } from '../payments/service.js';
+import { withoutKey } from '../idempotency/commit.js';
 import type { PayoutService } from '../payouts/service.js';
 import type { Ledger } from '../wallet/ledger.js';
 import { approveWithdrawal, refundWithdrawal } from './payout-flow.js';

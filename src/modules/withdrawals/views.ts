@@ -1,8 +1,8 @@
 // A withdrawal as its owner sees it and as the back office sees it: each view returns its schema's
 // static type (schemas.ts), so the shape is written once, in the schema.
 import { isoTimestamp } from '../../lib/time.js';
-import { publicName } from '../affiliation/service.js';
 import type { PayoutView } from '../payouts/schemas.js';
+import { publicName } from '../users/views.js';
 import type { WithdrawalRow } from './repository.js';
 import type { AdminWithdrawalView, WithdrawalView } from './schemas.js';
 

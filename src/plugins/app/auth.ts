@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { AdminOnly } from '../../lib/errors.js';
-import type { AuthUser } from '../../modules/auth/tokens.js';
+import type { AuthUser } from '../../types/auth.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -4,7 +4,7 @@
 // of its change; a 402 refusal is stored as it is sent, and any other failure releases the key.
 import type { FastifyInstance, onSendAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import type { IdempotencyClaim, IdempotentCommit } from '../../modules/idempotency/service.js';
+import type { IdempotencyClaim, IdempotentCommit } from '../../types/idempotency.js';
 import { currentUser } from './auth.js';
 import { addRouteHook } from './route-hooks.js';
 

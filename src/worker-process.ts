@@ -1,13 +1,12 @@
 // ROLE=worker: the runtime's background loops alone, without the HTTP server, on a shared PostgreSQL.
+// A process entry like server.ts (it sits beside it, above the runtime): src/process.ts opens the
+// database, the container and the loops; this file starts them, serves METRICS_PORT, and stops.
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
-import type { Config } from '../config.js';
-import { openConfiguredDatabase } from '../db/open.js';
-import { systemClock } from '../lib/clock.js';
-import { logOptions } from '../lib/log-options.js';
-import { type MetricsListener, serveMetrics } from '../lib/metrics-server.js';
-import { createServices } from '../services.js';
-import { createRuntime } from './runtime.js';
+import type { Config } from './config.js';
+import { logOptions } from './lib/log-options.js';
+import { type MetricsListener, serveMetrics } from './lib/metrics-server.js';
+import { openProcess } from './process.js';
 
 export interface RunningWorker {
   logger: FastifyBaseLogger;
@@ -16,9 +15,7 @@ export interface RunningWorker {
 
 export async function startWorkerProcess(config: Config): Promise<RunningWorker> {
   const logger = pino(logOptions(config, { isTTY: process.stdout.isTTY })) as unknown as FastifyBaseLogger;
-  const database = await openConfiguredDatabase(config, 'worker', { poolSize: 4 });
-  const services = createServices({ database, config, clock: systemClock, logger });
-  const runtime = createRuntime({ database, services, config, clock: systemClock, logger });
+  const { services, runtime, close } = await openProcess({ role: 'worker', config, logger });
   // The loops' timers are unref'd (tests stop them at will) and the LISTEN connection's reconnect
   // waits on an unref'd timer: with every connection lost (a PostgreSQL restart) nothing would hold
   // the event loop, and the process would close itself. This ref'd timer holds it until stop().
@@ -35,9 +32,8 @@ export async function startWorkerProcess(config: Config): Promise<RunningWorker>
     async stop() {
       clearInterval(keepAlive);
       await listener?.close();
-      await runtime.stop();
-      await services.analyst.close?.();
-      await database.close();
+      // The loops, then the analyst, then the database.
+      await close();
     },
   };
 }
