@@ -27,8 +27,13 @@ const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (!Number.isSafeInteger(after) || after < 0 || after > 2_147_483_647) {
       throw ValidationFailed.field('last-event-id', messages.lastEventIdInvalid);
     }
-    const stream = await eventStreams.open(user, after, admin);
-    request.raw.on('close', stream.close);
+    // Watched from the start of the handler: a client that hangs up while the stream opens (its
+    // replay queries) must not leave the stream registered. The authentication hook's reads came
+    // before this, so a socket already gone is seen here too.
+    const gone = new AbortController();
+    reply.raw.once('close', () => gone.abort());
+    if (request.raw.socket?.destroyed) gone.abort();
+    const stream = await eventStreams.open(user, after, admin, gone.signal);
     return (
       reply
         .header('content-type', 'text/event-stream; charset=utf-8')

@@ -69,6 +69,8 @@ interface OpenStream {
   known: number;
   /** Set while the pump waits for the client to drain its buffer: what ends that wait. */
   unblock: (() => void) | undefined;
+  /** Removes the listener on the client's `gone` signal once the stream is closed. */
+  forget: (() => void) | undefined;
 }
 
 /** One message of the stream (DESIGN.md "Events"): `id: <seq>` and the event as JSON, no `event:` line. */
@@ -109,6 +111,7 @@ export function createEventStreams(deps: EventStreamsDeps) {
     set?.delete(stream);
     if (set?.size === 0) byLog.delete(stream.log);
     slices[stream.slice]?.delete(stream);
+    stream.forget?.();
     stream.out.end();
     stream.unblock?.();
     if (count === 0 && heartbeat) {
@@ -268,12 +271,15 @@ export function createEventStreams(deps: EventStreamsDeps) {
       who: { id: number; tokenId: number; tokenIssuedAtMs: number },
       after: number,
       admin = false,
+      /** Aborted when the client goes away: the stream is released whenever that happens. */
+      gone?: AbortSignal,
     ): Promise<{ body: Readable; close(): void }> {
       const userId = who.id;
+      // The slot is taken before the first await, so concurrent opens cannot all pass the limits,
+      // and from here every exit path gives it back: a client gone, a failed query, the end.
       if ((perUser.get(userId) ?? 0) >= deps.maxPerUser || count >= deps.maxStreams) {
         throw new RateLimited(deps.heartbeatSeconds, messages.tooManyStreams);
       }
-      await Promise.all([listen(), listeningAuth]);
       const log = admin ? ADMIN_LOG : userId;
       const stream: OpenStream = {
         userId,
@@ -291,25 +297,42 @@ export function createEventStreams(deps: EventStreamsDeps) {
         closed: false,
         known: after,
         unblock: undefined,
+        forget: undefined,
       };
       count += 1;
       perUser.set(userId, (perUser.get(userId) ?? 0) + 1);
-      const set = byLog.get(log) ?? new Set<OpenStream>();
-      set.add(stream);
-      byLog.set(log, set);
-      slices[stream.slice]?.add(stream);
       nextSlice = (nextSlice + 1) % HEARTBEAT_SLICES;
-      heartbeat ??= setInterval(tick, heartbeatMs / HEARTBEAT_SLICES);
-      heartbeat.unref();
-      // The first bytes go out at once, so the client knows the stream is open.
-      stream.out.write(': connected\n\n');
-      if (after > 0) {
-        // Past the retention: what followed `after` is gone, the client must reload.
-        const [first] = await eventsAfter(log, after, 1);
-        const purged = first ? first.seq > after + 1 : (await lastSeqOf(db, log)) > after;
-        if (purged) stream.out.write(`data: ${JSON.stringify({ type: 'stream.reset' })}\n\n`);
+      if (gone) {
+        const onGone = () => close(stream);
+        gone.addEventListener('abort', onGone, { once: true });
+        stream.forget = () => gone.removeEventListener('abort', onGone);
+        if (gone.aborted) close(stream);
       }
-      void pump(stream);
+      try {
+        await Promise.all([listen(), listeningAuth]);
+        heartbeat ??= setInterval(tick, heartbeatMs / HEARTBEAT_SLICES);
+        heartbeat.unref();
+        // The first bytes go out at once, so the client knows the stream is open.
+        if (!stream.closed) stream.out.write(': connected\n\n');
+        if (after > 0 && !stream.closed) {
+          // Past the retention: what followed `after` is gone, the client must reload.
+          const [first] = await eventsAfter(log, after, 1);
+          const purged = first ? first.seq > after + 1 : (await lastSeqOf(db, log)) > after;
+          if (purged && !stream.closed)
+            stream.out.write(`data: ${JSON.stringify({ type: 'stream.reset' })}\n\n`);
+        }
+      } catch (error) {
+        close(stream);
+        throw error;
+      }
+      // Followed (wake-ups, heartbeats) only once opened, unless the client left meanwhile.
+      if (!stream.closed) {
+        const set = byLog.get(log) ?? new Set<OpenStream>();
+        set.add(stream);
+        byLog.set(log, set);
+        slices[stream.slice]?.add(stream);
+        void pump(stream);
+      }
       return { body: stream.out, close: () => close(stream) };
     },
 
