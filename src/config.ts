@@ -472,6 +472,28 @@ const ConfigSchema = Type.Object({
     description:
       'Largest results or fixtures file a sync downloads (bytes); past it the sync fails with one line.',
   }),
+  backupDir: Type.String({
+    env: 'BACKUP_DIR',
+    accepts: 'a path',
+    defaultFrom: (earlier: ReadEarlier) => join(earlier('DATA_DIR') as string, 'backups'),
+    parse: (raw: string, cwd: string) => (isAbsolute(raw) ? raw : resolve(cwd, raw)),
+    description:
+      'Where scheduled backups are written (`npm run cli -- backup` without a file too); never part of a backup itself.',
+  } satisfies SettingKeywords<string>),
+  backupIntervalHours: wholeNumber('BACKUP_INTERVAL_HOURS', {
+    default: 0,
+    minimum: 0,
+    maximum: 720,
+    description:
+      'Hours between scheduled backups of the embedded database and its files, each verified once written (0: none).',
+  }),
+  backupKeep: wholeNumber('BACKUP_KEEP', {
+    default: 7,
+    minimum: 1,
+    maximum: 1000,
+    description:
+      'How many scheduled backups BACKUP_DIR keeps: the newest N, older ones deleted once a new one is verified.',
+  }),
   fixturesSyncIntervalHours: wholeNumber('FIXTURES_SYNC_INTERVAL_HOURS', {
     // Nothing leaves the machine in development or tests unless asked.
     defaultFrom: (earlier) => (inProduction(earlier) ? 6 : 0),
@@ -529,11 +551,23 @@ const ConfigSchema = Type.Object({
 
 export type Config = Static<typeof ConfigSchema>;
 
+export interface LoadOptions {
+  /**
+   * false: an unset APP_SECRET stays empty instead of being generated into DATA_DIR. For `restore`,
+   * which must write nothing in DATA_DIR before the archive is checked (the archive brings its own).
+   */
+  generateSecret?: boolean;
+}
+
 /**
  * Every variable is read first, so a malformed value is named before any rule on settings taken
  * together; the secret is generated last, once the settings are known to be whole.
  */
-export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
+export function loadConfig(
+  env: Env = process.env,
+  cwd: string = process.cwd(),
+  options: LoadOptions = {},
+): Config {
   const config = readSettings(ConfigSchema, env, cwd);
   refuseDevelopmentSettingsInProduction(config);
   requirePostgresForSplitRoles(config);
@@ -543,7 +577,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   requireStorageSettings(config);
   requireNarrativeInsideLease(config);
   refuseMetricsPortClash(config);
-  if (config.appSecret === '') config.appSecret = generatedSecret(config.dataDir);
+  if (config.appSecret === '' && options.generateSecret !== false) {
+    config.appSecret = generatedSecret(config.dataDir);
+  }
   return Object.freeze(config);
 }
 
@@ -710,9 +746,9 @@ function refuseMetricsPortClash(config: Config): void {
 }
 
 /** For process entry points: the configuration, or one line on stderr and exit code 1. */
-export function loadConfigOrExit(): Config {
+export function loadConfigOrExit(options: LoadOptions = {}): Config {
   try {
-    return loadConfig();
+    return loadConfig(process.env, process.cwd(), options);
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`Configuration error: ${error.message}`);

@@ -12,6 +12,7 @@ import { createAffiliationService } from './modules/affiliation/service.js';
 import { createOtpService } from './modules/auth/otp-service.js';
 import { createTokenService } from './modules/auth/tokens.js';
 import { createBackofficeService } from './modules/backoffice/service.js';
+import { createBackupsService } from './modules/backups/service.js';
 import { createDashboardService } from './modules/dashboard/service.js';
 import { createPushDelivery } from './modules/devices/push.js';
 import { createDeviceService } from './modules/devices/service.js';
@@ -227,6 +228,13 @@ export function createServices(deps: ServiceDeps) {
     accountFiles: account,
   });
 
+  const backups = createBackupsService({
+    database,
+    config,
+    clock,
+    logger: logger.child({ component: 'backups' }),
+  });
+
   // Only when something serves them (METRICS_TOKEN or METRICS_PORT): otherwise no hook, no route.
   const metrics =
     config.metricsToken !== undefined || config.metricsPort !== 0
@@ -234,7 +242,7 @@ export function createServices(deps: ServiceDeps) {
           clock,
           logger,
           database,
-          sources: { analysis: analysisJobs, payments, payouts, sms: otp },
+          sources: { analysis: analysisJobs, payments, payouts, sms: otp, backups },
         })
       : undefined;
 
@@ -285,6 +293,7 @@ export function createServices(deps: ServiceDeps) {
     account,
     trackRecord,
     backoffice,
+    backups,
     metrics,
   };
 }

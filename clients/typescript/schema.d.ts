@@ -408,7 +408,7 @@ export interface paths {
         put?: never;
         /**
          * Ajuster le solde de crédits (ligne admin_adjustment avec la raison ; jamais sous zéro)
-         * @description En-tête Idempotency-Key accepté. Un retrait qui rendrait le solde négatif : 422 sur amount, rien n’est changé.
+         * @description En-tête Idempotency-Key accepté. Un retrait qui rendrait le solde négatif : 422 sur amount, rien n’est changé. Son propre compte : 403 (un autre administrateur doit le faire).
          */
         post: operations["postAdminUsersByIdCredits"];
         delete?: never;

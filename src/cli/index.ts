@@ -29,8 +29,9 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const config = loadConfigOrExit();
   const argv = process.argv.slice(2);
+  // A restore writes nothing in DATA_DIR before its archive checks out, the generated secret included.
+  const config = loadConfigOrExit({ generateSecret: argv[0] !== 'restore' });
   process.exitCode = await runCli(argv.length === 0 ? ['help'] : argv, createCliContext(config));
 }
 

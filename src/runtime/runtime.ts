@@ -10,6 +10,7 @@
 //   housekeeping      purges expired codes, dead tokens and old idempotent answers
 //   push sender       sends users' events to their push devices (woken by NOTIFY, a slow poll)
 //   sandbox webhooks  with the sandbox driver only: delivers its signed webhooks to the webhook dispatch
+//   backups           embedded database only: a verified backup every BACKUP_INTERVAL_HOURS into BACKUP_DIR
 //
 // Every loop reaches the modules only through their services (the container's), and each stop
 // lets the work under way finish (or hands it back) before the database closes.
@@ -20,6 +21,7 @@ import type { Clock } from '../lib/clock.js';
 import { isSandboxDriver } from '../providers/payments/sandbox.js';
 import type { Services } from '../services.js';
 import { createAnalysisWorker, type WorkerOptions } from './analysis-worker.js';
+import { createBackupLoop } from './backup-loop.js';
 import { createFixturesSync } from './fixtures-sync.js';
 import { createHousekeepingLoop } from './housekeeping-loop.js';
 import { createPaymentPoller } from './payment-poller.js';
@@ -93,6 +95,13 @@ export function createRuntime(deps: RuntimeDeps) {
   const sandboxWebhooks = isSandboxDriver(driver)
     ? createSandboxWebhooks({ sandbox: driver, webhooks: services.webhooks, logger })
     : undefined;
+  // PostgreSQL is backed up by its own tools (docs/operations.md, "Backups"); memory:// has nothing to keep.
+  const embeddedOnDisk = config.databaseUrl === undefined;
+  const backupLoop = createBackupLoop({
+    backups: services.backups,
+    logger: logger.child({ component: 'backups' }),
+    intervalMs: embeddedOnDisk ? config.backupIntervalHours * 3600_000 : 0,
+  });
   let started = false;
 
   return {
@@ -105,6 +114,7 @@ export function createRuntime(deps: RuntimeDeps) {
     pushSender,
     /** Only with the sandbox payments driver. */
     sandboxWebhooks,
+    backupLoop,
 
     async start(): Promise<void> {
       if (started) return;
@@ -118,6 +128,12 @@ export function createRuntime(deps: RuntimeDeps) {
       housekeeping.start();
       await pushSender.start();
       sandboxWebhooks?.start();
+      await backupLoop.start();
+      if (!embeddedOnDisk && config.backupIntervalHours > 0) {
+        logger.warn(
+          'BACKUP_INTERVAL_HOURS backs up the embedded database only: on PostgreSQL use pg_dump or base backups (docs/operations.md, "Backups")',
+        );
+      }
       if (config.resultsSyncLeagues.length > 0) {
         logger.info({ leagues: config.resultsSyncLeagues }, 'daily results sync scheduled');
       }
@@ -127,6 +143,7 @@ export function createRuntime(deps: RuntimeDeps) {
     async stop(): Promise<void> {
       if (!started) return;
       started = false;
+      await backupLoop.stop();
       await sandboxWebhooks?.stop();
       await resultsSync.stop();
       await fixturesSync.stop();

@@ -50,7 +50,7 @@ async function inventory(url: string): Promise<Record<string, number>> {
 describe.skipIf(!usingPostgres())('pg_dump → pg_restore of the service database (PostgreSQL pass)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pronostics-pgdump-'));
   const restored = `pronostics_restored_${randomBytes(6).toString('hex')}`;
-  const restoredUrl = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://localhost/postgres');
+  const restoredUrl = new URL(process.env.TEST_DATABASE_URL || 'postgres://localhost/postgres');
   restoredUrl.pathname = `/${restored}`;
   let admin: pg.Client;
   let t: TestApp;

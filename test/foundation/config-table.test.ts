@@ -116,6 +116,8 @@ const wholeNumbers: [string, string, number, number, number, Env?][] = [
   ['ANALYSIS_QUEUE_HOLD_SECONDS', 'analysisQueueHoldSeconds', 10, 1, 120],
   ['FIXTURES_SYNC_INTERVAL_HOURS', 'fixturesSyncIntervalHours', 0, 0, 168],
   ['DOWNLOAD_MAX_BYTES', 'downloadMaxBytes', 20_971_520, 1024, 1_073_741_824],
+  ['BACKUP_INTERVAL_HOURS', 'backupIntervalHours', 0, 0, 720],
+  ['BACKUP_KEEP', 'backupKeep', 7, 1, 1000],
   ['WORKER_LEASE_SECONDS', 'workerLeaseSeconds', 60, 10, 3600, { AI_NARRATIVE_DEADLINE_MS: '6666' }],
 ];
 
@@ -183,6 +185,10 @@ const accepted: Accepted[] = [
   ['DATA_DIR', 'var', 'dataDir', '/srv/app/var'],
   ['DATA_DIR', '../shared', 'dataDir', '/srv/shared'],
   ['DATA_DIR', '/var/lib/pronostics', 'dataDir', '/var/lib/pronostics'],
+  ['BACKUP_DIR', undefined, 'backupDir', '/srv/app/data/backups'],
+  ['BACKUP_DIR', undefined, 'backupDir', '/var/lib/pronostics/backups', { DATA_DIR: '/var/lib/pronostics' }],
+  ['BACKUP_DIR', 'saves', 'backupDir', '/srv/app/saves'],
+  ['BACKUP_DIR', '/mnt/backups', 'backupDir', '/mnt/backups'],
   ['CONSOLE_DIR', undefined, 'consoleDir', '/srv/app/dist/console'],
   ['CONSOLE_DIR', 'web', 'consoleDir', '/srv/app/web'],
   ['CONSOLE_DIR', '/opt/console', 'consoleDir', '/opt/console'],

@@ -35,6 +35,7 @@ function countingSources(clock: ManualClock) {
     sms: {
       smsBudgetUse: () => slowly('sms', () => [{ budget: 'global', used: 7, limit: 1500 }]),
     },
+    backups: { backupStats: () => ({ succeeded: 3, failed: 1, lastSuccessAt: 1_790_000_000 }) },
   };
   return {
     sources,
@@ -117,6 +118,26 @@ describe('createMetricsService', () => {
     clock.advanceSeconds(10);
     ({ body } = await metrics.render());
     expect(line(body, 'pronostics_payments_pending')).toBe('pronostics_payments_pending 9');
+  });
+
+  it("shows the scheduled backups' results and the last success", async () => {
+    const clock = new ManualClock();
+    const metrics = createMetricsService({
+      clock,
+      logger,
+      database: { poolStats: () => pool },
+      sources: countingSources(clock).sources,
+    });
+    const { body } = await metrics.render();
+    expect(line(body, 'pronostics_backups_total{result="succeeded"}')).toBe(
+      'pronostics_backups_total{result="succeeded"} 3',
+    );
+    expect(line(body, 'pronostics_backups_total{result="failed"}')).toBe(
+      'pronostics_backups_total{result="failed"} 1',
+    );
+    expect(line(body, 'pronostics_backup_last_success_seconds')).toBe(
+      'pronostics_backup_last_success_seconds 1790000000',
+    );
   });
 
   it('records each route once per status, with the route given', async () => {

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import * as aliases from './aliases.js';
+import * as backup from './backup.js';
 import * as credits from './credits.js';
 import * as evaluate from './evaluate.js';
 import * as fixtures from './fixtures.js';
@@ -21,4 +22,5 @@ export const commandModules: { register(program: Command, ctx: CliContext): void
   fixtures,
   aliases,
   evaluate,
+  backup,
 ];

@@ -29,6 +29,10 @@ export interface MetricsSources {
   payments: { pendingBacklog(): Promise<Backlog> };
   payouts: { pendingBacklog(): Promise<Backlog> };
   sms: { smsBudgetUse(): Promise<SmsBudgetUse[]> };
+  /** Scheduled backups of this process (BACKUP_INTERVAL_HOURS): how many succeeded and failed. */
+  backups: {
+    backupStats(): { succeeded: number; failed: number; lastSuccessAt: number | null };
+  };
 }
 
 export interface MetricsDeps {
@@ -207,6 +211,27 @@ export function createMetricsService(deps: MetricsDeps) {
         if (!use) return;
         this.reset();
         for (const budget of use) this.set({ budget: budget.budget }, budget.limit);
+      },
+    });
+
+    new Counter({
+      name: 'pronostics_backups_total',
+      help: 'Scheduled backups this process finished, by result (failed: not written or not verified).',
+      labelNames: ['result'] as const,
+      registers,
+      collect() {
+        const { succeeded, failed } = sources.backups.backupStats();
+        this.reset();
+        this.inc({ result: 'succeeded' }, succeeded);
+        this.inc({ result: 'failed' }, failed);
+      },
+    });
+    new Gauge({
+      name: 'pronostics_backup_last_success_seconds',
+      help: 'When the last scheduled backup of this process was written and verified (epoch seconds; 0 before the first).',
+      registers,
+      collect() {
+        this.set(sources.backups.backupStats().lastSuccessAt ?? 0);
       },
     });
 

@@ -4,8 +4,9 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { API_VERSION } from '../../lib/version.js';
 
-export const API_VERSION = '1.5.0';
+export { API_VERSION };
 
 /**
  * A stable operationId from the method and the path, unless the route names its own: generated

@@ -1,0 +1,178 @@
+// The backup archive on disk: a gzip-compressed tar (readable by `tar -xzf`), `manifest.json`
+// first, then the members it lists with their sha256. Writing goes to a `.partial` file beside the
+// target (owner-only), flushed and renamed into place, so a crash never leaves half an archive
+// under a backup's name. Reading streams the archive once, checks every member against the
+// manifest, and turns what a damaged or foreign file does to gzip and tar into one line.
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { chmod, open, rename, rm } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip, createGzip } from 'node:zlib';
+import tar from 'tar-stream';
+import { BackupRefused, MANIFEST_NAME, type Manifest, readManifest } from './manifest.js';
+
+/** A member staged on disk, with what the manifest records of it. */
+export interface StagedMember {
+  name: string;
+  path: string;
+  sha256: string;
+  bytes: number;
+}
+
+/** Writes `manifest` then each member into a new archive at `target` (mode 0600). */
+export async function writeArchive(
+  target: string,
+  manifest: Manifest,
+  members: StagedMember[],
+): Promise<void> {
+  const partial = `${target}.partial`;
+  const pack = tar.pack();
+  const written = pipeline(
+    pack,
+    createGzip({ level: 6 }),
+    createWriteStream(partial, { flags: 'wx', mode: 0o600 }),
+  );
+  const mtime = new Date(manifest.created_at);
+  try {
+    const manifestBytes = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
+    await entry(pack, { name: MANIFEST_NAME, size: manifestBytes.length, mode: 0o600, mtime }, manifestBytes);
+    for (const member of members) {
+      await entry(pack, { name: member.name, size: member.bytes, mode: 0o600, mtime }, member.path);
+    }
+    pack.finalize();
+    await written;
+    const handle = await open(partial, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await chmod(partial, 0o600);
+    await rename(partial, target);
+  } catch (error) {
+    pack.destroy();
+    await written.catch(() => {});
+    await rm(partial, { force: true });
+    throw error;
+  }
+}
+
+function entry(
+  pack: tar.Pack,
+  header: Parameters<tar.Pack['entry']>[0],
+  content: Buffer | string,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (Buffer.isBuffer(content)) {
+      pack.entry(header, content, (error) => (error ? reject(error) : resolve()));
+      return;
+    }
+    const sink = pack.entry(header, (error) => (error ? reject(error) : resolve()));
+    pipeline(createReadStream(content), sink).catch(reject);
+  });
+}
+
+/** What a reader does with each member once the manifest is known (its bytes, in order). */
+export type MemberVisitor = (name: string, chunks: AsyncIterable<Buffer>) => Promise<void>;
+
+/**
+ * Reads the archive at `file` once: the manifest (checked by `accept` before any member is read),
+ * then every member, each hashed while `visit` (if any) reads it. Throws BackupRefused with one
+ * line when the file is not gzip, is cut short or damaged, lacks its manifest, or when a member is
+ * missing, unlisted or does not match its sha256. The visitor's own effects happen before the
+ * archive is known to be whole: a caller that must not act on a bad archive reads it twice.
+ */
+export async function readArchive(
+  file: string,
+  accept: (manifest: Manifest) => void,
+  visit?: MemberVisitor,
+): Promise<Manifest> {
+  await refuseNonGzip(file);
+  const extract = tar.extract();
+  const feeding = pipeline(createReadStream(file), createGunzip(), extract);
+  feeding.catch(() => {});
+  let manifest: Manifest | undefined;
+  const seen = new Set<string>();
+  try {
+    for await (const member of extract) {
+      const name = member.header.name;
+      if (manifest === undefined) {
+        if (name !== MANIFEST_NAME) {
+          throw new BackupRefused(
+            `${file} is not a backup of this service: its first member is ${name}, not ${MANIFEST_NAME}`,
+          );
+        }
+        manifest = readManifest(file, await collect(member as AsyncIterable<Buffer>));
+        accept(manifest);
+        continue;
+      }
+      const expected = manifest.members[name];
+      if (!expected || member.header.type !== 'file') {
+        throw new BackupRefused(
+          `${file} holds ${name}, which its manifest does not list: not an archive to trust`,
+        );
+      }
+      if (seen.has(name)) throw new BackupRefused(`${file} holds ${name} twice: not an archive to trust`);
+      seen.add(name);
+      const hash = createHash('sha256');
+      let bytes = 0;
+      const hashed = (async function* () {
+        for await (const chunk of member as AsyncIterable<Buffer>) {
+          hash.update(chunk);
+          bytes += chunk.length;
+          yield chunk;
+        }
+      })();
+      if (visit) await visit(name, hashed);
+      // Whatever the visitor left unread is still hashed.
+      for await (const _ of hashed);
+      if (hash.digest('hex') !== expected.sha256 || bytes !== expected.bytes) {
+        throw new BackupRefused(
+          `${file} is corrupted: ${name} does not match its sha256 in ${MANIFEST_NAME}`,
+        );
+      }
+    }
+    await feeding;
+  } catch (error) {
+    extract.destroy();
+    if (error instanceof BackupRefused) throw error;
+    throw new BackupRefused(`${file} is truncated or corrupted: ${describe(error)}`);
+  }
+  if (manifest === undefined) throw new BackupRefused(`${file} is not a backup of this service: it is empty`);
+  const missing = Object.keys(manifest.members).find((name) => !seen.has(name));
+  if (missing !== undefined) {
+    throw new BackupRefused(`${file} is incomplete: ${missing}, listed in ${MANIFEST_NAME}, is not in it`);
+  }
+  return manifest;
+}
+
+async function refuseNonGzip(file: string): Promise<void> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(file, 'r');
+  } catch (error) {
+    throw new BackupRefused(
+      `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? describe(error)}`,
+    );
+  }
+  try {
+    const head = Buffer.alloc(2);
+    const { bytesRead } = await handle.read(head, 0, 2, 0);
+    if (bytesRead < 2 || head[0] !== 0x1f || head[1] !== 0x8b) {
+      throw new BackupRefused(`${file} is not a backup of this service: it is not a gzip-compressed tar`);
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+async function collect(chunks: AsyncIterable<Buffer>): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const chunk of chunks) parts.push(chunk);
+  return Buffer.concat(parts);
+}
+
+function describe(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0] ?? message;
+}

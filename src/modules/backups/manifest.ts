@@ -1,0 +1,102 @@
+// What a backup says about itself (`manifest.json`, the archive's first member), and the schema
+// versions it is compared with: the migrations this code ships (the drizzle journal).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { migrationsFolder } from '../../db/client.js';
+
+/** A refusal with the one line the operator reads (nothing was written when it is thrown). */
+export class BackupRefused extends Error {
+  override name = 'BackupRefused';
+}
+
+export const MANIFEST_NAME = 'manifest.json';
+/** Marks an archive as this service's; `format_version` changes when the layout below does. */
+export const ARCHIVE_FORMAT = 'pronostics-backup';
+export const ARCHIVE_FORMAT_VERSION = 1;
+
+/** Members: `database/tables/<table>.jsonl` (one `row_to_json` line per row), `database/sequences.json`,
+ * `files/<storage key>` (local storage), `secrets/<file>` (DATA_DIR's generated secrets). */
+export const TABLES_PREFIX = 'database/tables/';
+export const SEQUENCES_MEMBER = 'database/sequences.json';
+export const FILES_PREFIX = 'files/';
+export const SECRETS_PREFIX = 'secrets/';
+
+export interface Manifest {
+  format: typeof ARCHIVE_FORMAT;
+  format_version: number;
+  /** The release that wrote it (package version, as the health route shows). */
+  version: string;
+  /** The last migration applied to the database when the snapshot was taken (its journal tag). */
+  migration: string;
+  /** The snapshot's instant: the database's `now()` in the backup's transaction, microseconds, UTC. */
+  created_at: string;
+  database: { kind: 'pglite' | 'postgres'; snapshot: 'repeatable read, one transaction' };
+  /** Rows of each table in the snapshot. */
+  rows: Record<string, number>;
+  files:
+    | { storage: 'local'; count: number; bytes: number }
+    | { storage: 's3'; bucket: string | undefined; note: string };
+  /** DATA_DIR's generated secrets in the archive (file names under `secrets/`). */
+  secrets: string[];
+  /** Every other member: its sha256 (hex) and size. */
+  members: Record<string, { sha256: string; bytes: number }>;
+}
+
+/** Parses and checks manifest.json: JSON, this service's format, the fields restore relies on. */
+export function readManifest(file: string, bytes: Buffer): Manifest {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw new BackupRefused(`${file} is not a backup of this service: ${MANIFEST_NAME} is not JSON`);
+  }
+  const manifest = parsed as Partial<Manifest> | null;
+  if (manifest?.format !== ARCHIVE_FORMAT) {
+    throw new BackupRefused(
+      `${file} is not a backup of this service: ${MANIFEST_NAME} is not ${ARCHIVE_FORMAT}'s`,
+    );
+  }
+  if (manifest.format_version !== ARCHIVE_FORMAT_VERSION) {
+    throw new BackupRefused(
+      `${file} is a backup of layout ${manifest.format_version}, this code reads layout ${ARCHIVE_FORMAT_VERSION}: restore it with the release that made it (${manifest.version})`,
+    );
+  }
+  const wellFormed =
+    typeof manifest.migration === 'string' &&
+    typeof manifest.version === 'string' &&
+    typeof manifest.created_at === 'string' &&
+    typeof manifest.members === 'object' &&
+    manifest.members !== null &&
+    Object.values(manifest.members).every(
+      (member) => typeof member?.sha256 === 'string' && Number.isInteger(member?.bytes),
+    ) &&
+    typeof manifest.rows === 'object' &&
+    Array.isArray(manifest.secrets);
+  if (!wellFormed) throw new BackupRefused(`${file} has a ${MANIFEST_NAME} with missing or malformed fields`);
+  return manifest as Manifest;
+}
+
+export interface JournalEntry {
+  idx: number;
+  tag: string;
+  /** drizzle's `created_at` of the migration: how its table records what was applied. */
+  when: number;
+}
+
+/** The migrations this code ships, in order. */
+export function shippedMigrations(folder: string = migrationsFolder): JournalEntry[] {
+  const journal = JSON.parse(readFileSync(join(folder, 'meta', '_journal.json'), 'utf8')) as {
+    entries: JournalEntry[];
+  };
+  return journal.entries.map(({ idx, tag, when }) => ({ idx, tag, when }));
+}
+
+/** Refuses an archive whose schema this code does not know (written by a newer release). */
+export function knownMigration(file: string, manifest: Manifest, shipped: JournalEntry[]): JournalEntry {
+  const found = shipped.find((entry) => entry.tag === manifest.migration);
+  if (found) return found;
+  const last = shipped.at(-1)?.tag ?? 'none';
+  throw new BackupRefused(
+    `${file} was written at migration ${manifest.migration} by release ${manifest.version}, newer than this code's last migration ${last}: restore it with release ${manifest.version} or later`,
+  );
+}
