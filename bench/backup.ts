@@ -54,8 +54,8 @@ try {
       INSERT INTO pronostics (user_id, type_id, status, credits_cost, teams_details, ai_model, search_text,
                               run_after, deadline_at, created_at)
       SELECT CASE WHEN g % 100 = 0 THEN ${user.id}::int ELSE ${others.user.id}::int END, 1, 'success', 1,
-             json_build_object('home', 'Equipe ' || g, 'away', 'Rival ' || (g * 7919 % 100000)),
-             'dixon-coles-1', 'equipe ' || g || ' rival ' || (g * 7919 % 100000),
+             json_build_object('home', 'Equipe ' || g, 'away', 'Rival ' || (g::bigint * 7919 % 100000)),
+             'dixon-coles-1', 'equipe ' || g || ' rival ' || (g::bigint * 7919 % 100000),
              now(), now(), now() - (g || ' seconds')::interval
       FROM generate_series(${from}::int, ${to}::int) AS g`);
   }
