@@ -179,7 +179,7 @@ export function createAccountService(deps: AccountServiceDeps) {
         const avatarKey = avatarKeyOf(account.avatarPath);
         const keys = [...(avatarKey ? [avatarKey] : []), ...tickets.keys];
         await recordFileDeletions(tx, account.id, keys);
-        await users.tombstone(tx, account.id);
+        await users.tombstone(tx, account);
         // The actor is the account's owner: the audit log's `admin_id` names who acted.
         await audit.record(tx, {
           adminId: account.id,

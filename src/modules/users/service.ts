@@ -121,11 +121,13 @@ export function createUserService({ db, config, audit, ledger, events }: UserSer
       if (!(await holdActiveUser(tx, id))) throw new Unauthenticated();
     },
 
-    /** In the deletion's transaction: the row becomes a tombstone (repository `tombstoneUser`). */
-    async tombstone(tx: Transaction, id: number): Promise<UserRow> {
-      const row = await lockUser(tx, id);
-      const phone = row?.phone ?? null;
-      return tombstoneUser(tx, id, phone === null ? null : welcomedPhoneHash(phone));
+    /**
+     * In the deletion's transaction, on the row `lockForDeletion` returned: it becomes a tombstone
+     * (repository `tombstoneUser`), keeping only a keyed hash of its phone.
+     */
+    tombstone(tx: Transaction, account: { id: number; phone: string | null }): Promise<UserRow> {
+      const hash = account.phone === null ? null : welcomedPhoneHash(account.phone);
+      return tombstoneUser(tx, account.id, hash);
     },
 
     findById(id: number): Promise<UserRow | undefined> {
