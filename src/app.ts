@@ -42,6 +42,7 @@ import context from './plugins/app/context.js';
 import errors, { frameworkErrorHandler } from './plugins/app/errors.js';
 import gracefulClose from './plugins/app/graceful-close.js';
 import idempotency from './plugins/app/idempotency.js';
+import locale from './plugins/app/locale.js';
 import metrics from './plugins/app/metrics.js';
 import requestId, { requestIdOf } from './plugins/app/request-id.js';
 import textGuard from './plugins/app/text-guard.js';
@@ -175,6 +176,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.decorate('services', services);
   app.decorate('runtime', runtime);
   await app.register(context, { config, database, clock });
+  // First of the request hooks: every answer after it, a rate limit's included, is in the caller's language.
+  await app.register(locale);
   // Before every route: each route gets its duration recorder as it is registered.
   await app.register(metrics);
   await app.register(requestId);

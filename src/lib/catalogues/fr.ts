@@ -1,0 +1,350 @@
+// The French catalogue: every text the service shows a person, as clients have always seen it (byte
+// for byte: a change here is a change clients see). Code refers to keys through src/lib/messages.ts.
+import type { UserEventType } from '../allowed-values.js';
+
+const messages = {
+  ok: 'OK.',
+  unauthenticated: 'Non authentifié.',
+  forbidden: 'Accès refusé.',
+  adminOnly: 'Accès réservé aux administrateurs.',
+  notFound: 'Ressource introuvable.',
+  routeNotFound: 'Cette route n’existe pas.',
+  methodNotAllowed: 'Méthode non autorisée pour cette route.',
+  payloadTooLarge: 'Le corps de la requête est trop volumineux.',
+  unsupportedMediaType: 'Type de contenu non pris en charge.',
+  badRequest: 'Requête invalide.',
+  validationFailed: 'Les données envoyées sont invalides.',
+  invalidJson: 'Le corps de la requête n’est pas un JSON valide.',
+  emptyBody: 'Le corps de la requête est vide.',
+  tooManyRequests: 'Trop de requêtes. Réessayez plus tard.',
+  tooManyStreams: 'Trop de flux d’événements ouverts. Fermez-en un ou réessayez plus tard.',
+  lastEventIdInvalid: 'Last-Event-ID doit être un entier positif ou nul.',
+  serverError: 'Une erreur interne est survenue. Réessayez plus tard.',
+  otpSent: 'Un code de vérification vous a été envoyé.',
+  otpSendFailed: 'Le code n’a pas pu être envoyé. Réessayez dans quelques instants.',
+  otpInvalid: 'Code invalide ou expiré.',
+  otpVerified: 'Connexion réussie.',
+  otpResendCooldown: 'Veuillez patienter avant de demander un nouveau code.',
+  otpTooManyCodes: 'Trop de codes demandés. Réessayez plus tard.',
+  phoneInvalid: 'Le numéro de téléphone est invalide : utilisez le format international (ex. +237690000000).',
+  phoneNotForCountry: 'Le numéro de téléphone n’est pas valide pour ce pays.',
+  countryInvalid: 'Le champ country doit être un code pays à deux lettres (ex. CM).',
+  otpCodeFormat: 'Le code doit contenir 6 chiffres.',
+  requestInFlight: 'Une requête identique est déjà en cours de traitement.',
+  serviceUnavailable: 'Service momentanément indisponible.',
+  healthOk: 'Le service fonctionne.',
+  healthDegraded: 'Le service est dégradé : la base de données ne répond pas.',
+  loggedOut: 'Vous êtes déconnecté.',
+  idempotencyKeyInvalid: 'L’en-tête Idempotency-Key doit contenir de 1 à 255 caractères imprimables.',
+  idempotencyKeyReused: 'Cette clé Idempotency-Key a déjà été utilisée pour une autre requête.',
+  pronosticTypes: 'Types de pronostics.',
+  pronosticCreated: 'Votre pronostic est en cours d’analyse.',
+  pronosticList: 'Vos pronostics.',
+  trackRecord: 'Bilan de toutes nos analyses réglées.',
+  trackRecordOwn: 'Bilan de vos analyses réglées.',
+  pronosticDetail: 'Détail du pronostic.',
+  pronosticDeleted: 'Pronostic supprimé.',
+  pronosticNotFound: 'Pronostic introuvable.',
+  fixtures: 'Matchs à venir.',
+  adminFixtures: 'Matchs à venir et leurs pronostics.',
+  fixture: 'Match.',
+  fixtureNotFound: 'Match introuvable.',
+  fixtureUnknown: 'Ce match n’existe pas.',
+  fixtureKickedOff: 'Ce match a déjà commencé : choisissez un match à venir.',
+  fixtureNotScheduled: 'Ce match n’est pas programmé (joué ou reporté).',
+  fixtureBadDate: 'Le champ doit être une date ISO 8601 (AAAA-MM-JJ ou date et heure).',
+  fixtureBadRange: 'La fin de la période précède son début.',
+  teamsDetailsOrFixture: 'Le champ teams_details est obligatoire sans fixture_id.',
+  pronosticForbidden: 'Accès refusé : ce pronostic ne vous appartient pas.',
+  insufficientCredits: 'Crédits insuffisants pour ce type de pronostic.',
+  unknownPronosticType: 'Le type de pronostic sélectionné est invalide ou inactif.',
+  sameTeams: 'Les équipes à domicile et à l’extérieur doivent être différentes.',
+  teamsDetailsTooLarge: 'Le champ teams_details ne doit pas dépasser 2048 octets.',
+  invalidMatchDate: 'Le champ teams_details.date doit être une date ISO 8601 (AAAA-MM-JJ ou date et heure).',
+  blankField: 'Le champ ne doit pas être vide.',
+  pronosticDebitDescription: 'Pronostic',
+  pronosticRefundDescription: 'Remboursement du pronostic',
+  analysisFailed: 'L’analyse n’a pas pu être réalisée. Vos crédits ont été remboursés.',
+  analysisQueueFull:
+    'Les analyses sont très demandées en ce moment. Réessayez dans quelques secondes : aucun crédit n’a été débité.',
+  analysisTimedOut: 'L’analyse a pris trop de temps. Vos crédits ont été remboursés.',
+  analysisUnsupportedType:
+    'Ce type de pronostic n’est pas encore pris en charge par notre moteur d’analyse. Vos crédits ont été remboursés.',
+  phoneNotMobile: 'Le numéro de téléphone doit être un numéro mobile.',
+  otpBudgetExhausted: 'L’envoi de codes est momentanément limité. Réessayez plus tard.',
+  auditList: 'Journal des actions des administrateurs.',
+  eventHistory: 'Vos événements.',
+  streamKeyIssued: 'Clé de flux créée : elle ouvre un flux, dans la minute.',
+  adminEventHistory: 'Événements du back-office.',
+  deviceRegistered: 'Appareil enregistré : il recevra vos notifications.',
+  deviceList: 'Vos appareils enregistrés pour les notifications.',
+  deviceForgotten: 'Appareil supprimé : il ne recevra plus de notifications.',
+  deviceNotFound: 'Appareil introuvable.',
+  packList: 'Packs de crédits disponibles.',
+  adminPackList: 'Packs de crédits.',
+  packCreated: 'Pack créé.',
+  packUpdated: 'Pack modifié.',
+  packActivated: 'Pack activé.',
+  packDeactivated: 'Pack désactivé.',
+  packNotFound: 'Pack introuvable.',
+  packNothingToChange: 'Indiquez au moins un champ à modifier : name, credits ou price.',
+  packNameBlank: 'Le champ name doit contenir au moins 2 caractères hors espaces.',
+  paymentCreated: 'Paiement initié : confirmez-le sur votre téléphone.',
+  paymentDetail: 'Détail du paiement.',
+  paymentNotFound: 'Paiement introuvable.',
+  paymentForbidden: 'Accès refusé : ce paiement ne vous appartient pas.',
+  paymentPhoneInvalid:
+    'Le numéro de paiement doit être un numéro mobile camerounais valide (ex. +237670000000).',
+  paymentTooManyPending: 'Vous avez trop de paiements en attente. Finalisez-les ou réessayez plus tard.',
+  unknownPack: 'Le pack sélectionné est invalide ou inactif.',
+  webhookReceived: 'Notification reçue.',
+  walletOperations: 'Historique de vos opérations.',
+  walletLatestTransactions: 'Vos dernières transactions.',
+  invalidFromDate: 'Le champ from doit être une date valide au format AAAA-MM-JJ.',
+  invalidToDate: 'Le champ to doit être une date valide au format AAAA-MM-JJ.',
+  fromAfterTo: 'La date de début (from) doit précéder ou égaler la date de fin (to).',
+  dashboard: 'Votre tableau de bord.',
+  affiliationCodeInvalid: 'Le code de parrainage doit contenir 8 lettres majuscules ou chiffres.',
+  affiliationCodeUnknown: 'Ce code de parrainage n’existe pas ou n’est plus actif.',
+  affiliationCodeOwn: 'Vous ne pouvez pas utiliser votre propre code de parrainage.',
+  affiliationAlreadyApplied: 'Vous avez déjà un parrain : le code de parrainage ne s’applique qu’une fois.',
+  affiliationCycle:
+    'Ce code de parrainage est celui d’un de vos filleuls : le parrainage ne peut pas boucler.',
+  affiliationApplied: 'Code de parrainage appliqué.',
+  affiliationOverview: 'Votre portefeuille de parrainage.',
+  affiliationGodchildren: 'Vos filleuls.',
+  withdrawalList: 'Vos retraits.',
+  withdrawalCreated: 'Votre demande de retrait a été enregistrée.',
+  withdrawalPhoneInvalid:
+    'Le numéro de retrait doit être un numéro mobile camerounais valide (ex. +237670000000).',
+  withdrawalIconInvalid: 'Le champ operator.icon doit être une URL http(s).',
+  insufficientBalance: 'Solde de parrainage insuffisant pour ce retrait.',
+  withdrawalAlreadyDecided: 'Ce retrait a déjà été traité : la décision ne peut plus changer.',
+  withdrawalNotFound: 'Retrait introuvable.',
+  adminWithdrawalList: 'Demandes de retrait.',
+  withdrawalApproved: 'Retrait approuvé.',
+  withdrawalRejected: 'Retrait refusé et remboursé.',
+  invalidPhoneFilter: 'Le champ phone doit être un numéro au format international (ex. +237670000000).',
+  profile: 'Votre profil.',
+  profileUpdated: 'Profil mis à jour.',
+  profileNothingToChange: 'Indiquez au moins un champ à modifier : name ou username.',
+  profileNameBlank: 'Le champ name doit contenir au moins 2 caractères hors espaces.',
+  usernameFormat:
+    'Le champ username doit contenir de 3 à 30 caractères parmi les lettres minuscules, les chiffres, « _ » et « . ».',
+  usernameTaken: 'Ce nom d’utilisateur est déjà pris.',
+  avatarUpdated: 'Avatar mis à jour.',
+  avatarRequired: 'Le champ avatar est obligatoire : envoyez une image JPEG, PNG ou WebP.',
+  avatarType: 'Le champ avatar doit être une image JPEG, PNG ou WebP.',
+  avatarUnreadable: 'L’image envoyée est illisible ou incomplète.',
+  avatarTooManyPixels: 'L’image envoyée a des dimensions trop grandes.',
+  uploadTooLarge: 'Le fichier envoyé est trop volumineux.',
+  uploadTooManyParts: 'Le formulaire contient trop de fichiers ou de champs.',
+  ticketCreated: 'Votre demande a été transmise au support.',
+  ticketList: 'Vos demandes d’assistance.',
+  ticketDetail: 'Détail de la demande d’assistance.',
+  ticketReplied: 'Réponse envoyée.',
+  ticketClosed: 'Demande clôturée.',
+  ticketNotFound: 'Demande d’assistance introuvable.',
+  ticketForbidden: 'Accès refusé : cette demande d’assistance ne vous appartient pas.',
+  ticketIsClosed: 'Cette demande est clôturée : elle n’accepte plus de réponse.',
+  ticketTooManyOpen:
+    'Vous avez trop de demandes en cours. Clôturez-en une ou attendez la réponse du support.',
+  ticketTooManyReplies: 'Cette demande a atteint le nombre maximal de messages : ouvrez-en une nouvelle.',
+  ticketAttachmentType: 'Le champ attachment doit être une image JPEG, PNG ou WebP, ou un document PDF.',
+  ticketNoAttachment: 'Cette demande n’a pas de pièce jointe.',
+  adminTicketList: 'Demandes d’assistance.',
+  adminUserList: 'Utilisateurs.',
+  adminUserDetail: 'Détail de l’utilisateur.',
+  adminUserOperations: 'Opérations de l’utilisateur.',
+  adminUserPronostics: 'Pronostics de l’utilisateur.',
+  userNotFound: 'Utilisateur introuvable.',
+  userCreditsAdjusted: 'Solde de crédits ajusté.',
+  userBlocked: 'Utilisateur bloqué.',
+  userUnblocked: 'Utilisateur débloqué.',
+  userRoleChanged: 'Rôle modifié.',
+  cannotBlockSelf: 'Vous ne pouvez pas bloquer votre propre compte.',
+  cannotChangeOwnRole: 'Vous ne pouvez pas modifier votre propre rôle.',
+  adjustAmountZero: 'Le champ amount doit être un nombre entier non nul.',
+  adminPronosticTypes: 'Types de pronostics (actifs et inactifs).',
+  pronosticTypeCreated: 'Type de pronostic créé.',
+  pronosticTypeUpdated: 'Type de pronostic modifié.',
+  pronosticTypeNotFound: 'Type de pronostic introuvable.',
+  pronosticTypeNothingToChange:
+    'Indiquez au moins un champ à modifier : name, description, difficulty ou is_active.',
+  pronosticTypeUnknownSlug: 'Le champ slug doit désigner un marché que le moteur d’analyse sait traiter.',
+  pronosticTypeExists: 'Un type de pronostic existe déjà pour ce marché.',
+  adminStats: 'Statistiques du jour et des 30 derniers jours.',
+  withdrawalResolved: 'Retrait clôturé manuellement.',
+  withdrawalProviderRead: 'Transfert lu chez le prestataire à l’instant.',
+  withdrawalNotEscalated:
+    'Seul un retrait en attente dont le transfert a été signalé à un administrateur peut être clôturé manuellement.',
+  multipartMalformed:
+    'Le formulaire envoyé est illisible (multipart/form-data mal formé : frontière absente ou incomplète).',
+  adminOwnCredits:
+    'Vous ne pouvez pas ajuster votre propre solde de crédits : un autre administrateur doit le faire.',
+  withdrawalOwnDecision:
+    'Vous ne pouvez pas décider de votre propre retrait : un autre administrateur doit le faire.',
+  withdrawalFailureUnconfirmed:
+    'Le prestataire ne confirme pas l’échec de ce transfert : relisez-le plus tard, ou confirmez l’échec avec override et un motif.',
+  adminFlags: 'Signalements (ouverts en premier).',
+  deletedAccountName: 'Compte supprimé',
+  accountDeleted:
+    'Votre compte a été supprimé. Vos données personnelles ont été effacées ; les opérations financières sont conservées sans lien avec votre identité.',
+  accountDeleteCodeSent:
+    'Code de confirmation envoyé. Saisissez-le pour supprimer définitivement votre compte.',
+  accountDeletePendingPayment:
+    'Un paiement est en cours sur votre compte : attendez son résultat avant de supprimer votre compte.',
+  accountDeletePendingWithdrawal:
+    'Un retrait est en cours sur votre compte : attendez son résultat avant de supprimer votre compte.',
+  accountDeleteEscalatedPayout:
+    'Un transfert de retrait est en cours d’examen par notre équipe : attendez sa clôture avant de supprimer votre compte.',
+  accountDeleteLastAdmin:
+    'Vous êtes le dernier administrateur : nommez un autre administrateur avant de supprimer votre compte.',
+  noAdminLeft: 'Cette modification laisserait le service sans administrateur actif.',
+  accountDeleted409: 'Ce compte a été supprimé : il ne peut plus être modifié.',
+  accountExportTooSoon: 'Vous avez déjà exporté vos données il y a moins d’une heure. Réessayez plus tard.',
+  flagNotFound: 'Signalement introuvable.',
+  flagResolved: 'Signalement résolu.',
+  flagAlreadyResolved: 'Ce signalement est déjà résolu.',
+  flagCreditNotAllowed:
+    'Le crédit n’est possible que pour un paiement signalé comme réussi après son échec (late_complete).',
+};
+
+/** Texts of the back office's actions that carry a figure. */
+const adminTexts = {
+  adjustBelowZero: (balance: number) =>
+    `Le solde de crédits (${balance}) ne peut pas devenir négatif : retirez au plus ${balance} crédits.`,
+};
+
+/** French messages for schema validation, by JSON-Schema keyword. */
+const validationMessages = {
+  required: (field: string) => `Le champ ${field} est obligatoire.`,
+  type: (field: string, type: string) =>
+    `Le champ ${field} doit être ${typeNames[type] ?? `de type ${type}`}.`,
+  minLength: (field: string, limit: number) =>
+    `Le champ ${field} doit contenir au moins ${limit} caractère${limit > 1 ? 's' : ''}.`,
+  maxLength: (field: string, limit: number) =>
+    `Le champ ${field} ne doit pas dépasser ${limit} caractère${limit > 1 ? 's' : ''}.`,
+  minimum: (field: string, limit: number) => `Le champ ${field} doit être supérieur ou égal à ${limit}.`,
+  maximum: (field: string, limit: number) => `Le champ ${field} doit être inférieur ou égal à ${limit}.`,
+  enum: (field: string, values: readonly unknown[]) =>
+    `Le champ ${field} doit valoir l’une des valeurs suivantes : ${values.map(String).join(', ')}.`,
+  format: (field: string) => `Le format du champ ${field} est invalide.`,
+  pattern: (field: string) => `Le format du champ ${field} est invalide.`,
+  additionalProperties: (field: string) => `Le champ ${field} n’est pas autorisé.`,
+  maxProperties: (field: string) => `Le champ ${field} contient trop de clés.`,
+  maxItems: (field: string, limit: number) =>
+    `Le champ ${field} ne doit pas contenir plus de ${limit} éléments.`,
+  invalid: (field: string) => `Le champ ${field} est invalide.`,
+  unstorableText: (field: string) =>
+    `Le champ ${field} contient un caractère non pris en charge (caractère nul ou caractère Unicode incomplet).`,
+  unstorableKey: (field: string) =>
+    `Le nom du champ ${field} contient un caractère non pris en charge (caractère nul ou caractère Unicode incomplet).`,
+};
+
+const typeNames: Record<string, string> = {
+  integer: 'un nombre entier',
+  number: 'un nombre',
+  string: 'une chaîne de caractères',
+  boolean: 'un booléen',
+  object: 'un objet',
+  array: 'une liste',
+  null: 'nul',
+};
+
+/** The sign-in code text: neutral French, no betting words (operators filter them). */
+const otpTexts = {
+  code: (code: string, ttlSeconds: number) =>
+    `Votre code de vérification est ${code}. Il expire dans ${duration(ttlSeconds)}.`,
+};
+
+function duration(seconds: number): string {
+  if (seconds % 60 !== 0) return `${seconds} secondes`;
+  const minutes = seconds / 60;
+  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+}
+
+/** Texts of an account's deletion (issue 30). */
+const accountTexts = {
+  /** The 409 while a money balance remains and `forfeit_balance` is not true. */
+  balanceRemains: (balance: number) =>
+    `Il reste ${balance.toLocaleString('fr-FR').replace(/\s/g, ' ')} XAF sur votre solde de parrainage. Retirez-les avant de supprimer votre compte, ou confirmez la suppression avec forfeit_balance: true pour y renoncer définitivement.`,
+  /** The ledger row that takes the forfeited balance. */
+  forfeit: (balance: number) => `Solde de ${balance} XAF abandonné à la suppression du compte`,
+};
+
+/** Texts of a pack purchase: what the provider shows the payer, and the ledger row of the credit. */
+const paymentTexts = {
+  description: (credits: number) => `Achat de ${credits} crédits`,
+  credit: (credits: number) => `Achat de pack : ${credits} crédits`,
+  lateCredit: (credits: number) => `Achat de pack : ${credits} crédits (paiement confirmé en retard)`,
+};
+
+/** What a withdrawal tells its owner (its `message`) at each step, and its ledger rows. */
+const withdrawalTexts = {
+  waiting: 'Votre demande de retrait est en attente de validation.',
+  paying: 'Retrait validé : le transfert vers votre compte mobile money est en cours.',
+  paid: 'Retrait effectué : le montant a été envoyé sur votre compte mobile money.',
+  failed: 'Le transfert a échoué. Le montant a été recrédité sur votre solde de parrainage.',
+  refused:
+    'Le transfert a été refusé par l’opérateur. Le montant a été recrédité sur votre solde de parrainage.',
+  expired: 'Le transfert a expiré sans aboutir. Le montant a été recrédité sur votre solde de parrainage.',
+  amountTooLow: (min: number) => `Le montant minimum de retrait est de ${min} XAF.`,
+  debit: (amount: number) => `Retrait de ${amount} XAF`,
+  refund: (amount: number) => `Remboursement du retrait de ${amount} XAF`,
+  payoutDescription: (id: number) => `Retrait de parrainage n° ${id}`,
+  commission: (percent: number) => `Commission de parrainage (${percent} %) sur l’achat d’un filleul`,
+};
+
+/**
+ * What a push notification says for each event of a user's log. A lock screen shows it to whoever
+ * holds the phone: no amount, no team, no reason; the app opens the event for the rest.
+ */
+const pushTexts: Record<UserEventType, { title: string; body: string }> = {
+  'pronostic.succeeded': {
+    title: 'Votre analyse est prête',
+    body: 'Ouvrez l’application pour découvrir votre pronostic.',
+  },
+  'pronostic.cancelled': {
+    title: 'Analyse annulée',
+    body: 'L’analyse n’a pas pu être réalisée. Vos crédits ont été remboursés.',
+  },
+  'payment.succeeded': {
+    title: 'Paiement confirmé',
+    body: 'Vos crédits ont été ajoutés à votre compte.',
+  },
+  'payment.failed': {
+    title: 'Paiement non abouti',
+    body: 'Votre paiement n’a pas abouti. Vous pouvez réessayer depuis l’application.',
+  },
+  'withdrawal.succeeded': {
+    title: 'Retrait effectué',
+    body: 'Le montant a été envoyé sur votre compte mobile money.',
+  },
+  'withdrawal.cancelled': {
+    title: 'Retrait annulé',
+    body: 'Le montant a été recrédité sur votre solde de parrainage.',
+  },
+  'credits.adjusted': {
+    title: 'Solde de crédits modifié',
+    body: 'Votre solde de crédits a été ajusté. Ouvrez l’application pour le détail.',
+  },
+  'ticket.replied': {
+    title: 'Nouvelle réponse du support',
+    body: 'Le support a répondu à votre demande d’assistance.',
+  },
+};
+
+export const fr = {
+  messages,
+  adminTexts,
+  validationMessages,
+  otpTexts,
+  accountTexts,
+  paymentTexts,
+  withdrawalTexts,
+  pushTexts,
+};
+
+/** The shape every language's catalogue has: the French one's, key for key. */
+export type Catalogue = typeof fr;
