@@ -2,9 +2,10 @@
 // (src/lib/locale.ts): `messages.unauthenticated` reads the French catalogue for a French request
 // and the English one for an English request. The catalogues themselves are src/lib/catalogues/;
 // code refers to keys, never to sentences.
-import { type Catalogue, fr } from './catalogues/fr.js';
+
 import { en } from './catalogues/en.js';
-import { type Locale, currentLocale } from './locale.js';
+import { type Catalogue, fr } from './catalogues/fr.js';
+import { currentLocale, type Locale } from './locale.js';
 
 const catalogues: Record<Locale, Catalogue> = { fr, en };
 

@@ -199,7 +199,8 @@ export const en: Catalogue = {
     withdrawalProviderRead: 'Transfer just read from the provider.',
     withdrawalNotEscalated:
       'Only a pending withdrawal whose transfer was escalated to an administrator can be closed by hand.',
-    multipartMalformed: 'The form sent is unreadable (malformed multipart/form-data: missing or incomplete boundary).',
+    multipartMalformed:
+      'The form sent is unreadable (malformed multipart/form-data: missing or incomplete boundary).',
     adminOwnCredits: 'You cannot adjust your own credit balance: another administrator must do it.',
     withdrawalOwnDecision: 'You cannot decide on your own withdrawal: another administrator must do it.',
     withdrawalFailureUnconfirmed:
@@ -223,7 +224,8 @@ export const en: Catalogue = {
     flagNotFound: 'Flag not found.',
     flagResolved: 'Flag resolved.',
     flagAlreadyResolved: 'This flag is already resolved.',
-    flagCreditNotAllowed: 'Crediting is only possible for a payment flagged as succeeding after its failure (late_complete).',
+    flagCreditNotAllowed:
+      'Crediting is only possible for a payment flagged as succeeding after its failure (late_complete).',
   },
   adminTexts: {
     adjustBelowZero: (balance) =>
@@ -232,8 +234,10 @@ export const en: Catalogue = {
   validationMessages: {
     required: (field) => `The ${field} field is required.`,
     type: (field, type) => `The ${field} field must be ${typeNames[type] ?? `of type ${type}`}.`,
-    minLength: (field, limit) => `The ${field} field must contain at least ${counted(limit, 'character', 'characters')}.`,
-    maxLength: (field, limit) => `The ${field} field must not exceed ${counted(limit, 'character', 'characters')}.`,
+    minLength: (field, limit) =>
+      `The ${field} field must contain at least ${counted(limit, 'character', 'characters')}.`,
+    maxLength: (field, limit) =>
+      `The ${field} field must not exceed ${counted(limit, 'character', 'characters')}.`,
     minimum: (field, limit) => `The ${field} field must be greater than or equal to ${limit}.`,
     maximum: (field, limit) => `The ${field} field must be less than or equal to ${limit}.`,
     enum: (field, values) => `The ${field} field must be one of: ${values.map(String).join(', ')}.`,
@@ -241,7 +245,8 @@ export const en: Catalogue = {
     pattern: (field) => `The format of the ${field} field is invalid.`,
     additionalProperties: (field) => `The ${field} field is not allowed.`,
     maxProperties: (field) => `The ${field} field contains too many keys.`,
-    maxItems: (field, limit) => `The ${field} field must not contain more than ${counted(limit, 'item', 'items')}.`,
+    maxItems: (field, limit) =>
+      `The ${field} field must not contain more than ${counted(limit, 'item', 'items')}.`,
     invalid: (field) => `The ${field} field is invalid.`,
     unstorableText: (field) =>
       `The ${field} field contains an unsupported character (a null character or an incomplete Unicode character).`,
@@ -259,7 +264,8 @@ export const en: Catalogue = {
   paymentTexts: {
     description: (credits) => `Purchase of ${counted(credits, 'credit', 'credits')}`,
     credit: (credits) => `Pack purchase: ${counted(credits, 'credit', 'credits')}`,
-    lateCredit: (credits) => `Pack purchase: ${counted(credits, 'credit', 'credits')} (payment confirmed late)`,
+    lateCredit: (credits) =>
+      `Pack purchase: ${counted(credits, 'credit', 'credits')} (payment confirmed late)`,
   },
   withdrawalTexts: {
     waiting: 'Your withdrawal request is awaiting approval.',
@@ -267,7 +273,8 @@ export const en: Catalogue = {
     paid: 'Withdrawal done: the amount has been sent to your mobile money account.',
     failed: 'The transfer failed. The amount has been credited back to your referral balance.',
     refused: 'The operator refused the transfer. The amount has been credited back to your referral balance.',
-    expired: 'The transfer expired without completing. The amount has been credited back to your referral balance.',
+    expired:
+      'The transfer expired without completing. The amount has been credited back to your referral balance.',
     amountTooLow: (min) => `The minimum withdrawal amount is ${number.format(min)} XAF.`,
     debit: (amount) => `Withdrawal of ${number.format(amount)} XAF`,
     refund: (amount) => `Refund of the withdrawal of ${number.format(amount)} XAF`,
@@ -280,7 +287,10 @@ export const en: Catalogue = {
       title: 'Analysis cancelled',
       body: 'The analysis could not be completed. Your credits have been refunded.',
     },
-    'payment.succeeded': { title: 'Payment confirmed', body: 'Your credits have been added to your account.' },
+    'payment.succeeded': {
+      title: 'Payment confirmed',
+      body: 'Your credits have been added to your account.',
+    },
     'payment.failed': {
       title: 'Payment not completed',
       body: 'Your payment did not go through. You can try again from the app.',

@@ -3,7 +3,7 @@
 // Everything after this hook, handler and error handler included, runs inside the language's scope.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { DEFAULT_LOCALE, type Locale, inLocale, negotiateLocale } from '../../lib/locale.js';
+import { DEFAULT_LOCALE, inLocale, type Locale, negotiateLocale } from '../../lib/locale.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
