@@ -147,7 +147,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Mes pronostics (paginés, filtres status, outcome et search) */
+        /** Mes pronostics (paginés, filtres status, outcome, search et type_id) */
         get: operations["getUserPronostics"];
         put?: never;
         post?: never;
@@ -2850,6 +2850,7 @@ export interface operations {
                 status?: "processing" | "success" | "cancelled";
                 outcome?: "won" | "lost" | "void" | "pending";
                 search?: string;
+                type_id?: number;
                 page?: number;
                 per_page?: number;
             };

@@ -274,8 +274,9 @@ describe('GET /api/user/pronostics', () => {
       ['Barcelona', 'Valencia'],
       ['Liverpool', 'Everton'],
     ];
-    for (const [home, away] of teams) {
-      const response = await create(user, { type_id: 1, teams_details: { home, away } });
+    for (const [index, [home, away]] of teams.entries()) {
+      // One of another type, for the type_id filter.
+      const response = await create(user, { type_id: index === 3 ? 2 : 1, teams_details: { home, away } });
       ids.push(response.json().data.pronostic.id);
       t.clock.advanceSeconds(1);
     }
@@ -349,7 +350,19 @@ describe('GET /api/user/pronostics', () => {
     });
   });
 
+  it('filters by type_id, alone and beside another filter', async () => {
+    const second = (await list('?type_id=2')).json();
+    expect(second.data.pronostics.map((p: { id: number }) => p.id)).toEqual([ids[3]]);
+    expect(second.data.meta.total).toBe(1);
+    const first = (await list('?type_id=1&status=processing')).json();
+    expect(first.data.pronostics.map((p: { id: number }) => p.id)).toEqual([ids[4], ids[2], ids[1]]);
+    expect((await list('?type_id=99')).json().data.meta.total).toBe(0);
+  });
+
   it.each([
+    ['?type_id=abc', 'type_id'],
+    ['?type_id=1.5', 'type_id'],
+    ['?type_id=0', 'type_id'],
     ['?per_page=51', 'per_page'],
     ['?per_page=0', 'per_page'],
     ['?page=0', 'page'],

@@ -110,6 +110,7 @@ export interface ListFilter {
   outcome?: OutcomeFilter;
   /** Already folded (lower-case, no accents). */
   search?: string;
+  typeId?: number;
 }
 
 /**
@@ -128,13 +129,15 @@ function listConditions(filter: ListFilter) {
         ? eq(pronostics.outcome, sql.placeholder('outcome'))
         : undefined,
     filter.search ? sql`${pronostics.searchText} LIKE ${sql.placeholder('pattern')}` : undefined,
+    filter.typeId !== undefined ? eq(pronostics.typeId, sql.placeholder('typeId')) : undefined,
   );
 }
 
 /** Which filters are present, as a statement name's suffix. */
 function filterShape(filter: ListFilter): string {
   const outcome = filter.outcome === 'pending' ? '_pending' : filter.outcome ? '_outcome' : '';
-  return `${filter.status ? '_status' : ''}${outcome}${filter.search ? '_search' : ''}`;
+  const type = filter.typeId !== undefined ? '_type' : '';
+  return `${filter.status ? '_status' : ''}${outcome}${filter.search ? '_search' : ''}${type}`;
 }
 
 /** The placeholders' values of a filter (and of a page). */
@@ -144,6 +147,7 @@ export function filterValues(filter: ListFilter, page?: { limit: number; offset:
     status: filter.status,
     outcome: filter.outcome,
     pattern: filter.search === undefined ? undefined : `%${escapeLike(filter.search)}%`,
+    typeId: filter.typeId,
     ...(page ? { limit: page.limit, offset: page.offset } : {}),
   };
 }
@@ -245,7 +249,11 @@ export async function listPronosticsText(
   filter: ListFilter,
   page: { limit: number; offset: number },
 ): Promise<{ rows: ListedText[]; total: number | null }> {
-  const filtered = filter.status !== undefined || filter.search !== undefined || filter.outcome !== undefined;
+  const filtered =
+    filter.status !== undefined ||
+    filter.search !== undefined ||
+    filter.outcome !== undefined ||
+    filter.typeId !== undefined;
   if (!filtered) {
     const rows = await namedQuery<ListedText>(db, listPageStatement, [
       filter.userId,

@@ -155,7 +155,7 @@ const pronosticRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['pronostics'],
-        summary: 'Mes pronostics (paginés, filtres status, outcome et search)',
+        summary: 'Mes pronostics (paginés, filtres status, outcome, search et type_id)',
         security: [{ bearer: [] }],
         querystring: ListQuery,
         response: {

@@ -69,6 +69,8 @@ export const ListQuery = Type.Object({
   /** The track-record filter: a settled outcome, or `pending` (not settled yet, not cancelled). */
   outcome: Type.Optional(Type.Enum(outcomeFilters)),
   search: Type.Optional(Type.String({ maxLength: 100 })),
+  /** One type's pronostics (the web app's history filter, DESIGN "Web app"). */
+  type_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })),
   ...PageQuery,
 });
 

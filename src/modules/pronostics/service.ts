@@ -317,6 +317,7 @@ export function createPronosticService({
         ...(status ? { status } : {}),
         ...(outcome ? { outcome } : {}),
         ...(search ? { search } : {}),
+        ...(query.type_id !== undefined ? { typeId: query.type_id } : {}),
       };
       const range = { limit: page.perPage, offset: offsetOf(page) };
       // The page comes with its total: the live counter unfiltered, the filter's count filtered. An
