@@ -3,7 +3,7 @@
 // ConfigSchema: its type with bounds or allowed values, its default and how its text is read; the
 // Config type derives from it. A bad value stops the start with one line naming the variable and
 // what it accepts; the rules after the schema refuse settings that are valid alone but not together.
-import { createPrivateKey, randomBytes } from 'node:crypto';
+import { createECDH, createPrivateKey, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { type Static, Type } from 'typebox';
@@ -21,12 +21,14 @@ import {
   smsDrivers,
   storageDrivers,
   switchOff,
+  webpushDrivers,
 } from './lib/allowed-values.js';
 import {
   ConfigError,
   choice,
   directory,
   type Env,
+  hostList,
   httpUrl,
   onOff,
   optionalText,
@@ -46,6 +48,7 @@ export type {
   PushDriverName,
   Role,
   StorageDriverName,
+  WebpushDriverName,
 } from './lib/allowed-values.js';
 export { ConfigError };
 export type PaymentsDriverName = PaymentProvider;
@@ -428,6 +431,42 @@ const ConfigSchema = Type.Object({
     }),
     baseUrl: httpUrl('FCM_BASE_URL', { default: 'https://fcm.googleapis.com' }),
   }),
+  webpush: Type.Object({
+    driver: choice('WEBPUSH_DRIVER', webpushDrivers, {
+      defaultFrom: (earlier) => (inProduction(earlier) ? 'vapid' : 'log'),
+      description:
+        'How events reach `webpush` devices (the web app in a browser): `log` (DATA_DIR/push-outbox.jsonl, nothing sent) or `vapid` (Web Push with the VAPID keys). Default: vapid in production, log elsewhere.',
+    }),
+    publicKey: optionalText('WEBPUSH_VAPID_PUBLIC_KEY', {
+      pattern: '^[A-Za-z0-9_-]{87}$',
+      accepts: 'a VAPID public key: a P-256 point, 65 bytes in base64url (87 characters)',
+      description:
+        'The VAPID public key browsers subscribe with (`GET /api/push/webpush-key`). Unset: required in production with WEBPUSH_DRIVER=vapid, elsewhere generated once into DATA_DIR with its private key.',
+    }),
+    privateKey: optionalText('WEBPUSH_VAPID_PRIVATE_KEY', {
+      pattern: '^[A-Za-z0-9_-]{43}$',
+      accepts: 'a VAPID private key: 32 bytes in base64url (43 characters)',
+      hidden: true,
+      description:
+        'The VAPID private key that signs each push (`npx web-push generate-vapid-keys` makes a pair).',
+    }),
+    subject: optionalText('WEBPUSH_SUBJECT', {
+      pattern: '^(mailto:[^\\s@]+@[^\\s@]+|https://\\S+)$',
+      accepts: 'a mailto: address or an https:// URL',
+      description:
+        'Who push services may contact about our pushes (VAPID `sub`): a mailto: address or an https:// URL. Required with WEBPUSH_DRIVER=vapid in production.',
+    }),
+    allowedHosts: hostList('WEBPUSH_ALLOWED_HOSTS', {
+      default: [
+        'fcm.googleapis.com',
+        'updates.push.services.mozilla.com',
+        'web.push.apple.com',
+        '*.notify.windows.com',
+      ],
+      description:
+        'The push-service hosts a subscription endpoint may name (`*.example.com`: any subdomain). Anything else is refused at registration: the service never posts to an address a stranger chose.',
+    }),
+  }),
 
   aiDriver: choice('AI_DRIVER', aiDrivers, { default: 'builtin' }),
   ai: Type.Object({
@@ -557,6 +596,11 @@ export interface LoadOptions {
    * which must write nothing in DATA_DIR before the archive is checked (the archive brings its own).
    */
   generateSecret?: boolean;
+  /**
+   * true: in development, unset VAPID keys are generated into DATA_DIR (the service and the CLI, through
+   * loadConfigOrExit). Off for every other reader, tests and tools, which must write nothing.
+   */
+  generateVapidKeys?: boolean;
 }
 
 /**
@@ -577,8 +621,13 @@ export function loadConfig(
   requireStorageSettings(config);
   requireNarrativeInsideLease(config);
   refuseMetricsPortClash(config);
-  if (config.appSecret === '' && options.generateSecret !== false) {
-    config.appSecret = generatedSecret(config.dataDir);
+  requireWebpushKeys(config);
+  if (options.generateSecret !== false) {
+    if (config.appSecret === '') config.appSecret = generatedSecret(config.dataDir);
+    const vapidWanted = options.generateVapidKeys === true && config.appEnv === 'development';
+    if (vapidWanted && config.webpush.publicKey === undefined) {
+      Object.assign(config.webpush, generatedVapidKeys(config.dataDir));
+    }
   }
   return Object.freeze(config);
 }
@@ -634,6 +683,51 @@ function generatedSecret(dataDir: string): string {
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
   return secret;
+}
+
+/** DATA_DIR's generated VAPID key pair (development only), beside the generated APP_SECRET. */
+export const VAPID_KEYS_FILE = 'webpush-vapid.json';
+
+/** A VAPID key pair generated once into DATA_DIR and read back from there after. */
+function generatedVapidKeys(dataDir: string): { publicKey: string; privateKey: string } {
+  const file = join(dataDir, VAPID_KEYS_FILE);
+  if (existsSync(file))
+    return JSON.parse(readFileSync(file, 'utf8')) as { publicKey: string; privateKey: string };
+  ensurePrivateDir(dataDir);
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  const keys = {
+    publicKey: ecdh.getPublicKey().toString('base64url'),
+    privateKey: ecdh.getPrivateKey().toString('base64url').padStart(43, 'A'),
+  };
+  writeFileSync(file, `${JSON.stringify(keys)}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return keys;
+}
+
+/**
+ * The VAPID keys go in pairs, and the public key must be the private key's (a mismatch would be
+ * found only by every browser refusing every push). With keys, the `vapid` driver needs its subject;
+ * without keys outside development, web push is off: no key to subscribe with, no `webpush` device.
+ */
+function requireWebpushKeys(config: Config): void {
+  const { publicKey, privateKey, subject, driver } = config.webpush;
+  if ((publicKey === undefined) !== (privateKey === undefined)) {
+    throw new ConfigError(
+      'WEBPUSH_VAPID_PUBLIC_KEY and WEBPUSH_VAPID_PRIVATE_KEY are set together or not at all',
+    );
+  }
+  if (publicKey !== undefined && privateKey !== undefined) {
+    const ecdh = createECDH('prime256v1');
+    ecdh.setPrivateKey(Buffer.from(privateKey, 'base64url'));
+    if (ecdh.getPublicKey().toString('base64url') !== publicKey) {
+      throw new ConfigError('WEBPUSH_VAPID_PUBLIC_KEY is not the public key of WEBPUSH_VAPID_PRIVATE_KEY');
+    }
+  }
+  // Without keys web push is off (configWarnings says so in production; development generates them).
+  if (driver === 'vapid' && publicKey !== undefined) {
+    requireSet('WEBPUSH_DRIVER=vapid', { WEBPUSH_SUBJECT: subject });
+  }
 }
 
 /** A driver chosen without the settings it needs is a start error, not a failure at the first send. */
@@ -702,6 +796,11 @@ export function configWarnings(config: Config): string[] {
       `PAYMENTS_DRIVER=sandbox grants credits without payment while sign-in codes go to real phones (MESSAGING_DRIVER=${config.messagingDriver}, WHATSAPP_DRIVER=${config.whatsappDriver}): anyone can buy credits for free. Set APP_ENV=production and PAYMENTS_DRIVER=notchpay on a server (APP_ENV=${config.appEnv}).`,
     );
   }
+  if (config.appEnv === 'production' && config.webpush.publicKey === undefined) {
+    warnings.push(
+      'Web push is off: WEBPUSH_VAPID_PUBLIC_KEY and WEBPUSH_VAPID_PRIVATE_KEY are unset, so the web app cannot subscribe a browser to notifications (`npx web-push generate-vapid-keys` makes a pair; docs/operations.md, "Push notifications").',
+    );
+  }
   return warnings;
 }
 
@@ -748,7 +847,7 @@ function refuseMetricsPortClash(config: Config): void {
 /** For process entry points: the configuration, or one line on stderr and exit code 1. */
 export function loadConfigOrExit(options: LoadOptions = {}): Config {
   try {
-    return loadConfig(process.env, process.cwd(), options);
+    return loadConfig(process.env, process.cwd(), { generateVapidKeys: true, ...options });
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`Configuration error: ${error.message}`);
@@ -765,6 +864,10 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       APP_ENV: 'test',
       APP_SECRET: 'test-secret-0123456789abcdef0123456789abcdef',
       DATABASE_URL: 'memory://',
+      // A pair made for the tests (`npx web-push generate-vapid-keys`), as APP_SECRET above.
+      WEBPUSH_VAPID_PUBLIC_KEY:
+        'BASxLXNaHfu0hYKy1Bu6yYpKQUSP09vZXQYz2NfTNkFiW4cRaVO4vZ377-nGEy56X2dafxtvT7RnRu1URr3-398',
+      WEBPUSH_VAPID_PRIVATE_KEY: 'VWGFpqoSsZ9V1lPD4pH-Hk6vqF_3eq6vCjSSgYibhJY',
     },
     process.cwd(),
   );

@@ -91,7 +91,13 @@ export function createServices(deps: ServiceDeps) {
   // The event logs, written by every module whose change a client or an admin is told about.
   const events = createEventService({ db, clock, retentionDays: config.eventsRetentionDays });
   // Push devices, and the delivery of their owners' events through the push driver.
-  const devices = createDeviceService({ db, clock, events });
+  const devices = createDeviceService({
+    db,
+    clock,
+    events,
+    webpushHosts: config.webpush.allowedHosts,
+    webpushOn: config.webpush.publicKey !== undefined,
+  });
   const pushDriver = deps.pushDriver ?? createPushDriver(config, { clock, logger });
   const push = createPushDelivery({
     db,

@@ -1173,6 +1173,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/push/webpush-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * La clé publique VAPID avec laquelle un navigateur s’abonne aux notifications web
+         * @description No token needed: the web app subscribes (`pushManager.subscribe({applicationServerKey})`) before it registers the subscription as a `webpush` device. 404 when the service has no VAPID key (web push off).
+         */
+        get: operations["getPushWebpushKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/devices/{id}": {
         parameters: {
             query?: never;
@@ -15315,13 +15335,13 @@ export interface operations {
                             devices: {
                                 id: number;
                                 /** @enum {unknown} */
-                                platform: "android" | "ios" | "web";
+                                platform: "android" | "ios" | "web" | "webpush";
                                 /**
                                  * @description ISO 8601 UTC with microseconds
                                  * @example 2026-03-10T12:34:56.123456Z
                                  */
                                 created_at: string;
-                                /** @description The last 6 characters of the token (never the whole token). */
+                                /** @description The last 6 characters of the token, or of a webpush subscription’s endpoint (never the whole token). */
                                 token_ending: string;
                                 /**
                                  * @description ISO 8601 UTC with microseconds
@@ -15466,10 +15486,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The FCM registration token the app got from Firebase (20 to 512 of A-Z a-z 0-9 _ - : .). */
+                    /** @description android, ios, web: the FCM registration token the app got from Firebase (20 to 512 of A-Z a-z 0-9 _ - : .). webpush: the browser’s PushSubscription as JSON, `{"endpoint","keys":{"p256dh","auth"}}` (at most 2048 characters), its endpoint an https URL on a push service the server allows (WEBPUSH_ALLOWED_HOSTS). */
                     token: string;
                     /** @enum {unknown} */
-                    platform: "android" | "ios" | "web";
+                    platform: "android" | "ios" | "web" | "webpush";
                 };
             };
         };
@@ -15489,7 +15509,7 @@ export interface operations {
                             device: {
                                 id: number;
                                 /** @enum {unknown} */
-                                platform: "android" | "ios" | "web";
+                                platform: "android" | "ios" | "web" | "webpush";
                                 /**
                                  * @description ISO 8601 UTC with microseconds
                                  * @example 2026-03-10T12:34:56.123456Z
@@ -15603,6 +15623,54 @@ export interface operations {
             };
             /** @description Error envelope */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getPushWebpushKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null;
+                        message: string;
+                        data: {
+                            /** @description The VAPID public key (base64url), the applicationServerKey of `pushManager.subscribe`. */
+                            public_key: string;
+                        };
+                        errors: unknown[];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

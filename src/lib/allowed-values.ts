@@ -165,10 +165,18 @@ export type StorageDriverName = (typeof storageDrivers)[number];
 
 /** PUSH_DRIVER: `log` writes what it would send (development), `fcm` sends through Firebase Cloud Messaging. */
 export const pushDrivers = ['log', 'fcm'] as const;
-export type PushDriverName = (typeof pushDrivers)[number];
+/** A push driver's name: PUSH_DRIVER's, or `webpush` for the driver of `webpush` devices. */
+export type PushDriverName = (typeof pushDrivers)[number] | 'webpush';
 
-/** What a push device is (`POST /api/user/devices`' `platform`). */
-export const pushPlatforms = ['android', 'ios', 'web'] as const;
+/** WEBPUSH_DRIVER: `log` writes what it would send to `webpush` devices, `vapid` sends it (Web Push). */
+export const webpushDrivers = ['log', 'vapid'] as const;
+export type WebpushDriverName = (typeof webpushDrivers)[number];
+
+/**
+ * What a push device is (`POST /api/user/devices`' `platform`): `android`, `ios` and `web` hold FCM
+ * registration tokens; `webpush` a browser's PushSubscription, sent to by Web Push (VAPID).
+ */
+export const pushPlatforms = ['android', 'ios', 'web', 'webpush'] as const;
 export type PushPlatform = (typeof pushPlatforms)[number];
 
 /** The documentation disagrees on NotchPay's direct-charge method: POST by default, PUT if the account needs it. */

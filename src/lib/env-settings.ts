@@ -6,6 +6,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import {
   type Static,
+  type TArray,
   type TBoolean,
   type TEnum,
   type TInteger,
@@ -131,6 +132,28 @@ function parseHttpUrl(raw: string): string {
   }
   if (protocol !== 'http:' && protocol !== 'https:') throw new Refusal();
   return raw.replace(/\/+$/, '');
+}
+
+/** A host name, or `*.` and a domain (any subdomain of it); lower case. */
+const HOST_PATTERN = /^(\*\.)?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+/** A comma-separated list of host names (`*.example.com` for any subdomain), trimmed and lower-cased. */
+export function hostList(env: string, options: { default: string[] } & Doc): TArray<TString> {
+  return Type.Array(Type.String({ pattern: HOST_PATTERN.source }), {
+    ...options,
+    env,
+    accepts: 'host names separated by commas (*.example.com for any subdomain)',
+    parse: parseHostList,
+  });
+}
+
+function parseHostList(raw: string): string[] {
+  const hosts = raw
+    .split(',')
+    .map((host) => host.trim().toLowerCase())
+    .filter((host) => host !== '');
+  for (const host of hosts) if (!HOST_PATTERN.test(host)) throw new Refusal(host);
+  return hosts;
 }
 
 /** A directory, relative to the working directory unless absolute. */

@@ -78,10 +78,11 @@ describe('backup beside a running embedded service', { timeout: 180_000 }, () =>
 
       const target = scratchDir('pronostics-restored-');
       const restored = await restoreBackup({ file, dataDir: target, backupDir: join(target, 'backups') });
-      expect(restored.manifest.secrets).toEqual(['app-secret']);
-      expect(readFileSync(join(target, 'app-secret'), 'utf8')).toBe(
-        readFileSync(join(dataDir, 'app-secret'), 'utf8'),
-      );
+      // Both secrets a development DATA_DIR generates: APP_SECRET's and the VAPID key pair.
+      expect(restored.manifest.secrets).toEqual(['app-secret', 'webpush-vapid.json']);
+      for (const secret of restored.manifest.secrets) {
+        expect(readFileSync(join(target, secret), 'utf8')).toBe(readFileSync(join(dataDir, secret), 'utf8'));
+      }
       const database = await openRestored(target);
       try {
         const codes = (await database.db.execute(

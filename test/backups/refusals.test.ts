@@ -97,6 +97,14 @@ describe('restore refuses', { timeout: 180_000 }, () => {
     await expectRefused(join(work, 'absent.tar.gz'), /cannot read .*absent\.tar\.gz: ENOENT/);
   });
 
+  it('a manifest naming a secret config.ts never writes (a path out of DATA_DIR)', async () => {
+    const file = join(work, 'crafted-secret.tar.gz');
+    await rewriteArchive(good, file, (manifest) => {
+      manifest.secrets = ['../../etc/cron.d/evil'];
+    });
+    await expectRefused(file, /has a manifest\.json with missing or malformed fields/);
+  });
+
   it('a backup from a newer schema than the code', async () => {
     const file = join(work, 'newer.tar.gz');
     await rewriteArchive(good, file, (manifest) => {

@@ -2,7 +2,7 @@
 // service reads (set, or commented out at its default) and no other; its set lines pass the
 // production start's checks; and it leaves ROLE and PORT to the units, whose own lines it would
 // override.
-import { generateKeyPairSync } from 'node:crypto';
+import { createECDH, generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,11 +19,26 @@ function templateLines(text: string): [string, string, boolean][] {
   });
 }
 
+/** A VAPID key pair, as `npx web-push generate-vapid-keys` makes one. */
+const vapid = (() => {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  return {
+    publicKey: ecdh.getPublicKey().toString('base64url'),
+    privateKey: ecdh.getPrivateKey().toString('base64url').padStart(43, 'A'),
+  };
+})();
+
 /** The variables loadConfig reads, whatever their values. */
 function variablesRead(): string[] {
   const read = new Set<string>();
   const env = new Proxy<Record<string, string>>(
-    { APP_SECRET: 'x'.repeat(40) },
+    // Given, so that reading the variables generates nothing into a DATA_DIR.
+    {
+      APP_SECRET: 'x'.repeat(40),
+      WEBPUSH_VAPID_PUBLIC_KEY: vapid.publicKey,
+      WEBPUSH_VAPID_PRIVATE_KEY: vapid.privateKey,
+    },
     {
       get(target, name) {
         if (typeof name === 'string') read.add(name);
@@ -71,7 +86,7 @@ describe('deploy/pronostics.env', () => {
     expect(set).not.toContain('PORT');
   });
 
-  it('its set lines start a production api process (placeholders as they stand, a key file for FCM)', () => {
+  it('its set lines start a production api process (placeholders as they stand, a key file for FCM, a VAPID pair)', () => {
     const key = generateKeyPairSync('rsa', { modulusLength: 1024 })
       .privateKey.export({ type: 'pkcs8', format: 'pem' })
       .toString();
@@ -83,11 +98,14 @@ describe('deploy/pronostics.env', () => {
     const env: Record<string, string> = { ROLE: 'api', PORT: '3001' };
     for (const [name, value, isSet] of templateLines(template)) if (isSet) env[name] = value;
     env.FCM_SERVICE_ACCOUNT = keyFile;
+    env.WEBPUSH_VAPID_PUBLIC_KEY = vapid.publicKey;
+    env.WEBPUSH_VAPID_PRIVATE_KEY = vapid.privateKey;
     env.DATA_DIR = scratch;
     const config = loadConfig(env, '/srv/pronostics');
     expect(config.appEnv).toBe('production');
     expect(config.role).toBe('api');
     expect(config.trustProxy).toBe(1);
     expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(config.webpush.driver).toBe('vapid');
   });
 });

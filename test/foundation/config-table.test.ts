@@ -73,6 +73,12 @@ const parsedKey = {
 };
 const fcm: Env = { PUSH_DRIVER: 'fcm', FCM_SERVICE_ACCOUNT: keyFile };
 const keyAccepts = 'a service account key: its JSON, or the path of its file';
+/** A VAPID key pair (src/config.ts's test pair) and another's public key. */
+const vapidPublic = 'BASxLXNaHfu0hYKy1Bu6yYpKQUSP09vZXQYz2NfTNkFiW4cRaVO4vZ377-nGEy56X2dafxtvT7RnRu1URr3-398';
+const vapidPrivate = 'VWGFpqoSsZ9V1lPD4pH-Hk6vqF_3eq6vCjSSgYibhJY';
+const vapid: Env = { WEBPUSH_VAPID_PUBLIC_KEY: vapidPublic, WEBPUSH_VAPID_PRIVATE_KEY: vapidPrivate };
+const otherVapidPublic = `B${'Q'.repeat(86)}`;
+const hostsAccepts = 'host names separated by commas (*.example.com for any subdomain)';
 
 /** [variable, value (undefined: unset), Config field (dot path), parsed value, other variables set] */
 type Accepted = [string, string | undefined, string, unknown, Env?];
@@ -340,6 +346,36 @@ const accepted: Accepted[] = [
   ],
   ['FCM_PROJECT_ID', undefined, 'fcm.projectId', undefined],
   ['FCM_PROJECT_ID', 'pronostics-staging', 'fcm.projectId', 'pronostics-staging'],
+
+  ['WEBPUSH_DRIVER', undefined, 'webpush.driver', 'log'],
+  // Production's default; without keys web push is off (a start warning), not a start error.
+  ['WEBPUSH_DRIVER', undefined, 'webpush.driver', 'vapid', production],
+  [
+    'WEBPUSH_DRIVER',
+    'vapid',
+    'webpush.driver',
+    'vapid',
+    { ...vapid, WEBPUSH_SUBJECT: 'mailto:ops@example.cm' },
+  ],
+  // Unset and not generated: only the service's own start generates a development pair.
+  ['WEBPUSH_VAPID_PUBLIC_KEY', undefined, 'webpush.publicKey', undefined],
+  ['WEBPUSH_VAPID_PUBLIC_KEY', vapidPublic, 'webpush.publicKey', vapidPublic, vapid],
+  ['WEBPUSH_VAPID_PRIVATE_KEY', vapidPrivate, 'webpush.privateKey', vapidPrivate, vapid],
+  ['WEBPUSH_SUBJECT', undefined, 'webpush.subject', undefined],
+  ['WEBPUSH_SUBJECT', 'mailto:ops@example.cm', 'webpush.subject', 'mailto:ops@example.cm'],
+  ['WEBPUSH_SUBJECT', 'https://example.cm/contact', 'webpush.subject', 'https://example.cm/contact'],
+  [
+    'WEBPUSH_ALLOWED_HOSTS',
+    undefined,
+    'webpush.allowedHosts',
+    ['fcm.googleapis.com', 'updates.push.services.mozilla.com', 'web.push.apple.com', '*.notify.windows.com'],
+  ],
+  [
+    'WEBPUSH_ALLOWED_HOSTS',
+    ' Push.Example.com, *.notify.windows.com ,',
+    'webpush.allowedHosts',
+    ['push.example.com', '*.notify.windows.com'],
+  ],
 
   ['STORAGE_DRIVER', undefined, 'storageDriver', 'local'],
   ['STORAGE_DRIVER', 'local', 'storageDriver', 'local'],
@@ -639,6 +675,40 @@ const refused: Refused[] = [
     '10001',
     'AI_TIMEOUT_MS=10001 does not fit AI_NARRATIVE_DEADLINE_MS=40000: 3 tries and their pauses may take 40003 ms',
     openai,
+  ],
+
+  ['WEBPUSH_DRIVER', 'fcm', 'WEBPUSH_DRIVER="fcm" is invalid: expected one of log, vapid'],
+  [
+    'WEBPUSH_VAPID_PUBLIC_KEY',
+    'short',
+    'WEBPUSH_VAPID_PUBLIC_KEY="short" is invalid: expected a VAPID public key: a P-256 point, 65 bytes in base64url (87 characters)',
+  ],
+  [
+    'WEBPUSH_VAPID_PRIVATE_KEY',
+    'short',
+    'WEBPUSH_VAPID_PRIVATE_KEY="<hidden>" is invalid: expected a VAPID private key: 32 bytes in base64url (43 characters)',
+  ],
+  [
+    'WEBPUSH_VAPID_PUBLIC_KEY',
+    vapidPublic,
+    'WEBPUSH_VAPID_PUBLIC_KEY and WEBPUSH_VAPID_PRIVATE_KEY are set together or not at all',
+  ],
+  [
+    'WEBPUSH_VAPID_PUBLIC_KEY',
+    otherVapidPublic,
+    'WEBPUSH_VAPID_PUBLIC_KEY is not the public key of WEBPUSH_VAPID_PRIVATE_KEY',
+    { WEBPUSH_VAPID_PRIVATE_KEY: vapidPrivate },
+  ],
+  ['WEBPUSH_DRIVER', 'vapid', 'WEBPUSH_SUBJECT is required when WEBPUSH_DRIVER=vapid', vapid],
+  [
+    'WEBPUSH_SUBJECT',
+    'ops@example.cm',
+    'WEBPUSH_SUBJECT="ops@example.cm" is invalid: expected a mailto: address or an https:// URL',
+  ],
+  [
+    'WEBPUSH_ALLOWED_HOSTS',
+    'push.example.com, not a host',
+    `WEBPUSH_ALLOWED_HOSTS="not a host" is invalid: expected ${hostsAccepts}`,
   ],
 
   // What production refuses.

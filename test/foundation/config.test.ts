@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -167,6 +167,52 @@ describe('configuration', () => {
     expect(first.appSecret).toMatch(/^[0-9a-f]{64}$/);
     expect(second.appSecret).toBe(first.appSecret);
     expect(readFileSync(join(dataDir, 'app-secret'), 'utf8').trim()).toBe(first.appSecret);
+  });
+
+  it('generates a VAPID pair once into DATA_DIR in development, only when the start asks', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'cfg-vapid-'));
+    const quiet = loadConfig({ DATA_DIR: dataDir }, '/srv');
+    expect(quiet.webpush.publicKey).toBeUndefined();
+    expect(existsSync(join(dataDir, 'webpush-vapid.json'))).toBe(false);
+    const first = loadConfig({ DATA_DIR: dataDir }, '/srv', { generateVapidKeys: true });
+    const second = loadConfig({ DATA_DIR: dataDir }, '/srv', { generateVapidKeys: true });
+    expect(first.webpush.publicKey).toMatch(/^B[A-Za-z0-9_-]{86}$/);
+    expect(first.webpush.privateKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(second.webpush).toEqual(first.webpush);
+    expect(statSync(join(dataDir, 'webpush-vapid.json')).mode & 0o777).toBe(0o600);
+    // The pair read back passes the start's own check: the public key is the private key's.
+    expect(() =>
+      loadConfig(
+        {
+          DATA_DIR: dataDir,
+          WEBPUSH_VAPID_PUBLIC_KEY: first.webpush.publicKey!,
+          WEBPUSH_VAPID_PRIVATE_KEY: first.webpush.privateKey!,
+        },
+        '/srv',
+      ),
+    ).not.toThrow();
+    // Production never generates one: web push is off, and the start says so.
+    const production = loadConfig(
+      {
+        APP_ENV: 'production',
+        APP_SECRET: 'x'.repeat(40),
+        DATA_DIR: mkdtempSync(join(tmpdir(), 'cfg-vapid-prod-')),
+        MESSAGING_DRIVER: 'twilio',
+        TWILIO_ACCOUNT_SID: 'AC1',
+        TWILIO_AUTH_TOKEN: 't',
+        TWILIO_SMS_FROM: 'PRONOS',
+        TWILIO_WHATSAPP_FROM: '+15550001',
+        TWILIO_WHATSAPP_CONTENT_SID: 'HX1',
+        PAYMENTS_DRIVER: 'notchpay',
+        NOTCHPAY_PUBLIC_KEY: 'pk_live_1',
+        NOTCHPAY_PRIVATE_KEY: 'sk_live_1',
+        NOTCHPAY_WEBHOOK_SECRET: 'hsk_1',
+      },
+      '/srv',
+      { generateVapidKeys: true },
+    );
+    expect(production.webpush.publicKey).toBeUndefined();
+    expect(configWarnings(production)).toEqual([expect.stringMatching(/^Web push is off/)]);
   });
 
   it('reads TRUST_PROXY as off, a hop count or addresses', () => {

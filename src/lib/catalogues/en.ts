@@ -226,6 +226,12 @@ export const en: Catalogue = {
     flagAlreadyResolved: 'This flag is already resolved.',
     flagCreditNotAllowed:
       'Crediting is only possible for a payment flagged as succeeding after its failure (late_complete).',
+    webpushKey: 'Web push public key (VAPID).',
+    webpushOff: 'Web push notifications are not enabled on this service.',
+    webpushSubscriptionMalformed:
+      'The token field must be the browser’s push subscription as JSON: {"endpoint", "keys": {"p256dh", "auth"}}.',
+    webpushEndpointInvalid: 'The token.endpoint field must be an https URL.',
+    webpushHostRefused: 'This browser’s push service is not supported.',
   },
   adminTexts: {
     adjustBelowZero: (balance) =>

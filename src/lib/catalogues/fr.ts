@@ -208,6 +208,12 @@ const messages = {
   flagAlreadyResolved: 'Ce signalement est déjà résolu.',
   flagCreditNotAllowed:
     'Le crédit n’est possible que pour un paiement signalé comme réussi après son échec (late_complete).',
+  webpushKey: 'Clé publique des notifications web (VAPID).',
+  webpushOff: 'Les notifications web ne sont pas activées sur ce service.',
+  webpushSubscriptionMalformed:
+    'Le champ token doit être l’abonnement push du navigateur en JSON : {"endpoint", "keys": {"p256dh", "auth"}}.',
+  webpushEndpointInvalid: 'Le champ token.endpoint doit être une URL https.',
+  webpushHostRefused: 'Le service de notifications de ce navigateur n’est pas pris en charge.',
 };
 
 /** Texts of the back office's actions that carry a figure. */

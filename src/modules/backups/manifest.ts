@@ -2,6 +2,7 @@
 // versions it is compared with: the migrations this code ships (the drizzle journal).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { VAPID_KEYS_FILE } from '../../config.js';
 import { migrationsFolder } from '../../db/client.js';
 
 /** A refusal with the one line the operator reads (nothing was written when it is thrown). */
@@ -20,6 +21,12 @@ export const TABLES_PREFIX = 'database/tables/';
 export const SEQUENCES_MEMBER = 'database/sequences.json';
 export const FILES_PREFIX = 'files/';
 export const SECRETS_PREFIX = 'secrets/';
+
+/**
+ * DATA_DIR's generated secrets: config.ts writes `app-secret` when APP_SECRET is unset, and the
+ * VAPID key pair in development when WEBPUSH_VAPID_* are unset. A restore takes no other name.
+ */
+export const GENERATED_SECRETS = ['app-secret', VAPID_KEYS_FILE] as const;
 
 export interface Manifest {
   format: typeof ARCHIVE_FORMAT;
@@ -71,7 +78,9 @@ export function readManifest(file: string, bytes: Buffer): Manifest {
       (member) => typeof member?.sha256 === 'string' && Number.isInteger(member?.bytes),
     ) &&
     typeof manifest.rows === 'object' &&
-    Array.isArray(manifest.secrets);
+    Array.isArray(manifest.secrets) &&
+    // Only the names config.ts writes: a crafted name (`../…`) never reaches a rename in DATA_DIR.
+    manifest.secrets.every((name) => (GENERATED_SECRETS as readonly unknown[]).includes(name));
   if (!wellFormed) throw new BackupRefused(`${file} has a ${MANIFEST_NAME} with missing or malformed fields`);
   return manifest as Manifest;
 }

@@ -31,6 +31,7 @@ import { readArchive } from './archive.js';
 import {
   BackupRefused,
   FILES_PREFIX,
+  GENERATED_SECRETS,
   type JournalEntry,
   knownMigration,
   type Manifest,
@@ -179,7 +180,7 @@ async function occupiedEntries(dataDir: string, backupDir: string): Promise<stri
 async function setAsideCurrent(dataDir: string): Promise<string> {
   const aside = join(dataDir, `replaced-${new Date().toISOString().replace(/[-:.]/g, '')}`);
   await mkdir(aside, { mode: 0o700 });
-  for (const name of [...RESTORED, 'app-secret']) {
+  for (const name of [...RESTORED, ...GENERATED_SECRETS]) {
     if (await exists(join(dataDir, name))) await rename(join(dataDir, name), join(aside, name));
   }
   return aside;

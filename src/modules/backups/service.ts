@@ -20,6 +20,7 @@ import {
   ARCHIVE_FORMAT_VERSION,
   BackupRefused,
   FILES_PREFIX,
+  GENERATED_SECRETS,
   knownMigration,
   type Manifest,
   SECRETS_PREFIX,
@@ -29,9 +30,6 @@ import { snapshotDatabase } from './snapshot.js';
 
 export { BackupRefused, type Manifest } from './manifest.js';
 export { type RestoreResult, restoreBackup } from './restore.js';
-
-/** DATA_DIR's generated secrets (config.ts writes `app-secret` when APP_SECRET is unset). */
-export const GENERATED_SECRETS = ['app-secret'] as const;
 
 /** Scheduled backups' names: `backup-<UTC instant>.tar.gz`, the only files pruning touches. */
 const SCHEDULED_NAME = /^backup-\d{8}T\d{6}\d{3}Z(?:-\d+)?\.tar\.gz$/;

@@ -3,10 +3,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { envelope } from '../../lib/envelope.js';
+import { NotFound } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
 import { currentUser } from '../../plugins/app/auth.js';
 import { authErrors, EmptyArray, Envelope, ErrorEnvelope, IdParams, UserId } from '../../schemas/common.js';
-import { DeviceSchema, ListedDeviceSchema, MAX_DEVICES_PER_USER, RegisterDeviceBody } from './schemas.js';
+import {
+  DeviceSchema,
+  ListedDeviceSchema,
+  MAX_DEVICES_PER_USER,
+  RegisterDeviceBody,
+  WebpushKeyData,
+} from './schemas.js';
 
 const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { devices } = app.services;
@@ -55,6 +62,24 @@ const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         message: messages.deviceList,
         data: { devices: await devices.list(user) },
       });
+    },
+  );
+
+  app.get(
+    '/api/push/webpush-key',
+    {
+      schema: {
+        tags: ['devices'],
+        summary: 'La clé publique VAPID avec laquelle un navigateur s’abonne aux notifications web',
+        description:
+          'No token needed: the web app subscribes (`pushManager.subscribe({applicationServerKey})`) before it registers the subscription as a `webpush` device. 404 when the service has no VAPID key (web push off).',
+        response: { 200: Envelope(WebpushKeyData, Type.Null()), 404: ErrorEnvelope },
+      },
+    },
+    async () => {
+      const publicKey = app.config.webpush.publicKey;
+      if (publicKey === undefined) throw new NotFound(messages.webpushOff);
+      return envelope({ message: messages.webpushKey, data: { public_key: publicKey } });
     },
   );
 

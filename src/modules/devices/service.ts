@@ -7,9 +7,10 @@
 import type { Static } from 'typebox';
 import type { Database, Transaction } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
-import { NotFound } from '../../lib/errors.js';
-import { messages } from '../../lib/messages.js';
+import { NotFound, ValidationFailed } from '../../lib/errors.js';
+import { messages, validationMessages } from '../../lib/messages.js';
 import { isoTimestamp } from '../../lib/time.js';
+import { parseSubscription, readSubscription } from '../../providers/push/subscription.js';
 import {
   type DeviceRow,
   deleteBeyondNewest,
@@ -22,9 +23,11 @@ import {
 } from './repository.js';
 import {
   type DeviceSchema,
+  FCM_TOKEN,
   type ListedDeviceSchema,
   MAX_DEVICES_PER_USER,
   type RegisterDeviceBody,
+  TOKEN_LENGTH,
 } from './schemas.js';
 
 /** What the devices need of the event logs (the events service implements it). */
@@ -37,16 +40,26 @@ export interface DeviceServiceDeps {
   db: Database;
   clock: Clock;
   events: LogHeads;
+  /** WEBPUSH_ALLOWED_HOSTS: the push services a `webpush` subscription's endpoint may name. */
+  webpushHosts: readonly string[];
+  /** False without VAPID keys: no browser can subscribe, so no `webpush` device is taken. */
+  webpushOn: boolean;
 }
 
 export function deviceView(row: DeviceRow): Static<typeof DeviceSchema> {
   return { id: row.id, platform: row.platform, created_at: isoTimestamp(row.createdAt) };
 }
 
+/** What the list shows of a token: its end, or a subscription's endpoint's (its JSON ends in keys). */
+function tokenEnding(row: DeviceRow): string {
+  const subscription = row.platform === 'webpush' ? parseSubscription(row.token) : undefined;
+  return (typeof subscription === 'object' ? subscription.endpoint : row.token).slice(-6);
+}
+
 function listedView(row: DeviceRow): Static<typeof ListedDeviceSchema> {
   return {
     ...deviceView(row),
-    token_ending: row.token.slice(-6),
+    token_ending: tokenEnding(row),
     registered_at: isoTimestamp(row.registeredAt),
   };
 }
@@ -54,7 +67,33 @@ function listedView(row: DeviceRow): Static<typeof ListedDeviceSchema> {
 /** A registration lost a race for its token to another user's; the whole registration is tried again. */
 class TokenRace extends Error {}
 
-export function createDeviceService({ db, clock, events }: DeviceServiceDeps) {
+/**
+ * The token as stored: an FCM token as sent, once its shape is checked; a web push subscription
+ * checked (keys, an https endpoint on an allowed push service) and written in one canonical form, so
+ * the same subscription sent twice is one device.
+ */
+function storedToken(
+  body: Static<typeof RegisterDeviceBody>,
+  webpush: Pick<DeviceServiceDeps, 'webpushHosts' | 'webpushOn'>,
+): string {
+  const { token } = body;
+  if (body.platform !== 'webpush') {
+    if (token.length > TOKEN_LENGTH.max) {
+      throw ValidationFailed.field('token', validationMessages.maxLength('token', TOKEN_LENGTH.max));
+    }
+    if (!FCM_TOKEN.test(token)) throw ValidationFailed.field('token', validationMessages.pattern('token'));
+    return token;
+  }
+  if (!webpush.webpushOn) throw ValidationFailed.field('platform', messages.webpushOff);
+  const subscription = readSubscription(token, webpush.webpushHosts);
+  if (subscription === 'malformed')
+    throw ValidationFailed.field('token', messages.webpushSubscriptionMalformed);
+  if (subscription === 'endpoint') throw ValidationFailed.field('token', messages.webpushEndpointInvalid);
+  if (subscription === 'host') throw ValidationFailed.field('token', messages.webpushHostRefused);
+  return JSON.stringify({ endpoint: subscription.endpoint, keys: subscription.keys });
+}
+
+export function createDeviceService({ db, clock, events, ...webpush }: DeviceServiceDeps) {
   async function registerOnce(userId: number, body: Static<typeof RegisterDeviceBody>, head: number) {
     return db.transaction(async (tx) => {
       // One registration of this user at a time: the cap below cannot be raced past.
@@ -75,7 +114,8 @@ export function createDeviceService({ db, clock, events }: DeviceServiceDeps) {
 
   return {
     /** Registers (or refreshes) the device; the 6th forgets the least recently registered one. */
-    async register(user: { id: number }, body: Static<typeof RegisterDeviceBody>) {
+    async register(user: { id: number }, given: Static<typeof RegisterDeviceBody>) {
+      const body = { ...given, token: storedToken(given, webpush) };
       const head = (await events.lastSeqs([user.id])).get(user.id) ?? 0;
       for (let attempt = 1; ; attempt++) {
         try {

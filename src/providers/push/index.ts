@@ -1,4 +1,8 @@
-// The push driver PUSH_DRIVER names: `log` in development, `fcm` (Firebase Cloud Messaging).
+// The push driver: PUSH_DRIVER's (`log` in development, `fcm`: Firebase Cloud Messaging) for the
+// app's devices (`android`, `ios`, `web`: FCM tokens), WEBPUSH_DRIVER's (`log`, or `vapid`: Web
+// Push) for browsers (`webpush`: a PushSubscription). The push sender sees one driver; each device
+// goes to its platform's.
+import type { Agent } from 'node:https';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Clock } from '../../lib/clock.js';
@@ -6,18 +10,58 @@ import { ConfigError } from '../../lib/env-settings.js';
 import { createFcmDriver } from './fcm.js';
 import { createLogPushDriver } from './log.js';
 import type { PushDriver } from './types.js';
+import { createWebPushDriver } from './webpush.js';
 
 export * from './types.js';
 
 export function createPushDriver(
-  config: Pick<Config, 'pushDriver' | 'fcm' | 'dataDir'>,
-  deps: { clock: Clock; logger: FastifyBaseLogger; fetch?: typeof fetch },
+  config: Pick<Config, 'pushDriver' | 'fcm' | 'dataDir' | 'webpush' | 'pushMaxAgeSeconds'>,
+  deps: {
+    clock: Clock;
+    logger: FastifyBaseLogger;
+    fetch?: typeof fetch;
+    /** The TLS agent of Web Push's requests (tests trust their fake push service with it). */
+    webpushAgent?: Agent;
+  },
 ): PushDriver {
-  if (config.pushDriver === 'log') {
-    return createLogPushDriver({ dataDir: config.dataDir, logger: deps.logger, clock: deps.clock });
-  }
+  let logDriver: PushDriver | undefined;
+  const log = () => {
+    logDriver ??= createLogPushDriver({ dataDir: config.dataDir, logger: deps.logger, clock: deps.clock });
+    return logDriver;
+  };
+  const apps = config.pushDriver === 'log' ? log() : fcmDriver(config, deps);
+  const browsers =
+    config.webpush.driver === 'log' ? log() : webPushDriver(config, deps.logger, deps.webpushAgent);
+  return {
+    name: apps.name,
+    send: (message) => (message.platform === 'webpush' ? browsers : apps).send(message),
+  };
+}
+
+function fcmDriver(
+  config: Pick<Config, 'fcm'>,
+  deps: { clock: Clock; logger: FastifyBaseLogger; fetch?: typeof fetch },
+) {
   const { serviceAccount, projectId, baseUrl } = config.fcm;
   // loadConfig refuses this already; a hand-built configuration gets the same line.
   if (!serviceAccount) throw new ConfigError('FCM_SERVICE_ACCOUNT is required when PUSH_DRIVER=fcm');
   return createFcmDriver({ serviceAccount, projectId, baseUrl }, deps);
+}
+
+function webPushDriver(
+  config: Pick<Config, 'webpush' | 'pushMaxAgeSeconds'>,
+  logger: FastifyBaseLogger,
+  agent: Agent | undefined,
+) {
+  const { publicKey, privateKey, subject } = config.webpush;
+  // loadConfig refuses this already; a hand-built configuration gets the same line.
+  if (!publicKey || !privateKey || !subject) {
+    throw new ConfigError(
+      'WEBPUSH_DRIVER=vapid needs WEBPUSH_VAPID_PUBLIC_KEY, WEBPUSH_VAPID_PRIVATE_KEY and WEBPUSH_SUBJECT',
+    );
+  }
+  return createWebPushDriver(
+    { publicKey, privateKey, subject },
+    { logger, ttlSeconds: config.pushMaxAgeSeconds, ...(agent ? { agent } : {}) },
+  );
 }

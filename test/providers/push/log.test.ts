@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { testConfig } from '../../../src/config.js';
 import { ManualClock } from '../../../src/lib/clock.js';
 import { createPushDriver } from '../../../src/providers/push/index.js';
 import { PUSH_OUTBOX_FILE } from '../../../src/providers/push/log.js';
@@ -18,6 +19,8 @@ describe('the log push driver', () => {
         pushDriver: 'log',
         dataDir,
         fcm: { serviceAccount: undefined, projectId: undefined, baseUrl: 'http://x' },
+        webpush: testConfig().webpush,
+        pushMaxAgeSeconds: 3600,
       },
       { clock, logger: pino({ level: 'silent' }) },
     );
@@ -60,6 +63,8 @@ describe('the log push driver', () => {
           pushDriver: 'fcm',
           dataDir: '/tmp',
           fcm: { serviceAccount: undefined, projectId: undefined, baseUrl: 'http://x' },
+          webpush: testConfig().webpush,
+          pushMaxAgeSeconds: 3600,
         },
         { clock: new ManualClock(), logger: pino({ level: 'silent' }) },
       ),
