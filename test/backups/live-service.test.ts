@@ -79,6 +79,9 @@ describe('backup beside a running embedded service', { timeout: 180_000 }, () =>
       const target = scratchDir('pronostics-restored-');
       const restored = await restoreBackup({ file, dataDir: target, backupDir: join(target, 'backups') });
       expect(restored.manifest.secrets).toEqual(['app-secret']);
+      // Through the socket too, the service's database wrote the tables itself (issue 43's short hold).
+      expect(restored.manifest.database.tables_read_by).toBe('copy');
+      expect(restored.manifest.members).toHaveProperty(['database/tables/otp_codes.copy']);
       expect(readFileSync(join(target, 'app-secret'), 'utf8')).toBe(
         readFileSync(join(dataDir, 'app-secret'), 'utf8'),
       );
