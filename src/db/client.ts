@@ -70,6 +70,12 @@ export interface DatabaseHandle {
   readonly kind: 'pglite' | 'postgres';
   /** The PGlite instance behind an embedded handle (to share it over a socket); absent otherwise. */
   readonly embedded?: PGlite;
+  /**
+   * An on-disk PGlite's data directory on this machine (its own, or a running service's reached
+   * over its socket): a file the database writes there (COPY … TO) is readable here. Absent for an
+   * in-memory PGlite and PostgreSQL.
+   */
+  readonly directory?: string;
   /** A trivial query; throws when the database does not answer. */
   ping(): Promise<void>;
   /** The connection pool's state and waits, now. */
@@ -351,6 +357,7 @@ async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
     db,
     kind: 'pglite',
     embedded: client,
+    ...(dataDir ? { directory: dataDir } : {}),
     async ping() {
       if (closed) throw new Error('database closed');
       await client.query('SELECT 1');

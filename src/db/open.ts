@@ -126,7 +126,7 @@ async function reachRunningService(dataDir: string, owner: LockOwner): Promise<D
   try {
     database = await openSharedPglite(dirname(socket));
     await database.ping();
-    return database;
+    return { ...database, directory: dataDir };
   } catch {
     await database?.close().catch(() => {});
     throw new DatabaseUnavailable(

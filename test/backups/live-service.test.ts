@@ -83,6 +83,9 @@ describe('backup beside a running embedded service', { timeout: 180_000 }, () =>
       for (const secret of restored.manifest.secrets) {
         expect(readFileSync(join(target, secret), 'utf8')).toBe(readFileSync(join(dataDir, secret), 'utf8'));
       }
+      // Through the socket too, the service's database wrote the tables itself (issue 43's short hold).
+      expect(restored.manifest.database.tables_read_by).toBe('copy');
+      expect(restored.manifest.members).toHaveProperty(['database/tables/otp_codes.copy']);
       const database = await openRestored(target);
       try {
         const codes = (await database.db.execute(

@@ -52,9 +52,9 @@ describe('restore refuses', { timeout: 180_000 }, () => {
     const file = join(work, 'corrupted.tar.gz');
     await rewriteArchive(good, file, (manifest) => {
       const members = manifest.members as Record<string, { sha256: string }>;
-      members['database/tables/users.jsonl']!.sha256 = '0'.repeat(64);
+      members['database/tables/users.copy']!.sha256 = '0'.repeat(64);
     });
-    await expectRefused(file, /is corrupted: database\/tables\/users\.jsonl does not match its sha256/);
+    await expectRefused(file, /is corrupted: database\/tables\/users\.copy does not match its sha256/);
   });
 
   it('a file damaged on disk (a byte changed in the middle)', async () => {

@@ -2,11 +2,13 @@
 // first, then the members it lists with their sha256. Writing goes to a `.partial` file beside the
 // target (owner-only), flushed and renamed into place, so a crash never leaves half an archive
 // under a backup's name. Reading streams the archive once, checks every member against the
-// manifest, and turns what a damaged or foreign file does to gzip and tar into one line.
+// manifest, and turns what a damaged or foreign file does to gzip and tar into one line. A backup
+// writes its archive on a worker thread (`writeArchiveOffThread`, archive-thread.ts).
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { chmod, open, rename, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
+import { Worker } from 'node:worker_threads';
 import { createGunzip, createGzip } from 'node:zlib';
 import tar from 'tar-stream';
 import { BackupRefused, MANIFEST_NAME, type Manifest, readManifest } from './manifest.js';
@@ -17,6 +19,72 @@ export interface StagedMember {
   path: string;
   sha256: string;
   bytes: number;
+}
+
+/** What the archive thread is given: the manifest but its members, and the staged members. */
+export interface ArchiveJob {
+  target: string;
+  manifest: Omit<Manifest, 'members'>;
+  members: { name: string; path: string }[];
+}
+
+export type ArchiveJobResult = { manifest: Manifest } | { error: string; refused: boolean };
+
+/** Hashes every member, writes the archive at `target` and reads it back; returns its manifest. */
+export async function buildArchive(job: ArchiveJob): Promise<Manifest> {
+  const staged: StagedMember[] = [];
+  for (const member of job.members) staged.push(await hashMember(member.path, member.name));
+  const manifest: Manifest = {
+    ...job.manifest,
+    members: Object.fromEntries(staged.map((m) => [m.name, { sha256: m.sha256, bytes: m.bytes }])),
+  };
+  await writeArchive(job.target, manifest, staged);
+  await readArchive(job.target, () => {});
+  return manifest;
+}
+
+/**
+ * `buildArchive` on a worker thread of its own (archive-thread.ts), so the service's event loop
+ * keeps answering while a large backup is compressed. Under tsx (development, tests) the thread
+ * runs the TypeScript entry with tsx's loader; built, the compiled one.
+ */
+export function writeArchiveOffThread(job: ArchiveJob): Promise<Manifest> {
+  const typescript = import.meta.url.endsWith('.ts');
+  const entry = new URL(typescript ? './archive-thread.ts' : './archive-thread.js', import.meta.url);
+  const thread = typescript
+    ? new Worker(
+        `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); });`,
+        { eval: true },
+      )
+    : new Worker(entry);
+  return new Promise<Manifest>((resolve, reject) => {
+    let answered = false;
+    thread.once('message', (answer: ArchiveJobResult) => {
+      answered = true;
+      if ('manifest' in answer) resolve(answer.manifest);
+      else reject(answer.refused ? new BackupRefused(answer.error) : new Error(answer.error));
+      void thread.terminate();
+    });
+    thread.once('error', (error) => {
+      answered = true;
+      reject(error);
+    });
+    thread.once('exit', (code) => {
+      if (!answered) reject(new Error(`the archive thread exited with code ${code}`));
+    });
+    thread.postMessage(job);
+  });
+}
+
+/** A staged file's manifest entry: its sha256 and size. */
+export async function hashMember(path: string, name: string): Promise<StagedMember> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+    hash.update(chunk);
+    bytes += chunk.length;
+  }
+  return { name, path, sha256: hash.digest('hex'), bytes };
 }
 
 /** Writes `manifest` then each member into a new archive at `target` (mode 0600). */

@@ -13,11 +13,16 @@ export class BackupRefused extends Error {
 export const MANIFEST_NAME = 'manifest.json';
 /** Marks an archive as this service's; `format_version` changes when the layout below does. */
 export const ARCHIVE_FORMAT = 'pronostics-backup';
-export const ARCHIVE_FORMAT_VERSION = 1;
+export const ARCHIVE_FORMAT_VERSION = 2;
+/** Layouts this code restores: 1 held the tables as JSON lines, 2 in COPY text format. */
+const READABLE_FORMAT_VERSIONS = [1, 2];
 
-/** Members: `database/tables/<table>.jsonl` (one `row_to_json` line per row), `database/sequences.json`,
- * `files/<storage key>` (local storage), `secrets/<file>` (DATA_DIR's generated secrets). */
+/** Members: `database/tables/<table>.copy` (COPY text format with a header line; layout 1:
+ * `<table>.jsonl`, one `row_to_json` line per row), `database/sequences.json`, `files/<storage key>`
+ * (local storage), `secrets/<file>` (DATA_DIR's generated secrets). */
 export const TABLES_PREFIX = 'database/tables/';
+export const COPY_SUFFIX = '.copy';
+export const JSONL_SUFFIX = '.jsonl';
 export const SEQUENCES_MEMBER = 'database/sequences.json';
 export const FILES_PREFIX = 'files/';
 export const SECRETS_PREFIX = 'secrets/';
@@ -37,7 +42,12 @@ export interface Manifest {
   migration: string;
   /** The snapshot's instant: the database's `now()` in the backup's transaction, microseconds, UTC. */
   created_at: string;
-  database: { kind: 'pglite' | 'postgres'; snapshot: 'repeatable read, one transaction' };
+  database: {
+    kind: 'pglite' | 'postgres';
+    snapshot: 'repeatable read, one transaction';
+    /** Layout 2: `copy` when the database wrote the tables itself, `cursor` when this process read them. */
+    tables_read_by?: 'copy' | 'cursor';
+  };
   /** Rows of each table in the snapshot. */
   rows: Record<string, number>;
   files:
@@ -63,9 +73,9 @@ export function readManifest(file: string, bytes: Buffer): Manifest {
       `${file} is not a backup of this service: ${MANIFEST_NAME} is not ${ARCHIVE_FORMAT}'s`,
     );
   }
-  if (manifest.format_version !== ARCHIVE_FORMAT_VERSION) {
+  if (!READABLE_FORMAT_VERSIONS.includes(manifest.format_version as number)) {
     throw new BackupRefused(
-      `${file} is a backup of layout ${manifest.format_version}, this code reads layout ${ARCHIVE_FORMAT_VERSION}: restore it with the release that made it (${manifest.version})`,
+      `${file} is a backup of layout ${manifest.format_version}, this code reads layouts ${READABLE_FORMAT_VERSIONS.join(' and ')}: restore it with the release that made it (${manifest.version})`,
     );
   }
   const wellFormed =

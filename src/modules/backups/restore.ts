@@ -5,7 +5,7 @@
 // own migration, the rows loaded with triggers and foreign-key checks off (they held when the
 // snapshot was taken), the sequences set, then the later migrations applied. Only then are the
 // database, the stored files and the secrets renamed into place; a failure removes the staging.
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import {
   access,
   copyFile,
@@ -30,9 +30,11 @@ import { ensurePrivateDir } from '../../lib/private-files.js';
 import { readArchive } from './archive.js';
 import {
   BackupRefused,
+  COPY_SUFFIX,
   FILES_PREFIX,
   GENERATED_SECRETS,
   type JournalEntry,
+  JSONL_SUFFIX,
   knownMigration,
   type Manifest,
   SECRETS_PREFIX,
@@ -115,11 +117,14 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
       () => {},
       async (name, chunks) => {
         if (name.startsWith(TABLES_PREFIX)) {
-          const table = name.slice(TABLES_PREFIX.length).replace(/\.jsonl$/, '');
+          const copy = name.endsWith(COPY_SUFFIX);
+          const table = name.slice(TABLES_PREFIX.length, -(copy ? COPY_SUFFIX : JSONL_SUFFIX).length);
           const columns = tables.get(table);
-          if (!columns)
+          if (!columns || !(copy || name.endsWith(JSONL_SUFFIX)))
             throw new BackupRefused(`${file} holds rows of ${table}, a table its schema does not have`);
-          loaded[table] = await loadTable(client!, table, columns, chunks);
+          loaded[table] = copy
+            ? await copyTable(client!, join(staging, 'pglite'), table, columns, chunks, file)
+            : await loadTable(client!, table, columns, chunks);
         } else if (name === SEQUENCES_MEMBER) {
           await setSequences(client!, JSON.parse((await collect(chunks)).toString('utf8')));
         } else if (name.startsWith(FILES_PREFIX)) {
@@ -217,6 +222,54 @@ async function tablesOf(client: PGlite): Promise<Map<string, string[]>> {
     tables.set(table, columns);
   }
   return tables;
+}
+
+/**
+ * Loads one table's COPY text member (layout 2): written into the staging database's own folder,
+ * then read by the database with `COPY … FROM`, the columns its header names (each one the table
+ * has; `HEADER match` checks the file says the same). Returns the rows loaded.
+ */
+async function copyTable(
+  client: PGlite,
+  directory: string,
+  table: string,
+  columns: string[],
+  chunks: AsyncIterable<Buffer>,
+  file: string,
+): Promise<number> {
+  const name = `restore-${table}${COPY_SUFFIX}`;
+  const path = join(directory, name);
+  await pipeline(chunks, createWriteStream(path, { flags: 'wx', mode: 0o600 }));
+  try {
+    const header = await firstLine(path);
+    const named = header.split('\t');
+    const unknown = named.find((column) => !columns.includes(column));
+    if (unknown !== undefined || named.length === 0) {
+      throw new BackupRefused(
+        `${file} holds a column ${unknown ?? '(none)'} of ${table}, which its schema does not have`,
+      );
+    }
+    const {
+      rows: [where],
+    } = await client.query<{ directory: string }>(`SELECT current_setting('data_directory') AS directory`);
+    const [result] = await client.exec(
+      `COPY ${quoted(table)} (${named.map(quoted).join(', ')}) FROM '${`${where!.directory}/${name}`.replaceAll("'", "''")}' WITH (FORMAT text, HEADER match)`,
+    );
+    return result?.affectedRows ?? 0;
+  } finally {
+    await rm(path, { force: true });
+  }
+}
+
+/** The first line of a file (a COPY member's header), without reading the rest. */
+async function firstLine(path: string): Promise<string> {
+  let line = '';
+  for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 4096 })) {
+    const newline = (chunk as string).indexOf('\n');
+    line += newline === -1 ? chunk : (chunk as string).slice(0, newline);
+    if (newline !== -1 || line.length > 65536) break;
+  }
+  return line;
 }
 
 /** Inserts one table's `row_to_json` lines, LOAD_ROWS per statement; returns the rows loaded. */

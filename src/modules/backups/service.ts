@@ -1,11 +1,10 @@
 // Backups of the embedded database and its files: `npm run cli -- backup [FILE]` and the runtime's
 // scheduled backups (BACKUP_INTERVAL_HOURS) write one archive (archive.ts) holding a one-transaction
 // snapshot of every table (snapshot.ts), the stored files of that instant (local storage), DATA_DIR's
-// generated secrets and a manifest; each archive is read back and its checksums checked once
-// written. `restore` (restore.ts) is re-exported here for the CLI. On PostgreSQL the database's own
-// tools do this (docs/operations.md, "Backups"): `backupRefusal` says so in one line.
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+// generated secrets and a manifest; the archive is written, read back and its checksums checked on
+// a worker thread once the snapshot's transaction has committed (archive.ts). `restore`
+// (restore.ts) is re-exported here for the CLI. On PostgreSQL the database's own tools do this
+// (docs/operations.md, "Backups"): `backupRefusal` says so in one line.
 import { copyFile, link, mkdir, mkdtemp, readdir, rm, stat, unlink } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
@@ -14,7 +13,7 @@ import type { DatabaseHandle } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { ensurePrivateDir } from '../../lib/private-files.js';
 import { API_VERSION } from '../../lib/version.js';
-import { readArchive, type StagedMember, writeArchive } from './archive.js';
+import { readArchive, writeArchiveOffThread } from './archive.js';
 import {
   ARCHIVE_FORMAT,
   ARCHIVE_FORMAT_VERSION,
@@ -26,7 +25,7 @@ import {
   SECRETS_PREFIX,
   shippedMigrations,
 } from './manifest.js';
-import { snapshotDatabase } from './snapshot.js';
+import { type DatabaseSnapshot, snapshotDatabase } from './snapshot.js';
 
 export { BackupRefused, type Manifest } from './manifest.js';
 export { type RestoreResult, restoreBackup } from './restore.js';
@@ -81,23 +80,28 @@ export function createBackupsService(deps: BackupsDeps) {
     }
     // Staged beside the archive, so the files' hard links stay on one file system when they can.
     const staging = await mkdtemp(join(dirname(file), '.backup-staging-'));
+    let snapshot: DatabaseSnapshot | undefined;
     try {
       const shipped = shippedMigrations();
       const filesDir = join(config.dataDir, 'files');
       const linked: { name: string; path: string }[] = [];
-      const snapshot = await snapshotDatabase(database.db, staging, shipped, async () => {
-        if (config.storageDriver === 'local') {
-          linked.push(
-            ...(await linkTree(filesDir, join(staging, 'files'), [resolve(config.backupDir), staging])),
-          );
-        }
+      snapshot = await snapshotDatabase(database.db, {
+        staging,
+        ...(database.directory !== undefined ? { databaseDirectory: database.directory } : {}),
+        shipped,
+        atSnapshot: async () => {
+          if (config.storageDriver === 'local') {
+            linked.push(
+              ...(await linkTree(filesDir, join(staging, 'files'), [resolve(config.backupDir), staging])),
+            );
+          }
+        },
       });
-      const members: StagedMember[] = [...snapshot.members];
+      const members = [...snapshot.files];
       let fileBytes = 0;
       for (const entry of linked) {
-        const member = await hashed(entry.path, `${FILES_PREFIX}${entry.name}`);
-        fileBytes += member.bytes;
-        members.push(member);
+        fileBytes += (await stat(entry.path)).size;
+        members.push({ name: `${FILES_PREFIX}${entry.name}`, path: entry.path });
       }
       const secrets: string[] = [];
       for (const name of GENERATED_SECRETS) {
@@ -110,31 +114,38 @@ export function createBackupsService(deps: BackupsDeps) {
           throw error;
         }
         secrets.push(name);
-        members.push(await hashed(staged, `${SECRETS_PREFIX}${name}`));
+        members.push({ name: `${SECRETS_PREFIX}${name}`, path: staged });
       }
-      const manifest: Manifest = {
-        format: ARCHIVE_FORMAT,
-        format_version: ARCHIVE_FORMAT_VERSION,
-        version: API_VERSION,
-        migration: snapshot.migration,
-        created_at: snapshot.createdAt,
-        database: { kind: database.kind, snapshot: 'repeatable read, one transaction' },
-        rows: snapshot.rows,
-        files:
-          config.storageDriver === 'local'
-            ? { storage: 'local', count: linked.length, bytes: fileBytes }
-            : {
-                storage: 's3',
-                bucket: config.s3.bucket,
-                note: 'the stored files are not in this archive: the bucket is backed up by its own versioning',
-              },
-        secrets,
-        members: Object.fromEntries(members.map((m) => [m.name, { sha256: m.sha256, bytes: m.bytes }])),
-      };
-      await writeArchive(file, manifest, members);
-      await verify(file);
+      const manifest = await writeArchiveOffThread({
+        target: file,
+        manifest: {
+          format: ARCHIVE_FORMAT,
+          format_version: ARCHIVE_FORMAT_VERSION,
+          version: API_VERSION,
+          migration: snapshot.migration,
+          created_at: snapshot.createdAt,
+          database: {
+            kind: database.kind,
+            snapshot: 'repeatable read, one transaction',
+            tables_read_by: snapshot.readBy,
+          },
+          rows: snapshot.rows,
+          files:
+            config.storageDriver === 'local'
+              ? { storage: 'local', count: linked.length, bytes: fileBytes }
+              : {
+                  storage: 's3',
+                  bucket: config.s3.bucket,
+                  note: 'the stored files are not in this archive: the bucket is backed up by its own versioning',
+                },
+          secrets,
+        },
+        members,
+      });
+      knownMigration(file, manifest, shipped);
       return { file, manifest, snapshotMs: snapshot.snapshotMs, totalMs: performance.now() - started };
     } finally {
+      await snapshot?.cleanup();
       await rm(staging, { recursive: true, force: true });
     }
   }
@@ -281,14 +292,4 @@ async function linkTree(from: string, to: string, skip: string[]): Promise<{ nam
   }
   await walk(from);
   return linked.sort((a, b) => a.name.localeCompare(b.name));
-}
-
-async function hashed(path: string, name: string): Promise<StagedMember> {
-  const hash = createHash('sha256');
-  let bytes = 0;
-  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
-    hash.update(chunk);
-    bytes += chunk.length;
-  }
-  return { name, path, sha256: hash.digest('hex'), bytes };
 }
