@@ -35,6 +35,7 @@ import supportRoutes from './modules/support/routes.js';
 import trackRecordRoutes from './modules/track-record/routes.js';
 import userRoutes from './modules/users/routes.js';
 import walletRoutes from './modules/wallet/routes.js';
+import webappRoutes from './modules/webapp/routes.js';
 import withdrawalRoutes from './modules/withdrawals/routes.js';
 import auth from './plugins/app/auth.js';
 import coercion from './plugins/app/coercion.js';
@@ -228,6 +229,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(trackRecordRoutes);
   await app.register(accountRoutes);
   await app.register(consoleRoutes);
+  await app.register(webappRoutes);
   await app.register(metricsRoutes);
 
   return app;

@@ -194,6 +194,11 @@ const ConfigSchema = Type.Object({
     description:
       "The admin console's built files (`npm run build` writes them to dist/console), served at /admin.",
   }),
+  webappDir: directory('WEBAPP_DIR', {
+    default: './dist/webapp',
+    description:
+      "The web app's built files (`npm run build` writes them to dist/webapp, with .br and .gz copies), served at /app/.",
+  }),
   databaseUrl: optionalText('DATABASE_URL', {
     pattern: '^(?:memory://$|postgres(?:ql)?://.)',
     accepts: 'unset (embedded PGlite), memory:// or a postgres:// URL',

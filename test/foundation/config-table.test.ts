@@ -198,6 +198,8 @@ const accepted: Accepted[] = [
   ['CONSOLE_DIR', undefined, 'consoleDir', '/srv/app/dist/console'],
   ['CONSOLE_DIR', 'web', 'consoleDir', '/srv/app/web'],
   ['CONSOLE_DIR', '/opt/console', 'consoleDir', '/opt/console'],
+  ['WEBAPP_DIR', undefined, 'webappDir', '/srv/app/dist/webapp'],
+  ['WEBAPP_DIR', 'web', 'webappDir', '/srv/app/web'],
 
   ['DATABASE_URL', undefined, 'databaseUrl', undefined],
   ['DATABASE_URL', '', 'databaseUrl', undefined],

@@ -1,0 +1,99 @@
+// The web app's shell: the language (and its FR / EN switch), signed in or not, the offline screen
+// that retries by itself, and the "reload" prompt when a new version's worker waits. The signed-out
+// first screen makes no call to the service (so no 401 in the console).
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { api, session } from './api.js';
+import { currentLanguage, initialLanguage, type Language, setLanguage, t } from './i18n/index.js';
+import { Home } from './screens/home.js';
+import { SignIn } from './screens/signin.js';
+
+export function App({
+  update,
+}: {
+  update: { waiting: () => boolean; onWaiting: (then: () => void) => void; takeOver: () => void };
+}) {
+  const [language, setShown] = useState<Language>(() => {
+    const first = initialLanguage();
+    setLanguage(first);
+    return first;
+  });
+  const [signedIn, setSignedIn] = useState(() => session.token() !== null);
+  const [offline, setOffline] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+  const [updateReady, setUpdateReady] = useState(update.waiting());
+
+  useEffect(() => update.onWaiting(() => setUpdateReady(true)), [update]);
+  useEffect(() => {
+    if (!offline) return;
+    // Try again every 5 s, and at once when the browser says the network is back.
+    const retry = () => {
+      setOffline(false);
+      setAttempt((n) => n + 1);
+    };
+    const timer = setTimeout(retry, 5000);
+    window.addEventListener('online', retry);
+    return () => {
+      clearTimeout(timer);
+      window.removeEventListener('online', retry);
+    };
+  }, [offline]);
+
+  const switchLanguage = () => {
+    const next: Language = currentLanguage() === 'fr' ? 'en' : 'fr';
+    setLanguage(next);
+    setShown(next);
+  };
+  const logout = async () => {
+    await api.POST('/api/user/logout').catch(() => undefined);
+    session.clear();
+    setSignedIn(false);
+  };
+  const goneOffline = useCallback(() => setOffline(true), []);
+
+  return (
+    <div class="shell" data-language={language}>
+      <header>
+        <span class="brand">{t('appName')}</span>
+        <nav>
+          <button
+            type="button"
+            class="link"
+            lang={language === 'fr' ? 'en' : 'fr'}
+            aria-label={t('languageSwitchLabel')}
+            onClick={switchLanguage}
+          >
+            {t('languageSwitch')}
+          </button>
+          {signedIn && (
+            <button type="button" class="link" onClick={() => void logout()}>
+              {t('logout')}
+            </button>
+          )}
+        </nav>
+      </header>
+      {updateReady && (
+        <div class="banner" role="status">
+          {t('updateReady')}{' '}
+          <button type="button" onClick={update.takeOver}>
+            {t('updateReload')}
+          </button>
+        </div>
+      )}
+      {offline ? (
+        <main id="main" class="offline">
+          <h1>{t('offlineTitle')}</h1>
+          <p>{t('offlineBody')}</p>
+          <button type="button" onClick={() => setOffline(false)}>
+            {t('retry')}
+          </button>
+        </main>
+      ) : signedIn ? (
+        <main id="main" key={`${language}-${attempt}`}>
+          <Home onOffline={goneOffline} />
+        </main>
+      ) : (
+        <SignIn key={language} onSignedIn={() => setSignedIn(true)} />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,115 @@
+// Home: the credits, the latest analyses and the upcoming fixtures by day. One call each, the
+// dashboard (user + latest) and the fixtures list; an unreachable service shows the offline screen.
+import { useEffect, useState } from 'preact/hooks';
+import { envelopeOf } from '../../../clients/typescript/index.js';
+import { api, dataOf, errorText, isUnreachable, type ResponseData } from '../api.js';
+import { currentLanguage, t } from '../i18n/index.js';
+
+type Dashboard = ResponseData<'/api/user/dashboard', 'get'>;
+type Fixtures = ResponseData<'/api/fixtures', 'get'>['fixtures'];
+type Listed = Dashboard['latest_pronostics'][number];
+
+const STATUS_KEY = {
+  processing: 'statusProcessing',
+  success: 'statusSuccess',
+  cancelled: 'statusCancelled',
+} as const;
+
+function teamsOf(pronostic: Listed): { home: string; away: string } {
+  const details = pronostic.teams_details as { home?: unknown; away?: unknown };
+  return { home: String(details.home ?? '?'), away: String(details.away ?? '?') };
+}
+
+export function Home({ onOffline }: { onOffline: () => void }) {
+  const [state, setState] = useState<
+    { credits: number; latest: Listed[]; fixtures: Fixtures } | { error: string } | undefined
+  >();
+
+  useEffect(() => {
+    let live = true;
+    void (async () => {
+      try {
+        const [dashboard, fixtures] = await Promise.all([
+          envelopeOf(api.GET('/api/user/dashboard')),
+          dataOf(api.GET('/api/fixtures', { params: { query: { per_page: 20 } } })),
+        ]);
+        if (live) {
+          setState({
+            credits: dashboard.user.credits_balance,
+            latest: dashboard.data.latest_pronostics,
+            fixtures: fixtures.fixtures,
+          });
+        }
+      } catch (error) {
+        if (isUnreachable(error)) onOffline();
+        else if (live) setState({ error: errorText(error) });
+      }
+    })();
+    return () => {
+      live = false;
+    };
+  }, [onOffline]);
+
+  if (state === undefined) return <p class="loading">{t('loading')}</p>;
+  if ('error' in state) {
+    return (
+      <p role="alert" class="error">
+        {state.error}
+      </p>
+    );
+  }
+  const language = currentLanguage();
+  const day = new Intl.DateTimeFormat(language, { weekday: 'long', day: 'numeric', month: 'long' });
+  const time = new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit' });
+  const byDay = new Map<string, Fixtures>();
+  for (const fixture of state.fixtures) {
+    const label = day.format(new Date(fixture.kickoff_at));
+    byDay.set(label, [...(byDay.get(label) ?? []), fixture]);
+  }
+  return (
+    <>
+      <h1>{t('homeTitle')}</h1>
+      <p class="credits">{t('credits', { count: state.credits })}</p>
+      <section aria-labelledby="latest-title">
+        <h2 id="latest-title">{t('latestAnalyses')}</h2>
+        {state.latest.length === 0 ? (
+          <p>{t('noAnalyses')}</p>
+        ) : (
+          <ul class="cards">
+            {state.latest.map((pronostic) => {
+              const teams = teamsOf(pronostic);
+              return (
+                <li key={pronostic.id}>
+                  <span>{t('versus', teams)}</span>
+                  <span class={`status status-${pronostic.status}`}>{t(STATUS_KEY[pronostic.status])}</span>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </section>
+      <section aria-labelledby="fixtures-title">
+        <h2 id="fixtures-title">{t('upcomingFixtures')}</h2>
+        {byDay.size === 0 ? (
+          <p>{t('noFixtures')}</p>
+        ) : (
+          [...byDay].map(([label, fixtures]) => (
+            <div key={label}>
+              <h3>{label}</h3>
+              <ul class="cards">
+                {fixtures.map((fixture) => (
+                  <li key={fixture.id}>
+                    <span>{t('versus', { home: fixture.home, away: fixture.away })}</span>
+                    <span class="muted">
+                      {fixture.league.name} · {time.format(new Date(fixture.kickoff_at))}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))
+        )}
+      </section>
+    </>
+  );
+}
