@@ -33,11 +33,15 @@ function serviceWorkerShell(): Plugin {
   };
 }
 
-/** .br and .gz beside every text file of the build. */
-function precompress(outDir: string): Plugin {
+/** .br and .gz beside every text file of the build (its outDir as resolved: the tests build elsewhere). */
+function precompress(): Plugin {
+  let outDir = '';
   return {
     name: 'pronostics-precompress',
     apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir;
+    },
     async closeBundle() {
       const names = (await readdir(outDir, { recursive: true, withFileTypes: true }))
         .filter((entry) => entry.isFile())
@@ -56,14 +60,13 @@ function precompress(outDir: string): Plugin {
 }
 
 export default defineConfig(({ mode }) => {
-  const outDir = process.env.WEBAPP_BUILD_DIR ?? fileURLToPath(new URL('../dist/webapp', import.meta.url));
   return {
     root: fileURLToPath(new URL('.', import.meta.url)),
     base: '/app/',
     oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
-    plugins: [serviceWorkerShell(), precompress(outDir)],
+    plugins: [serviceWorkerShell(), precompress()],
     build: {
-      outDir,
+      outDir: fileURLToPath(new URL('../dist/webapp', import.meta.url)),
       emptyOutDir: true,
       // The service's CSP allows same-origin scripts only: no inline preload polyfill.
       modulePreload: { polyfill: false },
