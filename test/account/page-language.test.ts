@@ -10,7 +10,7 @@ import { expectLanguageRule, expectSwitch, getPage } from '../browser/page-langu
 import { createTestApp, type TestApp } from '../helpers.js';
 
 /** The French page as it was sent before English and before issue 42's wording. */
-const PAGE_BEFORE = readFileSync(join(import.meta.dirname, 'fixtures', 'page-fr-before.html'), 'utf8');
+const PAGE_BEFORE = readFileSync(join(import.meta.dirname, 'fixtures', 'page-fr-before.html.txt'), 'utf8');
 
 let t: TestApp;
 beforeAll(async () => {

@@ -12,8 +12,8 @@ import { createTestApp, type TestApp } from '../helpers.js';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures');
 /** The page and its script as they were sent before English existed. */
-const PAGE_BEFORE = readFileSync(join(FIXTURES, 'page-fr-before.html'), 'utf8');
-const SCRIPT_BEFORE = readFileSync(join(FIXTURES, 'app-fr-before.js'), 'utf8');
+const PAGE_BEFORE = readFileSync(join(FIXTURES, 'page-fr-before.html.txt'), 'utf8');
+const SCRIPT_BEFORE = readFileSync(join(FIXTURES, 'app-fr-before.js.txt'), 'utf8');
 
 /** Every text of a catalogue part, functions called with markers, arrays and objects walked. */
 function textsOf(part: unknown): string[] {
