@@ -16,3 +16,10 @@ export const t: ConsoleTexts = locale === 'en' ? en : fr;
 
 /** The Intl locale numbers and dates are written with. */
 export const intlLocale = locale === 'en' ? 'en-GB' : 'fr-FR';
+
+const rules = new Intl.PluralRules(intlLocale);
+
+/** The form of a counted text for `count`, by the console's language's plural rules. */
+export function byCount<T>(count: number, forms: { one: T; other: T }): T {
+  return rules.select(count) === 'one' ? forms.one : forms.other;
+}

@@ -1,5 +1,8 @@
 // The console's two catalogues (console/src/texts/): the same keys, and each text that takes
-// arguments takes the same ones and uses each of them, in French and in English.
+// arguments takes the same ones and uses each of them, in French and in English; and no French
+// sentence left in the console's code outside them.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { en } from '../../console/src/texts/en.js';
 import { fr } from '../../console/src/texts/fr.js';
@@ -43,6 +46,24 @@ describe('the console’s texts', () => {
       if (same.has(path)) continue;
       expect(text, path).not.toMatch(french);
     }
+  });
+
+  it('are the only place the console’s code writes French', () => {
+    const root = join(process.cwd(), 'console', 'src');
+    const files = (readdirSync(root, { recursive: true }) as string[])
+      .filter((file) => /\.tsx?$/.test(file) && !file.startsWith('texts'))
+      .map((file) => join(root, file));
+    const found: string[] = [];
+    for (const file of files) {
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .forEach((line, index) => {
+          const code = line.replace(/\/\/.*$|^\s*\/?\*.*$/, '');
+          if (/[éèàùâêîôûçÉÀ«»’]/.test(code))
+            found.push(`${relative(root, file)}:${index + 1}: ${line.trim()}`);
+        });
+    }
+    expect(found).toEqual([]);
   });
 });
 
