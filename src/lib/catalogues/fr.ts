@@ -467,7 +467,7 @@ n’entrent pas dans le taux de réussite.`,
       'Saisissez le code de confirmation reçu par SMS : le compte est supprimé aussitôt.',
     ],
     whatHappens: 'Ce qui est supprimé, ce qui est conservé',
-    // What is kept, and for how long: docs/decisions/0101 (the phone on financial records, 10 years).
+    // What is kept, and for how long: docs/decisions/0101-deletion-page-retention.md.
     outcomes: [
       'Supprimés : votre numéro de téléphone (partout, journal d’audit compris, sauf dans les opérations financières ci-dessous), votre nom, votre pseudo, votre photo, vos demandes d’assistance et leurs pièces jointes, vos sessions (vous êtes déconnecté partout).',
       'Anonymisés : vos pronostics, gardés sans aucun lien avec vous pour le bilan public.',
