@@ -7,6 +7,7 @@ import {
   type PageMeta,
   type ResponseData,
 } from '../../clients/typescript/index.js';
+import { locale, t } from './i18n.js';
 
 const TOKEN_KEY = 'pronostics.admin.token';
 
@@ -17,16 +18,23 @@ export const session = {
 };
 
 export const api = createPronosticsClient({ baseUrl: location.origin, token: session.token });
+// The service answers in the console's language, whatever the browser's own Accept-Language.
+api.use({
+  onRequest({ request }) {
+    request.headers.set('Accept-Language', locale);
+    return request;
+  },
+});
 
 export { ApiError, dataOf, type PageMeta, type ResponseData };
 
-/** The French message to show for a failed call. */
+/** The message to show for a failed call, in the console's language. */
 export function errorText(error: unknown): string {
   if (error instanceof ApiError) {
     const fields = Object.entries(error.fieldErrors)
-      .map(([field, list]) => `${field} : ${list.join(', ')}`)
-      .join(' ; ');
+      .map(([field, list]) => t.common.fieldErrors(field, list.join(', ')))
+      .join(t.common.fieldErrorsSeparator);
     return fields ? `${error.message} (${fields})` : error.message;
   }
-  return 'Le service ne répond pas. Réessayez.';
+  return t.common.unreachable;
 }

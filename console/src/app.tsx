@@ -1,6 +1,7 @@
 // The console's frame: sign-in gate, navigation, the status region and the current screen.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, session } from './api.js';
+import { t } from './i18n.js';
 import { type AdminEvent, connectLive, type Live, LiveContext, type LiveState } from './live.js';
 import { follow, navigate, usePath } from './router.js';
 import { Audit } from './screens/audit.js';
@@ -13,42 +14,36 @@ import { Types } from './screens/types.js';
 import { Users } from './screens/users.js';
 import { Withdrawals } from './screens/withdrawals.js';
 import { SignIn } from './signin.js';
-import { type Notifier, NotifierContext, xaf } from './ui.js';
+import { LanguageSwitch, type Notifier, NotifierContext, xaf } from './ui.js';
 
 const SCREENS = [
-  { path: '/', label: 'Tableau de bord' },
-  { path: '/retraits', label: 'Retraits' },
-  { path: '/signalements', label: 'Signalements' },
-  { path: '/utilisateurs', label: 'Utilisateurs' },
-  { path: '/types', label: 'Types de pronostic' },
-  { path: '/packs', label: 'Packs' },
-  { path: '/support', label: 'Support' },
-  { path: '/matchs', label: 'Matchs à venir' },
-  { path: '/journal', label: 'Journal d’audit' },
+  '/',
+  '/retraits',
+  '/signalements',
+  '/utilisateurs',
+  '/types',
+  '/packs',
+  '/support',
+  '/matchs',
+  '/journal',
 ] as const;
-
-const LIVE_LABEL: Record<LiveState, string> = {
-  connecting: 'Connexion au direct…',
-  live: 'En direct',
-  retrying: 'Direct interrompu, reconnexion…',
-  stopped: 'Direct indisponible',
-};
 
 /** What an admin is told of an event that came live (the screen showing it reloads by itself). */
 function newsOf(event: AdminEvent): string | undefined {
   const data = event.data ?? {};
-  const id = typeof data.id === 'number' ? ` n° ${data.id}` : '';
+  const f = t.frame;
+  const id = typeof data.id === 'number' ? f.numberSuffix(String(data.id)) : '';
   switch (event.type) {
     case 'withdrawal.requested':
-      return `Nouvelle demande de retrait${id}${typeof data.amount === 'number' ? ` (${xaf(data.amount)})` : ''}.`;
+      return f.newWithdrawal(id, typeof data.amount === 'number' ? f.amountSuffix(xaf(data.amount)) : '');
     case 'ticket.created':
-      return `Nouvelle demande d’assistance${id}${typeof data.subject === 'string' ? ` : ${data.subject}` : ''}.`;
+      return f.newTicket(id, typeof data.subject === 'string' ? f.subjectSuffix(data.subject) : '');
     case 'ticket.replied':
-      return `Nouvelle réponse d’un utilisateur sur la demande${id}.`;
+      return f.ticketReplied(id);
     case 'flag.raised':
-      return `Nouveau signalement${id}${typeof data.kind === 'string' ? ` (${data.kind})` : ''}.`;
+      return f.newFlag(id, typeof data.kind === 'string' ? f.kindSuffix(data.kind) : '');
     case 'stream.reset':
-      return 'Des événements anciens ont expiré : les écrans ont été rechargés.';
+      return f.streamReset;
     default:
       return undefined;
   }
@@ -103,7 +98,7 @@ export function App() {
       say: (text, tone = 'ok') => setStatus((previous) => ({ text, tone, n: previous.n + 1 })),
       signedOut: () => {
         session.clear();
-        setNotice('Session expirée : reconnectez-vous.');
+        setNotice(t.frame.sessionExpired);
         setSignedIn(false);
       },
     }),
@@ -159,27 +154,28 @@ export function App() {
     <NotifierContext.Provider value={notifier}>
       <LiveContext.Provider value={live}>
         <a class="skip" href="#main">
-          Aller au contenu
+          {t.frame.skip}
         </a>
         <header class="top">
-          <p class="brand">Pronostics · Administration</p>
+          <p class="brand">{t.frame.brand}</p>
           <p class={`live ${liveState}`} data-live={liveState}>
-            {LIVE_LABEL[liveState]}
+            {t.frame.live[liveState]}
           </p>
+          <LanguageSwitch />
           <button type="button" onClick={logout}>
-            Se déconnecter
+            {t.frame.logout}
           </button>
         </header>
-        <nav class="menu" aria-label="Écrans">
+        <nav class="menu" aria-label={t.frame.menu}>
           <ul>
             {SCREENS.map((screen) => (
-              <li key={screen.path}>
+              <li key={screen}>
                 <a
-                  href={`/admin${screen.path}`}
-                  aria-current={active === screen.path ? 'page' : undefined}
-                  onClick={(event) => follow(event, screen.path)}
+                  href={`/admin${screen}`}
+                  aria-current={active === screen ? 'page' : undefined}
+                  onClick={(event) => follow(event, screen)}
                 >
-                  {screen.label}
+                  {t.frame.screens[screen]}
                 </a>
               </li>
             ))}
@@ -193,7 +189,7 @@ export function App() {
           <div class={`status-bar ${status.tone}`} role="status" aria-live="polite" data-n={status.n}>
             {status.text}
           </div>
-          <div class="news-bar" role="status" aria-live="polite" aria-label="Nouveautés en direct">
+          <div class="news-bar" role="status" aria-live="polite" aria-label={t.frame.liveNews}>
             {news}
           </div>
         </div>

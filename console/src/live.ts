@@ -8,6 +8,7 @@
 import { createContext } from 'preact';
 import { useContext, useEffect, useRef } from 'preact/hooks';
 import { ApiError, api, dataOf, session } from './api.js';
+import { locale } from './i18n.js';
 import { backoff, sseParser } from './sse.js';
 
 export interface AdminEvent {
@@ -54,6 +55,7 @@ export function connectLive(options: LiveOptions): () => void {
     const response = await fetch('/api/admin/events', {
       headers: {
         accept: 'text/event-stream',
+        'accept-language': locale,
         'last-event-id': String(last),
         ...(token ? { authorization: `Bearer ${token}` } : {}),
       },

@@ -2,26 +2,9 @@
 // only once an admin route accepts it; a user without the admin role is told so and signed out.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, api, dataOf, errorText, session } from './api.js';
+import { t } from './i18n.js';
 import { toE164 } from './phone.js';
-import { Field } from './ui.js';
-
-export const REFUSED = 'Accès réservé aux administrateurs';
-
-const COUNTRIES: [string, string][] = [
-  ['CM', 'Cameroun (+237)'],
-  ['CI', 'Côte d’Ivoire (+225)'],
-  ['SN', 'Sénégal (+221)'],
-  ['GA', 'Gabon (+241)'],
-  ['CG', 'Congo (+242)'],
-  ['TD', 'Tchad (+235)'],
-  ['CF', 'Centrafrique (+236)'],
-  ['GQ', 'Guinée équatoriale (+240)'],
-  ['BJ', 'Bénin (+229)'],
-  ['TG', 'Togo (+228)'],
-  ['BF', 'Burkina Faso (+226)'],
-  ['ML', 'Mali (+223)'],
-  ['FR', 'France (+33)'],
-];
+import { Field, LanguageSwitch } from './ui.js';
 
 /** Whether the token is an admin's: an admin route answers 200, or 403 for anyone else. */
 export async function isAdmin(): Promise<boolean> {
@@ -59,7 +42,7 @@ export function SignIn({ onSignedIn, notice }: { onSignedIn: () => void; notice?
       );
       setPhone(data.phone);
       setStep('code');
-      setMessage({ text: `Code envoyé au ${data.phone}.`, tone: 'ok' });
+      setMessage({ text: t.signIn.codeSent(data.phone), tone: 'ok' });
     } catch (error) {
       setMessage({ text: errorText(error), tone: 'error' });
     } finally {
@@ -81,7 +64,7 @@ export function SignIn({ onSignedIn, notice }: { onSignedIn: () => void; notice?
       session.clear();
       setStep('phone');
       setCode('');
-      setMessage({ text: `${REFUSED}.`, tone: 'error' });
+      setMessage({ text: `${t.signIn.refused}.`, tone: 'error' });
     } catch (error) {
       session.clear();
       setMessage({ text: errorText(error), tone: 'error' });
@@ -92,23 +75,21 @@ export function SignIn({ onSignedIn, notice }: { onSignedIn: () => void; notice?
 
   return (
     <main id="main" class="signin">
-      <h1>Pronostics – Administration</h1>
+      <LanguageSwitch />
+      <h1>{t.title}</h1>
       {step === 'phone' ? (
         <form onSubmit={sendCode} aria-labelledby="signin-title">
-          <h2 id="signin-title">Connexion</h2>
-          <Field label="Pays">
+          <h2 id="signin-title">{t.signIn.heading}</h2>
+          <Field label={t.signIn.country}>
             <select value={country} onChange={(e) => setCountry(e.currentTarget.value)}>
-              {COUNTRIES.map(([value, label]) => (
+              {Object.entries(t.signIn.countries).map(([value, label]) => (
                 <option key={value} value={value}>
                   {label}
                 </option>
               ))}
             </select>
           </Field>
-          <Field
-            label="Numéro de téléphone"
-            hint="Avec ou sans indicatif, par exemple 690000000 ou +237690000000"
-          >
+          <Field label={t.signIn.phone} hint={t.signIn.phoneHint}>
             <input
               type="tel"
               name="phone"
@@ -119,7 +100,7 @@ export function SignIn({ onSignedIn, notice }: { onSignedIn: () => void; notice?
             />
           </Field>
           <fieldset class="inline">
-            <legend>Recevoir le code par</legend>
+            <legend>{t.signIn.method}</legend>
             <label>
               <input
                 type="radio"
@@ -140,13 +121,13 @@ export function SignIn({ onSignedIn, notice }: { onSignedIn: () => void; notice?
             </label>
           </fieldset>
           <button type="submit" class="primary" disabled={busy}>
-            Recevoir un code
+            {t.signIn.sendCode}
           </button>
         </form>
       ) : (
         <form onSubmit={verify} aria-labelledby="code-title">
-          <h2 id="code-title">Code de connexion</h2>
-          <Field label="Code reçu" hint={`Envoyé au ${phone}`}>
+          <h2 id="code-title">{t.signIn.codeHeading}</h2>
+          <Field label={t.signIn.code} hint={t.signIn.codeHint(phone)}>
             <input
               ref={codeInput}
               name="code"
@@ -158,10 +139,10 @@ export function SignIn({ onSignedIn, notice }: { onSignedIn: () => void; notice?
             />
           </Field>
           <button type="submit" class="primary" disabled={busy}>
-            Se connecter
+            {t.signIn.signIn}
           </button>{' '}
           <button type="button" onClick={() => setStep('phone')}>
-            Changer de numéro
+            {t.signIn.changeNumber}
           </button>
         </form>
       )}

@@ -4,6 +4,7 @@ import type { ComponentChildren } from 'preact';
 import { createContext } from 'preact';
 import { useCallback, useContext, useEffect, useState } from 'preact/hooks';
 import { ApiError, errorText, type PageMeta } from './api.js';
+import { intlLocale, LOCALES, locale, t } from './i18n.js';
 
 export interface Notifier {
   /** Says a result in the status region (read by screen readers). */
@@ -77,15 +78,15 @@ export function Pager({
   label: string;
 }) {
   return (
-    <nav class="pager" aria-label={`Pagination : ${label}`}>
+    <nav class="pager" aria-label={t.common.pagination(label)}>
       <button type="button" disabled={meta.current_page <= 1} onClick={() => onPage(meta.current_page - 1)}>
-        Précédent
+        {t.common.previous}
       </button>
       <span>
-        Page {meta.current_page} / {Math.max(meta.last_page, 1)} · {meta.total} au total
+        {t.common.page(String(meta.current_page), String(Math.max(meta.last_page, 1)), String(meta.total))}
       </span>
       <button type="button" disabled={!meta.has_more} onClick={() => onPage(meta.current_page + 1)}>
-        Suivant
+        {t.common.next}
       </button>
     </nav>
   );
@@ -99,17 +100,17 @@ export function LoadState({ loaded, children }: { loaded: Loaded<unknown>; child
       </p>
     );
   }
-  if (loaded.data === undefined) return <p aria-busy="true">Chargement…</p>;
+  if (loaded.data === undefined) return <p aria-busy="true">{t.common.loading}</p>;
   return <>{children}</>;
 }
 
-const xafFormat = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 0 });
+const xafFormat = new Intl.NumberFormat(intlLocale, { maximumFractionDigits: 0 });
 export const xaf = (amount: number) => `${xafFormat.format(amount)} XAF`;
 export const number = (value: number) => xafFormat.format(value);
 export const percent = (value: number) =>
-  `${new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 1 }).format(value * 100)} %`;
+  `${new Intl.NumberFormat(intlLocale, { maximumFractionDigits: 1 }).format(value * 100)}${t.common.percentSuffix}`;
 
-const dateFormat = new Intl.DateTimeFormat('fr-FR', {
+const dateFormat = new Intl.DateTimeFormat(intlLocale, {
   dateStyle: 'short',
   timeStyle: 'short',
   timeZone: 'UTC',
@@ -155,5 +156,27 @@ export function ScrollRegion({
     <section class="scroll" aria-label={label} tabIndex={0} hidden={hidden}>
       {children}
     </section>
+  );
+}
+
+/**
+ * The FR / EN switch: links to the same screen with `?lang=xx`; the service answers with the console
+ * in that language and the `lang` cookie that keeps it (src/lib/page-locale.ts).
+ */
+export function LanguageSwitch() {
+  return (
+    <nav class="lang" aria-label={t.languageSwitch}>
+      {LOCALES.map((each) => (
+        <a
+          key={each}
+          href={`?lang=${each}`}
+          hreflang={each}
+          lang={each}
+          aria-current={each === locale ? 'true' : undefined}
+        >
+          {each.toUpperCase()}
+        </a>
+      ))}
+    </nav>
   );
 }

@@ -2,7 +2,8 @@
 // service listening on port 0. The page is laid out at 390 px and 1280 px (screenshots kept in
 // .ci/out/), runs under the service's CSP, and a person deletes their account with it: phone, the
 // sign-in code, then the deletion code (a remaining balance is shown and given up with the box).
-// Without Chromium the test is skipped locally and fails in CI (CI=true).
+// The browser asks for French (`locale: 'fr-FR'`). Without Chromium the test is skipped locally and
+// fails in CI (CI=true).
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -45,7 +46,7 @@ describe.skipIf(!available && !inCi)('the /account/delete page in Chromium', () 
   });
 
   async function open(width: number): Promise<{ page: Page; errors: string[] }> {
-    const page = await browser!.newPage({ viewport: { width, height: 900 } });
+    const page = await browser!.newPage({ locale: 'fr-FR', viewport: { width, height: 900 } });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     page.on('console', (message) => {

@@ -18,7 +18,11 @@ describe.skipIf(!runBrowserTests)("the admin console's accessibility in Chromium
 
   it('has no serious or critical axe violation on any screen (screenshots in .ci/out)', async () => {
     // axe-core is injected as an inline script: only this context bypasses the service's CSP.
-    const context = await f.browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
+    const context = await f.browser.newContext({
+      bypassCSP: true,
+      locale: 'fr-FR',
+      viewport: { width: 1280, height: 900 },
+    });
     const page = await f.newPage(context);
     const check = async (screen: string, ready: () => Promise<unknown>) => {
       await ready();

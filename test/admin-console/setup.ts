@@ -2,7 +2,8 @@
 // app serving it (listening on port 0, fresh database, sign-in caps lifted since every browser
 // sign-in comes from 127.0.0.1), a seeded admin, two pending withdrawals, a ticket, an open flag,
 // three upcoming fixtures (one with a pronostic), and Debian's Chromium (playwright-core) with the
-// launch flags of test/track-record/page.test.ts. The sandbox pays a payout out after an hour and a
+// launch flags of test/track-record/page.test.ts, its pages asking for French (`locale: 'fr-FR'`:
+// the console speaks the language the browser asks for). The sandbox pays a payout out after an hour and a
 // payout still sent after a minute is escalated, so a test can escalate one. Without Chromium the
 // files are skipped locally and fail in CI (CI=true): `startConsole` throws there.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -142,7 +143,7 @@ export async function startConsole(): Promise<ConsoleFixture> {
     pageErrors,
     async newPage(context) {
       const page = await (
-        context ?? (await browser.newContext({ viewport: { width: 1280, height: 900 } }))
+        context ?? (await browser.newContext({ locale: 'fr-FR', viewport: { width: 1280, height: 900 } }))
       ).newPage();
       page.on('pageerror', (error) => pageErrors.push(error.message));
       page.on('requestfailed', (request) => {

@@ -3,7 +3,8 @@
 // database (figures per type and league, our calibration beside the bookmakers'). The page must
 // render the seeded figures (checked against the seed, not against itself) under the service's
 // CSP; at 390 and 1280 px nothing may overflow (the page, a box, a chart's label) nor a chart's
-// labels overlap, axe finds no serious violation, and the screenshots are kept in .ci/out/.
+// labels overlap, axe finds no serious violation, and the screenshots are kept in .ci/out/. The
+// browser asks for French (`locale: 'fr-FR'`); the English page is test/browser/languages.test.ts's.
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -86,7 +87,7 @@ describe.skipIf(!runBrowserTests)('the /track-record page in Chromium', () => {
   }
 
   it('renders the seeded figures per type and league, and both calibrations, under the CSP', async () => {
-    const page = await browser!.newPage({ viewport: { width: 1280, height: 1400 } });
+    const page = await browser!.newPage({ locale: 'fr-FR', viewport: { width: 1280, height: 1400 } });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     const response = await page.goto(`${base}/track-record`);
@@ -146,7 +147,7 @@ describe.skipIf(!runBrowserTests)('the /track-record page in Chromium', () => {
   }, 60_000);
 
   it('says on a fresh install what will appear under each heading, and when', async () => {
-    const page = await browser!.newPage({ viewport: { width: 1280, height: 1400 } });
+    const page = await browser!.newPage({ locale: 'fr-FR', viewport: { width: 1280, height: 1400 } });
     expect(await open(page, emptyBase)).toEqual([]);
     const text = async (selector: string) => (await page.textContent(selector))?.replace(/\s+/g, ' ');
     expect(await text('#overall .empty')).toContain('Aucune analyse n’est encore réglée');
@@ -161,7 +162,7 @@ describe.skipIf(!runBrowserTests)('the /track-record page in Chromium', () => {
 
   it('holds at 390 and 1280 px, empty and filled: no overflow, chart labels readable and apart, no axe violation', async () => {
     // axe-core is injected as an inline script: only this context bypasses the service's CSP.
-    const context = await browser!.newContext({ bypassCSP: true });
+    const context = await browser!.newContext({ bypassCSP: true, locale: 'fr-FR' });
     const problems: string[] = [];
     for (const [state, at] of [
       ['empty', emptyBase],

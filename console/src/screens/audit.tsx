@@ -1,6 +1,7 @@
 // The audit log: who did what, when, filtered by action and target.
 import { useState } from 'preact/hooks';
 import { api, dataOf } from '../api.js';
+import { t } from '../i18n.js';
 import { Field, LoadState, Pager, ScrollRegion, useLoad, when } from '../ui.js';
 
 export function Audit() {
@@ -24,9 +25,10 @@ export function Audit() {
       ),
     [page, filters],
   );
+  const a = t.audit;
   return (
     <section aria-labelledby="audit-title">
-      <h1 id="audit-title">Journal d’audit</h1>
+      <h1 id="audit-title">{a.title}</h1>
       <form
         class="filters"
         onSubmit={(event) => {
@@ -35,32 +37,28 @@ export function Audit() {
           setFilters({ action: action.trim(), target: target.trim() });
         }}
       >
-        <Field label="Action" hint="par exemple withdrawal.approve">
+        <Field label={a.action} hint={a.actionHint}>
           <input value={action} onInput={(e) => setAction(e.currentTarget.value)} />
         </Field>
-        <Field label="Type de cible" hint="par exemple withdrawal, pack, ticket, user">
+        <Field label={a.targetType} hint={a.targetHint}>
           <input value={target} onInput={(e) => setTarget(e.currentTarget.value)} />
         </Field>
-        <button type="submit">Filtrer</button>
+        <button type="submit">{t.common.filter}</button>
       </form>
       <LoadState loaded={loaded}>
         {loaded.data?.entries.length === 0 ? (
-          <p class="empty">
-            {filters.action || filters.target
-              ? 'Aucune entrée pour ces filtres.'
-              : 'Le journal est vide. Chaque action d’un administrateur (retrait, crédits, blocage, rôle, type, pack, signalement, support) y est inscrite au moment où elle est faite.'}
-          </p>
+          <p class="empty">{filters.action || filters.target ? a.noMatch : a.empty}</p>
         ) : null}
-        <ScrollRegion label="Entrées du journal" hidden={loaded.data?.entries.length === 0}>
+        <ScrollRegion label={a.entries} hidden={loaded.data?.entries.length === 0}>
           <table>
-            <caption class="sr-only">Entrées du journal</caption>
+            <caption class="sr-only">{a.entries}</caption>
             <thead>
               <tr>
-                <th scope="col">Quand</th>
-                <th scope="col">Administrateur</th>
-                <th scope="col">Action</th>
-                <th scope="col">Cible</th>
-                <th scope="col">Détails</th>
+                <th scope="col">{a.when}</th>
+                <th scope="col">{a.admin}</th>
+                <th scope="col">{a.action}</th>
+                <th scope="col">{a.target}</th>
+                <th scope="col">{a.details}</th>
               </tr>
             </thead>
             <tbody>
@@ -71,13 +69,13 @@ export function Audit() {
                   data-target={`${entry.target_type}:${entry.target_id ?? ''}`}
                 >
                   <td>{when(entry.created_at)}</td>
-                  <td>n° {entry.admin_id}</td>
+                  <td>{t.common.number(String(entry.admin_id))}</td>
                   <td>
                     <code>{entry.action}</code>
                   </td>
                   <td>
                     {entry.target_type}
-                    {entry.target_id ? ` n° ${entry.target_id}` : ''}
+                    {entry.target_id ? ` ${t.common.number(String(entry.target_id))}` : ''}
                   </td>
                   <td>
                     <code class="details">{JSON.stringify(entry.details)}</code>
@@ -87,7 +85,7 @@ export function Audit() {
             </tbody>
           </table>
         </ScrollRegion>
-        {loaded.data ? <Pager meta={loaded.data.meta} onPage={setPage} label="journal" /> : null}
+        {loaded.data ? <Pager meta={loaded.data.meta} onPage={setPage} label={a.pager} /> : null}
       </LoadState>
     </section>
   );

@@ -5,6 +5,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import { api, dataOf, type ResponseData } from '../api.js';
+import { intlLocale, t } from '../i18n.js';
 import { useLive } from '../live.js';
 import { LoadState, number, percent, ScrollRegion, useLoad, xaf } from '../ui.js';
 
@@ -16,61 +17,64 @@ export function Dashboard() {
   // The counters an admin waits on move as requests, tickets and flags come in.
   useLive(['withdrawal.requested', 'ticket.created', 'flag.raised'], loaded.reload);
   const stats = loaded.data;
+  const d = t.dashboard;
   return (
     <section aria-labelledby="dashboard-title">
-      <h1 id="dashboard-title">Tableau de bord</h1>
+      <h1 id="dashboard-title">{d.title}</h1>
       <LoadState loaded={loaded}>
         {stats ? (
           <>
-            <h2>Aujourd’hui ({stats.today.day}, UTC)</h2>
+            <h2>{d.today(stats.today.day)}</h2>
             <PeriodFigures period={stats.today} name="today" />
-            <h2>
-              30 derniers jours (du {stats.last_30_days.from} au {stats.last_30_days.to})
-            </h2>
+            <h2>{d.last30(stats.last_30_days.from, stats.last_30_days.to)}</h2>
             <PeriodFigures period={stats.last_30_days} name="30d" />
             <ul class="kpis">
               <li>
                 <span class="value" data-cell="withdrawals-pending">
                   {number(stats.withdrawals_pending.count)}
                 </span>
-                retraits en attente ({xaf(stats.withdrawals_pending.amount)})
+                {d.withdrawalsPending(xaf(stats.withdrawals_pending.amount))}
               </li>
               <li>
                 <span class="value" data-cell="withdrawals-escalated">
                   {number(stats.withdrawals_escalated)}
                 </span>
-                paiements de retrait escaladés, à régler à la main
+                {d.withdrawalsEscalated}
               </li>
               <li>
                 <span class="value" data-cell="flags-open">
                   {number(stats.flags_open)}
                 </span>
-                signalements ouverts
+                {d.flagsOpen}
               </li>
               <li>
                 <span class="value" data-cell="engine-accuracy">
                   {stats.engine_accuracy?.hit_rate != null ? percent(stats.engine_accuracy.hit_rate) : '—'}
                 </span>
                 {stats.engine_accuracy
-                  ? `réussite du moteur sur 30 jours (${stats.engine_accuracy.won} gagnés, ${stats.engine_accuracy.lost} perdus, ${stats.engine_accuracy.settled} réglés)`
-                  : 'réussite du moteur : aucun pronostic réglé sur 30 jours ; elle s’affiche dès que des matchs analysés sont joués et réglés contre leurs résultats'}
+                  ? d.engineAccuracy(
+                      String(stats.engine_accuracy.won),
+                      String(stats.engine_accuracy.lost),
+                      String(stats.engine_accuracy.settled),
+                    )
+                  : d.engineNone}
               </li>
             </ul>
             <div class="charts">
               <Chart
-                title="Inscriptions par jour"
+                title={d.signupsPerDay}
                 series={stats.series}
-                line={{ key: 'signups', label: 'Inscriptions', color: '#0b5cad' }}
+                line={{ key: 'signups', label: d.signups, color: '#0b5cad' }}
               />
               <Chart
-                title="Pronostics par jour"
+                title={d.pronosticsPerDay}
                 series={stats.series}
-                line={{ key: 'pronostics', label: 'Pronostics', color: '#a4161a' }}
+                line={{ key: 'pronostics', label: d.pronostics, color: '#a4161a' }}
               />
               <Chart
-                title="Recettes par jour (XAF)"
+                title={d.revenuePerDay}
                 series={stats.series}
-                line={{ key: 'revenue', label: 'Recettes (XAF)', color: '#12622f' }}
+                line={{ key: 'revenue', label: d.revenueXaf, color: '#12622f' }}
               />
             </div>
             <SeriesTable series={stats.series} />
@@ -82,19 +86,28 @@ export function Dashboard() {
 }
 
 function PeriodFigures({ period, name }: { period: Period; name: string }) {
+  const d = t.dashboard;
   const figures: [string, string, string][] = [
-    ['signups', 'inscriptions', number(period.signups)],
+    ['signups', d.signupsFigure, number(period.signups)],
     [
       'pronostics',
-      `pronostics (${period.pronostics.success} réussis, ${period.pronostics.processing} en cours, ${period.pronostics.cancelled} annulés)`,
+      d.pronosticsFigure(
+        String(period.pronostics.success),
+        String(period.pronostics.processing),
+        String(period.pronostics.cancelled),
+      ),
       number(period.pronostics.total),
     ],
     [
       'payments',
-      `paiements (${period.payments.success} réussis, ${period.payments.pending} en attente, ${period.payments.failed} échoués)`,
+      d.paymentsFigure(
+        String(period.payments.success),
+        String(period.payments.pending),
+        String(period.payments.failed),
+      ),
       number(period.payments.total),
     ],
-    ['revenue', 'recettes', xaf(period.payments.revenue)],
+    ['revenue', d.revenueFigure, xaf(period.payments.revenue)],
   ];
   return (
     <ul class="kpis">
@@ -112,7 +125,7 @@ function PeriodFigures({ period, name }: { period: Period; name: string }) {
 
 type Point = Stats['series'][number];
 
-const dayFormat = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+const dayFormat = new Intl.DateTimeFormat(intlLocale, { day: 'numeric', month: 'short', timeZone: 'UTC' });
 const dayOf = (seconds: number) => dayFormat.format(new Date(seconds * 1000));
 type SeriesKey = 'signups' | 'pronostics' | 'revenue';
 
@@ -146,7 +159,7 @@ function Chart({
         legend: { show: true, live: false },
         scales: { y: { range: (_u, _min, max) => [0, Math.max(max, money ? 1000 : 4)] } },
         series: [
-          { label: 'Jour (UTC)', value: (_u, v) => (v == null ? '—' : dayOf(v)) },
+          { label: t.dashboard.dayUtc, value: (_u, v) => (v == null ? '—' : dayOf(v)) },
           {
             label: line.label,
             stroke: line.color,
@@ -156,7 +169,7 @@ function Chart({
           },
         ],
         axes: [
-          { label: 'Jour (UTC)', values: (_u, splits) => splits.map(dayOf), space: 60 },
+          { label: t.dashboard.dayUtc, values: (_u, splits) => splits.map(dayOf), space: 60 },
           {
             label: line.label,
             size: money ? 70 : 50,
@@ -179,11 +192,7 @@ function Chart({
   return (
     <figure class="chart">
       <figcaption>{title}</figcaption>
-      <div
-        ref={box}
-        role="img"
-        aria-label={`${title} : graphique des 30 derniers jours, détail dans le tableau`}
-      />
+      <div ref={box} role="img" aria-label={t.dashboard.chartLabel(title)} />
     </figure>
   );
 }
@@ -191,16 +200,16 @@ function Chart({
 function SeriesTable({ series }: { series: Point[] }) {
   return (
     <details>
-      <summary>Détail par jour</summary>
-      <ScrollRegion label="Chiffres par jour">
+      <summary>{t.dashboard.perDay}</summary>
+      <ScrollRegion label={t.dashboard.figuresPerDay}>
         <table>
-          <caption class="sr-only">Chiffres par jour</caption>
+          <caption class="sr-only">{t.dashboard.figuresPerDay}</caption>
           <thead>
             <tr>
-              <th scope="col">Jour (UTC)</th>
-              <th scope="col">Inscriptions</th>
-              <th scope="col">Pronostics</th>
-              <th scope="col">Recettes</th>
+              <th scope="col">{t.dashboard.dayUtc}</th>
+              <th scope="col">{t.dashboard.signups}</th>
+              <th scope="col">{t.dashboard.pronostics}</th>
+              <th scope="col">{t.dashboard.revenue}</th>
             </tr>
           </thead>
           <tbody>

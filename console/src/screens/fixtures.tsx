@@ -3,6 +3,7 @@
 // leagues that have a scheduled match.
 import { useState } from 'preact/hooks';
 import { api, dataOf, type ResponseData } from '../api.js';
+import { t } from '../i18n.js';
 import { Field, LoadState, number, Pager, ScrollRegion, useLoad, when } from '../ui.js';
 
 type Data = ResponseData<'/api/admin/fixtures', 'get'>;
@@ -31,15 +32,13 @@ export function Fixtures() {
     group.fixtures.push(fixture);
     groups.set(fixture.league.code, group);
   }
+  const f = t.fixtures;
   return (
     <section aria-labelledby="fixtures-title">
-      <h1 id="fixtures-title">Matchs à venir</h1>
-      <p class="lead">
-        Les matchs programmés à partir de maintenant, par championnat et par coup d’envoi (heure UTC), et le
-        nombre de pronostics faits sur chacun (hors pronostics annulés).
-      </p>
+      <h1 id="fixtures-title">{f.title}</h1>
+      <p class="lead">{f.lead}</p>
       <div class="filters">
-        <Field label="Championnat">
+        <Field label={f.league}>
           <select
             value={league}
             onChange={(e) => {
@@ -47,7 +46,7 @@ export function Fixtures() {
               setLeague(e.currentTarget.value);
             }}
           >
-            <option value="">Tous</option>
+            <option value="">{t.common.all}</option>
             {data?.leagues.map((l) => (
               <option key={l.code} value={l.code}>
                 {l.name || l.code} ({l.scheduled})
@@ -59,9 +58,7 @@ export function Fixtures() {
       <LoadState loaded={loaded}>
         {data && data.fixtures.length === 0 ? (
           <p class="empty">
-            Aucun match programmé. Les matchs à venir apparaissent ici après la synchronisation des
-            calendriers : toutes les FIXTURES_SYNC_INTERVAL_HOURS heures en production, ou à la demande avec{' '}
-            <code>npm run cli -- fixtures:sync</code>.
+            {f.emptyBefore} <code>npm run cli -- fixtures:sync</code>.
           </p>
         ) : null}
         {[...groups].map(([code, group]) => (
@@ -69,15 +66,15 @@ export function Fixtures() {
             <h2 id={`league-${code}`}>
               {group.name} <span class="badge">{code}</span>
             </h2>
-            <ScrollRegion label={`Matchs : ${group.name}`}>
+            <ScrollRegion label={f.matches(group.name)}>
               <table data-league={code}>
-                <caption class="sr-only">Matchs à venir : {group.name}</caption>
+                <caption class="sr-only">{f.caption(group.name)}</caption>
                 <thead>
                   <tr>
-                    <th scope="col">Coup d’envoi</th>
-                    <th scope="col">Match</th>
+                    <th scope="col">{f.kickoff}</th>
+                    <th scope="col">{f.match}</th>
                     <th scope="col" class="num">
-                      Pronostics
+                      {f.pronostics}
                     </th>
                   </tr>
                 </thead>
@@ -98,7 +95,7 @@ export function Fixtures() {
             </ScrollRegion>
           </section>
         ))}
-        {data ? <Pager meta={data.meta} onPage={setPage} label="matchs" /> : null}
+        {data ? <Pager meta={data.meta} onPage={setPage} label={f.pager} /> : null}
       </LoadState>
     </section>
   );

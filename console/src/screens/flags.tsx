@@ -4,24 +4,16 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, dataOf, type ResponseData } from '../api.js';
+import { t } from '../i18n.js';
 import { useLive } from '../live.js';
 import { Field, LoadState, Pager, useAction, useLoad, when } from '../ui.js';
 
 type Flag = ResponseData<'/api/admin/flags', 'get'>['flags'][number];
 type Status = Flag['status'];
 
-export const FLAG_LABEL: Record<Flag['kind'], string> = {
-  late_complete: 'Paiement réussi après avoir été marqué échoué',
-  refund_after_success: 'Remboursement après un paiement crédité',
-  failed_after_success: 'Échec annoncé après un paiement crédité',
-  amount_mismatch: 'Montant différent de celui demandé',
-  currency_mismatch: 'Devise différente de celle demandée',
-  refunded_while_pending: 'Remboursé alors qu’il était en attente',
-  stuck_pending: 'En attente chez le prestataire depuis plus de 24 h',
-  driver_missing: 'Prestataire du paiement non configuré',
-  contradicts_final: 'Nouvelle du prestataire contraire à un retrait clôturé',
-};
-const TARGET_LABEL: Record<Flag['target_type'], string> = { payment: 'Paiement', withdrawal: 'Retrait' };
+/** Every kind and target the API names has its words in the console's texts. */
+const FLAG_LABEL: Record<Flag['kind'], string> = t.flags.kinds;
+const TARGET_LABEL: Record<Flag['target_type'], string> = t.flags.targets;
 
 export function Flags() {
   const [status, setStatus] = useState<Status | ''>('');
@@ -37,15 +29,13 @@ export function Flags() {
   );
   useLive(['flag.raised'], loaded.reload);
   const flags = loaded.data?.flags ?? [];
+  const f = t.flags;
   return (
     <section aria-labelledby="flags-title">
-      <h1 id="flags-title">Signalements</h1>
-      <p class="lead">
-        Une contradiction entre un prestataire de paiement et nos comptes. Les signalements ouverts viennent
-        en premier ; chacun se résout avec une note, inscrite au journal d’audit.
-      </p>
+      <h1 id="flags-title">{f.title}</h1>
+      <p class="lead">{f.lead}</p>
       <div class="filters">
-        <Field label="Statut">
+        <Field label={t.common.status}>
           <select
             value={status}
             onChange={(e) => {
@@ -53,26 +43,22 @@ export function Flags() {
               setStatus(e.currentTarget.value as Status | '');
             }}
           >
-            <option value="">Tous (ouverts d’abord)</option>
-            <option value="open">Ouverts</option>
-            <option value="resolved">Résolus</option>
+            <option value="">{f.allOpenFirst}</option>
+            <option value="open">{f.openOption}</option>
+            <option value="resolved">{f.resolvedOption}</option>
           </select>
         </Field>
       </div>
       <LoadState loaded={loaded}>
         {loaded.data && flags.length === 0 ? (
-          <p class="empty">
-            {status === 'resolved'
-              ? 'Aucun signalement résolu pour l’instant.'
-              : 'Aucun signalement ouvert. Un signalement apparaît ici, sans recharger la page, dès qu’un prestataire contredit nos comptes : paiement réussi après un échec, montant ou devise différents, paiement en attente depuis plus de 24 h, nouvelle contraire à un retrait clôturé.'}
-          </p>
+          <p class="empty">{status === 'resolved' ? f.noneResolved : f.noneOpen}</p>
         ) : null}
         <ul class="cards">
           {flags.map((flag) => (
             <FlagCard key={`${flag.id}-${flag.status}`} flag={flag} onDone={loaded.reload} />
           ))}
         </ul>
-        {loaded.data ? <Pager meta={loaded.data.meta} onPage={setPage} label="signalements" /> : null}
+        {loaded.data ? <Pager meta={loaded.data.meta} onPage={setPage} label={f.pager} /> : null}
       </LoadState>
     </section>
   );
@@ -90,6 +76,7 @@ function FlagCard({ flag, onDone }: { flag: Flag; onDone: () => void }) {
   const { busy, run } = useAction();
   const canCredit = flag.kind === 'late_complete' && flag.target_type === 'payment';
   const noteId = `flag-${flag.id}-note`;
+  const f = t.flags;
   const resolve = async (event: Event) => {
     event.preventDefault();
     const ok = await run(
@@ -100,26 +87,26 @@ function FlagCard({ flag, onDone }: { flag: Flag; onDone: () => void }) {
             body: { message: note.trim(), ...(canCredit && credit ? { credit: true } : {}) },
           }),
         ),
-      `Signalement n° ${flag.id} résolu.`,
+      f.resolvedNotice(String(flag.id)),
     );
     if (ok) onDone();
   };
   return (
     <li class="card" data-flag={flag.id}>
       <h2>
-        Signalement n° {flag.id} · {FLAG_LABEL[flag.kind]}{' '}
+        {f.heading(String(flag.id), FLAG_LABEL[flag.kind])}{' '}
         <span class={flag.status === 'open' ? 'badge warn' : 'badge ok'}>
-          {flag.status === 'open' ? 'Ouvert' : 'Résolu'}
+          {flag.status === 'open' ? f.open : f.resolved}
         </span>
       </h2>
       <dl class="facts">
-        <dt>Cible</dt>
+        <dt>{f.target}</dt>
         <dd>
-          {TARGET_LABEL[flag.target_type]} n° {flag.target_id}
+          {TARGET_LABEL[flag.target_type]} {t.common.number(String(flag.target_id))}
         </dd>
-        <dt>Levé le</dt>
+        <dt>{f.raisedAt}</dt>
         <dd>{when(flag.created_at)}</dd>
-        <dt>Code</dt>
+        <dt>{f.code}</dt>
         <dd>
           <code>{flag.kind}</code>
         </dd>
@@ -131,16 +118,16 @@ function FlagCard({ flag, onDone }: { flag: Flag; onDone: () => void }) {
         ))}
         {flag.status === 'resolved' ? (
           <>
-            <dt>Résolu</dt>
+            <dt>{f.resolved}</dt>
             <dd data-field="resolution">
-              {when(flag.resolved_at)} par l’administrateur n° {flag.resolved_by ?? '—'} : « {flag.note} »
+              {f.resolution(when(flag.resolved_at), String(flag.resolved_by ?? '—'), flag.note ?? '')}
             </dd>
           </>
         ) : null}
       </dl>
       {flag.status === 'open' ? (
-        <form class="actions" onSubmit={resolve} aria-label={`Résoudre le signalement n° ${flag.id}`}>
-          <label for={noteId}>Note de résolution (3 à 500 caractères, inscrite au journal)</label>
+        <form class="actions" onSubmit={resolve} aria-label={f.resolveLabel(String(flag.id))}>
+          <label for={noteId}>{f.note}</label>
           <textarea
             id={noteId}
             rows={2}
@@ -153,12 +140,12 @@ function FlagCard({ flag, onDone }: { flag: Flag; onDone: () => void }) {
           {canCredit ? (
             <label class="check">
               <input type="checkbox" checked={credit} onChange={(e) => setCredit(e.currentTarget.checked)} />{' '}
-              Créditer le pack de ce paiement (une seule fois)
+              {f.credit}
             </label>
           ) : null}
           <div class="buttons">
             <button type="submit" class="primary" disabled={busy || note.trim().length < 3}>
-              Résoudre
+              {f.resolve}
             </button>
           </div>
         </form>

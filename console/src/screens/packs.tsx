@@ -1,6 +1,7 @@
 // Credit packs: list, edit name / credits / price, activate or deactivate, create.
 import { useState } from 'preact/hooks';
 import { api, dataOf, type ResponseData } from '../api.js';
+import { byCount, t } from '../i18n.js';
 import { Field, LoadState, Pager, useAction, useLoad, xaf } from '../ui.js';
 
 type Pack = ResponseData<'/api/admin/packs', 'get'>['packs'][number];
@@ -13,19 +14,15 @@ export function Packs() {
   );
   return (
     <section aria-labelledby="packs-title">
-      <h1 id="packs-title">Packs</h1>
+      <h1 id="packs-title">{t.packs.title}</h1>
       <LoadState loaded={loaded}>
-        {loaded.data?.packs.length === 0 ? (
-          <p class="empty">
-            Aucun pack : créez-en un ci-dessous ; un pack actif est proposé aux utilisateurs à l’achat.
-          </p>
-        ) : null}
+        {loaded.data?.packs.length === 0 ? <p class="empty">{t.packs.empty}</p> : null}
         <ul class="cards">
           {loaded.data?.packs.map((pack) => (
             <PackCard key={`${pack.id}-${pack.updated_at}`} pack={pack} onDone={loaded.reload} />
           ))}
         </ul>
-        {loaded.data ? <Pager meta={loaded.data.meta} onPage={setPage} label="packs" /> : null}
+        {loaded.data ? <Pager meta={loaded.data.meta} onPage={setPage} label={t.packs.pager} /> : null}
       </LoadState>
       <NewPack onDone={loaded.reload} />
     </section>
@@ -48,7 +45,7 @@ function PackCard({ pack, onDone }: { pack: Pack; onDone: () => void }) {
             body: { name: name.trim(), credits: Number(credits), price: Number(price) },
           }),
         ),
-      `Pack « ${name.trim()} » enregistré.`,
+      t.packs.saved(name.trim()),
     );
     if (ok) onDone();
   };
@@ -60,25 +57,25 @@ function PackCard({ pack, onDone }: { pack: Pack; onDone: () => void }) {
             ? api.POST('/api/admin/packs/{id}/deactivate', { params })
             : api.POST('/api/admin/packs/{id}/activate', { params }),
         ),
-      pack.active ? `Pack « ${pack.name} » désactivé.` : `Pack « ${pack.name} » activé.`,
+      pack.active ? t.packs.deactivated(pack.name) : t.packs.activated(pack.name),
     );
     if (ok) onDone();
   };
   return (
     <li class="card">
-      <form onSubmit={save} aria-label={`Pack ${pack.name}`}>
+      <form onSubmit={save} aria-label={t.packs.formLabel(pack.name)}>
         <h2>
           {pack.name}{' '}
-          <span class={pack.active ? 'badge ok' : 'badge'}>{pack.active ? 'Actif' : 'Inactif'}</span>
+          <span class={pack.active ? 'badge ok' : 'badge'}>
+            {pack.active ? t.editing.active : t.editing.inactive}
+          </span>
         </h2>
-        <p>
-          {pack.credits} crédits pour {xaf(pack.price)}
-        </p>
+        <p>{byCount(pack.credits, t.packs.creditsFor)(String(pack.credits), xaf(pack.price))}</p>
         <div class="row">
-          <Field label="Nom">
+          <Field label={t.packs.name}>
             <input required value={name} onInput={(e) => setName(e.currentTarget.value)} />
           </Field>
-          <Field label="Crédits">
+          <Field label={t.packs.credits}>
             <input
               type="number"
               min={1}
@@ -87,7 +84,7 @@ function PackCard({ pack, onDone }: { pack: Pack; onDone: () => void }) {
               onInput={(e) => setCredits(e.currentTarget.value)}
             />
           </Field>
-          <Field label="Prix (XAF)">
+          <Field label={t.packs.price}>
             <input
               type="number"
               min={1}
@@ -99,10 +96,10 @@ function PackCard({ pack, onDone }: { pack: Pack; onDone: () => void }) {
         </div>
         <div class="buttons">
           <button type="submit" class="primary" disabled={busy}>
-            Enregistrer
+            {t.editing.save}
           </button>
           <button type="button" disabled={busy} onClick={toggle}>
-            {pack.active ? 'Désactiver' : 'Activer'}
+            {pack.active ? t.editing.deactivate : t.editing.activate}
           </button>
         </div>
       </form>
@@ -124,7 +121,7 @@ function NewPack({ onDone }: { onDone: () => void }) {
             body: { name: name.trim(), credits: Number(credits), price: Number(price) },
           }),
         ),
-      `Pack « ${name.trim()} » créé.`,
+      t.packs.created(name.trim()),
     );
     if (ok) {
       setName('');
@@ -135,12 +132,12 @@ function NewPack({ onDone }: { onDone: () => void }) {
   };
   return (
     <form class="card" onSubmit={create} aria-labelledby="new-pack-title">
-      <h2 id="new-pack-title">Nouveau pack</h2>
+      <h2 id="new-pack-title">{t.packs.newPack}</h2>
       <div class="row">
-        <Field label="Nom">
+        <Field label={t.packs.name}>
           <input required value={name} onInput={(e) => setName(e.currentTarget.value)} />
         </Field>
-        <Field label="Crédits">
+        <Field label={t.packs.credits}>
           <input
             type="number"
             min={1}
@@ -149,7 +146,7 @@ function NewPack({ onDone }: { onDone: () => void }) {
             onInput={(e) => setCredits(e.currentTarget.value)}
           />
         </Field>
-        <Field label="Prix (XAF)">
+        <Field label={t.packs.price}>
           <input
             type="number"
             min={1}
@@ -160,7 +157,7 @@ function NewPack({ onDone }: { onDone: () => void }) {
         </Field>
       </div>
       <button type="submit" class="primary" disabled={busy}>
-        Créer le pack
+        {t.packs.create}
       </button>
     </form>
   );

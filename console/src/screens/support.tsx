@@ -1,12 +1,12 @@
 // Support tickets: the list (by status), a ticket with its thread and attachment, reply, close.
 import { useEffect, useState } from 'preact/hooks';
 import { api, dataOf, type ResponseData } from '../api.js';
+import { t } from '../i18n.js';
 import { useLive } from '../live.js';
 import { follow } from '../router.js';
 import { Field, LoadState, Pager, ScrollRegion, useAction, useLoad, when } from '../ui.js';
 
 type TicketStatus = 'open' | 'answered' | 'closed';
-const STATUS_LABEL: Record<TicketStatus, string> = { open: 'Ouvert', answered: 'Répondu', closed: 'Clôturé' };
 type Ticket = ResponseData<'/api/admin/tickets/{id}', 'get'>['ticket'];
 
 export function Support({ id }: { id: number | undefined }) {
@@ -28,11 +28,12 @@ function TicketList() {
   // A ticket opened, or a user's reply, while the screen is open shows without a reload.
   useLive(['ticket.created', 'ticket.replied'], loaded.reload);
   const empty = loaded.data?.tickets.length === 0;
+  const s = t.support;
   return (
     <section aria-labelledby="support-title">
-      <h1 id="support-title">Support</h1>
+      <h1 id="support-title">{s.title}</h1>
       <div class="filters">
-        <Field label="Statut">
+        <Field label={t.common.status}>
           <select
             value={status}
             onChange={(e) => {
@@ -40,31 +41,27 @@ function TicketList() {
               setStatus(e.currentTarget.value as TicketStatus | '');
             }}
           >
-            <option value="">Tous</option>
-            <option value="open">Ouverts</option>
-            <option value="answered">Répondus</option>
-            <option value="closed">Clôturés</option>
+            <option value="">{t.common.all}</option>
+            <option value="open">{s.openOption}</option>
+            <option value="answered">{s.answeredOption}</option>
+            <option value="closed">{s.closedOption}</option>
           </select>
         </Field>
       </div>
       <LoadState loaded={loaded}>
         {empty ? (
-          <p class="empty">
-            {status === 'open' || status === ''
-              ? 'Aucune demande à traiter. Une demande d’assistance apparaît ici, sans recharger la page, dès qu’un utilisateur l’envoie ou répond.'
-              : 'Aucune demande avec ce statut.'}
-          </p>
+          <p class="empty">{status === 'open' || status === '' ? s.nothingToDo : s.noneWithStatus}</p>
         ) : null}
-        <ScrollRegion label="Demandes de support" hidden={empty}>
+        <ScrollRegion label={s.region} hidden={empty}>
           <table>
-            <caption class="sr-only">Demandes d’assistance</caption>
+            <caption class="sr-only">{s.caption}</caption>
             <thead>
               <tr>
-                <th scope="col">N°</th>
-                <th scope="col">Sujet</th>
-                <th scope="col">Utilisateur</th>
-                <th scope="col">Statut</th>
-                <th scope="col">Mise à jour</th>
+                <th scope="col">{s.numberColumn}</th>
+                <th scope="col">{s.subject}</th>
+                <th scope="col">{s.user}</th>
+                <th scope="col">{t.common.status}</th>
+                <th scope="col">{s.updated}</th>
               </tr>
             </thead>
             <tbody>
@@ -80,14 +77,14 @@ function TicketList() {
                     </a>
                   </td>
                   <td>{userLabel(ticket)}</td>
-                  <td>{STATUS_LABEL[ticket.status]}</td>
+                  <td>{s.statusLabel[ticket.status]}</td>
                   <td>{when(ticket.updated_at)}</td>
                 </tr>
               ))}
             </tbody>
           </table>
         </ScrollRegion>
-        {loaded.data ? <Pager meta={loaded.data.meta} onPage={setPage} label="demandes" /> : null}
+        {loaded.data ? <Pager meta={loaded.data.meta} onPage={setPage} label={s.pager} /> : null}
       </LoadState>
     </section>
   );
@@ -95,7 +92,12 @@ function TicketList() {
 
 function userLabel(ticket: Ticket): string {
   const { user } = ticket;
-  return [`n° ${ticket.user_id}`, user.name, user.username ? `@${user.username}` : null, user.phone]
+  return [
+    t.common.number(String(ticket.user_id)),
+    user.name,
+    user.username ? `@${user.username}` : null,
+    user.phone,
+  ]
     .filter(Boolean)
     .join(' · ');
 }
@@ -111,6 +113,7 @@ function TicketDetail({ id }: { id: number }) {
   const [reply, setReply] = useState('');
   const { busy, run } = useAction();
   const ticket = loaded.data?.ticket;
+  const s = t.support;
 
   const send = async (event: Event) => {
     event.preventDefault();
@@ -119,7 +122,7 @@ function TicketDetail({ id }: { id: number }) {
         dataOf(
           api.POST('/api/admin/tickets/{id}/reply', { params: { path: { id } }, body: { message: reply } }),
         ),
-      'Réponse envoyée.',
+      s.replySent,
     );
     if (ok) {
       setReply('');
@@ -130,7 +133,7 @@ function TicketDetail({ id }: { id: number }) {
     if (
       await run(
         () => dataOf(api.POST('/api/admin/tickets/{id}/close', { params: { path: { id } } })),
-        'Demande clôturée.',
+        s.closed,
       )
     ) {
       loaded.reload();
@@ -141,28 +144,28 @@ function TicketDetail({ id }: { id: number }) {
     <section aria-labelledby="ticket-title">
       <p>
         <a href="/admin/support" onClick={(event) => follow(event, '/support')}>
-          ← Toutes les demandes
+          {s.allRequests}
         </a>
       </p>
       <LoadState loaded={loaded}>
         {ticket ? (
           <>
-            <h1 id="ticket-title">
-              Demande n° {ticket.id} : {ticket.subject}
-            </h1>
+            <h1 id="ticket-title">{s.heading(String(ticket.id), ticket.subject)}</h1>
             <p>
-              {STATUS_LABEL[ticket.status]} · {userLabel(ticket)} · ouverte {when(ticket.created_at)}
+              {s.statusLabel[ticket.status]} · {userLabel(ticket)} · {s.opened(when(ticket.created_at))}
             </p>
             <ol class="thread">
               <li class="from-user">
-                <p class="who">Utilisateur · {when(ticket.created_at)}</p>
+                <p class="who">
+                  {s.user} · {when(ticket.created_at)}
+                </p>
                 <p>{ticket.message}</p>
                 {ticket.attachment ? <Attachment ticket={ticket} /> : null}
               </li>
               {ticket.replies.map((r) => (
                 <li key={r.id} class={r.author === 'support' ? 'from-support' : 'from-user'}>
                   <p class="who">
-                    {r.author === 'support' ? 'Support' : 'Utilisateur'} · {when(r.created_at)}
+                    {r.author === 'support' ? s.support : s.user} · {when(r.created_at)}
                   </p>
                   <p>{r.message}</p>
                 </li>
@@ -170,7 +173,7 @@ function TicketDetail({ id }: { id: number }) {
             </ol>
             {ticket.status !== 'closed' ? (
               <form onSubmit={send}>
-                <Field label="Votre réponse">
+                <Field label={s.yourReply}>
                   <textarea
                     rows={4}
                     required
@@ -180,10 +183,10 @@ function TicketDetail({ id }: { id: number }) {
                 </Field>
                 <div class="buttons">
                   <button type="submit" class="primary" disabled={busy}>
-                    Répondre
+                    {s.reply}
                   </button>
                   <button type="button" disabled={busy} onClick={close}>
-                    Clôturer la demande
+                    {s.close}
                   </button>
                 </div>
               </form>
@@ -215,17 +218,17 @@ function Attachment({ ticket }: { ticket: Ticket }) {
   };
   return (
     <p class="attachment">
-      Pièce jointe : {name} ({Math.ceil(size / 1024)} Ko){' '}
+      {t.support.attachment(name, String(Math.ceil(size / 1024)))}{' '}
       {href ? (
         <a href={href} download={name}>
-          Enregistrer la pièce jointe
+          {t.support.saveAttachment}
         </a>
       ) : (
         <button type="button" onClick={load}>
-          Ouvrir la pièce jointe
+          {t.support.openAttachment}
         </button>
       )}
-      {failed ? <span class="error"> Pièce jointe introuvable.</span> : null}
+      {failed ? <span class="error"> {t.support.attachmentMissing}</span> : null}
     </p>
   );
 }

@@ -2,6 +2,7 @@
 // answers (the service refuses any other slug with 422).
 import { useState } from 'preact/hooks';
 import { api, dataOf, type ResponseData } from '../api.js';
+import { t } from '../i18n.js';
 import { Field, LoadState, useAction, useLoad } from '../ui.js';
 
 type PronosticType = ResponseData<'/api/admin/pronostic-types', 'get'>['types'][number];
@@ -10,13 +11,9 @@ export function Types() {
   const loaded = useLoad(() => dataOf(api.GET('/api/admin/pronostic-types')), []);
   return (
     <section aria-labelledby="types-title">
-      <h1 id="types-title">Types de pronostic</h1>
+      <h1 id="types-title">{t.types.title}</h1>
       <LoadState loaded={loaded}>
-        {loaded.data?.types.length === 0 ? (
-          <p class="empty">
-            Aucun type de pronostic : créez-en un ci-dessous pour un marché que le moteur sait analyser.
-          </p>
-        ) : null}
+        {loaded.data?.types.length === 0 ? <p class="empty">{t.types.empty}</p> : null}
         <ul class="cards">
           {loaded.data?.types.map((type) => (
             <TypeCard key={`${type.id}-${type.name}-${type.active}`} type={type} onDone={loaded.reload} />
@@ -38,10 +35,10 @@ function TypeFields(props: {
 }) {
   return (
     <div class="row">
-      <Field label="Nom">
+      <Field label={t.types.name}>
         <input required value={props.name} onInput={(e) => props.setName(e.currentTarget.value)} />
       </Field>
-      <Field label="Difficulté (1 à 5)">
+      <Field label={t.types.difficulty}>
         <input
           type="number"
           min={1}
@@ -51,7 +48,7 @@ function TypeFields(props: {
           onInput={(e) => props.setDifficulty(e.currentTarget.value)}
         />
       </Field>
-      <Field label="Description">
+      <Field label={t.types.description}>
         <textarea
           rows={2}
           required
@@ -85,23 +82,25 @@ function TypeCard({ type, onDone }: { type: PronosticType; onDone: () => void })
   return (
     <li class="card">
       <form
-        aria-label={`Type ${type.name}`}
+        aria-label={t.types.formLabel(type.name)}
         onSubmit={(event) => {
           event.preventDefault();
           patch(
             { name: name.trim(), description: description.trim(), difficulty: Number(difficulty) },
-            `Type « ${name.trim()} » enregistré.`,
+            t.types.saved(name.trim()),
           );
         }}
       >
         <h2>
           {type.name} <code>{type.slug}</code>{' '}
-          <span class={type.active ? 'badge ok' : 'badge'}>{type.active ? 'Actif' : 'Inactif'}</span>
+          <span class={type.active ? 'badge ok' : 'badge'}>
+            {type.active ? t.editing.active : t.editing.inactive}
+          </span>
         </h2>
         <TypeFields {...{ name, setName, description, setDescription, difficulty, setDifficulty }} />
         <div class="buttons">
           <button type="submit" class="primary" disabled={busy}>
-            Enregistrer
+            {t.editing.save}
           </button>
           <button
             type="button"
@@ -109,11 +108,11 @@ function TypeCard({ type, onDone }: { type: PronosticType; onDone: () => void })
             onClick={() =>
               patch(
                 { is_active: !type.active },
-                type.active ? `Type « ${type.name} » désactivé.` : `Type « ${type.name} » activé.`,
+                type.active ? t.types.deactivated(type.name) : t.types.activated(type.name),
               )
             }
           >
-            {type.active ? 'Désactiver' : 'Activer'}
+            {type.active ? t.editing.deactivate : t.editing.activate}
           </button>
         </div>
       </form>
@@ -141,7 +140,7 @@ function NewType({ onDone }: { onDone: () => void }) {
             },
           }),
         ),
-      `Type « ${name.trim()} » créé.`,
+      t.types.created(name.trim()),
     );
     if (ok) {
       setSlug('');
@@ -152,13 +151,13 @@ function NewType({ onDone }: { onDone: () => void }) {
   };
   return (
     <form class="card" onSubmit={create} aria-labelledby="new-type-title">
-      <h2 id="new-type-title">Nouveau type</h2>
-      <Field label="Marché (slug)" hint="Seulement un marché que le moteur sait analyser, par exemple 1x2">
+      <h2 id="new-type-title">{t.types.newType}</h2>
+      <Field label={t.types.market} hint={t.types.marketHint}>
         <input required value={slug} onInput={(e) => setSlug(e.currentTarget.value)} />
       </Field>
       <TypeFields {...{ name, setName, description, setDescription, difficulty, setDifficulty }} />
       <button type="submit" class="primary" disabled={busy}>
-        Créer le type
+        {t.types.create}
       </button>
     </form>
   );

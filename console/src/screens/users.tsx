@@ -2,26 +2,19 @@
 // reason, block / unblock, change role.
 import { useState } from 'preact/hooks';
 import { api, dataOf, type ResponseData } from '../api.js';
+import { byCount, t } from '../i18n.js';
 import { searchTermOf } from '../phone.js';
 import { follow } from '../router.js';
 import { Field, LoadState, Pager, ScrollRegion, useAction, useLoad, when, xaf } from '../ui.js';
 
 type Detail = ResponseData<'/api/admin/users/{id}', 'get'>;
-const ROLE_LABEL = { user: 'Utilisateur', admin: 'Administrateur' } as const;
-const STATUS_LABEL = { active: 'Actif', blocked: 'Bloqué', deleted: 'Supprimé' } as const;
+const u = t.users;
+const ROLE_LABEL = u.roles;
+const STATUS_LABEL = u.statuses;
 /** What a deleted account shows instead of its phone (the tombstone keeps none). */
-const NO_PHONE = 'Compte supprimé';
-const OPERATION_LABEL: Record<string, string> = {
-  pack_purchase: 'Achat de pack',
-  pronostic_debit: 'Pronostic',
-  pronostic_refund: 'Remboursement de pronostic',
-  welcome_bonus: 'Bienvenue',
-  referral_commission: 'Commission de parrainage',
-  withdrawal: 'Retrait',
-  withdrawal_refund: 'Remboursement de retrait',
-  admin_adjustment: 'Ajustement administrateur',
-};
-const PRONOSTIC_LABEL = { processing: 'En cours', success: 'Réussi', cancelled: 'Annulé' } as const;
+const NO_PHONE = u.noPhone;
+const OPERATION_LABEL: Record<string, string> = u.operations;
+const PRONOSTIC_LABEL = u.pronosticStatuses;
 
 export function Users({ id }: { id: number | undefined }) {
   return id ? <UserDetail id={id} /> : <UserList />;
@@ -52,17 +45,17 @@ function UserList() {
   );
   return (
     <section aria-labelledby="users-title">
-      <h1 id="users-title">Utilisateurs</h1>
+      <h1 id="users-title">{u.title}</h1>
       <form
         class="filters"
-        aria-label="Rechercher des utilisateurs"
+        aria-label={u.searchLabel}
         onSubmit={(event) => {
           event.preventDefault();
           setPage(1);
           setFilters({ search: searchTermOf(search), role, status });
         }}
       >
-        <Field label="Téléphone, nom ou pseudo">
+        <Field label={u.searchField}>
           <input
             type="search"
             name="search"
@@ -70,46 +63,42 @@ function UserList() {
             onInput={(e) => setSearch(e.currentTarget.value)}
           />
         </Field>
-        <Field label="Rôle">
+        <Field label={u.role}>
           <select value={role} onChange={(e) => setRole(e.currentTarget.value as '' | 'user' | 'admin')}>
-            <option value="">Tous</option>
-            <option value="user">Utilisateurs</option>
-            <option value="admin">Administrateurs</option>
+            <option value="">{t.common.all}</option>
+            <option value="user">{u.usersOption}</option>
+            <option value="admin">{u.adminsOption}</option>
           </select>
         </Field>
-        <Field label="Statut">
+        <Field label={t.common.status}>
           <select
             value={status}
             onChange={(e) => setStatus(e.currentTarget.value as '' | 'active' | 'blocked' | 'deleted')}
           >
-            <option value="">Tous</option>
-            <option value="active">Actifs</option>
-            <option value="blocked">Bloqués</option>
-            <option value="deleted">Supprimés</option>
+            <option value="">{t.common.all}</option>
+            <option value="active">{u.activeOption}</option>
+            <option value="blocked">{u.blockedOption}</option>
+            <option value="deleted">{u.deletedOption}</option>
           </select>
         </Field>
-        <button type="submit">Rechercher</button>
+        <button type="submit">{u.search}</button>
       </form>
       <LoadState loaded={loaded}>
         {loaded.data?.users.length === 0 ? (
-          <p class="empty">
-            {filters.search || filters.role || filters.status
-              ? 'Aucun utilisateur ne correspond à cette recherche.'
-              : 'Aucun utilisateur inscrit pour l’instant : chaque compte apparaît ici dès sa première connexion.'}
-          </p>
+          <p class="empty">{filters.search || filters.role || filters.status ? u.noMatch : u.none}</p>
         ) : null}
-        <ScrollRegion label="Liste des utilisateurs" hidden={loaded.data?.users.length === 0}>
+        <ScrollRegion label={u.list} hidden={loaded.data?.users.length === 0}>
           <table>
-            <caption class="sr-only">Utilisateurs trouvés</caption>
+            <caption class="sr-only">{u.found}</caption>
             <thead>
               <tr>
-                <th scope="col">N°</th>
-                <th scope="col">Téléphone</th>
-                <th scope="col">Nom</th>
-                <th scope="col">Rôle</th>
-                <th scope="col">Statut</th>
-                <th scope="col">Crédits</th>
-                <th scope="col">Solde</th>
+                <th scope="col">{u.numberColumn}</th>
+                <th scope="col">{u.phone}</th>
+                <th scope="col">{u.name}</th>
+                <th scope="col">{u.role}</th>
+                <th scope="col">{t.common.status}</th>
+                <th scope="col">{u.credits}</th>
+                <th scope="col">{u.balance}</th>
               </tr>
             </thead>
             <tbody>
@@ -136,7 +125,7 @@ function UserList() {
             </tbody>
           </table>
         </ScrollRegion>
-        {loaded.data ? <Pager meta={loaded.data.meta} onPage={setPage} label="utilisateurs" /> : null}
+        {loaded.data ? <Pager meta={loaded.data.meta} onPage={setPage} label={u.pager} /> : null}
       </LoadState>
     </section>
   );
@@ -175,15 +164,13 @@ function UserDetail({ id }: { id: number }) {
     <section aria-labelledby="user-title">
       <p>
         <a href="/admin/utilisateurs" onClick={(event) => follow(event, '/utilisateurs')}>
-          ← Tous les utilisateurs
+          {u.allUsers}
         </a>
       </p>
       <LoadState loaded={loaded}>
         {detail ? (
           <>
-            <h1 id="user-title">
-              Utilisateur n° {detail.user.id} · {detail.user.phone ?? NO_PHONE}
-            </h1>
+            <h1 id="user-title">{u.heading(String(detail.user.id), detail.user.phone ?? NO_PHONE)}</h1>
             <Summary detail={detail} />
             <div class="row">
               <Credits id={id} onDone={changed} />
@@ -192,22 +179,18 @@ function UserDetail({ id }: { id: number }) {
           </>
         ) : null}
       </LoadState>
-      <h2 id="ledger-title">Opérations</h2>
+      <h2 id="ledger-title">{u.operationsTitle}</h2>
       <LoadState loaded={ledger}>
-        {ledger.data?.operations.length === 0 ? (
-          <p class="empty">
-            Aucune opération : achats, pronostics, commissions, retraits et ajustements s’inscriront ici.
-          </p>
-        ) : null}
-        <ScrollRegion label="Opérations" hidden={ledger.data?.operations.length === 0}>
+        {ledger.data?.operations.length === 0 ? <p class="empty">{u.noOperations}</p> : null}
+        <ScrollRegion label={u.operationsTitle} hidden={ledger.data?.operations.length === 0}>
           <table aria-labelledby="ledger-title" data-table="ledger">
             <thead>
               <tr>
-                <th scope="col">Quand</th>
-                <th scope="col">Opération</th>
-                <th scope="col">Montant</th>
-                <th scope="col">Solde après</th>
-                <th scope="col">Libellé</th>
+                <th scope="col">{u.when}</th>
+                <th scope="col">{u.operation}</th>
+                <th scope="col">{u.amount}</th>
+                <th scope="col">{u.balanceAfter}</th>
+                <th scope="col">{u.label}</th>
               </tr>
             </thead>
             <tbody>
@@ -217,7 +200,9 @@ function UserDetail({ id }: { id: number }) {
                   <td>{OPERATION_LABEL[op.type] ?? op.type}</td>
                   <td>
                     {op.amount > 0 ? '+' : ''}
-                    {op.currency === 'XAF' ? xaf(op.amount) : `${op.amount} crédits`}
+                    {op.currency === 'XAF'
+                      ? xaf(op.amount)
+                      : byCount(op.amount, u.creditsCount)(String(op.amount))}
                   </td>
                   <td>{op.currency === 'XAF' ? xaf(op.balance_after) : op.balance_after}</td>
                   <td>{op.description}</td>
@@ -226,22 +211,22 @@ function UserDetail({ id }: { id: number }) {
             </tbody>
           </table>
         </ScrollRegion>
-        {ledger.data ? <Pager meta={ledger.data.meta} onPage={setLedgerPage} label="opérations" /> : null}
-      </LoadState>
-      <h2 id="pronostics-title">Pronostics</h2>
-      <LoadState loaded={pronostics}>
-        {pronostics.data?.pronostics.length === 0 ? (
-          <p class="empty">Aucun pronostic : ceux que l’utilisateur demande apparaîtront ici.</p>
+        {ledger.data ? (
+          <Pager meta={ledger.data.meta} onPage={setLedgerPage} label={u.operationsPager} />
         ) : null}
-        <ScrollRegion label="Pronostics" hidden={pronostics.data?.pronostics.length === 0}>
+      </LoadState>
+      <h2 id="pronostics-title">{u.pronosticsTitle}</h2>
+      <LoadState loaded={pronostics}>
+        {pronostics.data?.pronostics.length === 0 ? <p class="empty">{u.noPronostics}</p> : null}
+        <ScrollRegion label={u.pronosticsTitle} hidden={pronostics.data?.pronostics.length === 0}>
           <table aria-labelledby="pronostics-title">
             <thead>
               <tr>
-                <th scope="col">N°</th>
-                <th scope="col">Match</th>
-                <th scope="col">Statut</th>
-                <th scope="col">Coût</th>
-                <th scope="col">Créé</th>
+                <th scope="col">{u.numberColumn}</th>
+                <th scope="col">{u.match}</th>
+                <th scope="col">{t.common.status}</th>
+                <th scope="col">{u.cost}</th>
+                <th scope="col">{u.created}</th>
               </tr>
             </thead>
             <tbody>
@@ -254,9 +239,9 @@ function UserDetail({ id }: { id: number }) {
                   </td>
                   <td>
                     {PRONOSTIC_LABEL[p.status]}
-                    {p.deleted ? ' · supprimé' : ''}
+                    {p.deleted ? u.deletedSuffix : ''}
                   </td>
-                  <td>{p.credits_cost} crédits</td>
+                  <td>{byCount(p.credits_cost, u.creditsCount)(String(p.credits_cost))}</td>
                   <td>{when(p.created_at)}</td>
                 </tr>
               ))}
@@ -264,7 +249,7 @@ function UserDetail({ id }: { id: number }) {
           </table>
         </ScrollRegion>
         {pronostics.data ? (
-          <Pager meta={pronostics.data.meta} onPage={setPronosticPage} label="pronostics" />
+          <Pager meta={pronostics.data.meta} onPage={setPronosticPage} label={u.pronosticsPager} />
         ) : null}
       </LoadState>
     </section>
@@ -275,37 +260,44 @@ function Summary({ detail }: { detail: Detail }) {
   const { user } = detail;
   return (
     <dl class="facts card">
-      <dt>Nom</dt>
+      <dt>{u.name}</dt>
       <dd>{[user.name, user.username ? `@${user.username}` : null].filter(Boolean).join(' ') || '—'}</dd>
-      <dt>Pays</dt>
+      <dt>{u.country}</dt>
       <dd>{user.country}</dd>
-      <dt>Rôle</dt>
+      <dt>{u.role}</dt>
       <dd data-field="role">{ROLE_LABEL[user.role]}</dd>
-      <dt>Statut</dt>
+      <dt>{t.common.status}</dt>
       <dd data-field="status">{STATUS_LABEL[user.status]}</dd>
-      <dt>Crédits</dt>
+      <dt>{u.credits}</dt>
       <dd data-field="credits">{user.credits_balance}</dd>
-      <dt>Solde</dt>
+      <dt>{u.balance}</dt>
       <dd>{xaf(user.money_balance)}</dd>
-      <dt>Inscrit le</dt>
+      <dt>{u.signedUp}</dt>
       <dd>{when(user.created_at)}</dd>
-      <dt>Pronostics</dt>
+      <dt>{u.pronosticsTitle}</dt>
       <dd>
-        {detail.pronostics.total} ({detail.pronostics.success} réussis, {detail.pronostics.processing} en
-        cours, {detail.pronostics.cancelled} annulés)
+        {u.pronosticsSummary(
+          String(detail.pronostics.total),
+          String(detail.pronostics.success),
+          String(detail.pronostics.processing),
+          String(detail.pronostics.cancelled),
+        )}
       </dd>
-      <dt>Paiements réussis</dt>
+      <dt>{u.payments}</dt>
       <dd>
         {detail.payments.success_count} · {xaf(detail.payments.success_amount)}
       </dd>
-      <dt>Retraits en attente</dt>
+      <dt>{u.pendingWithdrawals}</dt>
       <dd>
         {detail.withdrawals.pending_count} · {xaf(detail.withdrawals.pending_amount)}
       </dd>
-      <dt>Parrainage</dt>
+      <dt>{u.referral}</dt>
       <dd>
-        code {user.affiliation_code} · parrain {user.godfather_id ? `n° ${user.godfather_id}` : '—'} ·{' '}
-        {detail.godchildren_count} filleul(s)
+        {byCount(detail.godchildren_count, u.referralSummary)(
+          user.affiliation_code,
+          user.godfather_id ? t.common.number(String(user.godfather_id)) : '—',
+          String(detail.godchildren_count),
+        )}
       </dd>
     </dl>
   );
@@ -335,7 +327,7 @@ function Credits({ id, onDone }: { id: number; onDone: () => void }) {
             body: { amount: value, reason: reason.trim() },
           }),
         ),
-      `${value > 0 ? '+' : ''}${value} crédits enregistrés.`,
+      byCount(Math.abs(value), u.adjusted)(`${value > 0 ? '+' : ''}${value}`),
     );
     if (ok) {
       setAmount('');
@@ -346,8 +338,8 @@ function Credits({ id, onDone }: { id: number; onDone: () => void }) {
   };
   return (
     <form class="card" onSubmit={submit} onInput={() => setKey(newKey())} aria-labelledby="credits-title">
-      <h2 id="credits-title">Ajuster les crédits</h2>
-      <Field label="Montant (négatif pour retirer)">
+      <h2 id="credits-title">{u.adjustCredits}</h2>
+      <Field label={u.adjustAmount}>
         <input
           type="number"
           name="amount"
@@ -357,7 +349,7 @@ function Credits({ id, onDone }: { id: number; onDone: () => void }) {
           onInput={(e) => setAmount(e.currentTarget.value)}
         />
       </Field>
-      <Field label="Motif">
+      <Field label={u.reason}>
         <input
           name="reason"
           required
@@ -368,7 +360,7 @@ function Credits({ id, onDone }: { id: number; onDone: () => void }) {
         />
       </Field>
       <button type="submit" class="primary" disabled={busy}>
-        Enregistrer l’ajustement
+        {u.saveAdjustment}
       </button>
     </form>
   );
@@ -385,41 +377,33 @@ function Account({ detail, onDone }: { detail: Detail; onDone: () => void }) {
   if (user.status === 'deleted') {
     return (
       <div class="card">
-        <h2>Compte</h2>
-        <p data-field="deleted">
-          Compte supprimé par son titulaire : ses données personnelles sont effacées, ses opérations
-          financières conservées. Il ne peut plus être modifié.
-        </p>
+        <h2>{u.account}</h2>
+        <p data-field="deleted">{u.deletedAccount}</p>
       </div>
     );
   }
   return (
     <div class="card">
-      <h2>Compte</h2>
+      <h2>{u.account}</h2>
       <div class="buttons">
         {user.status === 'active' ? (
           <button
             type="button"
             class="danger"
             disabled={busy}
-            onClick={() =>
-              act(() => dataOf(api.POST('/api/admin/users/{id}/block', { params })), 'Utilisateur bloqué.')
-            }
+            onClick={() => act(() => dataOf(api.POST('/api/admin/users/{id}/block', { params })), u.blocked)}
           >
-            Bloquer
+            {u.block}
           </button>
         ) : (
           <button
             type="button"
             disabled={busy}
             onClick={() =>
-              act(
-                () => dataOf(api.POST('/api/admin/users/{id}/unblock', { params })),
-                'Utilisateur débloqué.',
-              )
+              act(() => dataOf(api.POST('/api/admin/users/{id}/unblock', { params })), u.unblocked)
             }
           >
-            Débloquer
+            {u.unblock}
           </button>
         )}
         <button
@@ -428,11 +412,11 @@ function Account({ detail, onDone }: { detail: Detail; onDone: () => void }) {
           onClick={() =>
             act(
               () => dataOf(api.POST('/api/admin/users/{id}/role', { params, body: { role: otherRole } })),
-              `Rôle changé : ${ROLE_LABEL[otherRole]}.`,
+              u.roleChanged(ROLE_LABEL[otherRole]),
             )
           }
         >
-          {otherRole === 'admin' ? 'Nommer administrateur' : 'Retirer le rôle administrateur'}
+          {otherRole === 'admin' ? u.makeAdmin : u.removeAdmin}
         </button>
       </div>
     </div>

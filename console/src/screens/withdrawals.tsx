@@ -2,12 +2,12 @@
 // escalated payouts an admin settles by hand.
 import { useState } from 'preact/hooks';
 import { api, dataOf, type ResponseData } from '../api.js';
+import { t } from '../i18n.js';
 import { useLive } from '../live.js';
 import { toE164 } from '../phone.js';
 import { Field, LoadState, Pager, useAction, useLoad, when, xaf } from '../ui.js';
 
 type Status = 'pending' | 'success' | 'cancelled';
-const STATUS_LABEL: Record<Status, string> = { pending: 'En attente', success: 'Payé', cancelled: 'Annulé' };
 
 export function Withdrawals() {
   const [status, setStatus] = useState<Status | ''>('pending');
@@ -35,9 +35,10 @@ export function Withdrawals() {
   // A request made while the screen is open appears without a reload.
   useLive(['withdrawal.requested'], loaded.reload);
 
+  const w = t.withdrawals;
   return (
     <section aria-labelledby="withdrawals-title">
-      <h1 id="withdrawals-title">Retraits</h1>
+      <h1 id="withdrawals-title">{w.title}</h1>
       <form
         class="filters"
         onSubmit={(event) => {
@@ -46,43 +47,43 @@ export function Withdrawals() {
           setFilters({ status, phone: toE164(phone), escalated });
         }}
       >
-        <Field label="Statut">
+        <Field label={t.common.status}>
           <select value={status} onChange={(e) => setStatus(e.currentTarget.value as Status | '')}>
-            <option value="">Tous</option>
-            <option value="pending">En attente</option>
-            <option value="success">Payés</option>
-            <option value="cancelled">Annulés</option>
+            <option value="">{t.common.all}</option>
+            <option value="pending">{w.pendingOption}</option>
+            <option value="success">{w.successOption}</option>
+            <option value="cancelled">{w.cancelledOption}</option>
           </select>
         </Field>
-        <Field label="Téléphone">
+        <Field label={w.phone}>
           <input type="tel" value={phone} onInput={(e) => setPhone(e.currentTarget.value)} />
         </Field>
-        <Field label="Paiement escaladé">
+        <Field label={w.escalatedFilter}>
           <select
             value={escalated}
             onChange={(e) => setEscalated(e.currentTarget.value as '' | 'true' | 'false')}
           >
-            <option value="">Indifférent</option>
-            <option value="true">Oui</option>
-            <option value="false">Non</option>
+            <option value="">{w.any}</option>
+            <option value="true">{w.yes}</option>
+            <option value="false">{w.no}</option>
           </select>
         </Field>
-        <button type="submit">Filtrer</button>
+        <button type="submit">{t.common.filter}</button>
       </form>
       <LoadState loaded={loaded}>
         {loaded.data && loaded.data.withdrawals.length === 0 ? (
           <p class="empty">
             {filters.status === 'pending' && !filters.phone && !filters.escalated
-              ? 'Aucun retrait en attente. Une demande apparaît ici, sans recharger la page, dès qu’un utilisateur demande un retrait ; un paiement signalé par l’opérateur y revient aussi, marqué « Escaladé ».'
-              : 'Aucun retrait ne correspond à ces filtres.'}
+              ? w.emptyPending
+              : w.noMatch}
           </p>
         ) : null}
         <ul class="cards">
-          {loaded.data?.withdrawals.map((w) => (
-            <WithdrawalCard key={w.id} withdrawal={w} onDone={loaded.reload} />
+          {loaded.data?.withdrawals.map((withdrawal) => (
+            <WithdrawalCard key={withdrawal.id} withdrawal={withdrawal} onDone={loaded.reload} />
           ))}
         </ul>
-        {loaded.data ? <Pager meta={loaded.data.meta} onPage={setPage} label="retraits" /> : null}
+        {loaded.data ? <Pager meta={loaded.data.meta} onPage={setPage} label={w.pager} /> : null}
       </LoadState>
     </section>
   );
@@ -93,18 +94,20 @@ type ProviderRead = ResponseData<'/api/admin/withdrawals/{id}/provider-read', 'g
 
 /** The provider's read in words: what it said, and what « Échoué » will then do. */
 function readText(read: ProviderRead): string {
+  const w = t.withdrawals;
   if (read.error !== null || read.status === null) {
-    return `L’opérateur n’a pas pu être lu (${read.error ?? 'sans réponse'}) à ${when(read.read_at)} : « Échoué » demandera de cocher la case.`;
+    return w.unreadable(read.error ?? w.noAnswer, when(read.read_at));
   }
   return read.final_failure
-    ? `L’opérateur répond « ${read.status} » (${when(read.read_at)}) : échec définitif, « Échoué » remboursera l’utilisateur.`
-    : `L’opérateur répond « ${read.status} » (${when(read.read_at)}) : pas un échec définitif ; « Échoué » demandera de cocher la case.`;
+    ? w.finalFailure(read.status, when(read.read_at))
+    : w.notFinal(read.status, when(read.read_at));
 }
 
 function WithdrawalCard({ withdrawal: w, onDone }: { withdrawal: WithdrawalView; onDone: () => void }) {
   const [message, setMessage] = useState('');
   const { busy, run } = useAction();
   const messageId = `wd-${w.id}-message`;
+  const texts = t.withdrawals;
   const decide = async (verb: 'approve' | 'reject') => {
     const params = { path: { id: w.id } };
     const ok = await run(
@@ -119,53 +122,51 @@ function WithdrawalCard({ withdrawal: w, onDone }: { withdrawal: WithdrawalView;
           : dataOf(
               api.POST('/api/admin/withdrawals/{id}/reject', { params, body: { message: message.trim() } }),
             ),
-      verb === 'approve' ? `Retrait n° ${w.id} approuvé.` : `Retrait n° ${w.id} refusé et remboursé.`,
+      verb === 'approve' ? texts.approved(String(w.id)) : texts.rejected(String(w.id)),
     );
     if (ok) onDone();
   };
   const undecided = w.status === 'pending' && w.decision === null;
   return (
     <li class="card" data-withdrawal={w.id}>
-      <h2>
-        Retrait n° {w.id} · {xaf(w.amount)}
-      </h2>
+      <h2>{texts.heading(String(w.id), xaf(w.amount))}</h2>
       <dl class="facts">
-        <dt>Statut</dt>
-        <dd data-field="status">{STATUS_LABEL[w.status]}</dd>
-        <dt>Demandé le</dt>
+        <dt>{t.common.status}</dt>
+        <dd data-field="status">{texts.statusLabel[w.status]}</dd>
+        <dt>{texts.requestedAt}</dt>
         <dd>{when(w.created_at)}</dd>
-        <dt>Utilisateur</dt>
+        <dt>{texts.user}</dt>
         <dd>
-          n° {w.user.id} · {w.user.name ?? '—'} · {w.user.phone ?? '—'}
+          {t.common.number(String(w.user.id))} · {w.user.name ?? '—'} · {w.user.phone ?? '—'}
         </dd>
-        <dt>Vers</dt>
+        <dt>{texts.to}</dt>
         <dd>
           {w.meta.phone} ({w.meta.operator.name})
         </dd>
-        <dt>Décision</dt>
+        <dt>{texts.decision}</dt>
         <dd>
           {w.decision
-            ? `${w.decision.status === 'approved' ? 'Approuvé' : 'Refusé'} ${when(w.decision.decided_at)}${w.decision.message ? ` – « ${w.decision.message} »` : ''}`
-            : 'À décider'}
+            ? `${w.decision.status === 'approved' ? texts.decisionApproved : texts.decisionRejected} ${when(w.decision.decided_at)}${w.decision.message ? texts.quoted(w.decision.message) : ''}`
+            : texts.undecided}
         </dd>
-        <dt>Paiement</dt>
+        <dt>{texts.payout}</dt>
         <dd>
           {w.payout
-            ? `${w.payout.reference} · ${w.payout.provider_status ?? 'envoyé'}${w.payout.finished_at ? ` · terminé ${when(w.payout.finished_at)}` : ''}`
+            ? `${w.payout.reference} · ${w.payout.provider_status ?? texts.sent}${w.payout.finished_at ? texts.finished(when(w.payout.finished_at)) : ''}`
             : '—'}
         </dd>
         {w.escalated ? (
           <>
-            <dt>Escaladé</dt>
+            <dt>{texts.escalated}</dt>
             <dd class="warn">
-              {w.escalation?.reason ?? 'à vérifier'} ({when(w.escalation?.escalated_at)})
+              {w.escalation?.reason ?? texts.toCheck} ({when(w.escalation?.escalated_at)})
             </dd>
           </>
         ) : null}
       </dl>
       {undecided ? (
         <div class="actions">
-          <label for={messageId}>Message à l’utilisateur (obligatoire pour un refus)</label>
+          <label for={messageId}>{texts.messageToUser}</label>
           <textarea
             id={messageId}
             rows={2}
@@ -174,7 +175,7 @@ function WithdrawalCard({ withdrawal: w, onDone }: { withdrawal: WithdrawalView;
           />
           <div class="buttons">
             <button type="button" class="primary" disabled={busy} onClick={() => decide('approve')}>
-              Approuver
+              {texts.approve}
             </button>
             <button
               type="button"
@@ -182,7 +183,7 @@ function WithdrawalCard({ withdrawal: w, onDone }: { withdrawal: WithdrawalView;
               disabled={busy || message.trim() === ''}
               onClick={() => decide('reject')}
             >
-              Refuser
+              {texts.reject}
             </button>
           </div>
         </div>
@@ -198,13 +199,17 @@ function Resolve({ id, onDone }: { id: number; onDone: () => void }) {
   const [override, setOverride] = useState(false);
   const [read, setRead] = useState<ProviderRead | undefined>();
   const { busy, run } = useAction();
+  const texts = t.withdrawals;
   const readNow = async () => {
-    await run(async () => {
-      const data = await dataOf(
-        api.GET('/api/admin/withdrawals/{id}/provider-read', { params: { path: { id } } }),
-      );
-      setRead(data.provider_read);
-    }, `Transfert du retrait n° ${id} lu chez l’opérateur.`);
+    await run(
+      async () => {
+        const data = await dataOf(
+          api.GET('/api/admin/withdrawals/{id}/provider-read', { params: { path: { id } } }),
+        );
+        setRead(data.provider_read);
+      },
+      texts.providerRead(String(id)),
+    );
   };
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -220,14 +225,14 @@ function Resolve({ id, onDone }: { id: number; onDone: () => void }) {
             },
           }),
         ),
-      outcome === 'paid' ? `Retrait n° ${id} marqué payé.` : `Retrait n° ${id} marqué échoué et remboursé.`,
+      outcome === 'paid' ? texts.markedPaid(String(id)) : texts.markedFailed(String(id)),
     );
     if (ok) onDone();
   };
   return (
-    <form class="actions" onSubmit={submit} aria-label={`Régler le paiement escaladé n° ${id}`}>
+    <form class="actions" onSubmit={submit} aria-label={texts.settleLabel(String(id))}>
       <fieldset class="inline">
-        <legend>Issue vérifiée chez l’opérateur</legend>
+        <legend>{texts.outcome}</legend>
         <label>
           <input
             type="radio"
@@ -235,7 +240,7 @@ function Resolve({ id, onDone }: { id: number; onDone: () => void }) {
             checked={outcome === 'paid'}
             onChange={() => setOutcome('paid')}
           />{' '}
-          Payé
+          {texts.paid}
         </label>
         <label>
           <input
@@ -244,26 +249,19 @@ function Resolve({ id, onDone }: { id: number; onDone: () => void }) {
             checked={outcome === 'failed'}
             onChange={() => setOutcome('failed')}
           />{' '}
-          Échoué (rembourser)
+          {texts.failed}
         </label>
       </fieldset>
-      <Field
-        label="Message"
-        hint={outcome === 'failed' ? 'Montré à l’utilisateur, et motif au journal' : 'Inscrit au journal'}
-      >
+      <Field label={texts.message} hint={outcome === 'failed' ? texts.failedHint : texts.paidHint}>
         <input required value={message} onInput={(e) => setMessage(e.currentTarget.value)} />
       </Field>
       {outcome === 'failed' ? (
         <label class="check">
           <input type="checkbox" checked={override} onChange={(e) => setOverride(e.currentTarget.checked)} />{' '}
-          Clôturer en échec même si l’opérateur, relu à l’instant, ne confirme pas l’échec (le message sert de
-          motif)
+          {texts.override}
         </label>
       ) : null}
-      <p class="hint">
-        « Échoué » relit d’abord le transfert chez l’opérateur : sans échec définitif confirmé, le
-        remboursement est refusé, sauf en cochant la case. La lecture est inscrite au journal d’audit.
-      </p>
+      <p class="hint">{texts.failedExplained}</p>
       {read ? (
         <p class="provider-read" data-field="provider-read">
           {readText(read)}
@@ -271,10 +269,10 @@ function Resolve({ id, onDone }: { id: number; onDone: () => void }) {
       ) : null}
       <div class="buttons">
         <button type="button" disabled={busy} onClick={readNow}>
-          Lire le transfert chez l’opérateur
+          {texts.readTransfer}
         </button>
         <button type="submit" class="primary" disabled={busy}>
-          Régler le paiement
+          {texts.settle}
         </button>
       </div>
     </form>

@@ -315,4 +315,159 @@ export const en: Catalogue = {
     },
     'ticket.replied': { title: 'New reply from support', body: 'Support has replied to your request.' },
   },
+  pages: {
+    languageSwitch: 'Language',
+    trackRecord: {
+      title: 'Track record of our predictions',
+      intro: `Every analysis sold is settled on the final score, with no exception and no selection.
+Cancelled analyses (match not played or not found) are counted apart and
+do not count towards the hit rate.`,
+      loading: 'Loading…',
+      overall: 'Overall',
+      byType: 'By prediction type',
+      byLeague: 'By league',
+      calibration: 'Calibration: our analyses and the bookmakers',
+      calibrationLegend: 'Legend of the calibration chart',
+      legendOurs: 'Our analyses, by stated confidence (size: number of analyses)',
+      legendMarket: 'The bookmakers’ favourite in the same matches, by probability',
+      legendDiagonal: 'Perfect calibration',
+      calibrationNote: `An analysis stated at 60% should win six times in ten: the closer the points
+    follow the diagonal, the more the stated percentages can be trusted. The bookmakers are read on the
+    matches where our analyses were settled: their favourite (closing 1X2 odds, margin removed) and the
+    share of those favourites that won. Their odds are only published aggregated, in ranges of at
+    least 30 matches.`,
+      monthly: 'Month by month',
+      howWeSettle: 'How we settle',
+      settlement: [
+        `<strong>What:</strong> every analysis delivered is settled, with no exception and no sorting, on the
+  final score of the match (regular time including stoppage time, no extra time or penalties).`,
+        `<strong>Where the results come from:</strong> football-data.co.uk’s results files, downloaded
+  every day for the leagues we follow and stored as they are.`,
+        `<strong>Which match:</strong> an analysis created from a scheduled match is settled on that
+  match, even postponed, at its new date; the others on the match of the two teams named (in that
+  order, home then away, and in the league given) played on the day stated or in the following
+  7 days.`,
+        `<strong>When:</strong> settlement runs every 10 minutes and right after the daily download of
+  the results: an analysis is settled at the latest the day after the score is published.`,
+        `<strong>What wins:</strong> 1X2 and full analysis: the result stated (home win, draw, away
+  win); double chance: either of the two results covered; both teams to score: yes if each scores at
+  least one goal, no otherwise; over/under 2.5 goals: 3 goals or more, or 2 at most (no refund
+  possible); exact score: the score stated, or “other” when the final score is none of the scores
+  assessed.`,
+        `<strong>Cancelled:</strong> a match not found or not played 7 days after the date stated (30
+  days after its kick-off for a postponed scheduled match) is cancelled: counted apart, never in the
+  hit rate.`,
+        `<strong>Once and for all:</strong> a settlement is never redone or withdrawn, and the analyses
+  their buyer deleted are still counted.`,
+      ],
+      numberLocale: 'en-GB',
+      percentSuffix: '%',
+      windows: {
+        last_30_days: '30 days',
+        last_90_days: '90 days',
+        last_365_days: '365 days',
+        all_time: 'Since the start',
+      },
+      types: {
+        '1x2': '1X2',
+        'double-chance': 'Double chance',
+        btts: 'Both teams to score',
+        'over-under-2-5': 'Over/under 2.5 goals',
+        'exact-score': 'Exact score',
+        'full-analysis': 'Full analysis',
+      },
+      columns: {
+        period: 'Period',
+        month: 'Month',
+        settled: 'Settled',
+        won: 'Won',
+        lost: 'Lost',
+        void: 'Cancelled',
+        hitRate: 'Hit rate',
+        meanConfidence: 'Mean confidence',
+        rps: 'RPS',
+        baselineRps: 'Baseline RPS',
+        brier: 'Brier',
+        baselineBrier: 'Baseline Brier',
+        favouriteProbability: 'Favourite’s probability',
+        matches: 'Matches',
+        meanProbability: 'Mean probability',
+        favouriteHitRate: 'Favourite’s hit rate',
+      },
+      calibrationChart:
+        'Calibration: stated probability and observed hit rate, our analyses and the bookmakers’ favourite',
+      statedProbability: 'Stated probability',
+      observedHitRate: 'Observed hit rate',
+      marketTable: 'Bookmakers’ calibration, by range',
+      monthlyChart: 'Month by month: settled analyses and hit rate',
+      settledAxis: 'Settled analyses',
+      hitRateAxis: 'Hit rate',
+      monthTitle: (month: string, settled: string, hitRate: string) =>
+        `${month}: settled ${settled}, hit rate ${hitRate}`,
+      monthlyTable: 'Month by month, in figures',
+      legendBars: 'Settled analyses (left scale)',
+      legendRate: 'Hit rate (right scale)',
+      overallTable: 'All analyses, by period',
+      byPeriod: (name: string) => `${name}, by period`,
+      unknownMatch: 'Match not found',
+      emptyOverall:
+        'No analysis is settled yet. The figures will appear here after the first match played following an analysis sold, once its result is published.',
+      emptyByType:
+        'Each prediction type (1X2, double chance, both teams to score, over/under 2.5 goals, exact score, full analysis) will have its own record here from its first settled analysis.',
+      emptyByLeague:
+        'Each league will have its own record here once an analysis of one of its matches is settled.',
+      oursBin: (range: string, count: string, confidence: string, hitRate: string) =>
+        `Our analyses ${range}: settled ${count}, mean confidence ${confidence}, hit rate ${hitRate}`,
+      marketBin: (range: string, count: string, probability: string, hitRate: string) =>
+        `Bookmakers’ favourite ${range}: matches ${count}, mean probability ${probability}, hit rate ${hitRate}`,
+      emptyCalibration: 'Our points will appear with the first analyses won or lost.',
+      emptyMarket: (minBin: string, matches: string) =>
+        `The bookmakers will appear once at least ${minBin} settled matches have odds recorded (${matches} so far).`,
+      emptyMonthly: 'Each month will appear here from its first settled analysis.',
+      baseline: (baseline: string) => `Naive baseline of the RPS and Brier score: ${baseline}.`,
+      updated: (date: string) => `Updated ${date}.`,
+      unavailable: 'The track record is unavailable for now.',
+    },
+    accountDelete: {
+      title: 'Delete my account',
+      intro: 'You can delete your account at any time, from the app or from this page.',
+      fromApp: 'From the app',
+      appSteps: [
+        'Open the app and sign in.',
+        'Go to <strong>Profile</strong>, then <strong>Delete my account</strong>.',
+        'Enter the confirmation code received by SMS: the account is deleted at once.',
+      ],
+      whatHappens: 'What is deleted, what is kept',
+      outcomes: [
+        'Deleted: your phone number (everywhere, the audit log included, except in the financial records below), your name, your nickname, your photo, your support requests and their attachments, your sessions (you are signed out everywhere).',
+        'Anonymised: your predictions, kept with no link to you for the public track record.',
+        'Kept for 10 years with the phone number that paid or received the money: payments, withdrawals, payouts and balance movements. This is the retention period for accounting records set by OHADA accounting law; after it, the number is erased from them automatically.',
+        'Your number is released: signing up again with it creates a new, empty account.',
+        'Deletion is refused while a payment or a withdrawal is in progress. If a referral balance remains, it is shown to you and you must confirm you give it up.',
+      ],
+      exportNote:
+        'Before deleting your account, you can download your data from the app (Profile, then Export my data).',
+      fromPage: 'From this page',
+      country: 'Country',
+      countries: {
+        CM: 'Cameroon (+237)',
+        CI: 'Côte d’Ivoire (+225)',
+        SN: 'Senegal (+221)',
+        GA: 'Gabon (+241)',
+        FR: 'France (+33)',
+      },
+      phone: 'Phone number',
+      sendSignInCode: 'Get a sign-in code',
+      signInCode: 'Sign-in code received by SMS',
+      verifyCode: 'Check the code',
+      deletionCode: 'Deletion confirmation code (second SMS)',
+      forfeit: 'I give up my remaining balance for good.',
+      deleteForGood: 'Delete my account for good',
+      genericError: 'Something went wrong. Please try again.',
+      retryIn: (text: string, seconds: string) => `${text} (try again in ${seconds} s)`,
+      unreachable: 'The service cannot be reached. Try again in a moment.',
+      signInCodeSent: (phone: string) => `A sign-in code has been sent to ${phone}.`,
+      start: 'Enter your account’s phone number to start.',
+    },
+  },
 };

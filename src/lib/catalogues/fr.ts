@@ -341,6 +341,173 @@ const pushTexts: Record<UserEventType, { title: string; body: string }> = {
   },
 };
 
+/**
+ * The public pages' texts (src/modules/track-record/page.ts, src/modules/account/page.ts). They are
+ * HTML written by us (a few hold `<strong>`), placed in the page as they are; their line breaks are
+ * the French pages' own, so the French pages keep their bytes. The functions' arguments are filled
+ * in the browser by the page's script (a number, a date, another text).
+ */
+const pages = {
+  /** The FR / EN switch every page carries. */
+  languageSwitch: 'Langue',
+  trackRecord: {
+    title: 'Bilan de nos pronostics',
+    intro: `Chaque analyse vendue est réglée sur le score final, sans exception ni sélection.
+Les analyses annulées (match non joué ou introuvable) sont comptées à part et
+n’entrent pas dans le taux de réussite.`,
+    loading: 'Chargement…',
+    overall: 'Ensemble',
+    byType: 'Par type de pronostic',
+    byLeague: 'Par championnat',
+    calibration: 'Calibration : nos analyses et les bookmakers',
+    calibrationLegend: 'Légende du graphique de calibration',
+    legendOurs: 'Nos analyses, par confiance annoncée (taille : nombre d’analyses)',
+    legendMarket: 'Le favori des bookmakers sur les mêmes matchs, par probabilité',
+    legendDiagonal: 'Calibration parfaite',
+    calibrationNote: `Une analyse annoncée à 60 % doit être gagnée six fois sur dix : plus les points
+    suivent la diagonale, plus les pourcentages annoncés sont fiables. Les bookmakers sont lus sur les
+    matchs où nos analyses ont été réglées : leur favori (cote 1X2 de clôture, marge retirée) et la
+    part de ces favoris qui a gagné. Leurs cotes ne sont publiées qu’agrégées, par intervalles d’au
+    moins 30 matchs.`,
+    monthly: 'Évolution mensuelle',
+    howWeSettle: 'Comment nous réglons',
+    settlement: [
+      `<strong>Quoi :</strong> chaque analyse livrée est réglée, sans exception ni tri, sur le score
+  final du match (temps réglementaire, arrêts de jeu compris, sans prolongation ni tirs au but).`,
+      `<strong>D’où viennent les résultats :</strong> des fichiers de résultats de football-data.co.uk,
+  téléchargés chaque jour pour les championnats suivis et enregistrés tels quels.`,
+      `<strong>Quel match :</strong> une analyse créée depuis un match au programme est réglée sur ce
+  match, même reporté, à sa nouvelle date ; les autres sur le match des deux équipes nommées (dans
+  cet ordre, domicile puis extérieur, et dans le championnat indiqué) joué le jour annoncé ou dans
+  les 7 jours suivants.`,
+      `<strong>Quand :</strong> le règlement passe toutes les 10 minutes et aussitôt après le
+  téléchargement quotidien des résultats : une analyse est réglée au plus tard le jour qui suit la
+  publication du score.`,
+      `<strong>Ce qui est gagné :</strong> 1X2 et analyse complète : le résultat annoncé (victoire à
+  domicile, nul, victoire à l’extérieur) ; double chance : l’un des deux résultats couverts ; les deux
+  équipes marquent : oui si chacune marque au moins un but, non sinon ; plus/moins de 2,5 buts : 3 buts
+  ou plus, ou 2 au plus (pas de remboursement possible) ; score exact : le score annoncé, ou « autre »
+  quand le score final n’est aucun des scores évalués.`,
+      `<strong>Annulée :</strong> un match introuvable ou non joué 7 jours après la date annoncée
+  (30 jours après son coup d’envoi pour un match au programme reporté) est annulé : compté à part,
+  jamais dans le taux de réussite.`,
+      `<strong>Une fois pour toutes :</strong> un règlement n’est jamais refait ni retiré, et les
+  analyses que leur acheteur a supprimées restent comptées.`,
+    ],
+    // The page's script: how it writes numbers and dates, and its labels.
+    numberLocale: 'fr-FR',
+    percentSuffix: ' %',
+    windows: {
+      last_30_days: '30 jours',
+      last_90_days: '90 jours',
+      last_365_days: '365 jours',
+      all_time: 'Depuis le début',
+    },
+    types: {
+      '1x2': '1X2',
+      'double-chance': 'Double chance',
+      btts: 'Les deux équipes marquent',
+      'over-under-2-5': 'Plus/moins de 2,5 buts',
+      'exact-score': 'Score exact',
+      'full-analysis': 'Analyse complète',
+    },
+    columns: {
+      period: 'Période',
+      month: 'Mois',
+      settled: 'Réglées',
+      won: 'Gagnées',
+      lost: 'Perdues',
+      void: 'Annulées',
+      hitRate: 'Réussite',
+      meanConfidence: 'Confiance moyenne',
+      rps: 'RPS',
+      baselineRps: 'RPS référence',
+      brier: 'Brier',
+      baselineBrier: 'Brier référence',
+      favouriteProbability: 'Probabilité du favori',
+      matches: 'Matchs',
+      meanProbability: 'Probabilité moyenne',
+      favouriteHitRate: 'Réussite du favori',
+    },
+    calibrationChart:
+      'Calibration : probabilité annoncée et réussite observée, nos analyses et le favori des bookmakers',
+    statedProbability: 'Probabilité annoncée',
+    observedHitRate: 'Réussite observée',
+    marketTable: 'Calibration des bookmakers, par intervalle',
+    monthlyChart: 'Évolution mensuelle : analyses réglées et taux de réussite',
+    settledAxis: 'Analyses réglées',
+    hitRateAxis: 'Taux de réussite',
+    monthTitle: (month: string, settled: string, hitRate: string) =>
+      `${month} : ${settled} réglées, réussite ${hitRate}`,
+    monthlyTable: 'Évolution mensuelle, en chiffres',
+    legendBars: 'Analyses réglées (échelle de gauche)',
+    legendRate: 'Taux de réussite (échelle de droite)',
+    overallTable: 'Ensemble des analyses, par période',
+    byPeriod: (name: string) => `${name}, par période`,
+    unknownMatch: 'Match non retrouvé',
+    emptyOverall:
+      'Aucune analyse n’est encore réglée. Les chiffres apparaîtront ici dès le premier match joué après une analyse vendue, une fois son résultat publié.',
+    emptyByType:
+      'Chaque type de pronostic (1X2, double chance, les deux équipes marquent, plus/moins de 2,5 buts, score exact, analyse complète) aura ici son propre bilan dès sa première analyse réglée.',
+    emptyByLeague:
+      'Chaque championnat aura ici son propre bilan dès qu’une analyse d’un de ses matchs sera réglée.',
+    oursBin: (range: string, count: string, confidence: string, hitRate: string) =>
+      `Nos analyses ${range} : ${count} analyses, confiance moyenne ${confidence}, réussite ${hitRate}`,
+    marketBin: (range: string, count: string, probability: string, hitRate: string) =>
+      `Favori des bookmakers ${range} : ${count} matchs, probabilité moyenne ${probability}, réussite ${hitRate}`,
+    emptyCalibration: 'Nos points apparaîtront dès les premières analyses gagnées ou perdues.',
+    emptyMarket: (minBin: string, matches: string) =>
+      `Les bookmakers apparaîtront quand au moins ${minBin} matchs réglés auront des cotes enregistrées (${matches} pour l’instant).`,
+    emptyMonthly: 'Chaque mois apparaîtra ici dès sa première analyse réglée.',
+    baseline: (baseline: string) => `Référence naïve du RPS et du score de Brier : ${baseline}.`,
+    updated: (date: string) => `Mis à jour le ${date}.`,
+    unavailable: 'Le bilan est indisponible pour le moment.',
+  },
+  accountDelete: {
+    title: 'Supprimer mon compte',
+    intro: 'Vous pouvez supprimer votre compte à tout moment, depuis l’application ou depuis cette page.',
+    fromApp: 'Depuis l’application',
+    appSteps: [
+      'Ouvrez l’application et connectez-vous.',
+      'Allez dans <strong>Profil</strong>, puis <strong>Supprimer mon compte</strong>.',
+      'Saisissez le code de confirmation reçu par SMS : le compte est supprimé aussitôt.',
+    ],
+    whatHappens: 'Ce qui est supprimé, ce qui est conservé',
+    // What is kept, and for how long: docs/decisions/0101-deletion-page-retention.md.
+    outcomes: [
+      'Supprimés : votre numéro de téléphone (partout, journal d’audit compris, sauf dans les opérations financières ci-dessous), votre nom, votre pseudo, votre photo, vos demandes d’assistance et leurs pièces jointes, vos sessions (vous êtes déconnecté partout).',
+      'Anonymisés : vos pronostics, gardés sans aucun lien avec vous pour le bilan public.',
+      'Conservés 10 ans avec le numéro de téléphone qui a payé ou reçu l’argent : les paiements, les retraits, les versements et les mouvements du solde. C’est la durée de conservation des pièces comptables fixée par le droit comptable OHADA ; passé ce délai, le numéro en est effacé automatiquement.',
+      'Votre numéro est libéré : une nouvelle inscription avec ce numéro crée un nouveau compte, vide.',
+      'La suppression est refusée tant qu’un paiement ou un retrait est en cours. S’il vous reste un solde de parrainage, il vous est indiqué et vous devez confirmer y renoncer.',
+    ],
+    exportNote:
+      'Avant de supprimer votre compte, vous pouvez télécharger vos données depuis l’application (Profil, puis Exporter mes données).',
+    fromPage: 'Depuis cette page',
+    country: 'Pays',
+    countries: {
+      CM: 'Cameroun (+237)',
+      CI: 'Côte d’Ivoire (+225)',
+      SN: 'Sénégal (+221)',
+      GA: 'Gabon (+241)',
+      FR: 'France (+33)',
+    },
+    phone: 'Numéro de téléphone',
+    sendSignInCode: 'Recevoir un code de connexion',
+    signInCode: 'Code de connexion reçu par SMS',
+    verifyCode: 'Vérifier le code',
+    deletionCode: 'Code de confirmation de la suppression (second SMS)',
+    forfeit: 'Je renonce définitivement à mon solde restant.',
+    deleteForGood: 'Supprimer définitivement mon compte',
+    // The page's script.
+    genericError: 'Une erreur est survenue. Réessayez.',
+    retryIn: (text: string, seconds: string) => `${text} (réessayez dans ${seconds} s)`,
+    unreachable: 'Le service est injoignable. Réessayez dans un instant.',
+    signInCodeSent: (phone: string) => `Un code de connexion a été envoyé au ${phone}.`,
+    start: 'Saisissez le numéro de téléphone de votre compte pour commencer.',
+  },
+};
+
 export const fr = {
   messages,
   adminTexts,
@@ -350,6 +517,7 @@ export const fr = {
   paymentTexts,
   withdrawalTexts,
   pushTexts,
+  pages,
 };
 
 /** The shape every language's catalogue has: the French one's, key for key. */

@@ -1,17 +1,31 @@
-// The public page the app stores link to for account deletion (`/account/delete`): static French
-// HTML and one same-origin script (the CSP's `script-src 'self'` holds, as for the track-record
-// page). It explains how to delete an account from the app and lets a person do it here with two
-// codes sent to their phone: a sign-in code (POST /api/otp/generate, /api/otp/verify, which gives a
-// token kept only in the page's memory), then the deletion's own code (POST
-// /api/user/account/delete/code), entered to confirm (POST /api/user/account/delete). A remaining
-// balance is shown as the API states it, and the person may give it up by ticking a box.
+// The public page the app stores link to for account deletion (`/account/delete`): HTML rendered on
+// the server in the page's language (?lang, the `lang` cookie its FR / EN switch sets,
+// Accept-Language: src/lib/page-locale.ts) and one same-origin script in the same language (the
+// CSP's `script-src 'self'` holds, as for the track-record page); the texts are the catalogue's
+// (`pages.accountDelete`). It explains how to delete an account from the app and what is deleted
+// or kept, and lets a person do it here with two codes sent to their phone: a sign-in code (POST
+// /api/otp/generate, /api/otp/verify, which gives a token kept only in the page's memory), then the
+// deletion's own code (POST /api/user/account/delete/code), entered to confirm (POST
+// /api/user/account/delete). Its calls name the page's language, so the API's messages it shows
+// are in it too. A remaining balance is shown as the API states it, and the person may give it up
+// by ticking a box.
+import { DEFAULT_LOCALE, type Locale } from '../../lib/locale.js';
+import { catalogueFor } from '../../lib/messages.js';
+import { js, jsText, LANGUAGE_SWITCH_STYLE, languageSwitch, perLocale } from '../../lib/page-html.js';
 
-export const ACCOUNT_DELETE_PAGE = `<!doctype html>
-<html lang="fr">
+/** The script's address: French at the address it always had, another language named in it. */
+function scriptPath(locale: Locale): string {
+  return locale === DEFAULT_LOCALE ? '/account/delete/app.js' : `/account/delete/app.js?lang=${locale}`;
+}
+
+export const accountDeletePage = perLocale((locale) => {
+  const t = catalogueFor(locale).pages.accountDelete;
+  return `<!doctype html>
+<html lang="${locale}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Supprimer mon compte</title>
+<title>${t.title}</title>
 <link rel="icon" href="data:,">
 <style>
   * { box-sizing: border-box; }
@@ -34,71 +48,76 @@ export const ACCOUNT_DELETE_PAGE = `<!doctype html>
   #status[data-kind="error"] { background: #fdecea; color: #8a1c14; }
   #status[data-kind="ok"] { background: #e8f5e9; color: #1b5e20; }
   @media (min-width: 900px) { body { padding-top: 2rem; } }
-</style>
+${LANGUAGE_SWITCH_STYLE}</style>
 </head>
 <body>
-<h1>Supprimer mon compte</h1>
-<p>Vous pouvez supprimer votre compte à tout moment, depuis l’application ou depuis cette page.</p>
+${languageSwitch(locale)}<h1>${t.title}</h1>
+<p>${t.intro}</p>
 
-<h2>Depuis l’application</h2>
+<h2>${t.fromApp}</h2>
 <ol>
-  <li>Ouvrez l’application et connectez-vous.</li>
-  <li>Allez dans <strong>Profil</strong>, puis <strong>Supprimer mon compte</strong>.</li>
-  <li>Saisissez le code de confirmation reçu par SMS : le compte est supprimé aussitôt.</li>
-</ol>
+${t.appSteps
+  .map(
+    (step) => `  <li>${step}</li>
+`,
+  )
+  .join('')}</ol>
 
-<h2>Ce qui est supprimé, ce qui est conservé</h2>
+<h2>${t.whatHappens}</h2>
 <ul>
-  <li>Supprimés : votre numéro de téléphone, votre nom, votre pseudo, votre photo, vos demandes d’assistance et leurs pièces jointes, vos sessions (vous êtes déconnecté partout).</li>
-  <li>Anonymisés : vos pronostics, gardés sans aucun lien avec vous pour le bilan public.</li>
-  <li>Conservés, sans votre identité : les opérations financières (paiements, retraits, mouvements du solde), que nous devons conserver pour notre comptabilité.</li>
-  <li>Votre numéro est libéré : une nouvelle inscription avec ce numéro crée un nouveau compte, vide.</li>
-  <li>La suppression est refusée tant qu’un paiement ou un retrait est en cours. S’il vous reste un solde de parrainage, il vous est indiqué et vous devez confirmer y renoncer.</li>
-</ul>
-<p class="note">Avant de supprimer votre compte, vous pouvez télécharger vos données depuis l’application (Profil, puis Exporter mes données).</p>
+${t.outcomes
+  .map(
+    (outcome) => `  <li>${outcome}</li>
+`,
+  )
+  .join('')}</ul>
+<p class="note">${t.exportNote}</p>
 
-<h2>Depuis cette page</h2>
+<h2>${t.fromPage}</h2>
 <p id="status" role="status" aria-live="polite"></p>
 
 <form id="phone-form" novalidate>
   <div class="row">
-    <label>Pays
+    <label>${t.country}
       <select id="country" name="country">
-        <option value="CM" selected>Cameroun (+237)</option>
-        <option value="CI">Côte d’Ivoire (+225)</option>
-        <option value="SN">Sénégal (+221)</option>
-        <option value="GA">Gabon (+241)</option>
-        <option value="FR">France (+33)</option>
-      </select>
+${Object.entries(t.countries)
+  .map(
+    ([code, name]) => `        <option value="${code}"${code === 'CM' ? ' selected' : ''}>${name}</option>
+`,
+  )
+  .join('')}      </select>
     </label>
-    <label>Numéro de téléphone
+    <label>${t.phone}
       <input id="phone" name="phone" type="tel" autocomplete="tel" inputmode="tel" maxlength="32" placeholder="+237 6 90 00 00 00" required>
     </label>
   </div>
-  <button type="submit" class="secondary">Recevoir un code de connexion</button>
+  <button type="submit" class="secondary">${t.sendSignInCode}</button>
 </form>
 
 <form id="signin-form" hidden novalidate>
-  <label>Code de connexion reçu par SMS
+  <label>${t.signInCode}
     <input id="signin-code" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="6" pattern="[0-9]{6}" required>
   </label>
-  <button type="submit" class="secondary">Vérifier le code</button>
+  <button type="submit" class="secondary">${t.verifyCode}</button>
 </form>
 
 <form id="delete-form" hidden novalidate>
-  <label>Code de confirmation de la suppression (second SMS)
+  <label>${t.deletionCode}
     <input id="delete-code" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="6" pattern="[0-9]{6}" required>
   </label>
-  <label class="check" id="forfeit-row" hidden><input id="forfeit" type="checkbox"> <span id="forfeit-text">Je renonce définitivement à mon solde restant.</span></label>
-  <button type="submit">Supprimer définitivement mon compte</button>
+  <label class="check" id="forfeit-row" hidden><input id="forfeit" type="checkbox"> <span id="forfeit-text">${t.forfeit}</span></label>
+  <button type="submit">${t.deleteForGood}</button>
 </form>
 
-<script src="/account/delete/app.js" defer></script>
+<script src="${scriptPath(locale)}" defer></script>
 </body>
 </html>
 `;
+});
 
-export const ACCOUNT_DELETE_SCRIPT = String.raw`'use strict';
+export const accountDeleteScript = perLocale((locale) => {
+  const t = catalogueFor(locale).pages.accountDelete;
+  return String.raw`'use strict';
 (function () {
   var token = null;
   var phone = null;
@@ -111,16 +130,16 @@ export const ACCOUNT_DELETE_SCRIPT = String.raw`'use strict';
     if (first) first.focus();
   }
   function call(path, body, withToken) {
-    var headers = { 'content-type': 'application/json', accept: 'application/json' };
+    var headers = { 'content-type': 'application/json', accept: 'application/json', 'accept-language': ${js(locale)} };
     if (withToken) headers.authorization = 'Bearer ' + token;
     return fetch(path, { method: 'POST', headers: headers, body: JSON.stringify(body) }).then(function (r) {
       return r.json().catch(function () { return {}; }).then(function (json) { return { status: r.status, body: json }; });
     });
   }
   function failed(answer) {
-    var text = (answer.body && answer.body.message) || 'Une erreur est survenue. Réessayez.';
+    var text = (answer.body && answer.body.message) || ${js(t.genericError)};
     var wait = answer.body && answer.body.data && answer.body.data.retry_after;
-    show('error', wait ? text + ' (réessayez dans ' + wait + ' s)' : text);
+    show('error', wait ? ${jsText(t.retryIn, 'text', 'wait')} : text);
   }
   function busy(form, on) { form.querySelector('button').disabled = on; }
   function handle(id, run) {
@@ -128,7 +147,7 @@ export const ACCOUNT_DELETE_SCRIPT = String.raw`'use strict';
     form.addEventListener('submit', function (event) {
       event.preventDefault();
       busy(form, true);
-      run().catch(function () { show('error', 'Le service est injoignable. Réessayez dans un instant.'); })
+      run().catch(function () { show('error', ${js(t.unreachable)}); })
         .then(function () { busy(form, false); });
     });
   }
@@ -138,7 +157,7 @@ export const ACCOUNT_DELETE_SCRIPT = String.raw`'use strict';
     return call('/api/otp/generate', { phone: phone, country: country, method: 'sms' }).then(function (a) {
       if (a.status !== 200) return failed(a);
       phone = a.body.data.phone;
-      show('ok', 'Un code de connexion a été envoyé au ' + phone + '.');
+      show('ok', ${jsText(t.signInCodeSent, 'phone')});
       step('signin-form');
     });
   });
@@ -171,6 +190,7 @@ export const ACCOUNT_DELETE_SCRIPT = String.raw`'use strict';
     });
   });
   step('phone-form');
-  show('ok', 'Saisissez le numéro de téléphone de votre compte pour commencer.');
+  show('ok', ${js(t.start)});
 })();
 `;
+});

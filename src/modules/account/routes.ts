@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { envelope } from '../../lib/envelope.js';
 import { messages } from '../../lib/messages.js';
+import { pageLocale, scriptLocale } from '../../lib/page-locale.js';
 import { currentUser } from '../../plugins/app/auth.js';
 import {
   authErrors,
@@ -14,7 +15,7 @@ import {
   FileResponse,
   UserId,
 } from '../../schemas/common.js';
-import { ACCOUNT_DELETE_PAGE, ACCOUNT_DELETE_SCRIPT } from './page.js';
+import { accountDeletePage, accountDeleteScript } from './page.js';
 import { DeleteAccountBody, DeletionCodeBody } from './schemas.js';
 
 const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -101,17 +102,22 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get('/account/delete', { schema: { hide: true } }, async (_request, reply) =>
-    reply
+  // The page in its reader's language (src/lib/page-locale.ts); an answer that sets the language
+  // cookie is the reader's own, kept by no shared cache.
+  app.get('/account/delete', { schema: { hide: true } }, async (request, reply) => {
+    const locale = pageLocale(request, reply);
+    const scope = reply.hasHeader('set-cookie') ? 'private' : 'public';
+    return reply
       .type('text/html; charset=utf-8')
-      .header('cache-control', 'public, max-age=300')
-      .send(ACCOUNT_DELETE_PAGE),
-  );
-  app.get('/account/delete/app.js', { schema: { hide: true } }, async (_request, reply) =>
+      .header('cache-control', `${scope}, max-age=300`)
+      .send(accountDeletePage(locale));
+  });
+  // The page names its script's language in the address: one file per language, cached as such.
+  app.get('/account/delete/app.js', { schema: { hide: true } }, async (request, reply) =>
     reply
       .type('text/javascript; charset=utf-8')
       .header('cache-control', 'public, max-age=300')
-      .send(ACCOUNT_DELETE_SCRIPT),
+      .send(accountDeleteScript(scriptLocale(request))),
   );
 };
 

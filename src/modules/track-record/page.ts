@@ -1,14 +1,27 @@
-// The public track-record page: static French HTML and one same-origin script that fetches
-// /api/track-record and draws the tables, the calibration chart and the monthly series as inline
-// SVG. Kept as strings so the build ships them with the code (no asset copy step), and the script
-// is a file of its own so the CSP's `script-src 'self'` holds (inline styles are already allowed).
+// The public track-record page: HTML rendered on the server in the page's language (?lang, the
+// `lang` cookie its FR / EN switch sets, Accept-Language: src/lib/page-locale.ts) and one
+// same-origin script, in the same language, that fetches /api/track-record and draws the tables,
+// the calibration chart and the monthly series as inline SVG. The texts are the catalogue's
+// (`pages.trackRecord`); the script is a file of its own so the CSP's `script-src 'self'` holds
+// (inline styles are already allowed). Its fetch names the page's language, so the texts the API
+// sends are in it too. The French page keeps its bytes, the switch aside.
+import { DEFAULT_LOCALE, type Locale } from '../../lib/locale.js';
+import { catalogueFor } from '../../lib/messages.js';
+import { attr, js, jsText, LANGUAGE_SWITCH_STYLE, languageSwitch, perLocale } from '../../lib/page-html.js';
 
-export const TRACK_RECORD_PAGE = `<!doctype html>
-<html lang="fr">
+/** The script's address: French at the address it always had, another language named in it. */
+function scriptPath(locale: Locale): string {
+  return locale === DEFAULT_LOCALE ? '/track-record/app.js' : `/track-record/app.js?lang=${locale}`;
+}
+
+export const trackRecordPage = perLocale((locale) => {
+  const t = catalogueFor(locale).pages.trackRecord;
+  return `<!doctype html>
+<html lang="${locale}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Bilan de nos pronostics</title>
+<title>${t.title}</title>
 <link rel="icon" href="data:,">
 <style>
   *, *::before, *::after { box-sizing: border-box; }
@@ -43,81 +56,66 @@ export const TRACK_RECORD_PAGE = `<!doctype html>
   .swatch.rate { background: #c05621; border-radius: 50%; }
   #settlement li { margin: .3rem 0; }
   @media (max-width: 480px) { body { padding: .75rem; } table { font-size: .8rem; } th, td { padding: .25rem .35rem; } }
-</style>
+${LANGUAGE_SWITCH_STYLE}</style>
 </head>
 <body>
-<h1>Bilan de nos pronostics</h1>
-<p class="note">Chaque analyse vendue est réglée sur le score final, sans exception ni sélection.
-Les analyses annulées (match non joué ou introuvable) sont comptées à part et
-n’entrent pas dans le taux de réussite.</p>
-<p id="status" role="status">Chargement…</p>
-<h2>Ensemble</h2>
+${languageSwitch(locale)}<h1>${t.title}</h1>
+<p class="note">${t.intro}</p>
+<p id="status" role="status">${t.loading}</p>
+<h2>${t.overall}</h2>
 <div id="overall"></div>
-<h2>Par type de pronostic</h2>
+<h2>${t.byType}</h2>
 <div id="by-type"></div>
-<h2>Par championnat</h2>
+<h2>${t.byLeague}</h2>
 <div id="by-league"></div>
-<h2>Calibration : nos analyses et les bookmakers</h2>
+<h2>${t.calibration}</h2>
 <div class="charts">
   <figure class="chart" id="calibration"></figure>
   <div class="beside">
-    <ul class="legend" aria-label="Légende du graphique de calibration">
-      <li><span class="swatch ours" aria-hidden="true"></span>Nos analyses, par confiance annoncée (taille : nombre d’analyses)</li>
-      <li><span class="swatch market" aria-hidden="true"></span>Le favori des bookmakers sur les mêmes matchs, par probabilité</li>
-      <li><span class="swatch diagonal" aria-hidden="true"></span>Calibration parfaite</li>
+    <ul class="legend" aria-label="${attr(t.calibrationLegend)}">
+      <li><span class="swatch ours" aria-hidden="true"></span>${t.legendOurs}</li>
+      <li><span class="swatch market" aria-hidden="true"></span>${t.legendMarket}</li>
+      <li><span class="swatch diagonal" aria-hidden="true"></span>${t.legendDiagonal}</li>
     </ul>
-    <p class="note">Une analyse annoncée à 60 % doit être gagnée six fois sur dix : plus les points
-    suivent la diagonale, plus les pourcentages annoncés sont fiables. Les bookmakers sont lus sur les
-    matchs où nos analyses ont été réglées : leur favori (cote 1X2 de clôture, marge retirée) et la
-    part de ces favoris qui a gagné. Leurs cotes ne sont publiées qu’agrégées, par intervalles d’au
-    moins 30 matchs.</p>
+    <p class="note">${t.calibrationNote}</p>
     <div id="calibration-notes"></div>
     <div id="market-table"></div>
   </div>
 </div>
-<h2>Évolution mensuelle</h2>
+<h2>${t.monthly}</h2>
 <div id="monthly" class="wide"></div>
 <p class="note" id="baseline"></p>
-<h2>Comment nous réglons</h2>
+<h2>${t.howWeSettle}</h2>
 <div id="settlement">
 <ul>
-  <li><strong>Quoi :</strong> chaque analyse livrée est réglée, sans exception ni tri, sur le score
-  final du match (temps réglementaire, arrêts de jeu compris, sans prolongation ni tirs au but).</li>
-  <li><strong>D’où viennent les résultats :</strong> des fichiers de résultats de football-data.co.uk,
-  téléchargés chaque jour pour les championnats suivis et enregistrés tels quels.</li>
-  <li><strong>Quel match :</strong> une analyse créée depuis un match au programme est réglée sur ce
-  match, même reporté, à sa nouvelle date ; les autres sur le match des deux équipes nommées (dans
-  cet ordre, domicile puis extérieur, et dans le championnat indiqué) joué le jour annoncé ou dans
-  les 7 jours suivants.</li>
-  <li><strong>Quand :</strong> le règlement passe toutes les 10 minutes et aussitôt après le
-  téléchargement quotidien des résultats : une analyse est réglée au plus tard le jour qui suit la
-  publication du score.</li>
-  <li><strong>Ce qui est gagné :</strong> 1X2 et analyse complète : le résultat annoncé (victoire à
-  domicile, nul, victoire à l’extérieur) ; double chance : l’un des deux résultats couverts ; les deux
-  équipes marquent : oui si chacune marque au moins un but, non sinon ; plus/moins de 2,5 buts : 3 buts
-  ou plus, ou 2 au plus (pas de remboursement possible) ; score exact : le score annoncé, ou « autre »
-  quand le score final n’est aucun des scores évalués.</li>
-  <li><strong>Annulée :</strong> un match introuvable ou non joué 7 jours après la date annoncée
-  (30 jours après son coup d’envoi pour un match au programme reporté) est annulé : compté à part,
-  jamais dans le taux de réussite.</li>
-  <li><strong>Une fois pour toutes :</strong> un règlement n’est jamais refait ni retiré, et les
-  analyses que leur acheteur a supprimées restent comptées.</li>
-</ul>
+${t.settlement
+  .map(
+    (item) => `  <li>${item}</li>
+`,
+  )
+  .join('')}</ul>
 </div>
-<script src="/track-record/app.js" defer></script>
+<script src="${scriptPath(locale)}" defer></script>
 </body>
 </html>
 `;
+});
 
-export const TRACK_RECORD_SCRIPT = String.raw`'use strict';
+export const trackRecordScript = perLocale((locale) => {
+  const t = catalogueFor(locale).pages.trackRecord;
+  return `'use strict';
 (function () {
-  var WINDOWS = [['last_30_days', '30 jours'], ['last_90_days', '90 jours'], ['last_365_days', '365 jours'], ['all_time', 'Depuis le début']];
-  var TYPES = { '1x2': '1X2', 'double-chance': 'Double chance', btts: 'Les deux équipes marquent', 'over-under-2-5': 'Plus/moins de 2,5 buts', 'exact-score': 'Score exact', 'full-analysis': 'Analyse complète' };
+  var WINDOWS = [${Object.entries(t.windows)
+    .map(([key, label]) => `[${js(key)}, ${js(label)}]`)
+    .join(', ')}];
+  var TYPES = { ${Object.entries(t.types)
+    .map(([slug, name]) => `${/^[a-z]\w*$/.test(slug) ? slug : js(slug)}: ${js(name)}`)
+    .join(', ')} };
   var SVG = 'http://www.w3.org/2000/svg';
   var OURS = '#2b6cb0', MARKET = '#c05621', INK = '#333', GRID = '#e2e5ee';
-  function pct(v) { return v === null ? '–' : (v * 100).toLocaleString('fr-FR', { minimumFractionDigits: 1, maximumFractionDigits: 1 }) + ' %'; }
-  function pct0(v) { return Math.round(v * 100) + ' %'; }
-  function num(v, d) { return v.toLocaleString('fr-FR', { minimumFractionDigits: d, maximumFractionDigits: d }); }
+  function pct(v) { return v === null ? '–' : (v * 100).toLocaleString(${js(t.numberLocale)}, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) + ${js(t.percentSuffix)}; }
+  function pct0(v) { return Math.round(v * 100) + ${js(t.percentSuffix)}; }
+  function num(v, d) { return v.toLocaleString(${js(t.numberLocale)}, { minimumFractionDigits: d, maximumFractionDigits: d }); }
   function el(tag, attrs, text) {
     var node = document.createElement(tag);
     Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
@@ -140,7 +138,7 @@ export const TRACK_RECORD_SCRIPT = String.raw`'use strict';
   function figuresTable(key, label, windows, withScores) {
     var table = el('table', { 'data-table': key });
     var head = el('tr');
-    ['Période', 'Réglées', 'Gagnées', 'Perdues', 'Annulées', 'Réussite', 'Confiance moyenne'].concat(withScores ? ['RPS', 'RPS référence', 'Brier', 'Brier référence'] : []).forEach(function (h) { head.appendChild(el('th', { scope: 'col' }, h)); });
+    [${js(t.columns.period)}, ${js(t.columns.settled)}, ${js(t.columns.won)}, ${js(t.columns.lost)}, ${js(t.columns.void)}, ${js(t.columns.hitRate)}, ${js(t.columns.meanConfidence)}].concat(withScores ? [${js(t.columns.rps)}, ${js(t.columns.baselineRps)}, ${js(t.columns.brier)}, ${js(t.columns.baselineBrier)}] : []).forEach(function (h) { head.appendChild(el('th', { scope: 'col' }, h)); });
     table.appendChild(head);
     WINDOWS.forEach(function (w) {
       var f = windows[w[0]];
@@ -170,7 +168,7 @@ export const TRACK_RECORD_SCRIPT = String.raw`'use strict';
   function calibrationChart(ours, market) {
     var W = 400, H = 360, L = 72, R = 28, T = 16, B = 58;
     var sw = W - L - R, sh = H - T - B;
-    var svg = svgEl('svg', { viewBox: '0 0 ' + W + ' ' + H, role: 'img', 'aria-label': 'Calibration : probabilité annoncée et réussite observée, nos analyses et le favori des bookmakers', 'font-family': 'system-ui, sans-serif' });
+    var svg = svgEl('svg', { viewBox: '0 0 ' + W + ' ' + H, role: 'img', 'aria-label': ${js(t.calibrationChart)}, 'font-family': 'system-ui, sans-serif' });
     var x = function (v) { return L + v * sw; };
     var y = function (v) { return T + (1 - v) * sh; };
     [0, 0.2, 0.4, 0.6, 0.8, 1].forEach(function (t) {
@@ -182,8 +180,8 @@ export const TRACK_RECORD_SCRIPT = String.raw`'use strict';
     svg.appendChild(svgEl('line', { x1: x(0), y1: y(0), x2: x(1), y2: y(1), stroke: '#778', 'stroke-dasharray': '5 4' }));
     svg.appendChild(svgEl('line', { x1: x(0), y1: y(0), x2: x(1), y2: y(0), stroke: INK }));
     svg.appendChild(svgEl('line', { x1: x(0), y1: y(0), x2: x(0), y2: y(1), stroke: INK }));
-    svg.appendChild(svgEl('text', { x: L + sw / 2, y: H - 10, 'text-anchor': 'middle', 'font-size': 13, fill: INK }, 'Probabilité annoncée'));
-    svg.appendChild(svgEl('text', { x: 0, y: 0, 'font-size': 13, fill: INK, 'text-anchor': 'middle', transform: 'translate(18 ' + (T + sh / 2) + ') rotate(-90)' }, 'Réussite observée'));
+    svg.appendChild(svgEl('text', { x: L + sw / 2, y: H - 10, 'text-anchor': 'middle', 'font-size': 13, fill: INK }, ${js(t.statedProbability)}));
+    svg.appendChild(svgEl('text', { x: 0, y: 0, 'font-size': 13, fill: INK, 'text-anchor': 'middle', transform: 'translate(18 ' + (T + sh / 2) + ') rotate(-90)' }, ${js(t.observedHitRate)}));
     [[market, MARKET, 'square'], [ours, OURS, 'circle']].forEach(function (series) {
       var points = series[0], colour = series[1];
       if (points.length > 1) {
@@ -203,7 +201,7 @@ export const TRACK_RECORD_SCRIPT = String.raw`'use strict';
   function marketTable(bins) {
     var table = el('table', { 'data-table': 'market' });
     var head = el('tr');
-    ['Probabilité du favori', 'Matchs', 'Probabilité moyenne', 'Réussite du favori'].forEach(function (h) { head.appendChild(el('th', { scope: 'col' }, h)); });
+    [${js(t.columns.favouriteProbability)}, ${js(t.columns.matches)}, ${js(t.columns.meanProbability)}, ${js(t.columns.favouriteHitRate)}].forEach(function (h) { head.appendChild(el('th', { scope: 'col' }, h)); });
     table.appendChild(head);
     bins.forEach(function (b) {
       var row = el('tr');
@@ -213,13 +211,13 @@ export const TRACK_RECORD_SCRIPT = String.raw`'use strict';
       });
       table.appendChild(row);
     });
-    return scroller('Calibration des bookmakers, par intervalle', table);
+    return scroller(${js(t.marketTable)}, table);
   }
   // Drawn at the width it is shown at (a phone's or a desktop's), so its labels keep their size.
   function monthlyChart(months, width) {
     var W = Math.max(300, Math.min(1100, Math.round(width || 720))), H = W < 600 ? 220 : 260, L = 52, R = 66, T = 14, B = 44;
     var sw = W - L - R, sh = H - T - B;
-    var svg = svgEl('svg', { viewBox: '0 0 ' + W + ' ' + H, role: 'img', 'aria-label': 'Évolution mensuelle : analyses réglées et taux de réussite', 'font-family': 'system-ui, sans-serif' });
+    var svg = svgEl('svg', { viewBox: '0 0 ' + W + ' ' + H, role: 'img', 'aria-label': ${js(t.monthlyChart)}, 'font-family': 'system-ui, sans-serif' });
     var max = Math.max.apply(null, months.map(function (m) { return m.settled; }).concat([1]));
     var top = Math.max(4, Math.ceil(max / 4) * 4);
     var step = sw / months.length;
@@ -231,15 +229,15 @@ export const TRACK_RECORD_SCRIPT = String.raw`'use strict';
       svg.appendChild(svgEl('text', { x: L + sw + 6, y: yRate(t) + 4, 'font-size': 11, fill: INK }, pct0(t)));
     });
     svg.appendChild(svgEl('line', { x1: L, y1: T + sh, x2: L + sw, y2: T + sh, stroke: INK }));
-    svg.appendChild(svgEl('text', { x: 0, y: 0, 'font-size': 11, fill: INK, 'text-anchor': 'middle', transform: 'translate(12 ' + (T + sh / 2) + ') rotate(-90)' }, 'Analyses réglées'));
-    svg.appendChild(svgEl('text', { x: 0, y: 0, 'font-size': 11, fill: INK, 'text-anchor': 'middle', transform: 'translate(' + (W - 16) + ' ' + (T + sh / 2) + ') rotate(90)' }, 'Taux de réussite'));
+    svg.appendChild(svgEl('text', { x: 0, y: 0, 'font-size': 11, fill: INK, 'text-anchor': 'middle', transform: 'translate(12 ' + (T + sh / 2) + ') rotate(-90)' }, ${js(t.settledAxis)}));
+    svg.appendChild(svgEl('text', { x: 0, y: 0, 'font-size': 11, fill: INK, 'text-anchor': 'middle', transform: 'translate(' + (W - 16) + ' ' + (T + sh / 2) + ') rotate(90)' }, ${js(t.hitRateAxis)}));
     // One month label per 70 px at most, evenly spread, so they never run into each other.
     var every = Math.max(1, Math.ceil(months.length / Math.max(1, Math.floor(sw / 70))));
     var rate = [];
     months.forEach(function (m, i) {
       var h = (m.settled / top) * sh;
       var bar = svgEl('rect', { x: L + i * step + step * 0.15, y: yCount(m.settled), width: Math.max(2, step * 0.7), height: h, fill: '#c3d3ea', 'data-month': m.month });
-      bar.appendChild(svgEl('title', {}, m.month + ' : ' + m.settled + ' réglées, réussite ' + pct(m.hit_rate)));
+      bar.appendChild(svgEl('title', {}, ${jsText(t.monthTitle, 'm.month', 'm.settled', 'pct(m.hit_rate)')}));
       svg.appendChild(bar);
       if (m.hit_rate !== null) rate.push([L + (i + 0.5) * step, yRate(m.hit_rate)]);
       if (i % every === 0) svg.appendChild(svgEl('text', { x: L + (i + 0.5) * step, y: T + sh + 16, 'text-anchor': 'middle', 'font-size': 11, fill: INK }, m.month));
@@ -251,7 +249,7 @@ export const TRACK_RECORD_SCRIPT = String.raw`'use strict';
   function monthlyTable(months) {
     var table = el('table', { 'data-table': 'monthly' });
     var head = el('tr');
-    ['Mois', 'Réglées', 'Gagnées', 'Perdues', 'Annulées', 'Réussite', 'Confiance moyenne'].forEach(function (h) { head.appendChild(el('th', { scope: 'col' }, h)); });
+    [${js(t.columns.month)}, ${js(t.columns.settled)}, ${js(t.columns.won)}, ${js(t.columns.lost)}, ${js(t.columns.void)}, ${js(t.columns.hitRate)}, ${js(t.columns.meanConfidence)}].forEach(function (h) { head.appendChild(el('th', { scope: 'col' }, h)); });
     table.appendChild(head);
     months.forEach(function (m) {
       var row = el('tr');
@@ -260,7 +258,7 @@ export const TRACK_RECORD_SCRIPT = String.raw`'use strict';
       });
       table.appendChild(row);
     });
-    return scroller('Évolution mensuelle, en chiffres', table);
+    return scroller(${js(t.monthlyTable)}, table);
   }
   function legend(items) {
     var list = el('ul', { 'class': 'legend' });
@@ -275,59 +273,60 @@ export const TRACK_RECORD_SCRIPT = String.raw`'use strict';
   function render(record) {
     var overall = document.getElementById('overall');
     if (record.overall.all_time.settled === 0) {
-      overall.appendChild(empty('Aucune analyse n’est encore réglée. Les chiffres apparaîtront ici dès le premier match joué après une analyse vendue, une fois son résultat publié.'));
+      overall.appendChild(empty(${js(t.emptyOverall)}));
     }
-    overall.appendChild(figuresTable('overall', 'Ensemble des analyses, par période', record.overall, true));
+    overall.appendChild(figuresTable('overall', ${js(t.overallTable)}, record.overall, true));
     var byType = document.getElementById('by-type');
     if (record.by_type.length === 0) {
-      byType.appendChild(empty('Chaque type de pronostic (1X2, double chance, les deux équipes marquent, plus/moins de 2,5 buts, score exact, analyse complète) aura ici son propre bilan dès sa première analyse réglée.'));
+      byType.appendChild(empty(${js(t.emptyByType)}));
     }
     record.by_type.forEach(function (t) {
       var name = TYPES[t.type] || t.type;
       byType.appendChild(el('h3', {}, name));
-      byType.appendChild(figuresTable('type-' + t.type, name + ', par période', t.windows, t.type === '1x2' || t.type === 'full-analysis'));
+      byType.appendChild(figuresTable('type-' + t.type, ${jsText(t.byPeriod, 'name')}, t.windows, t.type === '1x2' || t.type === 'full-analysis'));
     });
     var byLeague = document.getElementById('by-league');
     if (record.by_league.length === 0) {
-      byLeague.appendChild(empty('Chaque championnat aura ici son propre bilan dès qu’une analyse d’un de ses matchs sera réglée.'));
+      byLeague.appendChild(empty(${js(t.emptyByLeague)}));
     }
     record.by_league.forEach(function (l) {
       var code = l.league ? l.league.code : 'none';
-      var name = l.league ? l.league.name + ' (' + l.league.code + ')' : 'Match non retrouvé';
+      var name = l.league ? l.league.name + ' (' + l.league.code + ')' : ${js(t.unknownMatch)};
       byLeague.appendChild(el('h3', {}, name));
-      byLeague.appendChild(figuresTable('league-' + code, name + ', par période', l.windows, true));
+      byLeague.appendChild(figuresTable('league-' + code, ${jsText(t.byPeriod, 'name')}, l.windows, true));
     });
     var market = record.market_calibration;
     document.getElementById('calibration').appendChild(calibrationChart(record.calibration.map(function (b) {
-      return { key: b.from, x: b.mean_confidence, y: b.hit_rate, count: b.count, title: 'Nos analyses ' + pct0(b.from) + '–' + pct0(b.to) + ' : ' + b.count + ' analyses, confiance moyenne ' + pct(b.mean_confidence) + ', réussite ' + pct(b.hit_rate) };
+      return { key: b.from, x: b.mean_confidence, y: b.hit_rate, count: b.count, title: ${jsText(t.oursBin, "pct0(b.from) + '–' + pct0(b.to)", 'b.count', 'pct(b.mean_confidence)', 'pct(b.hit_rate)')} };
     }), market.bins.map(function (b) {
-      return { key: b.from, x: b.mean_probability, y: b.hit_rate, count: b.count, title: 'Favori des bookmakers ' + pct0(b.from) + '–' + pct0(b.to) + ' : ' + b.count + ' matchs, probabilité moyenne ' + pct(b.mean_probability) + ', réussite ' + pct(b.hit_rate) };
+      return { key: b.from, x: b.mean_probability, y: b.hit_rate, count: b.count, title: ${jsText(t.marketBin, "pct0(b.from) + '–' + pct0(b.to)", 'b.count', 'pct(b.mean_probability)', 'pct(b.hit_rate)')} };
     })));
     var notes = document.getElementById('calibration-notes');
     if (record.calibration.length === 0) {
-      notes.appendChild(el('p', { 'class': 'empty', 'data-empty': 'calibration' }, 'Nos points apparaîtront dès les premières analyses gagnées ou perdues.'));
+      notes.appendChild(el('p', { 'class': 'empty', 'data-empty': 'calibration' }, ${js(t.emptyCalibration)}));
     }
     if (market.bins.length === 0) {
-      notes.appendChild(el('p', { 'class': 'empty', 'data-empty': 'market' }, 'Les bookmakers apparaîtront quand au moins ' + market.min_bin + ' matchs réglés auront des cotes enregistrées (' + market.matches + ' pour l’instant).'));
+      notes.appendChild(el('p', { 'class': 'empty', 'data-empty': 'market' }, ${jsText(t.emptyMarket, 'market.min_bin', 'market.matches')}));
     } else {
       document.getElementById('market-table').appendChild(marketTable(market.bins));
     }
     var monthly = document.getElementById('monthly');
     if (record.monthly.length === 0) {
-      monthly.appendChild(empty('Chaque mois apparaîtra ici dès sa première analyse réglée.'));
+      monthly.appendChild(empty(${js(t.emptyMonthly)}));
     } else {
       monthly.appendChild(monthlyChart(record.monthly, monthly.clientWidth));
-      monthly.appendChild(legend([['bars', 'Analyses réglées (échelle de gauche)'], ['rate', 'Taux de réussite (échelle de droite)']]));
+      monthly.appendChild(legend([['bars', ${js(t.legendBars)}], ['rate', ${js(t.legendRate)}]]));
       monthly.appendChild(monthlyTable(record.monthly));
     }
-    document.getElementById('baseline').textContent = 'Référence naïve du RPS et du score de Brier : ' + record.baseline + '.';
+    document.getElementById('baseline').textContent = ${jsText(t.baseline, 'record.baseline')};
     var status = document.getElementById('status');
-    status.textContent = 'Mis à jour le ' + new Date(record.generated_at).toLocaleString('fr-FR') + '.';
+    status.textContent = ${jsText(t.updated, `new Date(record.generated_at).toLocaleString(${js(t.numberLocale)})`)};
     status.setAttribute('data-ready', 'true');
   }
-  fetch('/api/track-record', { headers: { accept: 'application/json' } })
+  fetch('/api/track-record', { headers: { accept: 'application/json', 'accept-language': ${js(locale)} } })
     .then(function (r) { if (!r.ok) throw new Error('HTTP ' + r.status); return r.json(); })
     .then(function (body) { render(body.data.track_record); })
-    .catch(function () { document.getElementById('status').textContent = 'Le bilan est indisponible pour le moment.'; });
+    .catch(function () { document.getElementById('status').textContent = ${js(t.unavailable)}; });
 })();
 `;
+});

@@ -4,9 +4,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { envelope } from '../../lib/envelope.js';
 import { messages } from '../../lib/messages.js';
+import { pageLocale, scriptLocale } from '../../lib/page-locale.js';
 import { currentUser } from '../../plugins/app/auth.js';
 import { authErrors, Envelope, ErrorEnvelope, UserId } from '../../schemas/common.js';
-import { TRACK_RECORD_PAGE, TRACK_RECORD_SCRIPT } from './page.js';
+import { trackRecordPage, trackRecordScript } from './page.js';
 import { TrackRecordSchema } from './schemas.js';
 import { RECORD_CACHE_MS } from './service.js';
 
@@ -59,17 +60,22 @@ const trackRecordRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get('/track-record', { schema: { hide: true } }, async (_request, reply) =>
-    reply
+  // The page in its reader's language (src/lib/page-locale.ts); an answer that sets the language
+  // cookie is the reader's own, kept by no shared cache.
+  app.get('/track-record', { schema: { hide: true } }, async (request, reply) => {
+    const locale = pageLocale(request, reply);
+    const scope = reply.hasHeader('set-cookie') ? 'private' : 'public';
+    return reply
       .type('text/html; charset=utf-8')
-      .header('cache-control', `public, max-age=${RECORD_CACHE_MS / 1000}`)
-      .send(TRACK_RECORD_PAGE),
-  );
-  app.get('/track-record/app.js', { schema: { hide: true } }, async (_request, reply) =>
+      .header('cache-control', `${scope}, max-age=${RECORD_CACHE_MS / 1000}`)
+      .send(trackRecordPage(locale));
+  });
+  // The page names its script's language in the address: one file per language, cached as such.
+  app.get('/track-record/app.js', { schema: { hide: true } }, async (request, reply) =>
     reply
       .type('text/javascript; charset=utf-8')
       .header('cache-control', 'public, max-age=300')
-      .send(TRACK_RECORD_SCRIPT),
+      .send(trackRecordScript(scriptLocale(request))),
   );
 };
 

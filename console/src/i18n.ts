@@ -1,0 +1,25 @@
+// The console's language: the one the service rendered index.html in (`<html lang>`, chosen per
+// request as for the public pages: ?lang, the `lang` cookie the FR / EN switch sets,
+// Accept-Language, French; src/lib/page-locale.ts). It holds for the page's life: the switch is a
+// link, so choosing the other language loads the console again in it (the session stays, in
+// sessionStorage). Every call to the service names it, so the API's messages come in it too.
+import { en } from './texts/en.js';
+import { type ConsoleTexts, fr } from './texts/fr.js';
+
+export type Locale = 'fr' | 'en';
+export const LOCALES: readonly Locale[] = ['fr', 'en'];
+
+export const locale: Locale = document.documentElement.lang === 'en' ? 'en' : 'fr';
+
+/** The console's texts in its language. */
+export const t: ConsoleTexts = locale === 'en' ? en : fr;
+
+/** The Intl locale numbers and dates are written with. */
+export const intlLocale = locale === 'en' ? 'en-GB' : 'fr-FR';
+
+const rules = new Intl.PluralRules(intlLocale);
+
+/** The form of a counted text for `count`, by the console's language's plural rules. */
+export function byCount<T>(count: number, forms: { one: T; other: T }): T {
+  return rules.select(count) === 'one' ? forms.one : forms.other;
+}
