@@ -59,7 +59,7 @@ export function App({
             type="button"
             class="link"
             lang={language === 'fr' ? 'en' : 'fr'}
-            aria-label={t('languageSwitchLabel')}
+            title={t('languageSwitchLabel')}
             onClick={switchLanguage}
           >
             {t('languageSwitch')}
