@@ -121,6 +121,58 @@ describe.runIf(runBrowserTests)('the web app in a browser', { timeout: 180_000 }
     await context.close();
   });
 
+  it('creates an analysis from a fixture and shows it turn into its result without a reload; history filters and deletes', async () => {
+    const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    const problems = watch(page);
+    await page.goto(`${base}/app/`);
+    const phone = nextPhone();
+    await signInThroughUi(page, phone);
+    const account = await t.app.services.users.findByPhone(phone);
+    await grantCredits(t, account!.id, 20);
+    await page.getByRole('link', { name: 'Nouvelle analyse' }).click();
+    await page.getByLabel('Rechercher une équipe').fill('coton');
+    await page.getByLabel(/Canon Yaoundé – Coton Sport/).check();
+    await page.getByRole('button', { name: 'Lancer l’analyse' }).click();
+    await page.getByText('Analyse en cours…', { exact: false }).waitFor();
+    const url = page.url();
+    expect(url).toMatch(/\/app\/analyses\/\d+$/);
+    // The worker analyses it; the page hears it on its event stream and shows the result.
+    await t.app.runtime.analysisWorker.drain();
+    await page.getByRole('heading', { name: 'Probabilités' }).waitFor({ timeout: 15_000 });
+    expect(page.url()).toBe(url);
+    await page.getByText('Le match n’est pas encore joué.').waitFor();
+    expect(await page.locator('.bars li').count()).toBeGreaterThanOrEqual(2);
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 844 });
+      expect(await page.evaluate(FIND_OVERFLOW)).toEqual([]);
+      await page.screenshot({ path: join(OUT, `webapp-analysis-fr-${width}.png`), fullPage: true });
+    }
+    await page.setViewportSize({ width: 390, height: 844 });
+
+    // Typed teams, another type: then the history filters by type and deletes.
+    await page.getByRole('link', { name: 'Nouvelle analyse' }).click();
+    await page.getByLabel('Équipe à domicile').fill('Union Douala');
+    await page.getByLabel('Équipe à l’extérieur').fill('Fovu Baham');
+    const types = page.locator('fieldset', { hasText: 'Type d’analyse' }).getByRole('radio');
+    await types.nth(1).check();
+    await page.getByRole('button', { name: 'Lancer l’analyse' }).click();
+    await page.getByText('Analyse en cours…', { exact: false }).waitFor();
+    await page.getByRole('link', { name: 'Historique' }).click();
+    await page.getByRole('link', { name: 'Union Douala – Fovu Baham' }).waitFor();
+    await page.getByRole('link', { name: 'Canon Yaoundé – Coton Sport' }).waitFor();
+    const firstType = await page.getByLabel('Type').locator('option').nth(1).getAttribute('value');
+    await page.getByLabel('Type').selectOption(firstType!);
+    await page.getByRole('link', { name: 'Union Douala – Fovu Baham' }).waitFor({ state: 'detached' });
+    await page.getByLabel('Type').selectOption('');
+    page.once('dialog', (dialog) => void dialog.accept());
+    const row = page.locator('.cards li', { hasText: 'Union Douala – Fovu Baham' });
+    await row.getByRole('button', { name: 'Supprimer' }).click();
+    await row.waitFor({ state: 'detached' });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('passes axe’s WCAG A/AA checks, signed out and signed in, in both languages', async () => {
     // axe is injected as a script: its own context without the CSP (the others keep it).
     const context = await browser.newContext({

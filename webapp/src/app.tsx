@@ -4,8 +4,25 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api, session } from './api.js';
 import { currentLanguage, initialLanguage, type Language, setLanguage, t } from './i18n/index.js';
+import { linkTo, type Route, useRoute } from './router.js';
+import { AnalysisScreen } from './screens/analysis.js';
+import { History } from './screens/history.js';
 import { Home } from './screens/home.js';
+import { NewAnalysis } from './screens/new.js';
 import { SignIn } from './screens/signin.js';
+
+function Screen({ route, onOffline }: { route: Route; onOffline: () => void }) {
+  switch (route.name) {
+    case 'new':
+      return <NewAnalysis />;
+    case 'analysis':
+      return <AnalysisScreen id={route.id} />;
+    case 'history':
+      return <History />;
+    default:
+      return <Home onOffline={onOffline} />;
+  }
+}
 
 export function App({
   update,
@@ -49,6 +66,7 @@ export function App({
     setSignedIn(false);
   };
   const goneOffline = useCallback(() => setOffline(true), []);
+  const route = useRoute();
 
   return (
     <div class="shell" data-language={language}>
@@ -88,9 +106,28 @@ export function App({
           </button>
         </main>
       ) : signedIn ? (
-        <main id="main" key={`${language}-${attempt}`}>
-          <Home onOffline={goneOffline} />
-        </main>
+        <>
+          <nav class="tabs" aria-label={t('appName')}>
+            {(
+              [
+                [{ name: 'home' }, 'navHome'],
+                [{ name: 'new' }, 'navNew'],
+                [{ name: 'history' }, 'navHistory'],
+              ] as const
+            ).map(([target, label]) => (
+              <a
+                key={target.name}
+                {...linkTo(target)}
+                aria-current={route.name === target.name ? 'page' : undefined}
+              >
+                {t(label)}
+              </a>
+            ))}
+          </nav>
+          <main id="main" key={`${language}-${attempt}-${route.name}-${'id' in route ? route.id : ''}`}>
+            <Screen route={route} onOffline={goneOffline} />
+          </main>
+        </>
       ) : (
         <SignIn key={language} onSignedIn={() => setSignedIn(true)} />
       )}
