@@ -226,6 +226,9 @@ export const en: Catalogue = {
     flagAlreadyResolved: 'This flag is already resolved.',
     flagCreditNotAllowed:
       'Crediting is only possible for a payment flagged as succeeding after its failure (late_complete).',
+    otpChallengeRequired: 'Your device must pass a check before the code is sent: it happens automatically.',
+    otpProofInvalid: 'The check of your device failed or expired. Ask for the code again.',
+    otpNetworkBusy: 'Too many new sign-ups from your network right now. Try again later.',
   },
   adminTexts: {
     adjustBelowZero: (balance) =>

@@ -208,6 +208,10 @@ const messages = {
   flagAlreadyResolved: 'Ce signalement est déjà résolu.',
   flagCreditNotAllowed:
     'Le crédit n’est possible que pour un paiement signalé comme réussi après son échec (late_complete).',
+  otpChallengeRequired:
+    'Une vérification de votre appareil est nécessaire avant l’envoi du code : elle se fait automatiquement.',
+  otpProofInvalid: 'La vérification de votre appareil a échoué ou a expiré. Redemandez le code.',
+  otpNetworkBusy: 'Trop de nouvelles inscriptions depuis votre réseau en ce moment. Réessayez plus tard.',
 };
 
 /** Texts of the back office's actions that carry a figure. */
