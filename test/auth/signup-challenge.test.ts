@@ -8,6 +8,7 @@ import { type Challenge, solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { describe, expect, it } from 'vitest';
 import { type Answer, proofOf, simulateSignupFlood } from '../../scripts/attacks/signup-flood.js';
+import { challengeCounters, networkShare } from '../../src/modules/auth/signup-challenge.js';
 import { createTestDatabase } from '../helpers.js';
 import { createOtpApp, generate, mobilePhone, type OtpTestApp, requestCode, verify } from './helpers.js';
 
@@ -268,6 +269,13 @@ describe('the sign-up challenge', () => {
     } finally {
       await database.drop();
     }
+  });
+
+  it('the work grows with the pressure; the share of a network is 2 % of the strangers', () => {
+    expect([0.49, 0.5, 0.6, 0.625, 0.75, 0.9, 1].map(challengeCounters)).toEqual([
+      0, 500, 500, 1000, 2000, 2000, 2000,
+    ]);
+    expect([250, 100, 10, 0].map(networkShare)).toEqual([5, 2, 1, 1]);
   });
 
   it('the OpenAPI document shows the 428 and its challenge, and proof in the body', async () => {
