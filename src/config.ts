@@ -342,6 +342,14 @@ const ConfigSchema = Type.Object({
     maximum: 100,
     description: 'Share (%) of each SMS budget kept for numbers that verified a code before.',
   }),
+  // docs/decisions/0106-signup-challenge.md: about 0.5 ms of a server core per counter tried.
+  signupChallengeCost: wholeNumber('SIGNUP_CHALLENGE_COST', {
+    default: 1000,
+    minimum: 1,
+    maximum: 100_000,
+    description:
+      'PBKDF2 iterations per counter a sign-up challenge makes the client try (its work per try; the tries grow with the pressure).',
+  }),
   welcomeCredits: wholeNumber('WELCOME_CREDITS', { default: 0, minimum: 0, maximum: 1_000_000 }),
   withdrawMin: wholeNumber('WITHDRAW_MIN', { default: 5000, minimum: 1, maximum: 100_000_000 }),
   referralCommissionPercent: wholeNumber('REFERRAL_COMMISSION_PERCENT', {

@@ -100,3 +100,10 @@ export {
   followEvents,
   type UserEvent,
 } from './events.js';
+export {
+  type GenerateBody,
+  proofFor,
+  type RequestCodeOptions,
+  requestSignInCode,
+  solveSignupChallenge,
+} from './signup.js';

@@ -28,7 +28,7 @@ export interface paths {
         put?: never;
         /**
          * Envoyer un code de connexion par SMS ou WhatsApp
-         * @description Crée le compte au premier appel pour ce numéro. La réponse est la même pour un numéro connu ou nouveau.
+         * @description Crée le compte au premier appel pour ce numéro. La réponse est la même pour un numéro connu ou nouveau. Quand le budget SMS est sous pression, un numéro qui n’a jamais validé de code reçoit un 428 avec `data.challenge` (défi ALTCHA) : le résoudre et renvoyer la même requête avec `proof`.
          */
         post: operations["postOtpGenerate"];
         delete?: never;
@@ -1424,6 +1424,8 @@ export interface operations {
                     country: string;
                     /** @enum {unknown} */
                     method: "sms" | "whatsapp";
+                    /** @description Only after a 428: the solved challenge, as the ALTCHA payload (base64 of {challenge, solution}); good once. */
+                    proof?: string;
                 };
             };
         };
@@ -1499,6 +1501,42 @@ export interface operations {
                         data: unknown;
                         errors?: unknown[] | {
                             [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null;
+                        message: string;
+                        data: {
+                            /** @description ALTCHA challenge (altcha-lib v2); its parameters must come back unchanged */
+                            challenge: {
+                                parameters: {
+                                    /** @example PBKDF2/SHA-256 */
+                                    algorithm: string;
+                                    nonce: string;
+                                    salt: string;
+                                    cost: number;
+                                    keyLength: number;
+                                    keyPrefix: string;
+                                    keySignature: string;
+                                    data: {
+                                        expires_at: number;
+                                        phone: string;
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                signature: string;
+                            };
                         };
                     };
                 };

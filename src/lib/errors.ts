@@ -169,6 +169,19 @@ export class RateLimited extends DomainError {
 }
 
 /**
+ * A sign-up must show a solved proof-of-work challenge first (428): `data.challenge` is an ALTCHA
+ * challenge (decision 0106); nothing was sent and nothing counted.
+ */
+export class ChallengeRequired extends DomainError {
+  override readonly data: { challenge: Record<string, unknown> };
+
+  constructor(challenge: Record<string, unknown>) {
+    super(messages.otpChallengeRequired);
+    this.data = { challenge };
+  }
+}
+
+/**
  * An account cannot be deleted now (409): a payment or withdrawal is pending, a payout escalated, or
  * a money balance remains without `forfeit_balance: true` (then `data.money_balance` says how much).
  */

@@ -15,3 +15,16 @@ export function clientNetwork(ip: string): string {
   const prefix = (address as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
   return `${prefix.join(':')}::/64`;
 }
+
+/**
+ * The network a stranger's sign-ups are counted by under pressure (decision 0106): an IPv4 address
+ * as is (a carrier's NAT pool is a /24 shared by thousands), an IPv6 address by its /48, the most a
+ * tunnel broker hands out for free, and a home's delegation (/56) or a phone's /64 sits inside it.
+ */
+export function strangerNetwork(ip: string): string {
+  if (!ipaddr.isValid(ip)) return ip;
+  const address = ipaddr.process(ip);
+  if (address.kind() === 'ipv4') return address.toString();
+  const prefix = (address as ipaddr.IPv6).parts.slice(0, 3).map((part) => part.toString(16));
+  return `${prefix.join(':')}::/48`;
+}

@@ -3,6 +3,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type Challenge, solveChallenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { eq } from 'drizzle-orm';
 import { otpCodes } from '../../src/db/schema/index.js';
 import { type CodeMessage, MessagingError, type Messenger } from '../../src/providers/messaging/index.js';
@@ -88,6 +90,23 @@ export function verify(t: TestApp, payload: unknown, options: CallOptions = {}) 
     ...(options.ip ? { remoteAddress: options.ip } : {}),
     ...(options.headers ? { headers: options.headers } : {}),
   });
+}
+
+/**
+ * A generate as a client that handles the sign-up challenge (decision 0106): a 428 is solved and the
+ * same request sent again with its proof (the ALTCHA payload, base64).
+ */
+export async function generateSolving(
+  t: TestApp,
+  payload: Record<string, unknown>,
+  options: CallOptions = {},
+) {
+  const first = await generate(t, payload, options);
+  if (first.statusCode !== 428) return first;
+  const challenge = first.json().data.challenge as Challenge;
+  const solution = await solveChallenge({ challenge, deriveKey });
+  const proof = Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+  return generate(t, { ...payload, proof }, options);
 }
 
 /** Asks for a code by SMS for `phone` (a Cameroonian number) and returns it. */

@@ -105,6 +105,7 @@ const wholeNumbers: [string, string, number, number, number, Env?][] = [
   ['OTP_COUNTRY_HOURLY_BUDGET', 'otpCountryHourlyBudget', 500, 1, 10_000_000],
   ['OTP_GLOBAL_HOURLY_BUDGET', 'otpGlobalHourlyBudget', 1500, 1, 10_000_000],
   ['OTP_RETURNING_SHARE_PERCENT', 'otpReturningSharePercent', 50, 0, 100],
+  ['SIGNUP_CHALLENGE_COST', 'signupChallengeCost', 1000, 1, 100_000],
   ['WELCOME_CREDITS', 'welcomeCredits', 0, 0, 1_000_000],
   ['WITHDRAW_MIN', 'withdrawMin', 5000, 1, 100_000_000],
   ['REFERRAL_COMMISSION_PERCENT', 'referralCommissionPercent', 10, 0, 100],

@@ -26,6 +26,14 @@ import { createTestApp, grantCredits, nextPhone, type TestApp } from '../helpers
 
 warnWithoutChromium('web app browser tests');
 
+/** Run in the page (a string: the tests compile without the DOM's types): the worker's cached paths. */
+const SHELL_CACHED = `(async () => {
+  await navigator.serviceWorker.ready;
+  const names = await caches.keys();
+  const cache = await caches.open(names[0]);
+  return (await cache.keys()).map((request) => new URL(request.url).pathname).sort();
+})()`;
+
 describe.runIf(runBrowserTests)('the web app in a browser', { timeout: 180_000 }, () => {
   let t: TestApp;
   let browser: Browser;
@@ -86,15 +94,10 @@ describe.runIf(runBrowserTests)('the web app in a browser', { timeout: 180_000 }
     expect(page.url()).toBe(`${base}/app/`);
     expect(landing?.status()).toBe(200);
     await page.getByRole('heading', { name: 'Connexion' }).waitFor();
-    expect(await page.evaluate(() => document.documentElement.lang)).toBe('fr');
+    expect(await page.evaluate('document.documentElement.lang')).toBe('fr');
     expect(await page.getByLabel('Pays').inputValue()).toBe('CM');
     // The worker installs and takes the shell: index.html and every hashed asset.
-    const cached = await page.evaluate(async () => {
-      await navigator.serviceWorker.ready;
-      const names = await caches.keys();
-      const cache = await caches.open(names[0]!);
-      return (await cache.keys()).map((request) => new URL(request.url).pathname).sort();
-    });
+    const cached = (await page.evaluate(SHELL_CACHED)) as string[];
     expect(cached[0]).toBe('/app/');
     expect(cached.some((path) => /^\/app\/assets\/index-[\w-]+\.js$/.test(path))).toBe(true);
     expect(problems).toEqual([]);
@@ -204,7 +207,7 @@ describe.runIf(runBrowserTests)('the web app in a browser', { timeout: 180_000 }
     await page.goto(`${base}/app/`);
     await page.getByRole('button', { name: 'English' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+    expect(await page.evaluate('document.documentElement.lang')).toBe('en');
     // A refusal written by the service comes in English: the app says its language.
     await page.getByLabel('Country').selectOption('FR');
     await page.getByLabel('Phone number').fill('0612345678');
@@ -233,9 +236,7 @@ describe.runIf(runBrowserTests)('the web app in a browser', { timeout: 180_000 }
     const context = await browser.newContext({ locale: 'en-GB', viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
     await page.goto(`${base}/app/`);
-    await page.evaluate(async () => {
-      await navigator.serviceWorker.ready;
-    });
+    await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
     await page.reload(); // now controlled by the worker
     const phone = nextPhone();
     await page.getByLabel('Phone number').fill(phone.slice(4));

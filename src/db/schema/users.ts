@@ -105,13 +105,30 @@ export const smsBudgetSpend = pgTable(
     id: serial('id').primaryKey(),
     callingCode: text('calling_code').notNull(),
     returning: boolean('returning').notNull(),
+    /**
+     * A stranger's network as the sign-up shares count it (lib/network.ts strangerNetwork: an IPv4
+     * address, an IPv6 /48); null for a returning number, which no share limits.
+     */
+    network: text('network'),
     spentAt: timestamptz('spent_at').notNull(),
   },
   (table) => [
     index('sms_budget_spend_calling_code_idx').on(table.callingCode, table.spentAt),
     index('sms_budget_spend_spent_idx').on(table.spentAt),
+    index('sms_budget_spend_network_idx')
+      .on(table.network, table.spentAt)
+      .where(sql`${table.network} IS NOT NULL`),
   ],
 );
+
+/**
+ * Sign-up challenge proofs already accepted (decision 0106): a proof is good once. Kept by its
+ * challenge's signature until the challenge expires; the housekeeping purge deletes them after.
+ */
+export const signupProofs = pgTable('signup_proofs', {
+  signature: text('signature').primaryKey(),
+  expiresAt: timestamptz('expires_at').notNull(),
+});
 
 /**
  * Wrong tries on one code from one client network: OTP_MAX_ATTEMPTS of them void the code for that

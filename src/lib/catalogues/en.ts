@@ -232,6 +232,9 @@ export const en: Catalogue = {
       'The token field must be the browser’s push subscription as JSON: {"endpoint", "keys": {"p256dh", "auth"}}.',
     webpushEndpointInvalid: 'The token.endpoint field must be an https URL.',
     webpushHostRefused: 'This browser’s push service is not supported.',
+    otpChallengeRequired: 'Your device must pass a check before the code is sent: it happens automatically.',
+    otpProofInvalid: 'The check of your device failed or expired. Ask for the code again.',
+    otpNetworkBusy: 'Too many new sign-ups from your network right now. Try again later.',
   },
   adminTexts: {
     adjustBelowZero: (balance) =>

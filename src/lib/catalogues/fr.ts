@@ -214,6 +214,10 @@ const messages = {
     'Le champ token doit être l’abonnement push du navigateur en JSON : {"endpoint", "keys": {"p256dh", "auth"}}.',
   webpushEndpointInvalid: 'Le champ token.endpoint doit être une URL https.',
   webpushHostRefused: 'Le service de notifications de ce navigateur n’est pas pris en charge.',
+  otpChallengeRequired:
+    'Une vérification de votre appareil est nécessaire avant l’envoi du code : elle se fait automatiquement.',
+  otpProofInvalid: 'La vérification de votre appareil a échoué ou a expiré. Redemandez le code.',
+  otpNetworkBusy: 'Trop de nouvelles inscriptions depuis votre réseau en ce moment. Réessayez plus tard.',
 };
 
 /** Texts of the back office's actions that carry a figure. */

@@ -1,7 +1,7 @@
 // Queries for one-time codes. A row is a code the provider accepted; only its HMAC is stored.
 import { and, asc, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { otpCodes, otpNetworkAttempts, smsBudgetSpend } from '../../db/schema/users.js';
+import { otpCodes, otpNetworkAttempts, signupProofs, smsBudgetSpend } from '../../db/schema/users.js';
 
 export type OtpCodeRow = typeof otpCodes.$inferSelect;
 export type Channel = OtpCodeRow['channel'];
@@ -208,9 +208,54 @@ export async function spentAtByAge(
   return row?.spentAt;
 }
 
+/** SMS reserved or sent for strangers from `network` (lib/network.ts strangerNetwork) after `since`. */
+export async function countNetworkSpendSince(db: Executor, network: string, since: Date): Promise<number> {
+  const [row] = await db
+    .select({ total: count() })
+    .from(smsBudgetSpend)
+    .where(and(eq(smsBudgetSpend.network, network), gt(smsBudgetSpend.spentAt, since.toISOString())));
+  return row?.total ?? 0;
+}
+
+/** When the network's `offset`-th oldest stranger SMS after `since` was reserved (0 = the oldest). */
+export async function networkSpentAtByAge(
+  db: Executor,
+  network: string,
+  since: Date,
+  offset: number,
+): Promise<string | undefined> {
+  const [row] = await db
+    .select({ spentAt: smsBudgetSpend.spentAt })
+    .from(smsBudgetSpend)
+    .where(and(eq(smsBudgetSpend.network, network), gt(smsBudgetSpend.spentAt, since.toISOString())))
+    .orderBy(asc(smsBudgetSpend.spentAt))
+    .offset(offset)
+    .limit(1);
+  return row?.spentAt;
+}
+
+/** Records a sign-up proof as used; false when it already was (a replay). */
+export async function insertSignupProof(db: Executor, signature: string, expiresAt: Date): Promise<boolean> {
+  const rows = await db
+    .insert(signupProofs)
+    .values({ signature, expiresAt: expiresAt.toISOString() })
+    .onConflictDoNothing()
+    .returning({ signature: signupProofs.signature });
+  return rows.length === 1;
+}
+
+/** Proofs whose challenge expired before `before`: no one can present them again anyway. */
+export async function deleteSignupProofsBefore(db: Executor, before: Date): Promise<number> {
+  const rows = await db
+    .delete(signupProofs)
+    .where(lt(signupProofs.expiresAt, before.toISOString()))
+    .returning({ signature: signupProofs.signature });
+  return rows.length;
+}
+
 export async function insertSpend(
   db: Executor,
-  values: { callingCode: string; returning: boolean; spentAt: Date },
+  values: { callingCode: string; returning: boolean; network: string | null; spentAt: Date },
 ): Promise<number> {
   const [row] = await db
     .insert(smsBudgetSpend)

@@ -4,15 +4,23 @@
 // everyone. Only mobile numbers get codes. Sending is throttled per phone (cooldown, hourly caps per
 // client network and in all), per client network, per country calling code and globally (the SMS
 // budgets), counted from delivered codes in the database so every API process sees the same numbers
-// and a failed send costs the person nothing.
+// and a failed send costs the person nothing. While the strangers' share of a budget is under
+// pressure, a number that never verified a code must solve a challenge first, and each stranger
+// network may use only a small share (decision 0106).
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Database, Transaction } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { keyedHash, newOtpCode, sameDigest } from '../../lib/crypto.js';
-import { InvalidCode, RateLimited, UpstreamFailed, ValidationFailed } from '../../lib/errors.js';
+import {
+  ChallengeRequired,
+  InvalidCode,
+  RateLimited,
+  UpstreamFailed,
+  ValidationFailed,
+} from '../../lib/errors.js';
 import { messages, otpTexts } from '../../lib/messages.js';
-import { clientNetwork } from '../../lib/network.js';
+import { clientNetwork, strangerNetwork } from '../../lib/network.js';
 import { normalizePhone, phoneForCountry } from '../../lib/phone.js';
 import { addSeconds } from '../../lib/time.js';
 import { MessagingError, type Messenger } from '../../providers/messaging/index.js';
@@ -22,10 +30,12 @@ import {
   type Channel,
   closeCode,
   closeOpenCodes,
+  countNetworkSpendSince,
   countSentSince,
   countSpendSince,
   deleteCodesOfUser,
   deleteCodesSentBefore,
+  deleteSignupProofsBefore,
   deleteSpend,
   deleteSpendBefore,
   insertCode,
@@ -34,6 +44,7 @@ import {
   lockOpenCode,
   lockSmsBudgets,
   networkAttempts,
+  networkSpentAtByAge,
   type OtpCodeRow,
   type Purpose,
   recordWrongAttempt,
@@ -43,6 +54,7 @@ import {
   spentAtByAge,
 } from './otp-repository.js';
 import type { GenerateInput, SignedInUser, VerifyInput } from './schemas.js';
+import { CHALLENGE_PRESSURE, createSignupChallenges, networkShare } from './signup-challenge.js';
 import type { TokenService } from './tokens.js';
 
 /**
@@ -119,6 +131,14 @@ export function createOtpService(deps: OtpServiceDeps) {
   // When each budget last warned, so the 80 % line is written once per budget and hour, not per
   // request (in each process; a few processes write a few lines).
   const budgetWarnedAt = new Map<string, number>();
+  const challenges = createSignupChallenges({ db, config, clock });
+
+  /** Each budget of this calling code as [name, key, hourly limit]. */
+  const budgetsOf = (callingCode: string): [name: string, key: BudgetKey, max: number][] => [
+    [`+${callingCode}`, { callingCode }, config.otpCountryHourlyBudget],
+    ['global', { everyone: true }, config.otpGlobalHourlyBudget],
+  ];
+  const strangerCapOf = (max: number) => Math.floor((max * (100 - config.otpReturningSharePercent)) / 100);
 
   /**
    * Throws RateLimited when the key already had `max` codes (plus `inFlight` sends) in the last hour;
@@ -170,20 +190,18 @@ export function createOtpService(deps: OtpServiceDeps) {
    */
   async function reserveBudgets(
     callingCode: string,
-    returning: boolean,
+    stranger: { network: string; share: number | undefined } | undefined,
     now: Date,
     log: FastifyBaseLogger,
   ): Promise<number> {
-    const budgets: [name: string, key: BudgetKey, max: number][] = [
-      [`+${callingCode}`, { callingCode }, config.otpCountryHourlyBudget],
-      ['global', { everyone: true }, config.otpGlobalHourlyBudget],
-    ];
     const since = new Date(now.getTime() - HOUR_MS);
     return db.transaction(async (tx) => {
       await lockSmsBudgets(tx);
-      for (const [name, key, max] of budgets) {
+      // Checked again under the lock, so one network's sends in flight cannot pass its share.
+      if (stranger?.share !== undefined) await checkNetworkShare(tx, stranger.network, stranger.share, now);
+      for (const [name, key, max] of budgetsOf(callingCode)) {
         const used = await countSpendSince(tx, key, since);
-        const cap = returning ? max : Math.floor((max * (100 - config.otpReturningSharePercent)) / 100);
+        const cap = stranger === undefined ? max : strangerCapOf(max);
         if (used >= cap) {
           // A slot frees when the (used - cap)-th oldest reservation of the hour leaves the window.
           const freedBy = await spentAtByAge(tx, key, since, used - cap);
@@ -200,16 +218,82 @@ export function createOtpService(deps: OtpServiceDeps) {
           'SMS budget 80 % used in the last hour: check for SMS-pumping fraud or raise the budget',
         );
       }
-      return insertSpend(tx, { callingCode, returning, spentAt: now });
+      return insertSpend(tx, {
+        callingCode,
+        returning: stranger === undefined,
+        network: stranger?.network ?? null,
+        spentAt: now,
+      });
     });
+  }
+
+  /**
+   * How far the strangers' share of this number's budgets is used in the last hour (1: used up; the
+   * most used of the two), and the smaller of the two shares.
+   */
+  async function strangerPressure(
+    callingCode: string,
+    now: Date,
+  ): Promise<{ pressure: number; strangerCap: number }> {
+    const since = new Date(now.getTime() - HOUR_MS);
+    let pressure = 0;
+    let strangerCap = Number.POSITIVE_INFINITY;
+    for (const [, key, max] of budgetsOf(callingCode)) {
+      const cap = strangerCapOf(max);
+      const used = await countSpendSince(db, key, since);
+      pressure = Math.max(pressure, cap > 0 ? used / cap : Number.POSITIVE_INFINITY);
+      strangerCap = Math.min(strangerCap, cap);
+    }
+    return { pressure, strangerCap };
+  }
+
+  /** RateLimited when the stranger network already had `share` SMS in the last hour. */
+  async function checkNetworkShare(tx: Database | Transaction, network: string, share: number, now: Date) {
+    const since = new Date(now.getTime() - HOUR_MS);
+    const spent = await countNetworkSpendSince(tx, network, since);
+    if (spent < share) return;
+    const freedBy = await networkSpentAtByAge(tx, network, since, spent - share);
+    const freesAt = freedBy ? new Date(freedBy).getTime() + HOUR_MS : now.getTime() + HOUR_MS;
+    throw new RateLimited(Math.max(1, (freesAt - now.getTime()) / 1000), messages.otpNetworkBusy);
+  }
+
+  /**
+   * A stranger's sign-up (decision 0106): under pressure, its network must be within its share
+   * (429) and it needs a proof (428 with a challenge when it has none). Returns the share to hold
+   * it to when reserving, undefined without pressure.
+   */
+  async function admitStranger(
+    phone: string,
+    callingCode: string,
+    network: string,
+    proof: string | undefined,
+    now: Date,
+  ): Promise<number | undefined> {
+    const { pressure, strangerCap } = await strangerPressure(callingCode, now);
+    // No share at all for strangers: the budget's own check refuses them.
+    if (strangerCap <= 0) return undefined;
+    const share = pressure >= CHALLENGE_PRESSURE ? networkShare(strangerCap) : undefined;
+    // The share first: a network past it is not made to work for a 429.
+    if (share !== undefined) await checkNetworkShare(db, network, share, now);
+    if (proof !== undefined) await challenges.redeem(proof, phone);
+    else if (share !== undefined)
+      throw new ChallengeRequired({ ...(await challenges.issue(phone, pressure)) });
+    return share;
   }
 
   /** Runs under the phone's lock. */
   async function deliver(
-    input: { phone: string; callingCode: string; country: string; method: Channel; purpose: Purpose },
+    input: {
+      phone: string;
+      callingCode: string;
+      country: string;
+      method: Channel;
+      purpose: Purpose;
+      proof?: string | undefined;
+    },
     client: Client,
   ) {
-    const { phone, callingCode, country, method, purpose } = input;
+    const { phone, callingCode, country, method, purpose, proof } = input;
     const network = clientNetwork(client.ip);
     // After validation, on the normalized phone: "+237 6…" and "+2376…" share one budget, and a
     // request that cannot be sent never spends anyone's.
@@ -226,12 +310,22 @@ export function createOtpService(deps: OtpServiceDeps) {
     try {
       if (limited) {
         const known = await users.findByPhone(phone);
-        budgetSpend = await reserveBudgets(
-          callingCode,
-          known?.phoneVerifiedAt != null,
-          clock.now(),
-          client.log,
-        );
+        // Numbers that verified a code before are never challenged nor held to a network's share.
+        if (known?.phoneVerifiedAt != null) {
+          if (proof !== undefined) await challenges.redeem(proof, phone);
+          budgetSpend = await reserveBudgets(callingCode, undefined, clock.now(), client.log);
+        } else {
+          const network = strangerNetwork(client.ip);
+          // A deletion's code goes to a signed-in account's own phone: never challenged.
+          const share =
+            purpose === 'sign_in'
+              ? await admitStranger(phone, callingCode, network, proof, clock.now())
+              : undefined;
+          budgetSpend = await reserveBudgets(callingCode, { network, share }, clock.now(), client.log);
+        }
+      } else if (proof !== undefined) {
+        // RATE_LIMIT=off asks for no proof, but one that is given is still checked.
+        await challenges.redeem(proof, phone);
       }
       // The account exists from the first request, even if this send fails (the person retries).
       const { user } = await users.findOrCreate(phone, country);
@@ -340,6 +434,7 @@ export function createOtpService(deps: OtpServiceDeps) {
     /** Deletes codes past retention (the hourly limits need the last hour) and old budget rows; how many codes. */
     async purgeExpired(): Promise<number> {
       await deleteSpendBefore(db, new Date(clock.now().getTime() - 2 * HOUR_MS));
+      await deleteSignupProofsBefore(db, clock.now());
       return deleteCodesSentBefore(db, new Date(clock.now().getTime() - CODE_RETENTION_MS));
     },
 
@@ -356,7 +451,10 @@ export function createOtpService(deps: OtpServiceDeps) {
       }
       const { phone, callingCode } = checked;
       await phones.run(phone, () =>
-        deliver({ phone, callingCode, country, method: input.method, purpose: 'sign_in' }, client),
+        deliver(
+          { phone, callingCode, country, method: input.method, purpose: 'sign_in', proof: input.proof },
+          client,
+        ),
       );
       return { phone };
     },

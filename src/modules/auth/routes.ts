@@ -12,7 +12,7 @@ import {
   ErrorEnvelope,
   UserId,
 } from '../../schemas/common.js';
-import { GenerateBody, SignedInUser, VerifyBody } from './schemas.js';
+import { GenerateBody, SignedInUser, SignupChallenge, VerifyBody } from './schemas.js';
 
 /** Answers other than 422 on these routes have no `errors` key (spec); the error handler drops it. */
 const otpErrors = { 413: ErrorEnvelope, 415: ErrorEnvelope, 422: ErrorEnvelope, 429: ErrorEnvelope } as const;
@@ -28,11 +28,15 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['auth'],
         summary: 'Envoyer un code de connexion par SMS ou WhatsApp',
         description:
-          'Crée le compte au premier appel pour ce numéro. La réponse est la même pour un numéro connu ou nouveau.',
+          'Crée le compte au premier appel pour ce numéro. La réponse est la même pour un numéro connu ou nouveau. ' +
+          'Quand le budget SMS est sous pression, un numéro qui n’a jamais validé de code reçoit un 428 avec ' +
+          '`data.challenge` (défi ALTCHA) : le résoudre et renvoyer la même requête avec `proof`.',
         body: GenerateBody,
         response: {
           200: EnvelopeWithoutErrors(Type.Object({ phone: Type.String() }), Type.Null()),
           ...otpErrors,
+          // Decision 0106: a new number while the SMS budget is under pressure; no code was sent.
+          428: EnvelopeWithoutErrors(Type.Object({ challenge: SignupChallenge }), Type.Null()),
           500: ErrorEnvelope,
         },
       },

@@ -11,6 +11,7 @@ import {
   AccountDeletionRefused,
   AccountIsDeleted,
   AlreadyDecided,
+  ChallengeRequired,
   DomainError,
   type FieldErrors,
   FlagAlreadyResolved,
@@ -135,6 +136,7 @@ const domainStatuses: [abstract new (...args: never[]) => DomainError, number][]
   [AccountIsDeleted, 409],
   [NoAdminLeft, 409],
   [ValidationFailed, 422],
+  [ChallengeRequired, 428],
   [RateLimited, 429],
 ];
 
