@@ -184,7 +184,12 @@ export function createServices(deps: ServiceDeps) {
   });
   // A provider's webhook goes straight to the owner of its event: payments or payouts.
   const webhooks = createWebhookDispatch({ drivers: paymentDrivers, payments, transfers: payouts });
-  const flags = createFlagService({ db, audit: admin, latePayments: payments });
+  const flags = createFlagService({
+    db,
+    audit: admin,
+    latePayments: payments,
+    owners: { payment: payments, withdrawal: withdrawals },
+  });
   const dashboard = createDashboardService({ users, pronostics, wallet });
   const storage = deps.storage ?? createStorage(config);
   const profile = createProfileService({ db, storage, logger });

@@ -226,6 +226,8 @@ export const en: Catalogue = {
     flagAlreadyResolved: 'This flag is already resolved.',
     flagCreditNotAllowed:
       'Crediting is only possible for a payment flagged as succeeding after its failure (late_complete).',
+    flagOwnResolution:
+      'You cannot resolve a flag about your own payment or withdrawal: another administrator must do it.',
   },
   adminTexts: {
     adjustBelowZero: (balance) =>

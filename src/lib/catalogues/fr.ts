@@ -208,6 +208,8 @@ const messages = {
   flagAlreadyResolved: 'Ce signalement est déjà résolu.',
   flagCreditNotAllowed:
     'Le crédit n’est possible que pour un paiement signalé comme réussi après son échec (late_complete).',
+  flagOwnResolution:
+    'Vous ne pouvez pas résoudre un signalement sur votre propre paiement ou retrait : un autre administrateur doit le faire.',
 };
 
 /** Texts of the back office's actions that carry a figure. */

@@ -141,6 +141,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
     answer: ProviderAnswer<TransferWord>,
     source: string,
     send = false,
+    event: string | null = null,
   ): Promise<PayoutOutcome> {
     const row = await lockPayout(tx, claimedId);
     if (!row) return 'unchanged';
@@ -155,6 +156,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
           targetType: 'withdrawal',
           targetId: row.withdrawalId,
           details: { payout_status: row.status, reference: row.reference, ...details },
+          providerEvent: event,
         },
         log,
       );
@@ -297,8 +299,13 @@ export function createPayoutService(deps: PayoutServiceDeps) {
     clock,
     rows: { lockDue: lockDuePayout, lock: lockPayout, recordLook: updatePayout },
     ask: read,
-    apply: (tx, claimed: PayoutRow, answer: ProviderAnswer<TransferWord>, source: string) =>
-      apply(tx, claimed.id, answer, source),
+    apply: (
+      tx,
+      claimed: PayoutRow,
+      answer: ProviderAnswer<TransferWord>,
+      source: string,
+      event?: string | null,
+    ) => apply(tx, claimed.id, answer, source, false, event ?? null),
   });
   const follow = follower.follow;
 
@@ -355,10 +362,16 @@ export function createPayoutService(deps: PayoutServiceDeps) {
     /** Reads the transfer now and applies the word once (tests, and a `transfer.*` webhook). */
     follow,
 
-    /** A `transfer.*` webhook's reference (already authenticated): only a hint to read it again. */
-    async onTransferEvent(reference: string): Promise<PayoutOutcome | undefined> {
+    /**
+     * A `transfer.*` webhook's reference (already authenticated): only a hint to read it again; its
+     * id names the news a flag it raises carries (a replay raises nothing).
+     */
+    async onTransferEvent(
+      reference: string,
+      eventId: string | null = null,
+    ): Promise<PayoutOutcome | undefined> {
       const id = await findPayoutIdByReference(db, reference);
-      return id === undefined ? undefined : follow(id, 'webhook');
+      return id === undefined ? undefined : follow(id, 'webhook', eventId);
     },
 
     /** The poller's step: follows the most overdue pending payout; false when none is due. */

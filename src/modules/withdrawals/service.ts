@@ -6,7 +6,7 @@
 // (`resolveEscalated`), never refunded by itself: the money may have left.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
-import type { Database, Executor } from '../../db/client.js';
+import type { Database, Executor, Transaction } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { dayRange } from '../../lib/day-range.js';
 import {
@@ -107,6 +107,11 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps) {
   }
 
   return {
+    /** Who asked for the withdrawal (a flag's resolution checks it is not the admin's own). */
+    async ownerOf(tx: Transaction, id: number): Promise<number | undefined> {
+      return (await findWithdrawal(tx, id))?.userId;
+    },
+
     /** What stops the user's account from being deleted now (pending and escalated withdrawals). */
     blockingDeletion(db: Executor, userId: number) {
       return withdrawalsBlockingDeletion(db, userId);
