@@ -231,6 +231,7 @@ export function createServices(deps: ServiceDeps) {
     idempotency,
     events,
     accountFiles: account,
+    phones: [payments, withdrawals, payouts],
   });
 
   const backups = createBackupsService({

@@ -189,7 +189,7 @@ const messages = {
   adminFlags: 'Signalements (ouverts en premier).',
   deletedAccountName: 'Compte supprimé',
   accountDeleted:
-    'Votre compte a été supprimé. Vos données personnelles ont été effacées ; les opérations financières sont conservées sans lien avec votre identité.',
+    'Votre compte a été supprimé et vos données personnelles effacées. Seuls vos paiements et retraits sont conservés, avec le numéro qui a payé ou reçu, pendant 10 ans (obligation comptable) ; ce numéro est ensuite effacé.',
   accountDeleteCodeSent:
     'Code de confirmation envoyé. Saisissez-le pour supprimer définitivement votre compte.',
   accountDeletePendingPayment:

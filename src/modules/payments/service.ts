@@ -39,6 +39,7 @@ import {
 import type { Ledger } from '../wallet/ledger.js';
 import {
   countPending,
+  erasePaymentPhonesBefore,
   findPayment,
   findPaymentIdByReference,
   insertPayment,
@@ -46,6 +47,7 @@ import {
   lockPayment,
   lockUserCheckouts,
   type PaymentRow,
+  payerPhonesOf,
   paymentsByDayAndStatus,
   paymentsForExport,
   pendingBacklog,
@@ -427,6 +429,16 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       if (!row) throw new NotFound(messages.paymentNotFound);
       if (row.userId !== user.id) throw new NotOwner(messages.paymentForbidden);
       return paymentView(row);
+    },
+
+    /** Final payments older than `before` lose their paying phone, `limit` at most (housekeeping); how many. */
+    erasePhonesBefore(before: Date, limit: number): Promise<number> {
+      return erasePaymentPhonesBefore(db, before.toISOString(), limit);
+    },
+
+    /** The phones the user paid with (an account's deletion takes them out of the audit and events). */
+    phonesOf(tx: Transaction, userId: number): Promise<string[]> {
+      return payerPhonesOf(tx, userId);
     },
 
     /** Who made the payment (a flag's resolution checks it is not the admin's own). */

@@ -30,6 +30,7 @@ import {
   type ProviderAnswer,
 } from '../provider-operations/follow.js';
 import {
+  erasePayoutPhonesBefore,
   findPayout,
   findPayoutIdByReference,
   insertPayout,
@@ -310,6 +311,11 @@ export function createPayoutService(deps: PayoutServiceDeps) {
   const follow = follower.follow;
 
   return {
+    /** Final payouts older than `before` lose their receiving phone, `limit` at most (housekeeping); how many. */
+    erasePhonesBefore(before: Date, limit: number): Promise<number> {
+      return erasePayoutPhonesBefore(db, before.toISOString(), limit);
+    },
+
     /** Payouts not final yet in all, and the oldest one's creation in epoch seconds (the metrics). */
     pendingBacklog() {
       return pendingBacklog(db);

@@ -31,12 +31,14 @@ import type { Ledger } from '../wallet/ledger.js';
 import { approveWithdrawal, refundWithdrawal } from './payout-flow.js';
 import {
   countWithdrawals,
+  eraseWithdrawalPhonesBefore,
   findWithdrawal,
   insertWithdrawal,
   lockWithdrawal,
   moneyBalanceOf,
   pageOfWithdrawals,
   pendingWithdrawalTotals,
+  receivingPhonesOf,
   sumPaidWithdrawals,
   updateWithdrawal,
   type WithdrawalFilter,
@@ -107,6 +109,16 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps) {
   }
 
   return {
+    /** Final withdrawals older than `before` lose their receiving phone, `limit` at most (housekeeping); how many. */
+    erasePhonesBefore(before: Date, limit: number): Promise<number> {
+      return eraseWithdrawalPhonesBefore(db, before.toISOString(), limit);
+    },
+
+    /** The numbers the user withdrew to (an account's deletion takes them out of the audit and events). */
+    phonesOf(tx: Transaction, userId: number): Promise<string[]> {
+      return receivingPhonesOf(tx, userId);
+    },
+
     /** Who asked for the withdrawal (a flag's resolution checks it is not the admin's own). */
     async ownerOf(tx: Transaction, id: number): Promise<number | undefined> {
       return (await findWithdrawal(tx, id))?.userId;
