@@ -248,7 +248,7 @@ export function createServices(deps: ServiceDeps) {
           clock,
           logger,
           database,
-          sources: { analysis: analysisJobs, payments, payouts, sms: otp, backups },
+          sources: { analysis: analysisJobs, payments, payouts, sms: otp, backups, push },
         })
       : undefined;
 
