@@ -190,7 +190,12 @@ export function createServices(deps: ServiceDeps) {
   });
   // A provider's webhook goes straight to the owner of its event: payments or payouts.
   const webhooks = createWebhookDispatch({ drivers: paymentDrivers, payments, transfers: payouts });
-  const flags = createFlagService({ db, audit: admin, latePayments: payments });
+  const flags = createFlagService({
+    db,
+    audit: admin,
+    latePayments: payments,
+    owners: { payment: payments, withdrawal: withdrawals },
+  });
   const dashboard = createDashboardService({ users, pronostics, wallet });
   const storage = deps.storage ?? createStorage(config);
   const profile = createProfileService({ db, storage, logger });
@@ -232,6 +237,7 @@ export function createServices(deps: ServiceDeps) {
     idempotency,
     events,
     accountFiles: account,
+    phones: [payments, withdrawals, payouts],
   });
 
   const backups = createBackupsService({
@@ -248,7 +254,7 @@ export function createServices(deps: ServiceDeps) {
           clock,
           logger,
           database,
-          sources: { analysis: analysisJobs, payments, payouts, sms: otp, backups },
+          sources: { analysis: analysisJobs, payments, payouts, sms: otp, backups, push },
         })
       : undefined;
 

@@ -15183,7 +15183,7 @@ export interface operations {
                             events: {
                                 /** @description The seq: increases by one per event of this log, with no gap. */
                                 id: number;
-                                type: "withdrawal.requested" | "ticket.created" | "ticket.replied" | "flag.raised";
+                                type: "withdrawal.requested" | "ticket.created" | "ticket.replied" | "flag.raised" | "push.pruning_paused";
                                 /**
                                  * @description ISO 8601 UTC with microseconds
                                  * @example 2026-03-10T12:34:56.123456Z

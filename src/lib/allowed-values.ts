@@ -73,6 +73,7 @@ export const adminEventTypes = [
   'ticket.created',
   'ticket.replied',
   'flag.raised',
+  'push.pruning_paused',
 ] as const;
 export type AdminEventType = (typeof adminEventTypes)[number];
 

@@ -52,6 +52,16 @@ export class OwnCreditAdjustment extends AccessDenied {
   }
 }
 
+/**
+ * An admin resolving a flag about their own payment or withdrawal: separation of duties, as for
+ * deciding their own withdrawal; another admin must.
+ */
+export class OwnFlag extends AccessDenied {
+  constructor() {
+    super(messages.flagOwnResolution);
+  }
+}
+
 export class NotFound extends DomainError {
   constructor(message: string = messages.notFound) {
     super(message);

@@ -25,7 +25,14 @@ export function createHousekeepingLoop(deps: {
     running ??= housekeeping
       .purgeExpired()
       .then((purged) => {
-        if (purged.codes + purged.tokens + purged.idempotencyKeys + purged.events + purged.files > 0) {
+        const total =
+          purged.codes +
+          purged.tokens +
+          purged.idempotencyKeys +
+          purged.events +
+          purged.files +
+          purged.phones;
+        if (total > 0) {
           logger.info(purged, 'housekeeping: purged expired data');
         }
       })

@@ -256,7 +256,8 @@ export async function startFcmFake(): Promise<FcmFake> {
       return;
     }
     fake.sendRequests += 1;
-    if (match[1] !== FCM_PROJECT) fake.problems.push(`project ${match[1]}`);
+    const otherProject = match[1] !== FCM_PROJECT;
+    if (otherProject) fake.problems.push(`project ${match[1]}`);
     const body = parseJson(raw);
     const messageToken = String((body as { message?: { token?: unknown } })?.message?.token ?? '');
     let behaviour = perToken.get(messageToken) ?? queue.shift() ?? 'ok';
@@ -274,6 +275,11 @@ export async function startFcmFake(): Promise<FcmFake> {
           status: 'UNAUTHENTICATED',
         },
       });
+      return;
+    }
+    if (otherProject) {
+      // FCM answers a project it does not know (a wrong FCM_PROJECT_ID) as it answers a dead token.
+      sendJson(res, 404, { error: FCM_ERRORS['not-found'].body });
       return;
     }
     const problem = checkMessage(body);

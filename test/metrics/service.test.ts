@@ -36,6 +36,7 @@ function countingSources(clock: ManualClock) {
       smsBudgetUse: () => slowly('sms', () => [{ budget: 'global', used: 7, limit: 1500 }]),
     },
     backups: { backupStats: () => ({ succeeded: 3, failed: 1, lastSuccessAt: 1_790_000_000 }) },
+    push: { pruningStats: () => ({ paused: false, held: 0, pauses: 0 }) },
   };
   return {
     sources,

@@ -20,7 +20,7 @@ export const withdrawals = pgTable(
     status: text('status', { enum: withdrawalStatuses }).notNull().default('pending'),
     /** What the user is told (French): waiting, paying out, paid, or why it was cancelled. */
     message: text('message'),
-    /** The receiving mobile-money number, E.164. */
+    /** The receiving mobile-money number, E.164; '' once past the 10-year retention (housekeeping). */
     phone: text('phone').notNull(),
     /** NotchPay's channel for the number (derived as for payments; the client's operator is display only). */
     channel: text('channel', { enum: paymentChannels }).notNull(),
@@ -43,6 +43,8 @@ export const withdrawals = pgTable(
     index('withdrawals_user_created_idx').on(table.userId, table.createdAt.desc(), table.id.desc()),
     index('withdrawals_created_idx').on(table.createdAt.desc(), table.id.desc()),
     index('withdrawals_phone_idx').on(table.phone),
+    // The phones still kept, oldest first: the housekeeping's erasure past the retention.
+    index('withdrawals_phone_kept_idx').on(table.createdAt).where(sql`${table.phone} <> ''`),
     uniqueIndex('withdrawals_idempotency_key_unique').on(table.idempotencyKeyId),
     check('withdrawals_amount_positive', sql`${table.amount} > 0`),
     check(

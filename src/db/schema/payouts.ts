@@ -31,6 +31,7 @@ export const payouts = pgTable(
     currency: text('currency', { enum: ['XAF'] })
       .notNull()
       .default('XAF'),
+    /** The receiving number, E.164; '' once past the 10-year retention (housekeeping). */
     phone: text('phone').notNull(),
     channel: text('channel', { enum: paymentChannels }).notNull(),
     /** The one create request: recorded before it is sent, so nothing ever sends a second. */
@@ -49,6 +50,8 @@ export const payouts = pgTable(
   (table) => [
     // Pending payouts, and those an admin closed by hand that are still read for contradicting news.
     index('payouts_check_idx').on(table.nextCheckAt).where(sql`${table.nextCheckAt} IS NOT NULL`),
+    // The phones still kept, oldest first: the housekeeping's erasure past the retention.
+    index('payouts_phone_kept_idx').on(table.createdAt).where(sql`${table.phone} <> ''`),
     check('payouts_amount_positive', sql`${table.amount} > 0`),
   ],
 );

@@ -105,6 +105,7 @@ export const payments = pgTable(
       .notNull()
       .default('XAF'),
     credits: integer('credits').notNull(),
+    /** The paying number, E.164; '' once past the 10-year retention (housekeeping). */
     payerPhone: text('payer_phone').notNull(),
     channel: text('channel', { enum: paymentChannels }).notNull(),
     /** What the client showed the payer (`{name, icon}`), kept for display only. */
@@ -127,6 +128,8 @@ export const payments = pgTable(
     index('payments_pending_check_idx').on(table.nextCheckAt).where(sql`${table.status} = 'pending'`),
     index('payments_user_pending_idx').on(table.userId).where(sql`${table.status} = 'pending'`),
     uniqueIndex('payments_idempotency_key_unique').on(table.idempotencyKeyId),
+    // The phones still kept, oldest first: the housekeeping's erasure past the retention.
+    index('payments_phone_kept_idx').on(table.createdAt).where(sql`${table.payerPhone} <> ''`),
     check('payments_amount_positive', sql`${table.amount} > 0`),
   ],
 );

@@ -208,7 +208,7 @@ export const en: Catalogue = {
     adminFlags: 'Flags (open first).',
     deletedAccountName: 'Deleted account',
     accountDeleted:
-      'Your account has been deleted. Your personal data has been erased; financial operations are kept without a link to your identity.',
+      'Your account has been deleted and your personal data erased. Only your payments and withdrawals are kept, with the number that paid or received, for 10 years (accounting obligation); that number is then erased.',
     accountDeleteCodeSent: 'Confirmation code sent. Enter it to delete your account for good.',
     accountDeletePendingPayment:
       'A payment is in progress on your account: wait for its result before deleting your account.',
@@ -235,6 +235,8 @@ export const en: Catalogue = {
     otpChallengeRequired: 'Your device must pass a check before the code is sent: it happens automatically.',
     otpProofInvalid: 'The check of your device failed or expired. Ask for the code again.',
     otpNetworkBusy: 'Too many new sign-ups from your network right now. Try again later.',
+    flagOwnResolution:
+      'You cannot resolve a flag about your own payment or withdrawal: another administrator must do it.',
   },
   adminTexts: {
     adjustBelowZero: (balance) =>

@@ -189,7 +189,7 @@ const messages = {
   adminFlags: 'Signalements (ouverts en premier).',
   deletedAccountName: 'Compte supprimé',
   accountDeleted:
-    'Votre compte a été supprimé. Vos données personnelles ont été effacées ; les opérations financières sont conservées sans lien avec votre identité.',
+    'Votre compte a été supprimé et vos données personnelles effacées. Seuls vos paiements et retraits sont conservés, avec le numéro qui a payé ou reçu, pendant 10 ans (obligation comptable) ; ce numéro est ensuite effacé.',
   accountDeleteCodeSent:
     'Code de confirmation envoyé. Saisissez-le pour supprimer définitivement votre compte.',
   accountDeletePendingPayment:
@@ -218,6 +218,8 @@ const messages = {
     'Une vérification de votre appareil est nécessaire avant l’envoi du code : elle se fait automatiquement.',
   otpProofInvalid: 'La vérification de votre appareil a échoué ou a expiré. Redemandez le code.',
   otpNetworkBusy: 'Trop de nouvelles inscriptions depuis votre réseau en ce moment. Réessayez plus tard.',
+  flagOwnResolution:
+    'Vous ne pouvez pas résoudre un signalement sur votre propre paiement ou retrait : un autre administrateur doit le faire.',
 };
 
 /** Texts of the back office's actions that carry a figure. */

@@ -19,7 +19,7 @@ import {
 import { accountTexts, messages } from '../../lib/messages.js';
 import { isoTimestamp } from '../../lib/time.js';
 import type { StorageDriver } from '../../providers/storage/index.js';
-import type { AuditRecorder } from '../admin/service.js';
+import type { AdminService, AuditRecorder } from '../admin/service.js';
 import type { AffiliationService } from '../affiliation/service.js';
 import type { Client, OtpService } from '../auth/otp-service.js';
 import type { TokenService } from '../auth/tokens.js';
@@ -58,18 +58,18 @@ export interface AccountServiceDeps {
   logger: FastifyBaseLogger;
   storage: StorageDriver;
   ledger: Ledger;
-  audit: AuditRecorder;
+  audit: AuditRecorder & Pick<AdminService, 'forgetPhones'>;
   otp: Pick<OtpService, 'sendDeletionCode' | 'useDeletionCode' | 'forgetCodes'>;
   tokens: Pick<TokenService, 'revokeAllOf' | 'cache'>;
   users: Pick<UserService, 'findById' | 'lockForDeletion' | 'anotherAdminRemains' | 'tombstone'>;
   pronostics: Pick<PronosticService, 'forgetOwner' | 'exportPage'>;
   support: Pick<SupportService, 'forgetOwner' | 'exportPage'>;
-  events: Pick<EventService, 'forgetUser'>;
+  events: Pick<EventService, 'forgetUser' | 'forgetPhones'>;
   devices: Pick<DeviceService, 'forgetAll' | 'exportPage'>;
   idempotency: Pick<IdempotencyService, 'forgetUser'>;
   affiliation: Pick<AffiliationService, 'releaseReferralLinks' | 'exportReferrals'>;
-  withdrawals: Pick<WithdrawalService, 'blockingDeletion' | 'exportPage'>;
-  payments: Pick<PaymentService, 'pendingForDeletion' | 'exportPage'>;
+  withdrawals: Pick<WithdrawalService, 'blockingDeletion' | 'exportPage' | 'phonesOf'>;
+  payments: Pick<PaymentService, 'pendingForDeletion' | 'exportPage' | 'phonesOf'>;
   wallet: Pick<WalletService, 'exportPage'>;
 }
 
@@ -179,6 +179,16 @@ export function createAccountService(deps: AccountServiceDeps) {
         const avatarKey = avatarKeyOf(account.avatarPath);
         const keys = [...(avatarKey ? [avatarKey] : []), ...tickets.keys];
         await recordFileDeletions(tx, account.id, keys);
+        // The phone leaves everything but the financial rows (kept ten years, then erased by the
+        // housekeeping): the audit details and the back office's events, the account's number and
+        // the numbers it paid with or withdrew to alike.
+        const phones = new Set([
+          ...(account.phone ? [account.phone] : []),
+          ...(await deps.payments.phonesOf(tx, account.id)),
+          ...(await deps.withdrawals.phonesOf(tx, account.id)),
+        ]);
+        const auditScrubbed = await audit.forgetPhones(tx, [...phones]);
+        await deps.events.forgetPhones(tx, [...phones]);
         await users.tombstone(tx, account);
         // The actor is the account's owner: the audit log's `admin_id` names who acted.
         await audit.record(tx, {
@@ -190,6 +200,7 @@ export function createAccountService(deps: AccountServiceDeps) {
             by: 'owner',
             removed: {
               personal_fields: ['phone', 'name', 'username', 'avatar'],
+              phone_from_audit_rows: auditScrubbed,
               tickets: tickets.tickets,
               files: keys.length,
               tokens_revoked: tokensRevoked,
@@ -197,8 +208,9 @@ export function createAccountService(deps: AccountServiceDeps) {
             },
             kept: {
               ledger: 'wallet_operations rows, pointing at the tombstone',
-              payments: 'kept, pointing at the tombstone',
-              withdrawals: 'kept, pointing at the tombstone',
+              payments: 'kept, pointing at the tombstone; the paying phone until the 10-year retention',
+              withdrawals:
+                'kept, pointing at the tombstone; the receiving phone (and the payout’s) until the 10-year retention',
               pronostics_anonymised: pronostics,
               credits_balance: account.creditsBalance,
               money_forfeited: forfeited,

@@ -1,6 +1,6 @@
 // Queries on the audit log: append one row (in the caller's transaction), and list them newest
 // first with the back office's filters.
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { type Paged, pageOf } from '../../db/page-of.js';
 import { auditLog } from '../../db/schema/admin.js';
@@ -40,4 +40,25 @@ export function pageOfAuditRows(
     { where: filterConditions(filter), orderBy: [desc(auditLog.createdAt), desc(auditLog.id)] },
     page,
   );
+}
+
+/**
+ * Takes these phones out of every audit row's details (an account's deletion): each one, in its
+ * E.164 form or its digits alone, becomes ''. The rows stay (what was done, by whom), without the
+ * number. Phones are E.164, so the text replaced is never JSON syntax.
+ */
+export async function scrubPhonesFromAudit(db: Executor, phones: readonly string[]): Promise<number> {
+  let changed = 0;
+  for (const phone of phones) {
+    for (const form of phone.startsWith('+') ? [phone, phone.slice(1)] : [phone]) {
+      if (form.length < 8) continue;
+      const rows = await db
+        .update(auditLog)
+        .set({ details: sql`replace(${auditLog.details}::text, ${form}, '')::jsonb` })
+        .where(sql`strpos(${auditLog.details}::text, ${form}) > 0`)
+        .returning({ id: auditLog.id });
+      changed += rows.length;
+    }
+  }
+  return changed;
 }

@@ -4,7 +4,7 @@ import type { Static } from 'typebox';
 import type { Database, Transaction } from '../../db/client.js';
 import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import { isoTimestamp } from '../../lib/time.js';
-import { type AuditRow, insertAuditRow, pageOfAuditRows } from './repository.js';
+import { type AuditRow, insertAuditRow, pageOfAuditRows, scrubPhonesFromAudit } from './repository.js';
 import type { AuditEntrySchema, AuditQuery } from './schemas.js';
 
 /** What an admin did, to what; `details` holds what a person needs to understand it later (before/after, reason). */
@@ -45,6 +45,14 @@ export function createAdminService({ db }: AdminServiceDeps) {
         targetId: entry.targetId === null ? null : String(entry.targetId),
         details: entry.details,
       });
+    },
+
+    /**
+     * An account's deletion: its phones (the account's, and the numbers it paid with or withdrew to)
+     * leave every audit row's details, in the deletion's transaction; how many rows changed.
+     */
+    forgetPhones(tx: Transaction, phones: readonly string[]): Promise<number> {
+      return scrubPhonesFromAudit(tx, phones);
     },
 
     /** The audit log, newest first, optionally only one action or one kind of target. */

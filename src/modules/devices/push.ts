@@ -5,7 +5,8 @@
 // truth and delivery is at least once: a crash repeats at most the send in flight (the lease runs
 // out, another pass takes over from the stored cursor), a device that failed is retried alone,
 // later, with backoff, and a dead token is pruned. Events older than PUSH_MAX_AGE_SECONDS are
-// skipped (a late notification is noise; the app reads the log).
+// skipped (a late notification is noise; the app reads the log). A wrong push project answers
+// every device as dead: many such answers in a row pause the pruning (`PruneGuard`, below).
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.js';
 import type { UserEventType } from '../../lib/allowed-values.js';
@@ -13,6 +14,7 @@ import type { Clock } from '../../lib/clock.js';
 import { pushTexts } from '../../lib/messages.js';
 import { addSeconds, isoTimestamp } from '../../lib/time.js';
 import type { PushDriver, PushResult } from '../../providers/push/types.js';
+import type { AdminEventLog } from '../events/service.js';
 import {
   advanceDevice,
   claimDevices,
@@ -24,8 +26,65 @@ import {
 } from './repository.js';
 import type { LogHeads } from './service.js';
 
+/**
+ * A wrong FCM_PROJECT_ID or sender answers 404 or 403 SENDER_ID_MISMATCH for every device, exactly
+ * as dead tokens do. So when this many distinct devices answer dead within PRUNE_PAUSE_WINDOW_SECONDS
+ * with no successful send in between, pruning pauses: devices answering dead are kept (retried
+ * with backoff), the back office gets a `push.pruning_paused` event, and the metrics show it. The
+ * next successful send resumes pruning (docs/decisions/0105-push-pruning-pause.md).
+ */
+export const PRUNE_PAUSE_AFTER = 5;
+export const PRUNE_PAUSE_WINDOW_SECONDS = 600;
+
+/** What `/metrics` reads of the pruning: paused now, and devices kept while it was. */
+export interface PruningStats {
+  paused: boolean;
+  /** Devices kept (not forgotten) because pruning was paused, since the process started. */
+  held: number;
+  /** Times pruning paused since the process started. */
+  pauses: number;
+}
+
+/**
+ * The streak of dead answers since the last successful send, per process: distinct devices within
+ * the window. In memory: a restart starts a new streak (at most PRUNE_PAUSE_AFTER - 1 devices are
+ * forgotten before it pauses again).
+ */
+function pruneGuard(now: () => number) {
+  const dead = new Map<number, number>();
+  const stats: PruningStats = { paused: false, held: 0, pauses: 0 };
+  return {
+    stats,
+    /** A successful send: the project is right; the streak ends and pruning resumes. */
+    succeeded(): boolean {
+      dead.clear();
+      const was = stats.paused;
+      stats.paused = false;
+      return was;
+    },
+    /** A device answered dead: 'prune' it, or 'hold' it; 'paused' the first time the streak pauses pruning. */
+    answeredDead(deviceId: number): 'prune' | 'hold' | 'paused' {
+      const at = now();
+      for (const [id, seenAt] of dead) {
+        if (at - seenAt > PRUNE_PAUSE_WINDOW_SECONDS * 1000) dead.delete(id);
+      }
+      dead.set(deviceId, at);
+      if (stats.paused) {
+        stats.held += 1;
+        return 'hold';
+      }
+      if (dead.size < PRUNE_PAUSE_AFTER) return 'prune';
+      stats.paused = true;
+      stats.pauses += 1;
+      stats.held += 1;
+      return 'paused';
+    },
+    streak: () => dead.size,
+  };
+}
+
 /** What the push needs of the event logs (the events service implements it). */
-export interface PushLogs extends LogHeads {
+export interface PushLogs extends LogHeads, AdminEventLog {
   history(
     user: { id: number },
     query: { after?: number; per_page?: number },
@@ -62,6 +121,8 @@ export interface DeliveryReport {
   pruned: number;
   /** Devices postponed after a retryable failure. */
   postponed: number;
+  /** Devices answered dead but kept: pruning was paused (a wrong push project, PRUNE_PAUSE_AFTER). */
+  held: number;
 }
 
 const EVENTS_PER_READ = 50;
@@ -73,6 +134,7 @@ export const emptyReport = (): DeliveryReport => ({
   rejected: 0,
   pruned: 0,
   postponed: 0,
+  held: 0,
 });
 
 export function addReports(into: DeliveryReport, more: DeliveryReport): DeliveryReport {
@@ -81,6 +143,7 @@ export function addReports(into: DeliveryReport, more: DeliveryReport): Delivery
   into.rejected += more.rejected;
   into.pruned += more.pruned;
   into.postponed += more.postponed;
+  into.held += more.held;
   return into;
 }
 
@@ -102,6 +165,7 @@ export function createPushDelivery(deps: PushDeliveryDeps) {
   const baseMs = deps.backoffBaseMs ?? 5_000;
   const capMs = deps.backoffCapMs ?? 15 * 60_000;
   const random = deps.random ?? Math.random;
+  const guard = pruneGuard(() => clock.now().getTime());
 
   /** Exponential backoff with jitter (half to all of the step), never sooner than Retry-After. */
   function backoffMs(attempts: number, retryAfterMs: number | undefined): number {
@@ -164,18 +228,31 @@ export function createPushDelivery(deps: PushDeliveryDeps) {
                 'push refused; skipped',
               );
             }
+            if (result.outcome === 'sent' && guard.succeeded()) {
+              logger.info({ device_id: device.row.id }, 'push sent again: pruning of dead tokens resumed');
+            }
             device.seq = event.id;
             device.attempts = 0;
             report[result.outcome] += 1;
             await advanceDevice(db, device.row.id, event.id, leaseUntil());
           } else if (result.outcome === 'unregistered') {
             active.delete(device.row.id);
-            report.pruned += 1;
-            logger.info(
-              { device_id: device.row.id, user_id: userId, reason: result.reason },
-              'push token dead; device forgotten',
-            );
-            await deleteDeviceById(db, device.row.id);
+            const verdict = guard.answeredDead(device.row.id);
+            if (verdict === 'prune') {
+              report.pruned += 1;
+              logger.info(
+                { device_id: device.row.id, user_id: userId, reason: result.reason },
+                'push token dead; device forgotten',
+              );
+              await deleteDeviceById(db, device.row.id);
+            } else {
+              // Too many dead answers in a row to be dead tokens: kept, tried again later.
+              report.held += 1;
+              const attempts = device.attempts + 1;
+              const retryAt = new Date(clock.now().getTime() + backoffMs(attempts, undefined));
+              await postponeDevice(db, device.row.id, device.seq, attempts, retryAt.toISOString());
+              if (verdict === 'paused') await pruningPaused(result.reason);
+            }
           } else {
             active.delete(device.row.id);
             report.postponed += 1;
@@ -208,8 +285,28 @@ export function createPushDelivery(deps: PushDeliveryDeps) {
     return report;
   }
 
+  /** The streak just paused pruning: one admin event and one warning. */
+  async function pruningPaused(reason: string | undefined): Promise<void> {
+    const data = {
+      dead_answers: guard.streak(),
+      window_seconds: PRUNE_PAUSE_WINDOW_SECONDS,
+      reason: reason ?? null,
+      paused_at: clock.now().toISOString(),
+    };
+    logger.warn(
+      data,
+      'push: every device answers as dead (a wrong FCM_PROJECT_ID or sender?): pruning paused, devices kept',
+    );
+    await db.transaction((tx) => events.appendAdmin(tx, 'push.pruning_paused', data));
+  }
+
   return {
     deliver,
+
+    /** The pruning's state for `/metrics`: paused now, devices kept, pauses. */
+    pruningStats(): PruningStats {
+      return { ...guard.stats };
+    },
 
     /**
      * One pass over every user holding a free device behind their log (the slow poll, and what runs

@@ -146,3 +146,19 @@ export async function deleteEventsOf(db: Executor, userId: number): Promise<void
       ),
     );
 }
+
+/**
+ * Takes these phones out of the back office's events (a `withdrawal.requested` names its receiving
+ * number), at an account's deletion: each one, E.164 or its digits alone, becomes ''.
+ */
+export async function scrubPhonesFromAdminEvents(db: Executor, phones: readonly string[]): Promise<void> {
+  for (const phone of phones) {
+    for (const form of phone.startsWith('+') ? [phone, phone.slice(1)] : [phone]) {
+      if (form.length < 8) continue;
+      await db
+        .update(adminEvents)
+        .set({ data: sql`replace(${adminEvents.data}::text, ${form}, '')::jsonb` })
+        .where(sql`strpos(${adminEvents.data}::text, ${form}) > 0`);
+    }
+  }
+}

@@ -21,6 +21,7 @@ import {
   nextSeq,
   notifyAppended,
   purgeEventsBefore,
+  scrubPhonesFromAdminEvents,
   type UserEventRow,
   userEventsAfter,
 } from './repository.js';
@@ -107,6 +108,11 @@ export function createEventService({ db, clock, retentionDays }: EventServiceDep
     /** In an account deletion's transaction: the user's log, and the ticket events naming them, deleted. */
     forgetUser(tx: Transaction, userId: number): Promise<void> {
       return deleteEventsOf(tx, userId);
+    },
+
+    /** An account's deletion: its phones leave the back office's events (which stay). */
+    forgetPhones(tx: Transaction, phones: readonly string[]): Promise<void> {
+      return scrubPhonesFromAdminEvents(tx, phones);
     },
 
     purgeExpired(): Promise<number> {

@@ -9,8 +9,27 @@ import type { PageRequest } from '../../lib/pagination.js';
 export type FlagRow = typeof flags.$inferSelect;
 export type NewFlag = typeof flags.$inferInsert;
 
-/** Inserts the flag unless this kind is already raised on this target; the row when it is new. */
+/**
+ * Inserts the flag unless this kind is open on this target, or this provider event already raised
+ * it (the unique indexes), or, for news that came with no event, a flag of this kind on this target
+ * already said the same (`details`); the row when it is new. The caller holds the target's row lock.
+ */
 export async function insertFlag(db: Executor, values: NewFlag): Promise<FlagRow | undefined> {
+  if (values.providerEvent == null) {
+    const [said] = await db
+      .select({ id: flags.id })
+      .from(flags)
+      .where(
+        and(
+          eq(flags.kind, values.kind),
+          eq(flags.targetType, values.targetType),
+          eq(flags.targetId, values.targetId),
+          sql`${flags.details} = ${JSON.stringify(values.details)}::jsonb`,
+        ),
+      )
+      .limit(1);
+    if (said) return undefined;
+  }
   const [row] = await db.insert(flags).values(values).onConflictDoNothing().returning();
   return row;
 }

@@ -1,15 +1,16 @@
 // Flags: contradictions an admin must see, for payments and withdrawals alike (a provider's word
 // against our books: paid after we failed it, refunded after we credited it, not the amount we
 // asked, still pending a day on, a driver that is not configured, news against a final payout).
-// The module that finds one raises it in its own transaction (`raiseFlag`), once per kind and
-// target; an admin lists them (open first) and resolves each with a note, audited. Resolving a
+// The module that finds one raises it in its own transaction (`raiseFlag`): one open flag per kind
+// and target, once per provider event (a replayed webhook raises nothing; new news after a
+// resolution opens a new flag), and news read with no event once per what it says; an admin lists them (open first) and resolves each with a note, audited. Resolving a
 // `late_complete` payment may credit it once, through the payments module's published function.
 
 import type { FastifyBaseLogger } from 'fastify';
 import type { Static } from 'typebox';
 import type { Database, Transaction } from '../../db/client.js';
 import type { FlagKind, FlagTargetType } from '../../lib/allowed-values.js';
-import { FlagAlreadyResolved, NotFound, ValidationFailed } from '../../lib/errors.js';
+import { FlagAlreadyResolved, NotFound, OwnFlag, ValidationFailed } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
 import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import { isoTimestamp } from '../../lib/time.js';
@@ -23,11 +24,21 @@ export interface RaisedFlag {
   targetType: FlagTargetType;
   targetId: number;
   details: Record<string, unknown>;
+  /** The provider's event (a webhook's id) that brought the news, when one did. */
+  providerEvent?: string | null;
 }
 
 /**
- * Raises a flag in the caller's transaction (it commits with what found it, or not at all); a
- * second raise of the same kind on the same target is a no-op. True when it is new, and then logged.
+ * Kinds our own clock or configuration finds, not a provider's news: an event that happens to
+ * trigger the look does not make them new, so they are deduplicated by what they say.
+ */
+const notNews: ReadonlySet<FlagKind> = new Set<FlagKind>(['stuck_pending', 'driver_missing']);
+
+/**
+ * Raises a flag in the caller's transaction (it commits with what found it, or not at all). A no-op
+ * while the same kind is open on the target, for a provider event that already raised it, and for
+ * news with no event that a flag of this kind on this target already said. True when it is new,
+ * and then logged.
  */
 export async function raiseFlag(
   tx: Transaction,
@@ -35,7 +46,14 @@ export async function raiseFlag(
   logger?: FastifyBaseLogger,
   events?: AdminEventLog,
 ): Promise<boolean> {
-  const row = await insertFlag(tx, flag);
+  const providerEvent = notNews.has(flag.kind) ? null : (flag.providerEvent ?? null);
+  const row = await insertFlag(tx, {
+    kind: flag.kind,
+    targetType: flag.targetType,
+    targetId: flag.targetId,
+    details: flag.details,
+    providerEvent,
+  });
   if (row) {
     await events?.appendAdmin(tx, 'flag.raised', flagView(row));
     logger?.warn(
@@ -85,13 +103,21 @@ export interface LatePaymentCredits {
   creditLatePayment(tx: Transaction, paymentId: number): Promise<{ credits: number; userId: number }>;
 }
 
+/** Who a flag's target belongs to, by target type (the payments and withdrawals modules answer). */
+export type FlagTargetOwners = Record<
+  FlagTargetType,
+  { ownerOf(tx: Transaction, id: number): Promise<number | undefined> }
+>;
+
 export interface FlagServiceDeps {
   db: Database;
   audit: AuditRecorder;
   latePayments: LatePaymentCredits;
+  /** An admin never resolves a flag about their own payment or withdrawal (separation of duties). */
+  owners: FlagTargetOwners;
 }
 
-export function createFlagService({ db, audit, latePayments }: FlagServiceDeps) {
+export function createFlagService({ db, audit, latePayments, owners }: FlagServiceDeps) {
   return {
     async list(query: FlagsQuery) {
       const page = pageRequest(query);
@@ -106,7 +132,8 @@ export function createFlagService({ db, audit, latePayments }: FlagServiceDeps) 
     },
 
     /**
-     * Resolves an open flag with the admin's note (FlagAlreadyResolved when it is not open), audited
+     * Resolves an open flag with the admin's note (OwnFlag when its payment or withdrawal is the
+     * admin's own; FlagAlreadyResolved when it is not open), audited
      * as `flag.resolve` in the same transaction; `credit` (late_complete payment flags only) credits
      * the payment once.
      */
@@ -116,6 +143,7 @@ export function createFlagService({ db, audit, latePayments }: FlagServiceDeps) 
       return db.transaction(async (tx) => {
         const flag = await lockFlag(tx, id);
         if (!flag) throw new NotFound(messages.flagNotFound);
+        if ((await owners[flag.targetType].ownerOf(tx, flag.targetId)) === admin.id) throw new OwnFlag();
         if (flag.status !== 'open') throw new FlagAlreadyResolved();
         let credited: { credits: number; userId: number } | null = null;
         if (input.credit) {

@@ -33,6 +33,8 @@ export interface MetricsSources {
   backups: {
     backupStats(): { succeeded: number; failed: number; lastSuccessAt: number | null };
   };
+  /** The push sender of this process: pruning paused now (a wrong push project), devices kept. */
+  push: { pruningStats(): { paused: boolean; held: number; pauses: number } };
 }
 
 export interface MetricsDeps {
@@ -232,6 +234,24 @@ export function createMetricsService(deps: MetricsDeps) {
       registers,
       collect() {
         this.set(sources.backups.backupStats().lastSuccessAt ?? 0);
+      },
+    });
+
+    new Gauge({
+      name: 'pronostics_push_pruning_paused',
+      help: 'Whether this process paused the pruning of dead push tokens (1): every device answered as dead (a wrong FCM_PROJECT_ID or sender?).',
+      registers,
+      collect() {
+        this.set(sources.push.pruningStats().paused ? 1 : 0);
+      },
+    });
+    new Counter({
+      name: 'pronostics_push_devices_held_total',
+      help: 'Push devices answered as dead but kept because pruning was paused, since this process started.',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(sources.push.pruningStats().held);
       },
     });
 

@@ -1,5 +1,5 @@
 // The payments module's queries, on its own table (`payments`).
-import { and, asc, count, eq, gte, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gte, inArray, lt, lte, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { payments } from '../../db/schema/wallet.js';
 
@@ -120,4 +120,34 @@ export async function pendingBacklog(db: Executor): Promise<{ count: number; old
     .from(payments)
     .where(eq(payments.status, 'pending'));
   return { count: Number(row?.count ?? 0), oldestAt: row?.oldestAt ?? null };
+}
+
+/**
+ * Erases the paying phone of at most `limit` final payments created before `before` (the 10-year
+ * retention, housekeeping); how many. A pending payment keeps its phone: the provider may still be asked.
+ */
+export async function erasePaymentPhonesBefore(db: Executor, before: string, limit: number): Promise<number> {
+  const batch = db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(
+      and(sql`${payments.payerPhone} <> ''`, lt(payments.createdAt, before), ne(payments.status, 'pending')),
+    )
+    .orderBy(asc(payments.createdAt))
+    .limit(limit);
+  const rows = await db
+    .update(payments)
+    .set({ payerPhone: '' })
+    .where(inArray(payments.id, batch))
+    .returning({ id: payments.id });
+  return rows.length;
+}
+
+/** The phones the user paid with (an account deletion scrubs them from the audit and the events). */
+export async function payerPhonesOf(db: Executor, userId: number): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ phone: payments.payerPhone })
+    .from(payments)
+    .where(and(eq(payments.userId, userId), sql`${payments.payerPhone} <> ''`));
+  return rows.map((row) => row.phone);
 }

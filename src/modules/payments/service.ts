@@ -39,6 +39,7 @@ import {
 import type { Ledger } from '../wallet/ledger.js';
 import {
   countPending,
+  erasePaymentPhonesBefore,
   findPayment,
   findPaymentIdByReference,
   insertPayment,
@@ -46,6 +47,7 @@ import {
   lockPayment,
   lockUserCheckouts,
   type PaymentRow,
+  payerPhonesOf,
   paymentsByDayAndStatus,
   paymentsForExport,
   pendingBacklog,
@@ -191,6 +193,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     claimed: PaymentRow,
     answer: ProviderAnswer<PaymentWord>,
     source: string,
+    event?: string | null,
   ) {
     const row = await lockPayment(tx, claimed.id);
     if (!row) return 'unchanged' as const;
@@ -199,7 +202,13 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     const flag = async (kind: FlagKind, details: Record<string, unknown>) => {
       await deps.flags.raise(
         tx,
-        { kind, targetType: 'payment', targetId: row.id, details: { status: row.status, ...details } },
+        {
+          kind,
+          targetType: 'payment',
+          targetId: row.id,
+          details: { status: row.status, ...details },
+          providerEvent: event ?? null,
+        },
         log,
       );
       return 'flagged' as const;
@@ -422,13 +431,34 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       return paymentView(row);
     },
 
+    /** Final payments older than `before` lose their paying phone, `limit` at most (housekeeping); how many. */
+    erasePhonesBefore(before: Date, limit: number): Promise<number> {
+      return erasePaymentPhonesBefore(db, before.toISOString(), limit);
+    },
+
+    /** The phones the user paid with (an account's deletion takes them out of the audit and events). */
+    phonesOf(tx: Transaction, userId: number): Promise<string[]> {
+      return payerPhonesOf(tx, userId);
+    },
+
+    /** Who made the payment (a flag's resolution checks it is not the admin's own). */
+    async ownerOf(tx: Transaction, id: number): Promise<number | undefined> {
+      return (await findPayment(tx, id))?.userId;
+    },
+
     /** Follows one payment to the provider's word and applies it once; undefined when it does not exist. */
     follow,
 
-    /** A `payment.*` webhook's reference (already authenticated): only a hint to read it again. */
-    async onPaymentEvent(reference: string): Promise<PaymentOutcome | undefined> {
+    /**
+     * A `payment.*` webhook's reference (already authenticated): only a hint to read it again; its
+     * id names the news a flag it raises carries (a replay raises nothing).
+     */
+    async onPaymentEvent(
+      reference: string,
+      eventId: string | null = null,
+    ): Promise<PaymentOutcome | undefined> {
       const id = await findPaymentIdByReference(db, reference);
-      return id === undefined ? undefined : follow(id, 'webhook');
+      return id === undefined ? undefined : follow(id, 'webhook', eventId);
     },
 
     /** The poller's step: follows the most overdue pending payment; false when none is due. */

@@ -1,5 +1,5 @@
 // The payouts module's queries, on its own table (`payouts`).
-import { asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, lte, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { payouts } from '../../db/schema/payouts.js';
 
@@ -78,4 +78,30 @@ export async function pendingBacklog(db: Executor): Promise<{ count: number; old
     .from(payouts)
     .where(eq(payouts.status, 'pending'));
   return { count: Number(row?.count ?? 0), oldestAt: row?.oldestAt ?? null };
+}
+
+/**
+ * Erases the receiving phone of at most `limit` final payouts created before `before` (the 10-year
+ * retention, housekeeping), none still read for news; how many.
+ */
+export async function erasePayoutPhonesBefore(db: Executor, before: string, limit: number): Promise<number> {
+  const batch = db
+    .select({ id: payouts.id })
+    .from(payouts)
+    .where(
+      and(
+        sql`${payouts.phone} <> ''`,
+        lt(payouts.createdAt, before),
+        ne(payouts.status, 'pending'),
+        isNull(payouts.nextCheckAt),
+      ),
+    )
+    .orderBy(asc(payouts.createdAt))
+    .limit(limit);
+  const rows = await db
+    .update(payouts)
+    .set({ phone: '' })
+    .where(inArray(payouts.id, batch))
+    .returning({ id: payouts.id });
+  return rows.length;
 }

@@ -30,6 +30,7 @@ import {
   type ProviderAnswer,
 } from '../provider-operations/follow.js';
 import {
+  erasePayoutPhonesBefore,
   findPayout,
   findPayoutIdByReference,
   insertPayout,
@@ -141,6 +142,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
     answer: ProviderAnswer<TransferWord>,
     source: string,
     send = false,
+    event: string | null = null,
   ): Promise<PayoutOutcome> {
     const row = await lockPayout(tx, claimedId);
     if (!row) return 'unchanged';
@@ -155,6 +157,7 @@ export function createPayoutService(deps: PayoutServiceDeps) {
           targetType: 'withdrawal',
           targetId: row.withdrawalId,
           details: { payout_status: row.status, reference: row.reference, ...details },
+          providerEvent: event,
         },
         log,
       );
@@ -297,12 +300,22 @@ export function createPayoutService(deps: PayoutServiceDeps) {
     clock,
     rows: { lockDue: lockDuePayout, lock: lockPayout, recordLook: updatePayout },
     ask: read,
-    apply: (tx, claimed: PayoutRow, answer: ProviderAnswer<TransferWord>, source: string) =>
-      apply(tx, claimed.id, answer, source),
+    apply: (
+      tx,
+      claimed: PayoutRow,
+      answer: ProviderAnswer<TransferWord>,
+      source: string,
+      event?: string | null,
+    ) => apply(tx, claimed.id, answer, source, false, event ?? null),
   });
   const follow = follower.follow;
 
   return {
+    /** Final payouts older than `before` lose their receiving phone, `limit` at most (housekeeping); how many. */
+    erasePhonesBefore(before: Date, limit: number): Promise<number> {
+      return erasePayoutPhonesBefore(db, before.toISOString(), limit);
+    },
+
     /** Payouts not final yet in all, and the oldest one's creation in epoch seconds (the metrics). */
     pendingBacklog() {
       return pendingBacklog(db);
@@ -355,10 +368,16 @@ export function createPayoutService(deps: PayoutServiceDeps) {
     /** Reads the transfer now and applies the word once (tests, and a `transfer.*` webhook). */
     follow,
 
-    /** A `transfer.*` webhook's reference (already authenticated): only a hint to read it again. */
-    async onTransferEvent(reference: string): Promise<PayoutOutcome | undefined> {
+    /**
+     * A `transfer.*` webhook's reference (already authenticated): only a hint to read it again; its
+     * id names the news a flag it raises carries (a replay raises nothing).
+     */
+    async onTransferEvent(
+      reference: string,
+      eventId: string | null = null,
+    ): Promise<PayoutOutcome | undefined> {
       const id = await findPayoutIdByReference(db, reference);
-      return id === undefined ? undefined : follow(id, 'webhook');
+      return id === undefined ? undefined : follow(id, 'webhook', eventId);
     },
 
     /** The poller's step: follows the most overdue pending payout; false when none is due. */

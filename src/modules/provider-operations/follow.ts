@@ -99,8 +99,17 @@ export interface Follower<Row extends FollowedRow, Word, Outcome> {
   rows: LeasedRows<Row>;
   /** The provider call, in no transaction. */
   ask(row: Row): Promise<Word>;
-  /** The owner's reading of the answer, under the row's lock; `source` names who asked (logs). */
-  apply(tx: Transaction, claimed: Row, answer: ProviderAnswer<Word>, source: string): Promise<Outcome>;
+  /**
+   * The owner's reading of the answer, under the row's lock; `source` names who asked (logs),
+   * `event` the provider's event (a webhook's id) that asked, when one did (flags dedupe on it).
+   */
+  apply(
+    tx: Transaction,
+    claimed: Row,
+    answer: ProviderAnswer<Word>,
+    source: string,
+    event?: string | null,
+  ): Promise<Outcome>;
 }
 
 /**
@@ -131,12 +140,15 @@ export function leasedFollower<Row extends FollowedRow, Word, Outcome>(deps: Fol
   }
 
   return {
-    /** Follows one operation to the provider's word and applies it once; undefined when it does not exist. */
-    follow(id: number, source: string): Promise<Outcome | undefined> {
+    /**
+     * Follows one operation to the provider's word and applies it once; undefined when it does not
+     * exist. `event`: the provider's event that asked (a webhook's id), when one did.
+     */
+    follow(id: number, source: string, event?: string | null): Promise<Outcome | undefined> {
       return followProviderOperation(db, {
         claim: claimById(id),
         ask,
-        apply: (tx, claimed, answer) => apply(tx, claimed, answer, source),
+        apply: (tx, claimed, answer) => apply(tx, claimed, answer, source, event),
       });
     },
 

@@ -6,14 +6,17 @@
 import { Unauthenticated } from '../../lib/errors.js';
 import type { PaymentDrivers } from '../../providers/payments/types.js';
 
-/** Who follows the provider's payments (pack purchases): a `payment.*` webhook's reference. */
+/**
+ * Who follows the provider's payments (pack purchases): a `payment.*` webhook's reference, and the
+ * event's id (flags raised by the read it asks for dedupe on it).
+ */
 export interface PaymentEvents {
-  onPaymentEvent(reference: string): Promise<string | undefined>;
+  onPaymentEvent(reference: string, eventId: string | null): Promise<string | undefined>;
 }
 
-/** Who follows the provider's transfers (withdrawal payouts): a `transfer.*` webhook's reference. */
+/** Who follows the provider's transfers (withdrawal payouts): a `transfer.*` webhook's reference and id. */
 export interface TransferEvents {
-  onTransferEvent(reference: string): Promise<string | undefined>;
+  onTransferEvent(reference: string, eventId: string | null): Promise<string | undefined>;
 }
 
 export interface WebhookDispatchDeps {
@@ -39,10 +42,10 @@ export function createWebhookDispatch(deps: WebhookDispatchDeps) {
       if (!event) throw new Unauthenticated();
       if (!event.reference) return { event: event.type };
       if (event.type.startsWith('transfer.')) {
-        return { event: event.type, outcome: await transfers.onTransferEvent(event.reference) };
+        return { event: event.type, outcome: await transfers.onTransferEvent(event.reference, event.id) };
       }
       if (event.type.startsWith('payment.')) {
-        return { event: event.type, outcome: await payments.onPaymentEvent(event.reference) };
+        return { event: event.type, outcome: await payments.onPaymentEvent(event.reference, event.id) };
       }
       return { event: event.type };
     },

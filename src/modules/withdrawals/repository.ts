@@ -1,7 +1,7 @@
 // The withdrawals module's queries, on its own table (`withdrawals`), and the one read of `users` it
 // needs: the money balance a refused request answers with (402). Balances are never written here:
 // the wallet's ledger does it in the service's transaction.
-import { and, asc, count, desc, eq, gte, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, lt, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { type Paged, pageOf } from '../../db/page-of.js';
 import { withdrawals } from '../../db/schema/affiliation.js';
@@ -150,4 +150,42 @@ export async function withdrawalsForExport(
     .where(and(eq(withdrawals.userId, userId), sql`${withdrawals.id} > ${afterId}`))
     .orderBy(asc(withdrawals.id))
     .limit(limit);
+}
+
+/**
+ * Erases the receiving phone of at most `limit` final withdrawals created before `before` (the
+ * 10-year retention, housekeeping); how many.
+ */
+export async function eraseWithdrawalPhonesBefore(
+  db: Executor,
+  before: string,
+  limit: number,
+): Promise<number> {
+  const batch = db
+    .select({ id: withdrawals.id })
+    .from(withdrawals)
+    .where(
+      and(
+        sql`${withdrawals.phone} <> ''`,
+        lt(withdrawals.createdAt, before),
+        ne(withdrawals.status, 'pending'),
+      ),
+    )
+    .orderBy(asc(withdrawals.createdAt))
+    .limit(limit);
+  const rows = await db
+    .update(withdrawals)
+    .set({ phone: '' })
+    .where(inArray(withdrawals.id, batch))
+    .returning({ id: withdrawals.id });
+  return rows.length;
+}
+
+/** The numbers the user withdrew to (an account deletion scrubs them from the audit and the events). */
+export async function receivingPhonesOf(db: Executor, userId: number): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ phone: withdrawals.phone })
+    .from(withdrawals)
+    .where(and(eq(withdrawals.userId, userId), sql`${withdrawals.phone} <> ''`));
+  return rows.map((row) => row.phone);
 }

@@ -6,7 +6,7 @@
 // (`resolveEscalated`), never refunded by itself: the money may have left.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
-import type { Database, Executor } from '../../db/client.js';
+import type { Database, Executor, Transaction } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { dayRange } from '../../lib/day-range.js';
 import {
@@ -31,12 +31,14 @@ import type { Ledger } from '../wallet/ledger.js';
 import { approveWithdrawal, refundWithdrawal } from './payout-flow.js';
 import {
   countWithdrawals,
+  eraseWithdrawalPhonesBefore,
   findWithdrawal,
   insertWithdrawal,
   lockWithdrawal,
   moneyBalanceOf,
   pageOfWithdrawals,
   pendingWithdrawalTotals,
+  receivingPhonesOf,
   sumPaidWithdrawals,
   updateWithdrawal,
   type WithdrawalFilter,
@@ -107,6 +109,21 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps) {
   }
 
   return {
+    /** Final withdrawals older than `before` lose their receiving phone, `limit` at most (housekeeping); how many. */
+    erasePhonesBefore(before: Date, limit: number): Promise<number> {
+      return eraseWithdrawalPhonesBefore(db, before.toISOString(), limit);
+    },
+
+    /** The numbers the user withdrew to (an account's deletion takes them out of the audit and events). */
+    phonesOf(tx: Transaction, userId: number): Promise<string[]> {
+      return receivingPhonesOf(tx, userId);
+    },
+
+    /** Who asked for the withdrawal (a flag's resolution checks it is not the admin's own). */
+    async ownerOf(tx: Transaction, id: number): Promise<number | undefined> {
+      return (await findWithdrawal(tx, id))?.userId;
+    },
+
     /** What stops the user's account from being deleted now (pending and escalated withdrawals). */
     blockingDeletion(db: Executor, userId: number) {
       return withdrawalsBlockingDeletion(db, userId);
