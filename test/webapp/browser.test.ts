@@ -176,6 +176,51 @@ describe.runIf(runBrowserTests)('the web app in a browser', { timeout: 180_000 }
     await context.close();
   });
 
+  it('under sign-up pressure, a new number’s 428 is solved in the browser and the code still comes', async () => {
+    // An app of its own with the limits on (the others lift them): a +237 budget of 20 an hour, the
+    // strangers' half already half used by five new numbers from five other networks.
+    const pressed = await createTestApp({
+      config: {
+        webappDir: buildDir,
+        otpCountryHourlyBudget: 20,
+        otpGlobalHourlyBudget: 1000,
+        otpReturningSharePercent: 50,
+        signupChallengeCost: 10,
+      },
+    });
+    try {
+      for (let i = 1; i <= 5; i++) {
+        const response = await pressed.app.inject({
+          method: 'POST',
+          url: '/api/otp/generate',
+          payload: { phone: nextPhone(), country: 'CM', method: 'sms' },
+          remoteAddress: `198.51.100.${i}`,
+        });
+        expect(response.statusCode).toBe(200);
+      }
+      await pressed.app.listen({ port: 0, host: '127.0.0.1' });
+      const pressedBase = `http://127.0.0.1:${(pressed.app.server.address() as AddressInfo).port}`;
+      const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 390, height: 844 } });
+      const page = await context.newPage();
+      const answers: number[] = [];
+      page.on('response', (response) => {
+        if (response.url().endsWith('/api/otp/generate')) answers.push(response.status());
+      });
+      await page.goto(`${pressedBase}/app/`);
+      const phone = nextPhone();
+      await page.getByLabel('Numéro de téléphone').fill(phone.slice(4));
+      await page.getByRole('button', { name: 'Recevoir le code' }).click();
+      await page.getByLabel('Code à 6 chiffres').waitFor();
+      expect(answers).toEqual([428, 200]);
+      await page.getByLabel('Code à 6 chiffres').fill(pressed.outbox!.lastCode(phone));
+      await page.getByRole('button', { name: 'Se connecter' }).click();
+      await page.getByRole('heading', { name: 'Accueil' }).waitFor();
+      await context.close();
+    } finally {
+      await pressed.close();
+    }
+  });
+
   it('passes axe’s WCAG A/AA checks, signed out and signed in, in both languages', async () => {
     // axe is injected as a script: its own context without the CSP (the others keep it).
     const context = await browser.newContext({

@@ -3,6 +3,7 @@
 // screen; every refusal is the service's own message, in the screens' language.
 import type { CountryCode } from 'libphonenumber-js/min';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { requestSignInCode } from '../../../clients/typescript/index.js';
 import { ApiError, api, dataOf, errorText, session } from '../api.js';
 import { currentLanguage, t } from '../i18n/index.js';
 import { COUNTRIES, countryLabel, HOME_COUNTRY, toE164 } from '../phone.js';
@@ -26,6 +27,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const [wait, setWait] = useState(0);
+  const [checking, setChecking] = useState(false);
   const codeInput = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
@@ -41,7 +43,13 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
     setBusy(true);
     setError(undefined);
     try {
-      const data = await dataOf(api.POST('/api/otp/generate', { body: { phone: number, country, method } }));
+      // Under pressure the service asks a new number to solve a challenge first (a 428): the client
+      // solves it and asks again, the screen says what is happening meanwhile.
+      const data = await requestSignInCode(
+        api,
+        { phone: number, country, method },
+        { onChallenge: () => setChecking(true) },
+      );
       setPhone(data.phone);
       setStep('code');
       setWait(RESEND_SECONDS);
@@ -51,6 +59,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
       setError(errorText(failure));
     } finally {
       setBusy(false);
+      setChecking(false);
     }
   };
 
@@ -125,6 +134,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
               </label>
             ))}
           </fieldset>
+          {checking && <p role="status">{t('challengeNeeded')}</p>}
           {error && (
             <p role="alert" class="error">
               {error}
