@@ -362,6 +362,8 @@ const ConfigSchema = Type.Object({
     messagingServiceSid: optionalText('TWILIO_MESSAGING_SERVICE_SID'),
     whatsappFrom: optionalText('TWILIO_WHATSAPP_FROM'),
     whatsappContentSid: optionalText('TWILIO_WHATSAPP_CONTENT_SID'),
+    /** The English code template; unset, English requests get the French one. */
+    whatsappContentSidEn: optionalText('TWILIO_WHATSAPP_CONTENT_SID_EN'),
   }),
   whatsappCloud: Type.Object({
     baseUrl: httpUrl('WHATSAPP_CLOUD_BASE_URL', { default: 'https://graph.facebook.com' }),
@@ -370,6 +372,10 @@ const ConfigSchema = Type.Object({
     phoneNumberId: optionalText('WHATSAPP_CLOUD_PHONE_NUMBER_ID'),
     templateName: text('WHATSAPP_CLOUD_TEMPLATE', { default: 'code_verification' }),
     templateLanguage: text('WHATSAPP_CLOUD_TEMPLATE_LANGUAGE', { default: 'fr' }),
+    /** The English code template's name; unset, English requests get the French template. */
+    templateNameEn: optionalText('WHATSAPP_CLOUD_TEMPLATE_NAME_EN'),
+    /** Its language code (Meta's, e.g. `en` or `en_US`), used only with WHATSAPP_CLOUD_TEMPLATE_NAME_EN. */
+    templateLanguageEn: text('WHATSAPP_CLOUD_TEMPLATE_LANGUAGE_EN', { default: 'en' }),
   }),
 
   paymentsDriver: choice('PAYMENTS_DRIVER', paymentProviders, { default: 'sandbox' }),

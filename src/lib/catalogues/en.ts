@@ -149,7 +149,7 @@ export const en: Catalogue = {
     invalidPhoneFilter: 'The phone field must be a number in the international format (e.g. +237670000000).',
     profile: 'Your profile.',
     profileUpdated: 'Profile updated.',
-    profileNothingToChange: 'Give at least one field to change: name or username.',
+    profileNothingToChange: 'Give at least one field to change: name, username or locale.',
     profileNameBlank: 'The name field must contain at least 2 characters other than spaces.',
     usernameFormat:
       'The username field must contain 3 to 30 characters among lowercase letters, digits, “_” and “.”.',

@@ -127,7 +127,7 @@ const messages = {
   invalidPhoneFilter: 'Le champ phone doit être un numéro au format international (ex. +237670000000).',
   profile: 'Votre profil.',
   profileUpdated: 'Profil mis à jour.',
-  profileNothingToChange: 'Indiquez au moins un champ à modifier : name ou username.',
+  profileNothingToChange: 'Indiquez au moins un champ à modifier : name, username ou locale.',
   profileNameBlank: 'Le champ name doit contenir au moins 2 caractères hors espaces.',
   usernameFormat:
     'Le champ username doit contenir de 3 à 30 caractères parmi les lettres minuscules, les chiffres, « _ » et « . ».',

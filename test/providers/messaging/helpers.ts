@@ -12,6 +12,7 @@ import { TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN } from '../../fakes/twilio.js';
 import {
   WHATSAPP_API_VERSION,
   WHATSAPP_LANGUAGE,
+  WHATSAPP_LANGUAGE_EN,
   WHATSAPP_PHONE_NUMBER_ID,
   WHATSAPP_TEMPLATE,
   WHATSAPP_TOKEN,
@@ -25,6 +26,7 @@ export function codeMessage(overrides: Partial<CodeMessage> = {}): CodeMessage {
     channel: 'sms',
     code: '123456',
     text: SENTENCE,
+    locale: 'fr',
     ttlSeconds: 600,
     ...overrides,
   };
@@ -48,6 +50,7 @@ export function twilioSettings(baseUrl: string, overrides: Partial<Config['twili
     messagingServiceSid: undefined,
     whatsappFrom: '+14155238886',
     whatsappContentSid: `HX${'b'.repeat(32)}`,
+    whatsappContentSidEn: undefined,
     ...overrides,
   };
 }
@@ -63,6 +66,8 @@ export function whatsappCloudSettings(
     phoneNumberId: WHATSAPP_PHONE_NUMBER_ID,
     templateName: WHATSAPP_TEMPLATE,
     templateLanguage: WHATSAPP_LANGUAGE,
+    templateNameEn: undefined,
+    templateLanguageEn: WHATSAPP_LANGUAGE_EN,
     ...overrides,
   };
 }
