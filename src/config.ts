@@ -372,10 +372,13 @@ const ConfigSchema = Type.Object({
     phoneNumberId: optionalText('WHATSAPP_CLOUD_PHONE_NUMBER_ID'),
     templateName: text('WHATSAPP_CLOUD_TEMPLATE', { default: 'code_verification' }),
     templateLanguage: text('WHATSAPP_CLOUD_TEMPLATE_LANGUAGE', { default: 'fr' }),
-    /** The English code template's name; unset, English requests get the French template. */
+    /**
+     * The English code template: its name (unset: WHATSAPP_CLOUD_TEMPLATE's, for a template approved
+     * in both languages) and its language code (Meta's, e.g. `en` or `en_US`; `en` when only the
+     * name is set). Both unset, English requests get the French template.
+     */
     templateNameEn: optionalText('WHATSAPP_CLOUD_TEMPLATE_NAME_EN'),
-    /** Its language code (Meta's, e.g. `en` or `en_US`), used only with WHATSAPP_CLOUD_TEMPLATE_NAME_EN. */
-    templateLanguageEn: text('WHATSAPP_CLOUD_TEMPLATE_LANGUAGE_EN', { default: 'en' }),
+    templateLanguageEn: optionalText('WHATSAPP_CLOUD_TEMPLATE_LANGUAGE_EN'),
   }),
 
   paymentsDriver: choice('PAYMENTS_DRIVER', paymentProviders, { default: 'sandbox' }),

@@ -14,9 +14,12 @@ export const WHATSAPP_TEMPLATE = 'code_verification';
 export const WHATSAPP_LANGUAGE = 'fr';
 /** The template's English translation: Meta approves each language of a template on its own. */
 export const WHATSAPP_LANGUAGE_EN = 'en';
+/** An English-only template of its own name. */
+export const WHATSAPP_TEMPLATE_EN = 'verification_code_en';
 /** The approved templates, by name, with the languages each is approved in. */
 const APPROVED: Record<string, readonly string[]> = {
   [WHATSAPP_TEMPLATE]: [WHATSAPP_LANGUAGE, WHATSAPP_LANGUAGE_EN],
+  [WHATSAPP_TEMPLATE_EN]: [WHATSAPP_LANGUAGE_EN],
 };
 
 /** The documented errors the fake can answer with: HTTP status, type, message and subcode. */

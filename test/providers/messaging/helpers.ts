@@ -12,7 +12,6 @@ import { TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN } from '../../fakes/twilio.js';
 import {
   WHATSAPP_API_VERSION,
   WHATSAPP_LANGUAGE,
-  WHATSAPP_LANGUAGE_EN,
   WHATSAPP_PHONE_NUMBER_ID,
   WHATSAPP_TEMPLATE,
   WHATSAPP_TOKEN,
@@ -67,7 +66,7 @@ export function whatsappCloudSettings(
     templateName: WHATSAPP_TEMPLATE,
     templateLanguage: WHATSAPP_LANGUAGE,
     templateNameEn: undefined,
-    templateLanguageEn: WHATSAPP_LANGUAGE_EN,
+    templateLanguageEn: undefined,
     ...overrides,
   };
 }
