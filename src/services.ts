@@ -99,6 +99,8 @@ export function createServices(deps: ServiceDeps) {
     logger,
     events,
     driver: pushDriver,
+    // Called at delivery time, when `users` (created below) exists.
+    localeOf: (userId) => users.localeOf(db, userId),
     maxAgeSeconds: config.pushMaxAgeSeconds,
   });
   const tokens = createTokenService({ db, config, clock, database, devices });
@@ -136,6 +138,7 @@ export function createServices(deps: ServiceDeps) {
     modelName: analyst.modelName,
     wakeups,
     ledger,
+    accounts: users,
     fixtures,
   });
   const analysisJobs = createAnalysisJobs({ db, ledger, odds: fixtures, events });
@@ -150,7 +153,7 @@ export function createServices(deps: ServiceDeps) {
     clock,
     logger,
     drivers: paymentDrivers,
-    withdrawals: createWithdrawalOutcomes({ clock, ledger, events }),
+    withdrawals: createWithdrawalOutcomes({ clock, ledger, events, accounts: users }),
     config,
     firstCheckAfterMs,
     flags: flagRaiser,

@@ -19,6 +19,12 @@ export async function findUserById(db: Executor, id: number): Promise<UserRow | 
   return row;
 }
 
+/** The account's language alone (a push, a payout message, a ledger row written with no request). */
+export async function findUserLocale(db: Executor, id: number): Promise<Locale | undefined> {
+  const [row] = await db.select({ locale: users.locale }).from(users).where(eq(users.id, id)).limit(1);
+  return row?.locale;
+}
+
 /** Inserts the account unless the phone has one; returns the new row, or undefined when it existed. */
 export async function insertUserIfAbsent(
   db: Executor,

@@ -8,6 +8,7 @@ import type { Config } from '../../config.js';
 import type { Database, Executor, Transaction } from '../../db/client.js';
 import type { Locale, UserRole, UserStatus } from '../../lib/allowed-values.js';
 import { keyedHash } from '../../lib/crypto.js';
+import { DEFAULT_LOCALE } from '../../lib/locale.js';
 import {
   AccountIsDeleted,
   NoAdminLeft,
@@ -29,6 +30,7 @@ import {
   affiliationCodeTaken,
   countOtherActiveAdmins,
   findUserById,
+  findUserLocale,
   findUserByPhone,
   findUsersByIds,
   holdActiveUser,
@@ -133,6 +135,14 @@ export function createUserService({ db, config, audit, ledger, events }: UserSer
 
     findById(id: number): Promise<UserRow | undefined> {
       return findUserById(db, id);
+    },
+
+    /**
+     * The account's language, for a text sent with no request there to ask (French for an account
+     * that no longer exists).
+     */
+    async localeOf(executor: Executor, id: number): Promise<Locale> {
+      return (await findUserLocale(executor, id)) ?? DEFAULT_LOCALE;
     },
 
     /** The account of a normalized phone, if any. */
