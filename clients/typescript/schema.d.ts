@@ -8971,6 +8971,11 @@ export interface operations {
                             credits_balance: number;
                             /** @description XAF */
                             money_balance: number;
+                            /**
+                             * @description The account’s language: pushes, analyses and payout messages are written in it (set by Accept-Language at sign-in, or by the profile)
+                             * @enum {unknown}
+                             */
+                            locale: "fr" | "en";
                         };
                         message: string;
                         data: {
@@ -9463,6 +9468,11 @@ export interface operations {
                             credits_balance: number;
                             /** @description XAF */
                             money_balance: number;
+                            /**
+                             * @description The account’s language: pushes, analyses and payout messages are written in it (set by Accept-Language at sign-in, or by the profile)
+                             * @enum {unknown}
+                             */
+                            locale: "fr" | "en";
                         };
                         message: string;
                         data: unknown[];
@@ -9626,6 +9636,11 @@ export interface operations {
                     name?: string;
                     /** @example jean.dupont_237 */
                     username?: string;
+                    /**
+                     * @description The account’s language
+                     * @enum {unknown}
+                     */
+                    locale?: "fr" | "en";
                 };
             };
         };
@@ -9649,6 +9664,11 @@ export interface operations {
                             credits_balance: number;
                             /** @description XAF */
                             money_balance: number;
+                            /**
+                             * @description The account’s language: pushes, analyses and payout messages are written in it (set by Accept-Language at sign-in, or by the profile)
+                             * @enum {unknown}
+                             */
+                            locale: "fr" | "en";
                         };
                         message: string;
                         data: unknown[];
@@ -9826,6 +9846,11 @@ export interface operations {
                             credits_balance: number;
                             /** @description XAF */
                             money_balance: number;
+                            /**
+                             * @description The account’s language: pushes, analyses and payout messages are written in it (set by Accept-Language at sign-in, or by the profile)
+                             * @enum {unknown}
+                             */
+                            locale: "fr" | "en";
                         };
                         message: string;
                         data: {

@@ -117,7 +117,9 @@ export function createAffiliationService(deps: AffiliationServiceDeps) {
         currency: 'XAF',
         amount: commission,
         // The godfather's language: no request of his is there.
-        description: catalogueFor(godfather.locale).withdrawalTexts.commission(config.referralCommissionPercent),
+        description: catalogueFor(godfather.locale).withdrawalTexts.commission(
+          config.referralCommissionPercent,
+        ),
         reference: `payment:${payment.id}:commission`,
       });
       log.info({ commission }, 'referral commission earned');

@@ -276,7 +276,9 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         currency: 'credits',
         amount: row.credits,
         // The payer's language: the settlement comes with no request of theirs.
-        description: catalogueFor(await deps.accounts.localeOf(tx, row.userId)).paymentTexts.credit(row.credits),
+        description: catalogueFor(await deps.accounts.localeOf(tx, row.userId)).paymentTexts.credit(
+          row.credits,
+        ),
         reference: `payment:${row.id}`,
       });
       // The godfather's commission on this purchase: same transaction, so exactly once as well.

@@ -8,7 +8,6 @@ import type { Config } from '../../config.js';
 import type { Database, Executor, Transaction } from '../../db/client.js';
 import type { Locale, UserRole, UserStatus } from '../../lib/allowed-values.js';
 import { keyedHash } from '../../lib/crypto.js';
-import { DEFAULT_LOCALE } from '../../lib/locale.js';
 import {
   AccountIsDeleted,
   NoAdminLeft,
@@ -17,6 +16,7 @@ import {
   Unauthenticated,
   ValidationFailed,
 } from '../../lib/errors.js';
+import { DEFAULT_LOCALE } from '../../lib/locale.js';
 import { adminTexts, messages } from '../../lib/messages.js';
 import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import { normalizePhone } from '../../lib/phone.js';
@@ -30,8 +30,8 @@ import {
   affiliationCodeTaken,
   countOtherActiveAdmins,
   findUserById,
-  findUserLocale,
   findUserByPhone,
+  findUserLocale,
   findUsersByIds,
   holdActiveUser,
   insertUserIfAbsent,
@@ -40,9 +40,9 @@ import {
   markPhoneVerified,
   pageOfUsers,
   phoneWasWelcomed,
+  setUserLocale,
   setUserRole,
   setUserRoleReturning,
-  setUserLocale,
   setUserStatus,
   signupsByDay,
   tombstoneUser,

@@ -14,9 +14,9 @@
 // through the same `refundWithdrawal`.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Transaction } from '../../db/client.js';
+import type { Locale } from '../../lib/allowed-values.js';
 import type { Clock } from '../../lib/clock.js';
 import { AlreadyDecided, NotFound, OwnWithdrawal } from '../../lib/errors.js';
-import type { Locale } from '../../lib/allowed-values.js';
 import { catalogueFor, messages } from '../../lib/messages.js';
 import type { AccountLocales } from '../../types/locale.js';
 import type { AuditRecorder } from '../admin/service.js';
