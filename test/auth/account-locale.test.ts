@@ -2,9 +2,9 @@
 // requested and at sign-in, only when the header resolves (none, or garbage, leaves it alone);
 // changed by the profile, `locale` valid on its own; shown wherever the full user is. The code text
 // itself is in the requesting call's language, the deletion's confirmation code included.
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../../src/db/schema/index.js';
+import { users, walletOperations } from '../../src/db/schema/index.js';
 import type { TestApp } from '../helpers.js';
 import { createOtpApp, generate, mobilePhone, type OtpTestApp, verify } from './helpers.js';
 
@@ -18,7 +18,7 @@ const GARBAGE = { 'accept-language': 'en;q=5, ###' };
 let t: OtpTestApp;
 let address = 0;
 beforeAll(async () => {
-  t = await createOtpApp();
+  t = await createOtpApp({ config: { welcomeCredits: 2 } });
 });
 afterAll(() => t.close());
 
@@ -85,14 +85,25 @@ describe('the code text follows the requesting call', () => {
   });
 });
 
+async function welcomeRowOf(phone: string) {
+  const [row] = await t.app.db
+    .select({ description: walletOperations.description })
+    .from(walletOperations)
+    .innerJoin(users, eq(users.id, walletOperations.userId))
+    .where(and(eq(users.phone, phone), eq(walletOperations.type, 'welcome_bonus')));
+  return row?.description;
+}
+
 describe('users.locale', () => {
-  it('a new account asked for in English is English; without the header it is French', async () => {
+  it('a new account asked for in English is English (its welcome row too); without the header it is French', async () => {
     const english = mobilePhone();
     await ask(english, EN);
     expect(await localeOf(t, english)).toBe('en');
+    expect(await welcomeRowOf(english)).toBe('Welcome credits');
     const plain = mobilePhone();
     await ask(plain);
     expect(await localeOf(t, plain)).toBe('fr');
+    expect(await welcomeRowOf(plain)).toBe('Crédits de bienvenue');
     const garbled = mobilePhone();
     await ask(garbled, GARBAGE);
     expect(await localeOf(t, garbled)).toBe('fr');

@@ -260,6 +260,7 @@ export const en: Catalogue = {
     balanceRemains: (balance) =>
       `${number.format(balance)} XAF remain on your referral balance. Withdraw them before deleting your account, or confirm the deletion with forfeit_balance: true to give them up for good.`,
     forfeit: (balance) => `Balance of ${number.format(balance)} XAF given up when the account was deleted`,
+    welcomeBonus: 'Welcome credits',
   },
   paymentTexts: {
     description: (credits) => `Purchase of ${counted(credits, 'credit', 'credits')}`,

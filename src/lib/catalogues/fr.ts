@@ -271,6 +271,8 @@ const accountTexts = {
     `Il reste ${balance.toLocaleString('fr-FR').replace(/\s/g, ' ')} XAF sur votre solde de parrainage. Retirez-les avant de supprimer votre compte, ou confirmez la suppression avec forfeit_balance: true pour y renoncer définitivement.`,
   /** The ledger row that takes the forfeited balance. */
   forfeit: (balance: number) => `Solde de ${balance} XAF abandonné à la suppression du compte`,
+  /** The ledger row of the welcome credits, at the account's creation. */
+  welcomeBonus: 'Crédits de bienvenue',
 };
 
 /** Texts of a pack purchase: what the provider shows the payer, and the ledger row of the credit. */

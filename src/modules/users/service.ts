@@ -17,7 +17,7 @@ import {
   ValidationFailed,
 } from '../../lib/errors.js';
 import { DEFAULT_LOCALE } from '../../lib/locale.js';
-import { adminTexts, messages } from '../../lib/messages.js';
+import { adminTexts, catalogueFor, messages } from '../../lib/messages.js';
 import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import { normalizePhone } from '../../lib/phone.js';
 import { isoTimestamp } from '../../lib/time.js';
@@ -60,8 +60,6 @@ export function newAffiliationCode(): string {
   for (let i = 0; i < 8; i++) code += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
   return code;
 }
-
-export const welcomeBonusDescription = 'Crédits de bienvenue';
 
 export type { AdminUserView } from './views.js';
 /** What an admin's credit adjustment answers: the account, the new balance, the ledger row. */
@@ -204,7 +202,8 @@ export function createUserService({ db, config, audit, ledger, events }: UserSer
             type: 'welcome_bonus',
             currency: 'credits',
             amount: config.welcomeCredits,
-            description: welcomeBonusDescription,
+            // The new account's language: the one its first request asked for, French otherwise.
+            description: catalogueFor(inserted.locale).accountTexts.welcomeBonus,
           });
           return { user: { ...inserted, creditsBalance: posted?.balanceAfter ?? 0 }, created: true };
         }
