@@ -378,6 +378,8 @@ const ConfigSchema = Type.Object({
     messagingServiceSid: optionalText('TWILIO_MESSAGING_SERVICE_SID'),
     whatsappFrom: optionalText('TWILIO_WHATSAPP_FROM'),
     whatsappContentSid: optionalText('TWILIO_WHATSAPP_CONTENT_SID'),
+    /** The English code template; unset, English requests get the French one. */
+    whatsappContentSidEn: optionalText('TWILIO_WHATSAPP_CONTENT_SID_EN'),
   }),
   whatsappCloud: Type.Object({
     baseUrl: httpUrl('WHATSAPP_CLOUD_BASE_URL', { default: 'https://graph.facebook.com' }),
@@ -386,6 +388,13 @@ const ConfigSchema = Type.Object({
     phoneNumberId: optionalText('WHATSAPP_CLOUD_PHONE_NUMBER_ID'),
     templateName: text('WHATSAPP_CLOUD_TEMPLATE', { default: 'code_verification' }),
     templateLanguage: text('WHATSAPP_CLOUD_TEMPLATE_LANGUAGE', { default: 'fr' }),
+    /**
+     * The English code template: its name (unset: WHATSAPP_CLOUD_TEMPLATE's, for a template approved
+     * in both languages) and its language code (Meta's, e.g. `en` or `en_US`; `en` when only the
+     * name is set). Both unset, English requests get the French template.
+     */
+    templateNameEn: optionalText('WHATSAPP_CLOUD_TEMPLATE_NAME_EN'),
+    templateLanguageEn: optionalText('WHATSAPP_CLOUD_TEMPLATE_LANGUAGE_EN'),
   }),
 
   paymentsDriver: choice('PAYMENTS_DRIVER', paymentProviders, { default: 'sandbox' }),

@@ -105,6 +105,8 @@ export function createServices(deps: ServiceDeps) {
     logger,
     events,
     driver: pushDriver,
+    // Called at delivery time, when `users` (created below) exists.
+    localeOf: (userId) => users.localeOf(db, userId),
     maxAgeSeconds: config.pushMaxAgeSeconds,
   });
   const tokens = createTokenService({ db, config, clock, database, devices });
@@ -142,6 +144,7 @@ export function createServices(deps: ServiceDeps) {
     modelName: analyst.modelName,
     wakeups,
     ledger,
+    accounts: users,
     fixtures,
   });
   const analysisJobs = createAnalysisJobs({ db, ledger, odds: fixtures, events });
@@ -156,7 +159,7 @@ export function createServices(deps: ServiceDeps) {
     clock,
     logger,
     drivers: paymentDrivers,
-    withdrawals: createWithdrawalOutcomes({ clock, ledger, events }),
+    withdrawals: createWithdrawalOutcomes({ clock, ledger, events, accounts: users }),
     config,
     firstCheckAfterMs,
     flags: flagRaiser,

@@ -9030,6 +9030,11 @@ export interface operations {
                             credits_balance: number;
                             /** @description XAF */
                             money_balance: number;
+                            /**
+                             * @description The account’s language: pushes, analyses and payout messages are written in it (set by Accept-Language at sign-in, or by the profile)
+                             * @enum {unknown}
+                             */
+                            locale: "fr" | "en";
                         };
                         message: string;
                         data: {
@@ -9522,6 +9527,11 @@ export interface operations {
                             credits_balance: number;
                             /** @description XAF */
                             money_balance: number;
+                            /**
+                             * @description The account’s language: pushes, analyses and payout messages are written in it (set by Accept-Language at sign-in, or by the profile)
+                             * @enum {unknown}
+                             */
+                            locale: "fr" | "en";
                         };
                         message: string;
                         data: unknown[];
@@ -9685,6 +9695,11 @@ export interface operations {
                     name?: string;
                     /** @example jean.dupont_237 */
                     username?: string;
+                    /**
+                     * @description The account’s language
+                     * @enum {unknown}
+                     */
+                    locale?: "fr" | "en";
                 };
             };
         };
@@ -9708,6 +9723,11 @@ export interface operations {
                             credits_balance: number;
                             /** @description XAF */
                             money_balance: number;
+                            /**
+                             * @description The account’s language: pushes, analyses and payout messages are written in it (set by Accept-Language at sign-in, or by the profile)
+                             * @enum {unknown}
+                             */
+                            locale: "fr" | "en";
                         };
                         message: string;
                         data: unknown[];
@@ -9885,6 +9905,11 @@ export interface operations {
                             credits_balance: number;
                             /** @description XAF */
                             money_balance: number;
+                            /**
+                             * @description The account’s language: pushes, analyses and payout messages are written in it (set by Accept-Language at sign-in, or by the profile)
+                             * @enum {unknown}
+                             */
+                            locale: "fr" | "en";
                         };
                         message: string;
                         data: {

@@ -1,9 +1,11 @@
 // The `result` object of DESIGN.md for each pronostic type, built from one prediction: the
 // market's pick and probabilities (rounded so each market still sums exactly), the expected
-// goals, the five likeliest scores, the data quality, and the French analysis text.
+// goals, the five likeliest scores, the data quality, and the analysis text, in French or English
+// (the same numbers in both: only the words change).
 
-import type { PronosticTypeSlug } from '../lib/allowed-values.js';
+import type { Locale, PronosticTypeSlug } from '../lib/allowed-values.js';
 import { type AnalysisFacts, writeAnalysis } from './analysis-text.js';
+import { writeAnalysisEn } from './analysis-text-en.js';
 import type { Markets } from './markets.js';
 import type { Prediction } from './predict.js';
 import type { DataQuality, DataQualityLevel, MarketName, OddsMode, TeamContext } from './types.js';
@@ -130,9 +132,21 @@ export function marketSummaries(
   };
 }
 
-export function pickLabel(market: MarketName, pick: string, context: MatchContext): string {
+/** The name a side gets when the client gave none, in the analysis's language. */
+export const UNNAMED_TEAMS: Record<Locale, { home: string; away: string }> = {
+  fr: { home: 'Équipe à domicile', away: 'Équipe à l’extérieur' },
+  en: { home: 'Home team', away: 'Away team' },
+};
+
+export function pickLabel(
+  market: MarketName,
+  pick: string,
+  context: MatchContext,
+  locale: Locale = 'fr',
+): string {
   const home = context.home.name;
   const away = context.away.name;
+  if (locale === 'en') return pickLabelEn(market, pick, home, away);
   switch (market) {
     case '1x2':
     case 'full_analysis':
@@ -152,16 +166,38 @@ export function pickLabel(market: MarketName, pick: string, context: MatchContex
   }
 }
 
+function pickLabelEn(market: MarketName, pick: string, home: string, away: string): string {
+  switch (market) {
+    case '1x2':
+    case 'full_analysis':
+      return pick === 'home' ? `${home} win` : pick === 'away' ? `${away} win` : 'Draw';
+    case 'double_chance':
+      return pick === 'home_draw'
+        ? `${home} or draw`
+        : pick === 'draw_away'
+          ? `Draw or ${away}`
+          : `${home} or ${away} (no draw)`;
+    case 'btts':
+      return pick === 'yes' ? 'Both teams score' : 'At least one team does not score';
+    case 'over_under_2_5':
+      return pick === 'over' ? 'Over 2.5 goals' : 'Under 2.5 goals';
+    case 'exact_score':
+      return `Exact score: ${home} ${pick.replace('-', ' - ')} ${away}`;
+  }
+}
+
 export interface BuiltResult {
   result: PronosticResult;
   /** The numbers the text was written from: what an LLM narrative may rephrase, never change. */
   facts: AnalysisFacts;
 }
 
+/** The result of `type`; its words (pick label, analysis) in `locale`, its numbers the same in any. */
 export function buildResult(
   type: PronosticTypeSlug,
   prediction: Prediction,
   context: MatchContext,
+  locale: Locale = 'fr',
 ): BuiltResult {
   const market = MARKET_OF[type] ?? 'full_analysis';
   const summaries = marketSummaries(prediction.markets);
@@ -177,7 +213,7 @@ export function buildResult(
   }));
   const probabilities: Record<string, unknown> =
     market === 'full_analysis' ? { ...main.probabilities, markets: summaries } : main.probabilities;
-  const label = pickLabel(market, main.pick, context);
+  const label = pickLabel(market, main.pick, context, locale);
 
   const facts: AnalysisFacts = {
     market,
@@ -213,7 +249,7 @@ export function buildResult(
       expected_goals: expectedGoals,
       scores,
       data_quality: quality,
-      analysis: writeAnalysis(facts),
+      analysis: locale === 'en' ? writeAnalysisEn(facts) : writeAnalysis(facts),
     },
     facts,
   };

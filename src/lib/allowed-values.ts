@@ -200,3 +200,7 @@ export function isOneOf<T extends string>(values: readonly T[], value: string): 
  */
 export const fixtureStatuses = ['scheduled', 'played', 'postponed'] as const;
 export type FixtureStatus = (typeof fixtureStatuses)[number];
+
+/** The languages a text is written in (DESIGN, "Languages"); French is the default. */
+export const locales = ['fr', 'en'] as const;
+export type Locale = (typeof locales)[number];

@@ -5,9 +5,10 @@
 // language down every call; texts sent with no request there (push, narration, payout messages)
 // name the account's language with `inLocale`.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { type Locale, locales } from './allowed-values.js';
 
-export const LOCALES = ['fr', 'en'] as const;
-export type Locale = (typeof LOCALES)[number];
+export const LOCALES = locales;
+export type { Locale };
 export const DEFAULT_LOCALE: Locale = 'fr';
 
 const scope = new AsyncLocalStorage<Locale>();

@@ -11,6 +11,7 @@ import { channels } from '../db/channels.js';
 import type { DatabaseHandle } from '../db/client.js';
 import { pronosticTypeSlugs } from '../lib/allowed-values.js';
 import type { Clock } from '../lib/clock.js';
+import { inLocale } from '../lib/locale.js';
 import { messages } from '../lib/messages.js';
 import { addSeconds } from '../lib/time.js';
 import type { AnalysisJobs, Cancellation, ClaimedJob } from '../modules/pronostics/analysis-jobs.js';
@@ -96,7 +97,15 @@ export function createAnalysisWorker(deps: WorkerDeps) {
     return process(job);
   }
 
-  async function process(job: ClaimedJob): Promise<JobOutcome> {
+  /**
+   * Runs in the pronostic's language (its account's at creation): the analysis, a cancellation's
+   * message and the refund's ledger row are written in it, with no request there to ask.
+   */
+  function process(job: ClaimedJob): Promise<JobOutcome> {
+    return inLocale(job.locale, () => processInLocale(job));
+  }
+
+  async function processInLocale(job: ClaimedJob): Promise<JobOutcome> {
     const log = logger.child({ pronostic_id: job.id, attempt: job.attempts });
     if (new Date(job.deadlineAt).getTime() <= clock.now().getTime()) {
       return cancel(job, { reason: 'timeout', message: messages.analysisTimedOut }, 'deadline passed');
@@ -176,7 +185,7 @@ export function createAnalysisWorker(deps: WorkerDeps) {
   async function analyse(job: ClaimedJob, signal: AbortSignal) {
     // The market's pre-match odds as of now (the fixture's latest), recorded with the result.
     const odds = await jobs.oddsFor(job, clock.now());
-    const input = odds ? { prematchOdds: odds.odds } : undefined;
+    const input = { ...(odds ? { prematchOdds: odds.odds } : {}), locale: job.locale };
     // The analyst should honour the signal; the race makes sure a deaf one cannot hold the lease forever.
     const outcome = await Promise.race([
       analyst.analyse(job.teamsDetails, job.typeSlug, signal, input),

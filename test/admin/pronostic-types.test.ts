@@ -166,6 +166,7 @@ describe('PATCH /api/admin/pronostic-types/:id', () => {
       modelName: 'test',
       wakeups: { send() {} },
       ledger: t.app.services.ledger,
+      accounts: t.app.services.users,
       audit: {
         record: async () => {
           throw new Error('audit failed');

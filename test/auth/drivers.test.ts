@@ -6,7 +6,14 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { users } from '../../src/db/schema/index.js';
 import { startTwilioFake, TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, type TwilioFake } from '../fakes/twilio.js';
-import { startWhatsappCloudFake, WHATSAPP_TOKEN, type WhatsappCloudFake } from '../fakes/whatsapp-cloud.js';
+import {
+  startWhatsappCloudFake,
+  WHATSAPP_LANGUAGE_EN,
+  WHATSAPP_TEMPLATE,
+  WHATSAPP_TEMPLATE_EN,
+  WHATSAPP_TOKEN,
+  type WhatsappCloudFake,
+} from '../fakes/whatsapp-cloud.js';
 import { createTestApp, type TestApp } from '../helpers.js';
 import { twilioSettings, whatsappCloudSettings } from '../providers/messaging/helpers.js';
 import { codeRows, generate, mobilePhone, tempDir, verify } from './helpers.js';
@@ -198,5 +205,116 @@ describe('whatsapp-cloud driver', () => {
     expect(await codeRows(t, phone)).toEqual([]);
     // No cooldown: the person can ask again at once.
     expect((await generate(t, { phone, country: 'CM', method: 'whatsapp' })).statusCode).toBe(200);
+  });
+});
+
+describe('the WhatsApp code template per language', () => {
+  const ENGLISH = { 'accept-language': 'en' };
+  const ENGLISH_SID = `HX${'e'.repeat(32)}`;
+  let meta: WhatsappCloudFake;
+  let twilio: TwilioFake;
+  let configured: TestApp;
+  let unset: TestApp;
+  let viaTwilio: TestApp;
+  beforeAll(async () => {
+    meta = await startWhatsappCloudFake();
+    twilio = await startTwilioFake();
+    const cloud = (overrides: Parameters<typeof whatsappCloudSettings>[1] = {}) =>
+      createTestApp({
+        configuredMessenger: true,
+        config: {
+          messagingDriver: 'log',
+          whatsappDriver: 'whatsapp-cloud',
+          whatsappCloud: whatsappCloudSettings(meta.baseUrl, overrides),
+        },
+      });
+    // The French template's own English translation: only its language code is set.
+    configured = await cloud({ templateLanguageEn: WHATSAPP_LANGUAGE_EN });
+    unset = await cloud();
+    viaTwilio = await createTestApp({
+      configuredMessenger: true,
+      config: {
+        messagingDriver: 'twilio',
+        whatsappDriver: 'twilio',
+        twilio: twilioSettings(twilio.baseUrl, { whatsappContentSidEn: ENGLISH_SID }),
+      },
+    });
+  });
+  afterAll(async () => {
+    await Promise.all([configured.close(), unset.close(), viaTwilio.close()]);
+    await Promise.all([meta.close(), twilio.close()]);
+  });
+  beforeEach(() => {
+    meta.requests.length = 0;
+    twilio.requests.length = 0;
+  });
+  afterEach(() => {
+    expect(meta.problems).toEqual([]);
+    expect(twilio.problems).toEqual([]);
+  });
+
+  const templateOf = (index: number) =>
+    (meta.requests[index]?.body as { template?: { name: string; language: { code: string } } } | undefined)
+      ?.template;
+
+  it('Meta: the English translation for an English request, the French one otherwise', async () => {
+    const phone = mobilePhone();
+    const asked = await generate(
+      configured,
+      { phone, country: 'CM', method: 'whatsapp' },
+      { headers: ENGLISH },
+    );
+    expect(asked.statusCode).toBe(200);
+    configured.clock.advanceSeconds(120);
+    await generate(configured, { phone, country: 'CM', method: 'whatsapp' });
+    expect(templateOf(0)).toMatchObject({
+      name: WHATSAPP_TEMPLATE,
+      language: { code: WHATSAPP_LANGUAGE_EN },
+    });
+    expect(templateOf(1)).toMatchObject({ name: WHATSAPP_TEMPLATE, language: { code: 'fr' } });
+  });
+
+  it('Meta: an English template of another name', async () => {
+    const other = await createTestApp({
+      configuredMessenger: true,
+      config: {
+        messagingDriver: 'log',
+        whatsappDriver: 'whatsapp-cloud',
+        whatsappCloud: whatsappCloudSettings(meta.baseUrl, { templateNameEn: WHATSAPP_TEMPLATE_EN }),
+      },
+    });
+    try {
+      await generate(
+        other,
+        { phone: mobilePhone(), country: 'CM', method: 'whatsapp' },
+        { headers: ENGLISH },
+      );
+      expect(templateOf(0)).toMatchObject({ name: WHATSAPP_TEMPLATE_EN, language: { code: 'en' } });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('Meta: no English template configured, an English request gets the French one', async () => {
+    const phone = mobilePhone();
+    await generate(unset, { phone, country: 'CM', method: 'whatsapp' }, { headers: ENGLISH });
+    expect(templateOf(0)).toMatchObject({ name: WHATSAPP_TEMPLATE, language: { code: 'fr' } });
+  });
+
+  it('Twilio: TWILIO_WHATSAPP_CONTENT_SID_EN for an English request, the French content otherwise', async () => {
+    const phone = mobilePhone();
+    await generate(viaTwilio, { phone, country: 'CM', method: 'whatsapp' }, { headers: ENGLISH });
+    viaTwilio.clock.advanceSeconds(120);
+    await generate(viaTwilio, { phone, country: 'CM', method: 'whatsapp' });
+    expect(twilio.requests.map((request) => request.form.ContentSid)).toEqual([
+      ENGLISH_SID,
+      twilioSettings(twilio.baseUrl).whatsappContentSid,
+    ]);
+    // The SMS body is the English sentence for an English request.
+    viaTwilio.clock.advanceSeconds(120);
+    await generate(viaTwilio, { phone, country: 'CM', method: 'sms' }, { headers: ENGLISH });
+    expect(twilio.requests.at(-1)?.form.Body).toMatch(
+      /^Your verification code is \d{6}\. It expires in 10 minutes\.$/,
+    );
   });
 });

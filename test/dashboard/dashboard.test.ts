@@ -72,6 +72,7 @@ describe('GET /api/user/dashboard', () => {
       affiliation_code: row!.affiliationCode,
       credits_balance: 1,
       money_balance: 0,
+      locale: 'fr',
     });
     expect(body.message).toBe('Votre tableau de bord.');
     expect(body.errors).toEqual([]);

@@ -12,6 +12,15 @@ export const WHATSAPP_PHONE_NUMBER_ID = '106540352242922';
 export const WHATSAPP_API_VERSION = 'v21.0';
 export const WHATSAPP_TEMPLATE = 'code_verification';
 export const WHATSAPP_LANGUAGE = 'fr';
+/** The template's English translation: Meta approves each language of a template on its own. */
+export const WHATSAPP_LANGUAGE_EN = 'en';
+/** An English-only template of its own name. */
+export const WHATSAPP_TEMPLATE_EN = 'verification_code_en';
+/** The approved templates, by name, with the languages each is approved in. */
+const APPROVED: Record<string, readonly string[]> = {
+  [WHATSAPP_TEMPLATE]: [WHATSAPP_LANGUAGE, WHATSAPP_LANGUAGE_EN],
+  [WHATSAPP_TEMPLATE_EN]: [WHATSAPP_LANGUAGE_EN],
+};
 
 /** The documented errors the fake can answer with: HTTP status, type, message and subcode. */
 export const WHATSAPP_ERRORS: Record<
@@ -127,8 +136,10 @@ function checkTemplateMessage(body: unknown): { problem: string; code: number } 
   }
   if (message.type !== 'template') return { problem: `type ${JSON.stringify(message.type)}`, code: 100 };
   const template = record(message.template);
-  if (template?.name !== WHATSAPP_TEMPLATE) return { problem: 'template name', code: 132001 };
-  if (record(template.language)?.code !== WHATSAPP_LANGUAGE)
+  const languages = typeof template?.name === 'string' ? APPROVED[template.name] : undefined;
+  if (!template || !languages) return { problem: 'template name', code: 132001 };
+  const language = record(template.language)?.code;
+  if (typeof language !== 'string' || !languages.includes(language))
     return { problem: 'template language', code: 132001 };
   const components = Array.isArray(template.components) ? template.components.map(record) : [];
   const bodyPart = components.find((c) => c?.type === 'body');

@@ -51,7 +51,14 @@ describe('private files', () => {
   it('the outbox and stored uploads are 0600 in 0700 folders', async () => {
     const dataDir = join(root, 'files');
     const driver = createLogDriver({ dataDir, logger: silent, clock: new ManualClock() });
-    await driver.send({ to: '+237670000001', channel: 'sms', code: '123456', text: 'code', ttlSeconds: 600 });
+    await driver.send({
+      to: '+237670000001',
+      channel: 'sms',
+      code: '123456',
+      text: 'code',
+      locale: 'fr',
+      ttlSeconds: 600,
+    });
     expect(mode(join(dataDir, OUTBOX_FILE))).toBe(0o600);
     const storage = createLocalStorage(join(dataDir, 'uploads'));
     await storage.put('tickets/1/a.pdf', Buffer.from('%PDF-1.4'), { contentType: 'application/pdf' });

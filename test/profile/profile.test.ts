@@ -45,6 +45,7 @@ describe('GET /api/user/profile', () => {
         affiliation_code: expect.stringMatching(/^[A-Z0-9]{8}$/),
         credits_balance: 0,
         money_balance: 0,
+        locale: 'fr',
       },
       message: 'Votre profil.',
       data: [],
@@ -92,7 +93,7 @@ describe('POST /api/user/profile/update', () => {
     const empty = await update(user, {});
     expect(empty.statusCode).toBe(422);
     expect(empty.json().errors).toEqual({
-      body: ['Indiquez au moins un champ à modifier : name ou username.'],
+      body: ['Indiquez au moins un champ à modifier : name, username ou locale.'],
     });
 
     for (const username of ['ab', 'Jean', 'jean dupont', 'jean-dupont', 'é_accent', 'a'.repeat(31), 12345]) {

@@ -16,7 +16,12 @@ import {
   unique,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { pronosticStatuses, pronosticTypeSlugs, settlementOutcomes } from '../../lib/allowed-values.js';
+import {
+  locales,
+  pronosticStatuses,
+  pronosticTypeSlugs,
+  settlementOutcomes,
+} from '../../lib/allowed-values.js';
 import { createdAt, timestamptz } from './columns.js';
 import { fixtureOdds, fixtures } from './fixtures.js';
 import { footballLeagues, footballMatches } from './football.js';
@@ -86,6 +91,12 @@ export const pronostics = pgTable(
     fixtureId: integer('fixture_id').references(() => fixtures.id),
     /** The pre-match odds its analysis was given (the latest collected before it ran), if any. */
     fixtureOddsId: integer('fixture_odds_id').references(() => fixtureOdds.id),
+    /**
+     * The language its texts are written in (the narration, a cancellation's message): the account's
+     * when it was created. A stored result keeps it when the account changes language. A text enum
+     * with no SQL check: a check would scan the whole table at migration time.
+     */
+    locale: text('locale', { enum: locales }).notNull().default('fr'),
     createdAt: createdAt(),
   },
   (table) => [

@@ -11,7 +11,7 @@ import {
   serial,
   text,
 } from 'drizzle-orm/pg-core';
-import { otpChannels, otpPurposes, userRoles, userStatuses } from '../../lib/allowed-values.js';
+import { locales, otpChannels, otpPurposes, userRoles, userStatuses } from '../../lib/allowed-values.js';
 import { createdAt, timestamptz } from './columns.js';
 
 export const users = pgTable(
@@ -37,12 +37,22 @@ export const users = pgTable(
      * that number gets no second WELCOME_CREDITS. Used for that purpose alone.
      */
     welcomedPhoneHash: text('welcomed_phone_hash'),
+    /**
+     * The account's language, for what is sent with no request there to ask (push, narration,
+     * payout messages, ledger rows): written from a request's Accept-Language only when it resolves
+     * (code request, sign-in), or by the profile (DESIGN, "Languages").
+     */
+    locale: text('locale', { enum: locales }).notNull().default('fr'),
     createdAt: createdAt(),
     updatedAt: timestamptz('updated_at').notNull().default(sql`now()`),
   },
   (table) => [
     check('users_credits_balance_non_negative', sql`${table.creditsBalance} >= 0`),
     check('users_money_balance_non_negative', sql`${table.moneyBalance} >= 0`),
+    check(
+      'users_locale_check',
+      sql`${table.locale} in (${sql.raw(locales.map((value) => `'${value}'`).join(', '))})`,
+    ),
     index('users_godfather_idx').on(table.godfatherId),
     index('users_welcomed_phone_hash_idx')
       .on(table.welcomedPhoneHash)

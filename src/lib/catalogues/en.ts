@@ -149,7 +149,7 @@ export const en: Catalogue = {
     invalidPhoneFilter: 'The phone field must be a number in the international format (e.g. +237670000000).',
     profile: 'Your profile.',
     profileUpdated: 'Profile updated.',
-    profileNothingToChange: 'Give at least one field to change: name or username.',
+    profileNothingToChange: 'Give at least one field to change: name, username or locale.',
     profileNameBlank: 'The name field must contain at least 2 characters other than spaces.',
     usernameFormat:
       'The username field must contain 3 to 30 characters among lowercase letters, digits, “_” and “.”.',
@@ -271,6 +271,7 @@ export const en: Catalogue = {
     balanceRemains: (balance) =>
       `${number.format(balance)} XAF remain on your referral balance. Withdraw them before deleting your account, or confirm the deletion with forfeit_balance: true to give them up for good.`,
     forfeit: (balance) => `Balance of ${number.format(balance)} XAF given up when the account was deleted`,
+    welcomeBonus: 'Welcome credits',
   },
   paymentTexts: {
     description: (credits) => `Purchase of ${counted(credits, 'credit', 'credits')}`,

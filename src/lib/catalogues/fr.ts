@@ -127,7 +127,7 @@ const messages = {
   invalidPhoneFilter: 'Le champ phone doit être un numéro au format international (ex. +237670000000).',
   profile: 'Votre profil.',
   profileUpdated: 'Profil mis à jour.',
-  profileNothingToChange: 'Indiquez au moins un champ à modifier : name ou username.',
+  profileNothingToChange: 'Indiquez au moins un champ à modifier : name, username ou locale.',
   profileNameBlank: 'Le champ name doit contenir au moins 2 caractères hors espaces.',
   usernameFormat:
     'Le champ username doit contenir de 3 à 30 caractères parmi les lettres minuscules, les chiffres, « _ » et « . ».',
@@ -283,6 +283,8 @@ const accountTexts = {
     `Il reste ${balance.toLocaleString('fr-FR').replace(/\s/g, ' ')} XAF sur votre solde de parrainage. Retirez-les avant de supprimer votre compte, ou confirmez la suppression avec forfeit_balance: true pour y renoncer définitivement.`,
   /** The ledger row that takes the forfeited balance. */
   forfeit: (balance: number) => `Solde de ${balance} XAF abandonné à la suppression du compte`,
+  /** The ledger row of the welcome credits, at the account's creation. */
+  welcomeBonus: 'Crédits de bienvenue',
 };
 
 /** Texts of a pack purchase: what the provider shows the payer, and the ledger row of the credit. */

@@ -16,7 +16,7 @@ import {
   RateLimited,
   Unauthenticated,
 } from '../../lib/errors.js';
-import { accountTexts, messages } from '../../lib/messages.js';
+import { accountTexts, catalogueFor, messages } from '../../lib/messages.js';
 import { isoTimestamp } from '../../lib/time.js';
 import type { StorageDriver } from '../../providers/storage/index.js';
 import type { AdminService, AuditRecorder } from '../admin/service.js';
@@ -161,7 +161,7 @@ export function createAccountService(deps: AccountServiceDeps) {
             type: 'balance_forfeit',
             currency: 'XAF',
             amount: -account.moneyBalance,
-            description: accountTexts.forfeit(account.moneyBalance),
+            description: catalogueFor(account.locale).accountTexts.forfeit(account.moneyBalance),
             reference: `account-delete:${account.id}:forfeit`,
           });
           if (!posted) throw new Error('the balance changed under the account lock');

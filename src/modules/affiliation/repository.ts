@@ -5,7 +5,7 @@ import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
 import { users } from '../../db/schema/users.js';
-import type { UserStatus } from '../../lib/allowed-values.js';
+import type { Locale, UserStatus } from '../../lib/allowed-values.js';
 
 /** The advisory-lock key of every change of the godfather graph (one at a time: no cycle can race in). */
 const AFFILIATION_GRAPH_LOCK = 0x61666631;
@@ -81,12 +81,17 @@ export async function setGodfather(db: Executor, userId: number, godfatherId: nu
 }
 
 /** The godfather a user has now (the one a payment's commission goes to), if any. */
-export async function findGodfatherOf(db: Executor, userId: number): Promise<Referrer | undefined> {
+/** The account's godfather, with the language his commission's ledger row is written in. */
+export async function findGodfatherOf(
+  db: Executor,
+  userId: number,
+): Promise<(Referrer & { locale: Locale }) | undefined> {
   const godfather = alias(users, 'godfather');
   const [row] = await db
     .select({
       id: godfather.id,
       status: godfather.status,
+      locale: godfather.locale,
       name: godfather.name,
       username: godfather.username,
       phone: godfather.phone,

@@ -6,7 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Database, Transaction } from '../../db/client.js';
 import { ValidationFailed } from '../../lib/errors.js';
-import { messages, withdrawalTexts } from '../../lib/messages.js';
+import { catalogueFor, messages } from '../../lib/messages.js';
 import { isoTimestamp } from '../../lib/time.js';
 import type { AuthUser } from '../../types/auth.js';
 import { avatarOf } from '../users/avatars.js';
@@ -116,7 +116,10 @@ export function createAffiliationService(deps: AffiliationServiceDeps) {
         type: 'referral_commission',
         currency: 'XAF',
         amount: commission,
-        description: withdrawalTexts.commission(config.referralCommissionPercent),
+        // The godfather's language: no request of his is there.
+        description: catalogueFor(godfather.locale).withdrawalTexts.commission(
+          config.referralCommissionPercent,
+        ),
         reference: `payment:${payment.id}:commission`,
       });
       log.info({ commission }, 'referral commission earned');

@@ -19,6 +19,7 @@ import {
   UpstreamFailed,
   ValidationFailed,
 } from '../../lib/errors.js';
+import { currentLocale, type Locale } from '../../lib/locale.js';
 import { messages, otpTexts } from '../../lib/messages.js';
 import { clientNetwork, strangerNetwork } from '../../lib/network.js';
 import { normalizePhone, phoneForCountry } from '../../lib/phone.js';
@@ -82,10 +83,15 @@ export interface OtpServiceDeps {
   tokens: TokenService;
 }
 
-/** The client as the limits see it: its address (already resolved through TRUST_PROXY) and a logger. */
+/**
+ * The client as the limits see it: its address (already resolved through TRUST_PROXY) and a logger;
+ * and the language its Accept-Language resolved to, if any, which a code request and a sign-in
+ * record on the account (DESIGN, "Languages").
+ */
 export interface Client {
   ip: string;
   log: FastifyBaseLogger;
+  askedLocale?: Locale | undefined;
 }
 
 export function codeHash(config: Pick<Config, 'appSecret'>, phone: string, code: string): string {
@@ -328,7 +334,7 @@ export function createOtpService(deps: OtpServiceDeps) {
         await challenges.redeem(proof, phone);
       }
       // The account exists from the first request, even if this send fails (the person retries).
-      const { user } = await users.findOrCreate(phone, country);
+      const { user } = await users.findOrCreate(phone, country, client.askedLocale);
       // A blocked account could not use a token anyway: pay for no SMS, and answer as for anyone else.
       if (user.status !== 'active') {
         client.log.info({ user_id: user.id }, 'sign-in code not sent to a blocked account');
@@ -340,7 +346,9 @@ export function createOtpService(deps: OtpServiceDeps) {
           to: phone,
           channel: method,
           code,
+          // The requesting call's language (the request's scope), never the account's stored one.
           text: otpTexts.code(code, config.otpTtlSeconds),
+          locale: currentLocale(),
           ttlSeconds: config.otpTtlSeconds,
         });
       } catch (error) {
@@ -502,7 +510,7 @@ export function createOtpService(deps: OtpServiceDeps) {
      */
     async verify(
       input: VerifyInput,
-      client: Pick<Client, 'ip'>,
+      client: Pick<Client, 'ip' | 'askedLocale'>,
     ): Promise<{ user: SignedInUser; token: string }> {
       const phone = normalizePhone(input.phone);
       // A code of another form is a malformed request (422), not a wrong try: it costs no attempt.
@@ -521,6 +529,7 @@ export function createOtpService(deps: OtpServiceDeps) {
         // A blocked account gets a wrong code's answer and no token: verify never tells which
         // accounts exist or are blocked, and a token it could not use is never written.
         if (user?.status !== 'active') return undefined;
+        await users.rememberLocale(tx, user.id, client.askedLocale);
         const token = await tokens.issue(tx, user.id);
         return { user, token };
       });

@@ -42,7 +42,11 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { phone } = await otp.generate(request.body, { ip: request.ip, log: request.log });
+      const { phone } = await otp.generate(request.body, {
+        ip: request.ip,
+        log: request.log,
+        askedLocale: request.askedLocale,
+      });
       return envelopeWithoutErrors({ message: messages.otpSent, data: { phone } });
     },
   );
@@ -71,7 +75,10 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { user, token } = await otp.verify(request.body, { ip: request.ip });
+      const { user, token } = await otp.verify(request.body, {
+        ip: request.ip,
+        askedLocale: request.askedLocale,
+      });
       return { user, message: messages.otpVerified, data: { token } };
     },
   );

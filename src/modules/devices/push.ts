@@ -9,9 +9,9 @@
 // every device as dead: many such answers in a row pause the pruning (`PruneGuard`, below).
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.js';
-import type { UserEventType } from '../../lib/allowed-values.js';
+import type { Locale, UserEventType } from '../../lib/allowed-values.js';
 import type { Clock } from '../../lib/clock.js';
-import { pushTexts } from '../../lib/messages.js';
+import { catalogueFor } from '../../lib/messages.js';
 import { addSeconds, isoTimestamp } from '../../lib/time.js';
 import type { PushDriver, PushResult } from '../../providers/push/types.js';
 import type { AdminEventLog } from '../events/service.js';
@@ -100,6 +100,8 @@ export interface PushDeliveryDeps {
   logger: FastifyBaseLogger;
   events: PushLogs;
   driver: PushDriver;
+  /** The account's language: its pushes are written in it (no request is there to ask). */
+  localeOf(userId: number): Promise<Locale>;
   /** PUSH_MAX_AGE_SECONDS: older events are skipped. */
   maxAgeSeconds: number;
   /** How long a pass holds a device (renewed at each send); another takes over after it. */
@@ -174,8 +176,15 @@ export function createPushDelivery(deps: PushDeliveryDeps) {
     return Math.max(jittered, Math.min(retryAfterMs ?? 0, deps.maxAgeSeconds * 1000));
   }
 
-  async function sendSafely(device: DeviceRow, event: Parameters<typeof pushData>[0]): Promise<PushResult> {
-    const texts = pushTexts[event.type as UserEventType] ?? { title: event.type, body: '' };
+  async function sendSafely(
+    device: DeviceRow,
+    event: Parameters<typeof pushData>[0],
+    locale: Locale,
+  ): Promise<PushResult> {
+    const texts = catalogueFor(locale).pushTexts[event.type as UserEventType] ?? {
+      title: event.type,
+      body: '',
+    };
     try {
       return await driver.send({
         deviceId: device.id,
@@ -203,6 +212,7 @@ export function createPushDelivery(deps: PushDeliveryDeps) {
     const leaseUntil = () => addSeconds(clock.now(), leaseSeconds).toISOString();
     const claimed = await claimDevices(db, userId, last, now.toISOString(), leaseUntil());
     if (claimed.length === 0) return report;
+    const locale = await deps.localeOf(userId);
     const active = new Map(
       claimed.map((row) => [row.id, { row, seq: row.pushedSeq, attempts: row.attempts }]),
     );
@@ -220,7 +230,7 @@ export function createPushDelivery(deps: PushDeliveryDeps) {
             report.skipped += 1;
             continue;
           }
-          const result = await sendSafely(device.row, event);
+          const result = await sendSafely(device.row, event, locale);
           if (result.outcome === 'sent' || result.outcome === 'rejected') {
             if (result.outcome === 'rejected') {
               logger.warn(

@@ -16,7 +16,7 @@ import {
   modelFromRatings,
 } from '../../engine/model.js';
 import { borrowRating, predictFixture } from '../../engine/predict.js';
-import { buildResult, type MatchContext } from '../../engine/result.js';
+import { buildResult, type MatchContext, UNNAMED_TEAMS } from '../../engine/result.js';
 import type { PlayedMatch } from '../../engine/types.js';
 import type { PronosticTypeSlug } from '../../lib/allowed-values.js';
 import type { Clock } from '../../lib/clock.js';
@@ -179,8 +179,9 @@ export function createAnalyst(deps: AnalystDeps): FootballAnalyst {
     const checkAbort = () => signal?.throwIfAborted();
     checkAbort();
     const input = details ?? {};
-    const homeName = displayName(input.home, 'Équipe à domicile');
-    const awayName = displayName(input.away, 'Équipe à l’extérieur');
+    const locale = extra.locale ?? 'fr';
+    const homeName = displayName(input.home, UNNAMED_TEAMS[locale].home);
+    const awayName = displayName(input.away, UNNAMED_TEAMS[locale].away);
     const leagueText = typeof input.league === 'string' ? input.league : '';
     const asOf = asOfFor(input, deps.clock.now());
     // Exclusive bound for "played by then" queries: the match day itself is not known yet.
@@ -247,12 +248,15 @@ export function createAnalyst(deps: AnalystDeps): FootballAnalyst {
     if (league && (latest === null || Date.parse(`${latest}T00:00:00Z`) < asOf - STALE_AFTER_DAYS * DAY_MS)) {
       context.league.stale = { latestResult: latest };
     }
-    const built = buildResult(type, prediction, context);
+    const built = buildResult(type, prediction, context, locale);
     checkAbort();
 
     if (!narrator.model) return { result: { ...built.result }, aiModel: MODEL_NAME };
     try {
-      const analysis = await narrator.rewrite({ facts: built.facts, draft: built.result.analysis }, signal);
+      const analysis = await narrator.rewrite(
+        { facts: built.facts, draft: built.result.analysis, locale },
+        signal,
+      );
       return { result: { ...built.result, analysis }, aiModel: modelName };
     } catch (error) {
       checkAbort();

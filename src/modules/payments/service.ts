@@ -10,10 +10,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Static } from 'typebox';
 import { channels, type Wakeups } from '../../db/channels.js';
 import type { Database, Transaction } from '../../db/client.js';
-import type { FlagKind, PaymentStatus } from '../../lib/allowed-values.js';
+import type { FlagKind, Locale, PaymentStatus } from '../../lib/allowed-values.js';
 import type { Clock } from '../../lib/clock.js';
 import { NotFound, NotOwner, RateLimited, ValidationFailed } from '../../lib/errors.js';
-import { messages, paymentTexts } from '../../lib/messages.js';
+import { catalogueFor, messages } from '../../lib/messages.js';
 import { cameroonMobileOf, channelOf } from '../../lib/phone.js';
 import { addSeconds, isoTimestamp } from '../../lib/time.js';
 import {
@@ -25,6 +25,7 @@ import {
 } from '../../providers/payments/types.js';
 import type { AuthUser } from '../../types/auth.js';
 import type { IdempotentCommit } from '../../types/idempotency.js';
+import type { AccountLocales } from '../../types/locale.js';
 import type { AdminEventLog, UserEventLog } from '../events/service.js';
 import type { FlagRaiser } from '../flags/service.js';
 import { withoutKey } from '../idempotency/commit.js';
@@ -104,7 +105,7 @@ export interface PaymentServiceDeps {
 }
 
 /** What a write for an account needs of the users module: the account held active until it commits. */
-export interface ActiveAccounts {
+export interface ActiveAccounts extends AccountLocales {
   holdActive(tx: Transaction, userId: number): Promise<void>;
 }
 
@@ -138,14 +139,15 @@ function payerPhoneOf(raw: string): string {
   return phone;
 }
 
-function toStart(row: PaymentRow): PaymentToStart {
+/** The payment as the provider is asked to start or read it; its description in the payer's language. */
+function toStart(row: PaymentRow, locale: Locale): PaymentToStart {
   return {
     reference: row.reference,
     amount: row.amount,
     currency: 'XAF',
     payerPhone: row.payerPhone,
     channel: row.channel,
-    description: paymentTexts.description(row.credits),
+    description: catalogueFor(locale).paymentTexts.description(row.credits),
     createdAt: new Date(row.createdAt),
   };
 }
@@ -172,8 +174,9 @@ export function createPaymentService(deps: PaymentServiceDeps) {
   async function ask(row: PaymentRow): Promise<PaymentWord> {
     const own = drivers.byName(row.provider);
     if (!own) throw new DriverMissing(row.provider);
+    const asked = toStart(row, await deps.accounts.localeOf(db, row.userId));
     try {
-      return await own.fetch(toStart(row));
+      return await own.fetch(asked);
     } catch (error) {
       if (
         !(error instanceof PaymentProviderError) ||
@@ -182,7 +185,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       ) {
         throw error;
       }
-      if (clock.now() < new Date(row.expiresAt)) return own.start(toStart(row));
+      if (clock.now() < new Date(row.expiresAt)) return own.start(asked);
       return { status: 'not_found' };
     }
   }
@@ -281,7 +284,10 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         type: 'pack_purchase',
         currency: 'credits',
         amount: row.credits,
-        description: paymentTexts.credit(row.credits),
+        // The payer's language: the settlement comes with no request of theirs.
+        description: catalogueFor(await deps.accounts.localeOf(tx, row.userId)).paymentTexts.credit(
+          row.credits,
+        ),
         reference: `payment:${row.id}`,
       });
       // The godfather's commission on this purchase: same transaction, so exactly once as well.
@@ -401,11 +407,11 @@ export function createPaymentService(deps: PaymentServiceDeps) {
           updatedAt: now.toISOString(),
         });
         await commit.store(tx, paymentView(row));
-        return row;
+        return { ...row, locale: await deps.accounts.localeOf(tx, user.id) };
       });
       deps.wakeups.send(channels.paymentCreated, String(created.id));
       try {
-        const started = await driver.start(toStart(created));
+        const started = await driver.start(toStart(created, created.locale));
         const row = await updatePayment(db, created.id, {
           providerReference: started.providerReference,
           paymentUrl: started.paymentUrl,
@@ -480,7 +486,9 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         type: 'pack_purchase',
         currency: 'credits',
         amount: row.credits,
-        description: paymentTexts.lateCredit(row.credits),
+        description: catalogueFor(await deps.accounts.localeOf(tx, row.userId)).paymentTexts.lateCredit(
+          row.credits,
+        ),
         reference: `payment:${row.id}:late`,
       });
       return { credits: row.credits, userId: row.userId };

@@ -3,7 +3,7 @@
 // result's search text), a retry later, a cancellation refunded in the same transaction, or a
 // release on shutdown. Every write is fenced by the claimed attempt (see repository.ts).
 import type { Database, Transaction } from '../../db/client.js';
-import { messages } from '../../lib/messages.js';
+import { catalogueFor } from '../../lib/messages.js';
 import type { UserEventLog } from '../events/service.js';
 import type { AnalysisOdds, FixtureService } from '../fixtures/service.js';
 import type { Ledger } from '../wallet/ledger.js';
@@ -25,7 +25,7 @@ export type { ClaimedJob } from './repository.js';
 /** Why a pronostic was cancelled: stored as its `result` `{reason, message}`. */
 export interface Cancellation {
   reason: 'analysis_failed' | 'timeout' | 'unsupported_type';
-  /** French, for the user. */
+  /** For the user, in the pronostic's language (the worker runs in it). */
   message: string;
 }
 
@@ -97,7 +97,8 @@ export function createAnalysisJobs({ db, ledger, odds, events }: AnalysisJobsDep
           type: 'pronostic_refund',
           currency: 'credits',
           amount: job.creditsCost,
-          description: `${messages.pronosticRefundDescription} #${job.id}`,
+          // The pronostic's language (its account's at creation): no request is there to ask.
+          description: `${catalogueFor(job.locale).messages.pronosticRefundDescription} #${job.id}`,
           reference: `pronostic:${job.id}:refund`,
         });
         await events.append(tx, job.userId, 'pronostic.cancelled', {

@@ -3,12 +3,14 @@
 // module's analyst implements it; tests pass their own (one that always fails, one that hangs)
 // through buildApp.
 import type { PrematchOdds } from '../../engine/types.js';
-import type { PronosticTypeSlug } from '../../lib/allowed-values.js';
+import type { Locale, PronosticTypeSlug } from '../../lib/allowed-values.js';
 
 /** What the analysis is given besides the match data (issue 25). */
 export interface AnalysisInput {
   /** The fixture's latest pre-match odds collected before the analysis (never closing odds). */
   prematchOdds?: PrematchOdds;
+  /** The language of its words (the pronostic's: its account's at creation); French by default. */
+  locale?: Locale;
 }
 
 export interface AnalysisOutcome {

@@ -65,6 +65,7 @@ export async function insertPronostic(
     | 'runAfter'
     | 'deadlineAt'
     | 'idempotencyKeyId'
+    | 'locale'
     | 'fixtureId'
   >,
 ): Promise<ShownPronostic> {
@@ -372,7 +373,7 @@ export async function softDeletePronostic(
 /** A row the analysis worker holds: what it needs to analyse, refund, and fence its writes. */
 export type ClaimedJob = Pick<
   PronosticRow,
-  'id' | 'userId' | 'teamsDetails' | 'creditsCost' | 'attempts' | 'deadlineAt' | 'fixtureId'
+  'id' | 'userId' | 'teamsDetails' | 'creditsCost' | 'attempts' | 'deadlineAt' | 'fixtureId' | 'locale'
 > & { typeSlug: PronosticTypeSlug };
 
 /** Takes the next due row (or one past its deadline) that no live lease holds, and leases it. */
@@ -408,6 +409,7 @@ export async function claimNextJob(
       attempts: pronostics.attempts,
       deadlineAt: pronostics.deadlineAt,
       fixtureId: pronostics.fixtureId,
+      locale: pronostics.locale,
       typeSlug: sql<PronosticTypeSlug>`(SELECT ${pronosticTypes.slug} FROM ${pronosticTypes} WHERE ${pronosticTypes.id} = ${pronostics.typeId})`,
     });
   return row;

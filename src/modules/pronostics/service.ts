@@ -9,12 +9,13 @@ import type { PronosticStatus } from '../../lib/allowed-values.js';
 import { type PronosticTypeSlug, pronosticTypeSlugs } from '../../lib/allowed-values.js';
 import type { Clock } from '../../lib/clock.js';
 import { NotFound, NotOwner, PronosticTypeExists, ValidationFailed } from '../../lib/errors.js';
-import { messages, validationMessages } from '../../lib/messages.js';
+import { catalogueFor, messages, validationMessages } from '../../lib/messages.js';
 import { offsetOf, pageMeta, pageRequest } from '../../lib/pagination.js';
 import { foldForSearch } from '../../lib/text.js';
 import { addSeconds, isoTimestamp } from '../../lib/time.js';
 import type { AuthUser } from '../../types/auth.js';
 import type { IdempotentCommit } from '../../types/idempotency.js';
+import type { AccountLocales } from '../../types/locale.js';
 import type { AuditRecorder } from '../admin/service.js';
 import type { FixtureService } from '../fixtures/service.js';
 import { withoutKey } from '../idempotency/commit.js';
@@ -183,6 +184,8 @@ export interface PronosticServiceDeps {
   wakeups: Wakeups;
   /** Moves balances with their ledger rows (the wallet's ledger). */
   ledger: Ledger;
+  /** The account's language, which the analysis and the debit's ledger row are written in. */
+  accounts: AccountLocales;
   /**
    * The match data of a pronostic created from a fixture (`fixture_id`); the container always
    * passes it (a service built without it knows no fixture: 422 on `fixture_id`).
@@ -200,6 +203,7 @@ export function createPronosticService({
   modelName,
   wakeups,
   ledger,
+  accounts,
   fixtures,
 }: PronosticServiceDeps) {
   function pickFixture(fixtureId: number) {
@@ -274,8 +278,11 @@ export function createPronosticService({
       await admission?.waitForRoom();
       const now = clock.now();
       const created = await db.transaction(async (tx) => {
+        // The account's language at creation: the narration is written in it, and the row keeps it.
+        const locale = await accounts.localeOf(tx, user.id);
         const row = await insertPronostic(tx, {
           userId: user.id,
+          locale,
           typeId: type.id,
           creditsCost: type.difficulty,
           teamsDetails: details,
@@ -292,7 +299,7 @@ export function createPronosticService({
           userId: user.id,
           credits: type.difficulty,
           type: 'pronostic_debit',
-          description: `${messages.pronosticDebitDescription} #${row.id} (${type.name})`,
+          description: `${catalogueFor(locale).messages.pronosticDebitDescription} #${row.id} (${type.name})`,
           reference: `pronostic:${row.id}:debit`,
         });
         const result = { pronostic: pronosticView(row), creditsBalance: debit.balanceAfter };

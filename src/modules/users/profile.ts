@@ -7,6 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Static } from 'typebox';
 import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
+import type { Locale } from '../../lib/allowed-values.js';
 import { NotFound, Unauthenticated, ValidationFailed } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
 import type { StorageDriver, StoredFile } from '../../providers/storage/index.js';
@@ -29,12 +30,16 @@ export function createProfileService({ db, storage, logger }: ProfileServiceDeps
       return fullUserView(row);
     },
 
-    /** Changes the name and/or the username; a username another account holds is a 422, even in a race. */
+    /**
+     * Changes the name, the username and/or the language, each valid alone; a username another
+     * account holds is a 422, even in a race.
+     */
     async update(user: { id: number }, input: Static<typeof UpdateProfileBody>): Promise<FullUser> {
-      if (input.name === undefined && input.username === undefined) {
+      if (input.name === undefined && input.username === undefined && input.locale === undefined) {
         throw ValidationFailed.field('body', messages.profileNothingToChange);
       }
-      const changes: { name?: string; username?: string } = {};
+      const changes: { name?: string; username?: string; locale?: Locale } = {};
+      if (input.locale !== undefined) changes.locale = input.locale;
       if (input.name !== undefined) {
         const name = input.name.trim();
         if (name.length < 2) throw ValidationFailed.field('name', messages.profileNameBlank);

@@ -3,7 +3,7 @@ import { and, count, desc, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { type Paged, pageOf } from '../../db/page-of.js';
 import { users } from '../../db/schema/users.js';
-import type { UserRole, UserStatus } from '../../lib/allowed-values.js';
+import type { Locale, UserRole, UserStatus } from '../../lib/allowed-values.js';
 import type { PageRequest } from '../../lib/pagination.js';
 import { escapeLike } from '../../lib/text.js';
 
@@ -19,10 +19,16 @@ export async function findUserById(db: Executor, id: number): Promise<UserRow | 
   return row;
 }
 
+/** The account's language alone (a push, a payout message, a ledger row written with no request). */
+export async function findUserLocale(db: Executor, id: number): Promise<Locale | undefined> {
+  const [row] = await db.select({ locale: users.locale }).from(users).where(eq(users.id, id)).limit(1);
+  return row?.locale;
+}
+
 /** Inserts the account unless the phone has one; returns the new row, or undefined when it existed. */
 export async function insertUserIfAbsent(
   db: Executor,
-  values: { phone: string; country: string; affiliationCode: string },
+  values: { phone: string; country: string; affiliationCode: string; locale?: Locale },
 ): Promise<UserRow | undefined> {
   const [row] = await db
     .insert(users)
@@ -44,7 +50,7 @@ export async function setUserRole(db: Executor, id: number, role: UserRole): Pro
 export async function updateUserProfile(
   db: Executor,
   id: number,
-  changes: { name?: string; username?: string },
+  changes: { name?: string; username?: string; locale?: Locale },
 ): Promise<UserRow | undefined> {
   const [row] = await db
     .update(users)
@@ -173,6 +179,17 @@ export async function markPhoneVerified(db: Executor, id: number): Promise<void>
     .update(users)
     .set({ phoneVerifiedAt: sql`now()` })
     .where(and(eq(users.id, id), sql`${users.phoneVerifiedAt} IS NULL`));
+}
+
+/**
+ * Records the language a request asked for on the account, unless it already has it (no write, no
+ * `updated_at` change, on the usual sign-in); a tombstone keeps none.
+ */
+export async function setUserLocale(db: Executor, id: number, locale: Locale): Promise<void> {
+  await db
+    .update(users)
+    .set({ locale, updatedAt: sql`now()` })
+    .where(and(eq(users.id, id), sql`${users.locale} <> ${locale}`, sql`${users.status} <> 'deleted'`));
 }
 
 /** Admins other than `id` whose accounts are active (the last admin may not delete their account). */

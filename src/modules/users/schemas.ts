@@ -1,7 +1,7 @@
 // Request and response schemas of the profile: the full user (DESIGN.md: what the dashboard and the
-// profile show) and the profile update (name 2..60, username 3..30 of [a-z0-9_.]).
+// profile show) and the profile update (name 2..60, username 3..30 of [a-z0-9_.], locale fr | en).
 import { type Static, Type } from 'typebox';
-import { userRoles, userStatuses } from '../../lib/allowed-values.js';
+import { locales, userRoles, userStatuses } from '../../lib/allowed-values.js';
 import { PageQuery, Timestamp } from '../../schemas/common.js';
 import { OperationSchema } from '../wallet/schemas.js';
 
@@ -17,6 +17,10 @@ export const FullUserSchema = Type.Object({
   affiliation_code: Type.String(),
   credits_balance: Type.Integer(),
   money_balance: Type.Integer({ description: 'XAF' }),
+  locale: Type.Enum(locales, {
+    description:
+      'The account’s language: pushes, analyses and payout messages are written in it (set by Accept-Language at sign-in, or by the profile)',
+  }),
 });
 
 export const USERNAME_PATTERN = '^[a-z0-9_.]{3,30}$';
@@ -27,6 +31,7 @@ export const UpdateProfileBody = Type.Object(
     username: Type.Optional(
       Type.String({ minLength: 3, maxLength: 30, pattern: USERNAME_PATTERN, examples: ['jean.dupont_237'] }),
     ),
+    locale: Type.Optional(Type.Enum(locales, { description: 'The account’s language' })),
   },
   { description: 'At least one field' },
 );

@@ -6,7 +6,7 @@ import { randomInt } from 'node:crypto';
 import type { Static } from 'typebox';
 import type { Config } from '../../config.js';
 import type { Database, Executor, Transaction } from '../../db/client.js';
-import type { UserRole, UserStatus } from '../../lib/allowed-values.js';
+import type { Locale, UserRole, UserStatus } from '../../lib/allowed-values.js';
 import { keyedHash } from '../../lib/crypto.js';
 import {
   AccountIsDeleted,
@@ -16,7 +16,8 @@ import {
   Unauthenticated,
   ValidationFailed,
 } from '../../lib/errors.js';
-import { adminTexts, messages } from '../../lib/messages.js';
+import { DEFAULT_LOCALE } from '../../lib/locale.js';
+import { adminTexts, catalogueFor, messages } from '../../lib/messages.js';
 import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import { normalizePhone } from '../../lib/phone.js';
 import { isoTimestamp } from '../../lib/time.js';
@@ -30,6 +31,7 @@ import {
   countOtherActiveAdmins,
   findUserById,
   findUserByPhone,
+  findUserLocale,
   findUsersByIds,
   holdActiveUser,
   insertUserIfAbsent,
@@ -38,6 +40,7 @@ import {
   markPhoneVerified,
   pageOfUsers,
   phoneWasWelcomed,
+  setUserLocale,
   setUserRole,
   setUserRoleReturning,
   setUserStatus,
@@ -57,8 +60,6 @@ export function newAffiliationCode(): string {
   for (let i = 0; i < 8; i++) code += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
   return code;
 }
-
-export const welcomeBonusDescription = 'Crédits de bienvenue';
 
 export type { AdminUserView } from './views.js';
 /** What an admin's credit adjustment answers: the account, the new balance, the ledger row. */
@@ -134,6 +135,14 @@ export function createUserService({ db, config, audit, ledger, events }: UserSer
       return findUserById(db, id);
     },
 
+    /**
+     * The account's language, for a text sent with no request there to ask (French for an account
+     * that no longer exists).
+     */
+    async localeOf(executor: Executor, id: number): Promise<Locale> {
+      return (await findUserLocale(executor, id)) ?? DEFAULT_LOCALE;
+    },
+
     /** The account of a normalized phone, if any. */
     findByPhone(phone: string): Promise<UserRow | undefined> {
       return findUserByPhone(db, phone);
@@ -144,21 +153,47 @@ export function createUserService({ db, config, audit, ledger, events }: UserSer
       return markPhoneVerified(tx, userId);
     },
 
-    /** The account of a normalized phone, created if absent. Safe when two requests race for one phone. */
-    async findOrCreate(phone: string, country: string): Promise<{ user: UserRow; created: boolean }> {
+    /**
+     * The language a request asked for (its Accept-Language resolved), recorded on the account: at a
+     * code request and at sign-in. A request that asked for nothing leaves the account's choice alone.
+     */
+    async rememberLocale(executor: Executor, userId: number, asked: Locale | undefined): Promise<void> {
+      if (asked !== undefined) await setUserLocale(executor, userId, asked);
+    },
+
+    /**
+     * The account of a normalized phone, created if absent (in the language the request asked for,
+     * French when it asked for none); an existing account takes that language when it asked for one.
+     * Safe when two requests race for one phone.
+     */
+    async findOrCreate(
+      phone: string,
+      country: string,
+      asked?: Locale,
+    ): Promise<{ user: UserRow; created: boolean }> {
       const existing = await findUserByPhone(db, phone);
-      if (existing) return { user: existing, created: false };
+      if (existing) {
+        if (asked === undefined || existing.locale === asked) return { user: existing, created: false };
+        await setUserLocale(db, existing.id, asked);
+        return { user: { ...existing, locale: asked }, created: false };
+      }
       return db.transaction(async (tx) => {
         let code = newAffiliationCode();
         // 36^8 codes: a collision is rare, but the unique index would turn one into a failed sign-in.
         for (let attempt = 0; attempt < 5 && (await affiliationCodeTaken(tx, code)); attempt++) {
           code = newAffiliationCode();
         }
-        const inserted = await insertUserIfAbsent(tx, { phone, country, affiliationCode: code });
+        const inserted = await insertUserIfAbsent(tx, {
+          phone,
+          country,
+          affiliationCode: code,
+          ...(asked ? { locale: asked } : {}),
+        });
         if (!inserted) {
           const raced = await findUserByPhone(tx, phone);
           if (!raced) throw new Error('user vanished after a conflicting insert');
-          return { user: raced, created: false };
+          if (asked !== undefined && raced.locale !== asked) await setUserLocale(tx, raced.id, asked);
+          return { user: asked ? { ...raced, locale: asked } : raced, created: false };
         }
         // Once per phone: a number whose earlier account was deleted had its welcome then.
         if (config.welcomeCredits > 0 && !(await phoneWasWelcomed(tx, welcomedPhoneHash(phone)))) {
@@ -167,7 +202,8 @@ export function createUserService({ db, config, audit, ledger, events }: UserSer
             type: 'welcome_bonus',
             currency: 'credits',
             amount: config.welcomeCredits,
-            description: welcomeBonusDescription,
+            // The new account's language: the one its first request asked for, French otherwise.
+            description: catalogueFor(inserted.locale).accountTexts.welcomeBonus,
           });
           return { user: { ...inserted, creditsBalance: posted?.balanceAfter ?? 0 }, created: true };
         }

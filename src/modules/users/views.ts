@@ -24,6 +24,7 @@ export function fullUserView(user: UserRow): FullUser {
     affiliation_code: user.affiliationCode,
     credits_balance: user.creditsBalance,
     money_balance: user.moneyBalance,
+    locale: user.locale,
   };
 }
 

@@ -14,9 +14,11 @@
 // through the same `refundWithdrawal`.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Transaction } from '../../db/client.js';
+import type { Locale } from '../../lib/allowed-values.js';
 import type { Clock } from '../../lib/clock.js';
 import { AlreadyDecided, NotFound, OwnWithdrawal } from '../../lib/errors.js';
-import { messages, withdrawalTexts } from '../../lib/messages.js';
+import { catalogueFor, messages } from '../../lib/messages.js';
+import type { AccountLocales } from '../../types/locale.js';
 import type { AuditRecorder } from '../admin/service.js';
 import type { UserEventLog } from '../events/service.js';
 import type { PayoutService, WithdrawalOutcomes } from '../payouts/service.js';
@@ -30,6 +32,8 @@ export interface ApprovalDeps {
   logger: FastifyBaseLogger;
   audit: AuditRecorder;
   payouts: Pick<PayoutService, 'open' | 'sendOnce'>;
+  /** The owner's language: the withdrawal's message is written in it, not in the admin's. */
+  accounts: AccountLocales;
 }
 
 /**
@@ -43,7 +47,7 @@ export async function approveWithdrawal(
   id: number,
   message?: string,
 ): Promise<void> {
-  const { db, clock, logger, audit, payouts } = deps;
+  const { db, clock, logger, audit, payouts, accounts } = deps;
   // Step 1. The decision, the payout and the audit row commit together or not at all: a payout
   // never exists without its approval, and the row records that a create is about to be attempted
   // (`create_attempted_at`) before the provider hears of it, so a crash after the send is read back,
@@ -59,7 +63,7 @@ export async function approveWithdrawal(
       decidedBy: admin.id,
       decidedAt: clock.now().toISOString(),
       decisionMessage: note,
-      message: withdrawalTexts.paying,
+      message: catalogueFor(await accounts.localeOf(tx, current.userId)).withdrawalTexts.paying,
     });
     const opened = await payouts.open(tx, row);
     await audit.record(tx, {
@@ -88,27 +92,32 @@ export async function approveWithdrawal(
   }
 }
 
-/** Gives a withdrawal's amount back, once (the refund's ledger reference is unique). */
+/**
+ * Gives a withdrawal's amount back, once (the refund's ledger reference is unique); its ledger row in
+ * the owner's language.
+ */
 export async function refundWithdrawal(
   ledger: Ledger,
   tx: Transaction,
   withdrawal: { id: number; userId: number; amount: number },
+  locale: Locale,
 ): Promise<void> {
   await ledger.post(tx, {
     userId: withdrawal.userId,
     type: 'withdrawal_refund',
     currency: 'XAF',
     amount: withdrawal.amount,
-    description: withdrawalTexts.refund(withdrawal.amount),
+    description: catalogueFor(locale).withdrawalTexts.refund(withdrawal.amount),
     reference: `withdrawal:${withdrawal.id}:refund`,
   });
 }
 
 /** What the user reads when the provider did not pay: the reason, and that the money is back. */
-function failureText(status: string): string {
-  if (status === 'rejected') return withdrawalTexts.refused;
-  if (status === 'expired') return withdrawalTexts.expired;
-  return withdrawalTexts.failed;
+function failureText(status: string, locale: Locale): string {
+  const texts = catalogueFor(locale).withdrawalTexts;
+  if (status === 'rejected') return texts.refused;
+  if (status === 'expired') return texts.expired;
+  return texts.failed;
 }
 
 /**
@@ -121,31 +130,34 @@ export function createWithdrawalOutcomes(deps: {
   ledger: Ledger;
   /** The user's event log: the withdrawal's end is reported in the payout's transaction. */
   events: UserEventLog;
+  /** The owner's language: what the withdrawal tells them is written in it (no request is there). */
+  accounts: AccountLocales;
 }): WithdrawalOutcomes {
-  const { clock, ledger, events } = deps;
+  const { clock, ledger, events, accounts } = deps;
   return {
     async payoutFinal(tx: Transaction, withdrawalId, outcome) {
       const row = await lockWithdrawal(tx, withdrawalId);
       // Already final (resolved by hand meanwhile): nothing moves; the payouts module flags news against it.
       if (row?.status !== 'pending') return false;
       const now = clock.now().toISOString();
+      const locale = await accounts.localeOf(tx, row.userId);
       if (outcome.paid) {
         const paid = await updateWithdrawal(tx, row.id, {
           status: 'success',
-          message: withdrawalTexts.paid,
+          message: catalogueFor(locale).withdrawalTexts.paid,
           finishedAt: now,
         });
         await events.append(tx, row.userId, 'withdrawal.succeeded', withdrawalView(paid));
         return true;
       }
       // The provider's final word that nothing was paid: the money goes back, once.
-      const reason = failureText(outcome.providerStatus);
+      const reason = failureText(outcome.providerStatus, locale);
       const cancelled = await updateWithdrawal(tx, row.id, {
         status: 'cancelled',
         message: reason,
         finishedAt: now,
       });
-      await refundWithdrawal(ledger, tx, row);
+      await refundWithdrawal(ledger, tx, row, locale);
       await events.append(tx, row.userId, 'withdrawal.cancelled', { ...withdrawalView(cancelled), reason });
       return true;
     },

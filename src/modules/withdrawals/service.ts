@@ -17,12 +17,13 @@ import {
   PayoutNotEscalated,
   ValidationFailed,
 } from '../../lib/errors.js';
-import { messages, withdrawalTexts } from '../../lib/messages.js';
+import { catalogueFor, messages, withdrawalTexts } from '../../lib/messages.js';
 import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import { cameroonMobileOf, channelOf, normalizePhone } from '../../lib/phone.js';
 import { isoTimestamp } from '../../lib/time.js';
 import type { AuthUser } from '../../types/auth.js';
 import type { IdempotentCommit } from '../../types/idempotency.js';
+import type { AccountLocales } from '../../types/locale.js';
 import type { AuditRecorder } from '../admin/service.js';
 import type { AdminEventLog, UserEventLog } from '../events/service.js';
 import { withoutKey } from '../idempotency/commit.js';
@@ -71,7 +72,7 @@ export interface WithdrawalServiceDeps {
   /** Opens, sends and shows the transfers that pay approved withdrawals out. */
   payouts: Pick<PayoutService, 'open' | 'sendOnce' | 'freshWord' | 'closeByHand' | 'viewsOf'>;
   /** Who asked (the users service): the back office's view names the account. */
-  accounts: { accountsByIds(ids: readonly number[]): Promise<Map<number, Requester>> };
+  accounts: { accountsByIds(ids: readonly number[]): Promise<Map<number, Requester>> } & AccountLocales;
 }
 
 export interface WithdrawResult {
@@ -175,10 +176,12 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps) {
       if (!phone || Object.keys(errors).length > 0) throw new ValidationFailed(errors);
       const now = clock.now().toISOString();
       return db.transaction(async (tx) => {
+        // Stored texts are read later, maybe after the request: the account's language, not the request's.
+        const texts = catalogueFor(await accounts.localeOf(tx, user.id)).withdrawalTexts;
         const row = await insertWithdrawal(tx, {
           userId: user.id,
           amount: input.amount,
-          message: withdrawalTexts.waiting,
+          message: texts.waiting,
           phone,
           // NotchPay's channel comes from the number; the operator the client showed is display only.
           channel: channelOf(phone),
@@ -192,7 +195,7 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps) {
           type: 'withdrawal',
           currency: 'XAF',
           amount: -input.amount,
-          description: withdrawalTexts.debit(input.amount),
+          description: texts.debit(input.amount),
           reference: `withdrawal:${row.id}`,
         });
         if (!posted) throw new InsufficientBalance(user.id, await moneyBalanceOf(tx, user.id), input.amount);
@@ -223,7 +226,7 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps) {
 
     /** Approves a withdrawal and sends its payout once (payout-flow.ts); the back office's view after. */
     async approve(admin: { id: number }, id: number, message?: string): Promise<AdminWithdrawalView> {
-      await approveWithdrawal({ db, clock, logger, audit, payouts }, admin, id, message);
+      await approveWithdrawal({ db, clock, logger, audit, payouts, accounts }, admin, id, message);
       return adminViewOf(id);
     },
 
@@ -246,7 +249,7 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps) {
           message: note,
           finishedAt: now,
         });
-        await refundWithdrawal(deps.ledger, tx, current);
+        await refundWithdrawal(deps.ledger, tx, current, await accounts.localeOf(tx, current.userId));
         await deps.events.append(tx, current.userId, 'withdrawal.cancelled', {
           ...withdrawalView(rejected),
           reason: note,
@@ -308,12 +311,13 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps) {
         }
         const now = clock.now().toISOString();
         const paid = input.outcome === 'paid';
+        const locale = await accounts.localeOf(tx, current.userId);
         const resolved = await updateWithdrawal(tx, id, {
           status: paid ? 'success' : 'cancelled',
-          message: paid ? withdrawalTexts.paid : note,
+          message: paid ? catalogueFor(locale).withdrawalTexts.paid : note,
           finishedAt: now,
         });
-        if (!paid) await refundWithdrawal(deps.ledger, tx, current);
+        if (!paid) await refundWithdrawal(deps.ledger, tx, current, locale);
         await deps.events.append(
           tx,
           current.userId,

@@ -5,6 +5,8 @@
 // a text that is empty, huge, or talks of betting is refused.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AnalysisFacts } from '../../engine/analysis-text.js';
+import { englishForm } from '../../engine/analysis-text-en.js';
+import type { Locale } from '../../lib/allowed-values.js';
 import { NARRATOR_ATTEMPTS, NARRATOR_MAX_PAUSE_MS } from '../../lib/narrator-retries.js';
 import { NarrativeError, type NarrativeRequest, type Narrator, type NarratorDeps } from './types.js';
 
@@ -24,6 +26,9 @@ const MAX_LENGTH = 2_000;
 /** Words an operator's filter (and our own rule) keeps out of the text. */
 const FORBIDDEN =
   /\b(pari|paris|parier|pariez|mise|miser|misez|cotes?|bookmakers?|garanti|garantie|jackpot)\b/i;
+/** The same rule for an English text. */
+const FORBIDDEN_EN =
+  /\b(bet|bets|betting|bettors?|wagers?|wagering|gambl\w*|odds|bookmakers?|guaranteed?|jackpot)\b/i;
 
 const SYSTEM_PROMPT = [
   'Tu es analyste football pour une application de pronostics.',
@@ -34,29 +39,49 @@ const SYSTEM_PROMPT = [
   'Si les données sont minces (data_quality low, équipe inconnue), dis-le simplement.',
 ].join(' ');
 
-const RESPONSE_FORMAT = {
-  type: 'json_schema',
-  json_schema: {
-    name: 'match_analysis',
-    strict: true,
-    schema: {
-      type: 'object',
-      properties: { analysis: { type: 'string', description: 'L’analyse en français, texte brut.' } },
-      required: ['analysis'],
-      additionalProperties: false,
+/** The same instructions for an English analysis (an account whose language is English). */
+const SYSTEM_PROMPT_EN = [
+  'You are a football analyst for a match-prediction app.',
+  'Rewrite the match analysis in English from the figures provided, in 3 to 6 clear sentences.',
+  'Invent no figure, no player, no injury: use only the data received.',
+  'Change neither the model’s pick nor its probabilities. Never promise a result,',
+  'use no betting or staking vocabulary, and recall that the outcome remains uncertain.',
+  'If the data is thin (data_quality low, unknown team), say so simply.',
+].join(' ');
+
+function responseFormat(description: string) {
+  return {
+    type: 'json_schema',
+    json_schema: {
+      name: 'match_analysis',
+      strict: true,
+      schema: {
+        type: 'object',
+        properties: { analysis: { type: 'string', description } },
+        required: ['analysis'],
+        additionalProperties: false,
+      },
     },
-  },
-} as const;
+  } as const;
+}
+
+/** What the LLM is told, by the analysis's language (French: exactly as before English existed). */
+const INSTRUCTIONS: Record<Locale, { system: string; format: ReturnType<typeof responseFormat> }> = {
+  fr: { system: SYSTEM_PROMPT, format: responseFormat('L’analyse en français, texte brut.') },
+  en: { system: SYSTEM_PROMPT_EN, format: responseFormat('The analysis in English, plain text.') },
+};
 
 /** What the LLM is shown: the model's numbers in plain percentages, and the statistical draft. */
 export function promptPayload(request: NarrativeRequest): Record<string, unknown> {
   const facts: AnalysisFacts = request.facts;
+  const english = request.locale === 'en';
   const pct = (value: number) => Math.round(value * 1000) / 10;
   const team = (side: AnalysisFacts['home']) => ({
     name: side.name,
     known_to_model: side.known,
     matches_in_data: side.matches,
-    last_results: side.form?.results.join('') ?? null,
+    // The engine's letters are French (V, N, D); an English prompt gets W, D, L.
+    last_results: side.form ? (english ? englishForm(side.form.results) : side.form.results.join('')) : null,
     goals_for_last5: side.form?.goalsFor ?? null,
     goals_against_last5: side.form?.goalsAgainst ?? null,
   });
@@ -84,7 +109,7 @@ export function promptPayload(request: NarrativeRequest): Record<string, unknown
 }
 
 /** The analysis text of a chat-completions answer, or a NarrativeError saying what was wrong. */
-export function readAnswer(body: unknown): string {
+export function readAnswer(body: unknown, locale: Locale = 'fr'): string {
   const message = (body as { choices?: Array<{ message?: { content?: unknown; refusal?: unknown } }> })
     ?.choices?.[0]?.message;
   if (!message) throw new NarrativeError('answer without choices[0].message', 'malformed');
@@ -105,7 +130,9 @@ export function readAnswer(body: unknown): string {
   if (text.length < MIN_LENGTH || text.length > MAX_LENGTH) {
     throw new NarrativeError(`analysis of ${text.length} characters is out of bounds`, 'malformed');
   }
-  if (FORBIDDEN.test(text)) throw new NarrativeError('analysis uses betting vocabulary', 'rejected');
+  if ((locale === 'en' ? FORBIDDEN_EN : FORBIDDEN).test(text)) {
+    throw new NarrativeError('analysis uses betting vocabulary', 'rejected');
+  }
   return text;
 }
 
@@ -128,6 +155,7 @@ export function createOpenAiNarrator(settings: OpenAiSettings, deps: NarratorDep
 
   async function attempt(
     body: string,
+    locale: Locale,
     signal: AbortSignal | undefined,
     deadline: AbortSignal,
   ): Promise<string> {
@@ -163,26 +191,28 @@ export function createOpenAiNarrator(settings: OpenAiSettings, deps: NarratorDep
     } catch (error) {
       throw new NarrativeError('answer body is not JSON', 'malformed', { cause: error });
     }
-    return readAnswer(parsed);
+    return readAnswer(parsed, locale);
   }
 
   return {
     model: settings.model,
     async rewrite(request, signal) {
+      const locale = request.locale ?? 'fr';
+      const instructions = INSTRUCTIONS[locale];
       const body = JSON.stringify({
         model: settings.model,
         messages: [
-          { role: 'system', content: SYSTEM_PROMPT },
+          { role: 'system', content: instructions.system },
           { role: 'user', content: JSON.stringify(promptPayload(request)) },
         ],
-        response_format: RESPONSE_FORMAT,
+        response_format: instructions.format,
         temperature: 0.4,
       });
       const deadline = AbortSignal.timeout(settings.deadlineMs);
       const stop = signal ? AbortSignal.any([signal, deadline]) : deadline;
       for (let tries = 1; ; tries++) {
         try {
-          return await attempt(body, signal, deadline);
+          return await attempt(body, locale, signal, deadline);
         } catch (error) {
           const failure =
             error instanceof NarrativeError ? error : new NarrativeError(String(error), 'unavailable');

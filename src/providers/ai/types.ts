@@ -2,18 +2,21 @@
 // given, what it returns, and the one error it throws when no usable text came back.
 import type { FastifyBaseLogger } from 'fastify';
 import type { AnalysisFacts } from '../../engine/analysis-text.js';
+import type { Locale } from '../../lib/allowed-values.js';
 
 export interface NarrativeRequest {
   /** The numbers the text must be written from (never changed by the narrator). */
   facts: AnalysisFacts;
-  /** The statistical text, as a model answer to improve on. */
+  /** The statistical text, as a model answer to improve on (already in `locale`). */
   draft: string;
+  /** The language the text is written in (the pronostic's); French when absent. */
+  locale?: Locale;
 }
 
 export interface Narrator {
   /** The LLM's name for `ai_model` (e.g. `gpt-4o-mini`), or null when no LLM is used. */
   readonly model: string | null;
-  /** The rewritten French text; throws NarrativeError when no usable text came back. */
+  /** The rewritten text, in the request's language; throws NarrativeError when no usable text came back. */
   rewrite(request: NarrativeRequest, signal?: AbortSignal): Promise<string>;
 }
 

@@ -94,7 +94,9 @@ function whatsappFields(settings: TwilioSettings, message: CodeMessage): URLSear
   return new URLSearchParams({
     To: `whatsapp:${message.to}`,
     From: `whatsapp:${from}`,
-    ContentSid: settings.whatsappContentSid as string,
+    // The English template when one is configured; otherwise the French one, whatever the language.
+    ContentSid: ((message.locale === 'en' && settings.whatsappContentSidEn) ||
+      settings.whatsappContentSid) as string,
     ContentVariables: JSON.stringify({ 1: message.code }),
   });
 }

@@ -2,7 +2,7 @@
 // error every driver throws when a code could not be sent.
 
 import type { MessagingDriverName } from '../../config.js';
-import type { OtpChannel } from '../../lib/allowed-values.js';
+import type { Locale, OtpChannel } from '../../lib/allowed-values.js';
 import { redactPhoneNumbers } from './redact.js';
 
 export type { MessagingDriverName };
@@ -15,8 +15,10 @@ export interface CodeMessage {
   channel: Channel;
   /** The one-time code alone: WhatsApp templates carry it as a parameter, not inside `text`. */
   code: string;
-  /** The full French sentence (the SMS body and the development outbox line). */
+  /** The full sentence in `locale` (the SMS body and the development outbox line). */
   text: string;
+  /** The requesting call's language: WhatsApp picks its approved template by it. */
+  locale: Locale;
   /** How long the code stays valid; drivers keep a message from arriving after that. */
   ttlSeconds: number;
 }

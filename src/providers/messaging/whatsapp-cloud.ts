@@ -57,13 +57,17 @@ export function createWhatsappCloudDriver(
       // 600 s), set when the template is created or edited. A per-message `ttl_seconds` exists only
       // in the Direct Send beta, for non-template messages. The template used here must therefore be
       // created with a TTL no longer than OTP_TTL_SECONDS.
+      // The English template when one is configured; otherwise the French one, whatever the language.
+      const english =
+        message.locale === 'en' &&
+        (settings.templateNameEn !== undefined || settings.templateLanguageEn !== undefined);
       const payload = {
         messaging_product: 'whatsapp',
         to: message.to.replace(/^\+/, ''),
         type: 'template',
         template: {
-          name: settings.templateName,
-          language: { code: settings.templateLanguage },
+          name: (english && settings.templateNameEn) || settings.templateName,
+          language: { code: english ? (settings.templateLanguageEn ?? 'en') : settings.templateLanguage },
           // The code appears twice: once in the body text, once behind the copy-code button.
           components: [
             { type: 'body', parameters: [{ type: 'text', text: message.code }] },

@@ -25,6 +25,7 @@ export function codeMessage(overrides: Partial<CodeMessage> = {}): CodeMessage {
     channel: 'sms',
     code: '123456',
     text: SENTENCE,
+    locale: 'fr',
     ttlSeconds: 600,
     ...overrides,
   };
@@ -48,6 +49,7 @@ export function twilioSettings(baseUrl: string, overrides: Partial<Config['twili
     messagingServiceSid: undefined,
     whatsappFrom: '+14155238886',
     whatsappContentSid: `HX${'b'.repeat(32)}`,
+    whatsappContentSidEn: undefined,
     ...overrides,
   };
 }
@@ -63,6 +65,8 @@ export function whatsappCloudSettings(
     phoneNumberId: WHATSAPP_PHONE_NUMBER_ID,
     templateName: WHATSAPP_TEMPLATE,
     templateLanguage: WHATSAPP_LANGUAGE,
+    templateNameEn: undefined,
+    templateLanguageEn: undefined,
     ...overrides,
   };
 }
