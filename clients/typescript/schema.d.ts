@@ -1288,7 +1288,12 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description La langue du `message` et des textes de `errors` : `fr` (par défaut) ou `en`. */
+        ContentLanguage: "fr" | "en";
+        /** @description Contient `Accept-Language` : la réponse dépend de la langue demandée. */
+        VaryAcceptLanguage: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1305,6 +1310,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1324,6 +1331,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1344,6 +1353,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1364,6 +1375,8 @@ export interface operations {
             /** @description Default Response */
             503: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1411,6 +1424,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1426,6 +1441,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1446,6 +1463,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1466,6 +1485,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1486,6 +1507,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1506,6 +1529,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1552,6 +1577,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1572,6 +1599,8 @@ export interface operations {
             /** @description Error envelope */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1592,6 +1621,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1612,6 +1643,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1632,6 +1665,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1652,6 +1687,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1672,6 +1709,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1703,6 +1742,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1719,6 +1760,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1739,6 +1782,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1759,6 +1804,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1779,6 +1826,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1799,6 +1848,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1819,6 +1870,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1850,6 +1903,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1876,6 +1931,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1896,6 +1953,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1916,6 +1975,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1936,6 +1997,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1956,6 +2019,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1976,6 +2041,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2027,6 +2094,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2071,6 +2140,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2091,6 +2162,8 @@ export interface operations {
             /** @description Error envelope */
             402: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2111,6 +2184,8 @@ export interface operations {
             /** @description Error envelope */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2131,6 +2206,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2151,6 +2228,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2171,6 +2250,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2191,6 +2272,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2211,6 +2294,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2242,6 +2327,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2273,6 +2360,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2293,6 +2382,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2313,6 +2404,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2333,6 +2426,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2353,6 +2448,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2373,6 +2470,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2393,6 +2492,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2439,6 +2540,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2470,6 +2573,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2490,6 +2595,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2510,6 +2617,8 @@ export interface operations {
             /** @description Error envelope */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2530,6 +2639,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2550,6 +2661,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2570,6 +2683,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2590,6 +2705,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2610,6 +2727,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2654,6 +2773,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2685,6 +2806,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2705,6 +2828,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2725,6 +2850,8 @@ export interface operations {
             /** @description Error envelope */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2745,6 +2872,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2765,6 +2894,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2785,6 +2916,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2805,6 +2938,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2825,6 +2960,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2862,6 +2999,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2914,6 +3053,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2934,6 +3075,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2954,6 +3097,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2974,6 +3119,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2994,6 +3141,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3014,6 +3163,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3047,6 +3198,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3097,6 +3250,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3117,6 +3272,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3137,6 +3294,8 @@ export interface operations {
             /** @description Error envelope */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3157,6 +3316,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3177,6 +3338,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3197,6 +3360,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3217,6 +3382,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3237,6 +3404,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3270,6 +3439,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3286,6 +3457,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3306,6 +3479,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3326,6 +3501,8 @@ export interface operations {
             /** @description Error envelope */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3346,6 +3523,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3366,6 +3545,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3386,6 +3567,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3406,6 +3589,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3426,6 +3611,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3476,6 +3663,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3521,6 +3710,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3541,6 +3732,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3561,6 +3754,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3581,6 +3776,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3601,6 +3798,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3621,6 +3820,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3654,6 +3855,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3692,6 +3895,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3712,6 +3917,8 @@ export interface operations {
             /** @description Error envelope */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3732,6 +3939,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3752,6 +3961,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3772,6 +3983,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3792,6 +4005,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3812,6 +4027,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3862,6 +4079,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3916,6 +4135,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3936,6 +4157,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3956,6 +4179,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3976,6 +4201,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3996,6 +4223,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4016,6 +4245,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4036,6 +4267,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4067,6 +4300,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4093,6 +4328,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4113,6 +4350,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4133,6 +4372,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4153,6 +4394,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4173,6 +4416,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4193,6 +4438,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4227,6 +4474,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4271,6 +4520,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4291,6 +4542,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4311,6 +4564,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4331,6 +4586,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4351,6 +4608,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4371,6 +4630,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4391,6 +4652,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4431,6 +4694,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4468,6 +4733,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4488,6 +4755,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4508,6 +4777,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4528,6 +4799,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4548,6 +4821,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4568,6 +4843,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4588,6 +4865,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4631,6 +4910,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4668,6 +4949,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4688,6 +4971,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4708,6 +4993,8 @@ export interface operations {
             /** @description Error envelope */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4728,6 +5015,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4748,6 +5037,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4768,6 +5059,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4788,6 +5081,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4808,6 +5103,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4841,6 +5138,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4878,6 +5177,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4898,6 +5199,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4918,6 +5221,8 @@ export interface operations {
             /** @description Error envelope */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4938,6 +5243,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4958,6 +5265,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4978,6 +5287,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4998,6 +5309,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5018,6 +5331,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5051,6 +5366,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5088,6 +5405,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5108,6 +5427,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5128,6 +5449,8 @@ export interface operations {
             /** @description Error envelope */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5148,6 +5471,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5168,6 +5493,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5188,6 +5515,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5208,6 +5537,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5228,6 +5559,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5264,6 +5597,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5305,6 +5640,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5325,6 +5662,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5345,6 +5684,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5365,6 +5706,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5385,6 +5728,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5405,6 +5750,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5425,6 +5772,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5463,6 +5812,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5507,6 +5858,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5527,6 +5880,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5547,6 +5902,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5567,6 +5924,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5587,6 +5946,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5607,6 +5968,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5627,6 +5990,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5660,6 +6025,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5717,6 +6084,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5737,6 +6106,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5757,6 +6128,8 @@ export interface operations {
             /** @description Error envelope */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5777,6 +6150,8 @@ export interface operations {
             /** @description Error envelope */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5797,6 +6172,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5817,6 +6194,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5837,6 +6216,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5857,6 +6238,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5877,6 +6260,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5925,6 +6310,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5967,6 +6354,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5987,6 +6376,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6007,6 +6398,8 @@ export interface operations {
             /** @description Error envelope */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6027,6 +6420,8 @@ export interface operations {
             /** @description Error envelope */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6047,6 +6442,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6067,6 +6464,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6087,6 +6486,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6107,6 +6508,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6127,6 +6530,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6163,6 +6568,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6216,6 +6623,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6236,6 +6645,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6256,6 +6667,8 @@ export interface operations {
             /** @description Error envelope */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6276,6 +6689,8 @@ export interface operations {
             /** @description Error envelope */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6296,6 +6711,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6316,6 +6733,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6336,6 +6755,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6356,6 +6777,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6376,6 +6799,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6420,6 +6845,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6476,6 +6903,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6496,6 +6925,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6516,6 +6947,8 @@ export interface operations {
             /** @description Error envelope */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6536,6 +6969,8 @@ export interface operations {
             /** @description Error envelope */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6556,6 +6991,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6576,6 +7013,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6596,6 +7035,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6616,6 +7057,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6636,6 +7079,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6669,6 +7114,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6706,6 +7153,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6726,6 +7175,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6746,6 +7197,8 @@ export interface operations {
             /** @description Error envelope */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6766,6 +7219,8 @@ export interface operations {
             /** @description Error envelope */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6786,6 +7241,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6806,6 +7263,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6826,6 +7285,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6846,6 +7307,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6866,6 +7329,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6899,6 +7364,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6936,6 +7403,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6956,6 +7425,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6976,6 +7447,8 @@ export interface operations {
             /** @description Error envelope */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6996,6 +7469,8 @@ export interface operations {
             /** @description Error envelope */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7016,6 +7491,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7036,6 +7513,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7056,6 +7535,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7076,6 +7557,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7096,6 +7579,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7136,6 +7621,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7173,6 +7660,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7193,6 +7682,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7213,6 +7704,8 @@ export interface operations {
             /** @description Error envelope */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7233,6 +7726,8 @@ export interface operations {
             /** @description Error envelope */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7253,6 +7748,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7273,6 +7770,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7293,6 +7792,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7313,6 +7814,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7333,6 +7836,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7364,6 +7869,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7461,6 +7968,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7481,6 +7990,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7501,6 +8012,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7521,6 +8034,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7541,6 +8056,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7561,6 +8078,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7581,6 +8100,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7618,6 +8139,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7664,6 +8187,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7684,6 +8209,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7704,6 +8231,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7724,6 +8253,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7744,6 +8275,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7764,6 +8297,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7784,6 +8319,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7826,6 +8363,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7865,6 +8404,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7885,6 +8426,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7905,6 +8448,8 @@ export interface operations {
             /** @description Error envelope */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7925,6 +8470,8 @@ export interface operations {
             /** @description Error envelope */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7945,6 +8492,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7965,6 +8514,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7985,6 +8536,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8005,6 +8558,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8025,6 +8580,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8071,6 +8628,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8108,6 +8667,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8128,6 +8689,8 @@ export interface operations {
             /** @description Error envelope */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8148,6 +8711,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8168,6 +8733,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8188,6 +8755,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8208,6 +8777,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8228,6 +8799,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8261,6 +8834,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8298,6 +8873,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8318,6 +8895,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8338,6 +8917,8 @@ export interface operations {
             /** @description Error envelope */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8358,6 +8939,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8378,6 +8961,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8398,6 +8983,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8418,6 +9005,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8438,6 +9027,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8476,6 +9067,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8490,6 +9083,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8510,6 +9105,8 @@ export interface operations {
             /** @description Error envelope */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8530,6 +9127,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8550,6 +9149,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8570,6 +9171,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8601,6 +9204,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8636,6 +9241,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8656,6 +9263,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8676,6 +9285,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8696,6 +9307,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8716,6 +9329,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8736,6 +9351,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8782,6 +9399,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8824,6 +9443,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8844,6 +9465,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8864,6 +9487,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8884,6 +9509,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8904,6 +9531,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8924,6 +9553,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8955,6 +9586,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9033,6 +9666,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9053,6 +9688,8 @@ export interface operations {
             /** @description Error envelope */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9073,6 +9710,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9093,6 +9732,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9113,6 +9754,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9133,6 +9776,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9153,6 +9798,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9193,6 +9840,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9213,6 +9862,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9233,6 +9884,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9253,6 +9906,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9273,6 +9928,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9316,6 +9973,8 @@ export interface operations {
             /** @description Error envelope */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9336,6 +9995,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9356,6 +10017,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9376,6 +10039,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9396,6 +10061,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9416,6 +10083,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9447,6 +10116,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9473,6 +10144,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9493,6 +10166,8 @@ export interface operations {
             /** @description Error envelope */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9513,6 +10188,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9533,6 +10210,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9553,6 +10232,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9573,6 +10254,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9593,6 +10276,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9633,6 +10318,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9659,6 +10346,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9679,6 +10368,8 @@ export interface operations {
             /** @description Error envelope */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9699,6 +10390,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9719,6 +10412,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9739,6 +10434,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9759,6 +10456,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9779,6 +10478,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9810,6 +10511,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9839,6 +10542,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9859,6 +10564,8 @@ export interface operations {
             /** @description Error envelope */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9879,6 +10586,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9899,6 +10608,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9919,6 +10630,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9939,6 +10652,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9959,6 +10674,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9997,6 +10714,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10018,6 +10737,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10038,6 +10759,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10058,6 +10781,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10078,6 +10803,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10098,6 +10825,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10118,6 +10847,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10149,6 +10880,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10175,6 +10908,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10195,6 +10930,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10215,6 +10952,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10235,6 +10974,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10255,6 +10996,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10275,6 +11018,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10306,6 +11051,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10337,6 +11084,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10357,6 +11106,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10377,6 +11128,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10397,6 +11150,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10417,6 +11172,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10437,6 +11194,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10472,6 +11231,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10518,6 +11279,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10538,6 +11301,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10558,6 +11323,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10578,6 +11345,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10598,6 +11367,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10618,6 +11389,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10666,6 +11439,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10686,6 +11461,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10706,6 +11483,8 @@ export interface operations {
             /** @description Error envelope */
             402: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10726,6 +11505,8 @@ export interface operations {
             /** @description Error envelope */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10746,6 +11527,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10766,6 +11549,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10786,6 +11571,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10806,6 +11593,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10826,6 +11615,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10875,6 +11666,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10971,6 +11764,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10991,6 +11786,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11011,6 +11808,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11031,6 +11830,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11051,6 +11852,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11071,6 +11874,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11091,6 +11896,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11130,6 +11937,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11219,6 +12028,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11239,6 +12050,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11259,6 +12072,8 @@ export interface operations {
             /** @description Error envelope */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11279,6 +12094,8 @@ export interface operations {
             /** @description Error envelope */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11299,6 +12116,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11319,6 +12138,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11339,6 +12160,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11359,6 +12182,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11379,6 +12204,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11419,6 +12246,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11508,6 +12337,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11528,6 +12359,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11548,6 +12381,8 @@ export interface operations {
             /** @description Error envelope */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11568,6 +12403,8 @@ export interface operations {
             /** @description Error envelope */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11588,6 +12425,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11608,6 +12447,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11628,6 +12469,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11648,6 +12491,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11668,6 +12513,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11701,6 +12548,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11729,6 +12578,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11749,6 +12600,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11769,6 +12622,8 @@ export interface operations {
             /** @description Error envelope */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11789,6 +12644,8 @@ export interface operations {
             /** @description Error envelope */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11809,6 +12666,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11829,6 +12688,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11849,6 +12710,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11869,6 +12732,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11889,6 +12754,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11933,6 +12800,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12022,6 +12891,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12042,6 +12913,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12062,6 +12935,8 @@ export interface operations {
             /** @description Error envelope */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12082,6 +12957,8 @@ export interface operations {
             /** @description Error envelope */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12102,6 +12979,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12122,6 +13001,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12142,6 +13023,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12162,6 +13045,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12182,6 +13067,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12213,6 +13100,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12267,6 +13156,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12287,6 +13178,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12307,6 +13200,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12327,6 +13222,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12347,6 +13244,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12367,6 +13266,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12402,6 +13303,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12463,6 +13366,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12483,6 +13388,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12503,6 +13410,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12523,6 +13432,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12543,6 +13454,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12563,6 +13476,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12596,6 +13511,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12650,6 +13567,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12670,6 +13589,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12690,6 +13611,8 @@ export interface operations {
             /** @description Error envelope */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12710,6 +13633,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12730,6 +13655,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12750,6 +13677,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12770,6 +13699,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12790,6 +13721,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12829,6 +13762,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12883,6 +13818,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12903,6 +13840,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12923,6 +13862,8 @@ export interface operations {
             /** @description Error envelope */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12943,6 +13884,8 @@ export interface operations {
             /** @description Error envelope */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12963,6 +13906,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12983,6 +13928,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13003,6 +13950,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13023,6 +13972,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13043,6 +13994,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13076,6 +14029,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13130,6 +14085,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13150,6 +14107,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13170,6 +14129,8 @@ export interface operations {
             /** @description Error envelope */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13190,6 +14151,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13210,6 +14173,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13230,6 +14195,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13250,6 +14217,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13270,6 +14239,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13315,6 +14286,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13335,6 +14308,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13355,6 +14330,8 @@ export interface operations {
             /** @description Error envelope */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13375,6 +14352,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13395,6 +14374,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13415,6 +14396,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13435,6 +14418,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13455,6 +14440,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13500,6 +14487,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13575,6 +14564,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13595,6 +14586,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13615,6 +14608,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13635,6 +14630,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13655,6 +14652,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13675,6 +14674,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13695,6 +14696,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13728,6 +14731,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13796,6 +14801,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13816,6 +14823,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13836,6 +14845,8 @@ export interface operations {
             /** @description Error envelope */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13856,6 +14867,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13876,6 +14889,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13896,6 +14911,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13916,6 +14933,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13936,6 +14955,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13975,6 +14996,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14043,6 +15066,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14063,6 +15088,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14083,6 +15110,8 @@ export interface operations {
             /** @description Error envelope */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14103,6 +15132,8 @@ export interface operations {
             /** @description Error envelope */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14123,6 +15154,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14143,6 +15176,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14163,6 +15198,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14183,6 +15220,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14203,6 +15242,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14236,6 +15277,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14304,6 +15347,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14324,6 +15369,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14344,6 +15391,8 @@ export interface operations {
             /** @description Error envelope */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14364,6 +15413,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14384,6 +15435,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14404,6 +15457,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14424,6 +15479,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14444,6 +15501,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14486,6 +15545,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14506,6 +15567,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14526,6 +15589,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14546,6 +15611,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14566,6 +15633,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14586,6 +15655,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14628,6 +15699,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14648,6 +15721,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14668,6 +15743,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14688,6 +15765,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14708,6 +15787,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14728,6 +15809,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14748,6 +15831,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14779,6 +15864,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14803,6 +15890,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14823,6 +15912,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14843,6 +15934,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14863,6 +15956,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14883,6 +15978,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14903,6 +16000,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14938,6 +16037,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14977,6 +16078,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14997,6 +16100,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15017,6 +16122,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15037,6 +16144,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15057,6 +16166,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15077,6 +16188,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15112,6 +16225,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15151,6 +16266,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15171,6 +16288,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15191,6 +16310,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15211,6 +16332,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15231,6 +16354,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15251,6 +16376,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15271,6 +16398,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15302,6 +16431,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15336,6 +16467,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15356,6 +16489,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15376,6 +16511,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15396,6 +16533,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15416,6 +16555,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15436,6 +16577,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15476,6 +16619,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15503,6 +16648,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15523,6 +16670,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15543,6 +16692,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15563,6 +16714,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15583,6 +16736,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15603,6 +16758,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15636,6 +16793,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15652,6 +16811,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15672,6 +16833,8 @@ export interface operations {
             /** @description Error envelope */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15692,6 +16855,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15712,6 +16877,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15732,6 +16899,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15752,6 +16921,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15772,6 +16943,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15803,6 +16976,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16072,6 +17247,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16103,6 +17280,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16374,6 +17553,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16394,6 +17575,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16414,6 +17597,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16434,6 +17619,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16454,6 +17641,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16474,6 +17663,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16515,6 +17706,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16531,6 +17724,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16551,6 +17746,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16571,6 +17768,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16591,6 +17790,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16611,6 +17812,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16631,6 +17834,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16674,6 +17879,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16690,6 +17897,8 @@ export interface operations {
             /** @description Error envelope */
             400: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16710,6 +17919,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16730,6 +17941,8 @@ export interface operations {
             /** @description Error envelope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16750,6 +17963,8 @@ export interface operations {
             /** @description Error envelope */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16770,6 +17985,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16790,6 +18007,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16810,6 +18029,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16830,6 +18051,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16850,6 +18073,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16890,6 +18115,8 @@ export interface operations {
             /** @description Error envelope */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16910,6 +18137,8 @@ export interface operations {
             /** @description Error envelope */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16930,6 +18159,8 @@ export interface operations {
             /** @description Error envelope */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16950,6 +18181,8 @@ export interface operations {
             /** @description Error envelope */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16970,6 +18203,8 @@ export interface operations {
             /** @description Error envelope */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16990,6 +18225,8 @@ export interface operations {
             /** @description Error envelope */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {

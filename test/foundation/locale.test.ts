@@ -322,3 +322,39 @@ describe('through a real socket', () => {
     expect(response.headers['content-language']).toBe('fr');
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('declares the language headers on every envelope and on no file, and says the rules', async () => {
+    const t = await createTestApp();
+    const document = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+    await t.close();
+    expect(document.info.description).toMatch(/Accept-Language/);
+    expect(document.info.description).toMatch(/Content-Language/);
+    expect(document.components.headers.ContentLanguage.schema.enum).toEqual(['fr', 'en']);
+    let envelopes = 0;
+    let files = 0;
+    type Response = { content?: Record<string, { schema?: { properties?: object } }>; headers?: object };
+    for (const [path, operations] of Object.entries(
+      document.paths as Record<string, Record<string, { responses: Record<string, Response> }>>,
+    )) {
+      for (const [method, operation] of Object.entries(operations)) {
+        for (const [status, response] of Object.entries(operation.responses)) {
+          const where = `${method} ${path} ${status}`;
+          const properties = response.content?.['application/json']?.schema?.properties;
+          if (properties && 'message' in properties) {
+            envelopes += 1;
+            expect(response.headers, where).toEqual({
+              'Content-Language': { $ref: '#/components/headers/ContentLanguage' },
+              Vary: { $ref: '#/components/headers/VaryAcceptLanguage' },
+            });
+          } else {
+            files += 1;
+            expect(response.headers ?? {}, where).not.toHaveProperty('Content-Language');
+          }
+        }
+      }
+    }
+    expect(envelopes).toBeGreaterThan(500);
+    expect(files).toBeGreaterThan(3);
+  });
+});
