@@ -236,9 +236,33 @@ export function keyProblems(
   return problems;
 }
 
+/** Where a piece of code runs: at module load, while a plugin registers its routes, or later. */
+type Moment = 'load' | 'registration' | 'later';
+
+/** A plugin's body (its first parameter the Fastify instance) runs once, at registration. */
+const REGISTERING_PARAMETER = /^(?:app|fastify|instance)$/;
+
+function momentInside(node: ts.Node, outer: Moment): Moment {
+  if (outer === 'later') return 'later';
+  if (ts.isFunctionLike(node) && 'body' in node && node.body !== undefined) {
+    const first = node.parameters[0]?.name;
+    return first && ts.isIdentifier(first) && REGISTERING_PARAMETER.test(first.text)
+      ? 'registration'
+      : 'later';
+  }
+  // An instance field is set at construction, when the instance is made.
+  if (
+    ts.isPropertyDeclaration(node) &&
+    !node.modifiers?.some((modifier) => modifier.kind === ts.SyntaxKind.StaticKeyword)
+  )
+    return 'later';
+  return outer;
+}
+
 /**
  * A part of the catalogue read where no request is under way: at module load (a top-level constant,
- * a default of a static field, a decorator), outside every function body.
+ * a static field) or while a plugin registers its routes (a table of texts built in the plugin's
+ * body), outside every function that runs later.
  */
 export function frozenTextProblems(sources: Sources): string[] {
   const problems: string[] = [];
@@ -248,28 +272,23 @@ export function frozenTextProblems(sources: Sources): string[] {
     const parts = importedParts(file);
     const isPartName = (node: ts.Node): node is ts.Identifier =>
       ts.isIdentifier(node) && parts.has(node.text);
-    const visit = (node: ts.Node, deferred: boolean) => {
+    const visit = (node: ts.Node, moment: Moment) => {
+      const when = moment === 'load' ? 'at module load' : 'at registration';
       if (
-        !deferred &&
+        moment !== 'later' &&
         (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) &&
         isPartName(node.expression)
       ) {
-        problems.push(`${path}:${lineOf(file, node)}: ${node.getText(file)} is read at module load`);
+        problems.push(`${path}:${lineOf(file, node)}: ${node.getText(file)} is read ${when}`);
       }
-      if (!deferred && ts.isVariableDeclaration(node) && ts.isObjectBindingPattern(node.name)) {
+      if (moment !== 'later' && ts.isVariableDeclaration(node) && ts.isObjectBindingPattern(node.name)) {
         const from = node.initializer;
         if (from && ts.isIdentifier(from) && isPartName(from))
-          problems.push(`${path}:${lineOf(file, node)}: texts taken out of ${from.text} at module load`);
+          problems.push(`${path}:${lineOf(file, node)}: texts taken out of ${from.text} ${when}`);
       }
-      // Inside a function (or an instance field, set at construction) the read happens when called.
-      const later =
-        deferred ||
-        (ts.isFunctionLike(node) && 'body' in node && node.body !== undefined) ||
-        (ts.isPropertyDeclaration(node) &&
-          !node.modifiers?.some((modifier) => modifier.kind === ts.SyntaxKind.StaticKeyword));
-      ts.forEachChild(node, (child) => visit(child, later));
+      ts.forEachChild(node, (child) => visit(child, momentInside(child, moment)));
     };
-    visit(file, false);
+    visit(file, 'load');
   }
   return problems;
 }

@@ -187,6 +187,22 @@ describe('no text is read at module load', () => {
     ]);
   });
 
+  it('refuse a text read while a plugin registers its routes, not inside its handlers', () => {
+    const sources: Sources = {
+      'src/modules/x/routes.ts': [
+        IMPORT,
+        'export default async function routes(app: any) {',
+        "  for (const [verb, text] of [['on', messages.ok]]) app.post(verb, async () => ({ message: text }));",
+        "  app.get('/x', async () => ({ message: messages.ok }));",
+        "  const later = [['off', () => messages.ok]];",
+        '}',
+      ].join('\n'),
+    };
+    expect(frozenTextProblems(sources)).toEqual([
+      'src/modules/x/routes.ts:4: messages.ok is read at registration',
+    ]);
+  });
+
   it('the real code reads no text at module load', () => {
     expect(frozenTextProblems(readSources())).toEqual([]);
   });
