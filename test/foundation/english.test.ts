@@ -16,7 +16,7 @@ describe('English', () => {
     expectEnglish(response, 200, 'The service is running.');
   });
 
-  it('GET /metrics', async () => {
+  it('the metrics route (hidden from the API document): its refusal in English', async () => {
     // The text is for Prometheus (no language); the refusal is an envelope.
     const refused = await inEnglish(t.app, { method: 'GET', url: '/metrics' });
     expectEnglish(refused, 401, en.messages.unauthenticated);
