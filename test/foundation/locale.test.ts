@@ -358,3 +358,26 @@ describe('the OpenAPI document', () => {
     expect(files).toBeGreaterThan(3);
   });
 });
+
+describe('rate limits', () => {
+  it('the general limit and a route’s own limit (@fastify/rate-limit) answer 429 in English', async () => {
+    const t = await createTestApp({ config: { rateLimitPerMinute: 2 } });
+    const en = { 'accept-language': 'en' };
+    const ip = '198.51.100.77';
+    for (let i = 0; i < 2; i++) await t.app.inject({ method: 'GET', url: '/api/', remoteAddress: ip });
+    const general = await t.app.inject({ method: 'GET', url: '/api/', headers: en, remoteAddress: ip });
+    expect(general.statusCode).toBe(429);
+    expect(general.json().message).toBe('Too many requests. Try again later.');
+    expect(general.headers['content-language']).toBe('en');
+    await t.close();
+
+    const r = await createTestApp({ config: { rateLimitPerMinute: 1000 } });
+    let last = await r.app.inject({ method: 'POST', url: '/api/otp/verify', headers: en, payload: {} });
+    for (let i = 0; i < 40 && last.statusCode !== 429; i++)
+      last = await r.app.inject({ method: 'POST', url: '/api/otp/verify', headers: en, payload: {} });
+    expect(last.statusCode).toBe(429);
+    expect(last.json().message).toBe('Too many requests. Try again later.');
+    expect(last.headers['content-language']).toBe('en');
+    await r.close();
+  });
+});
