@@ -292,6 +292,7 @@ export const en: Catalogue = {
     refund: (amount) => `Refund of the withdrawal of ${number.format(amount)} XAF`,
     payoutDescription: (id) => `Referral withdrawal no. ${id}`,
     commission: (percent) => `Referral commission (${percent}%) on a referral’s purchase`,
+    amountTooHigh: (max) => `The maximum withdrawal amount is ${number.format(max)} XAF.`,
   },
   pushTexts: {
     'pronostic.succeeded': { title: 'Your analysis is ready', body: 'Open the app to see your prediction.' },

@@ -308,6 +308,7 @@ const withdrawalTexts = {
   refund: (amount: number) => `Remboursement du retrait de ${amount} XAF`,
   payoutDescription: (id: number) => `Retrait de parrainage n° ${id}`,
   commission: (percent: number) => `Commission de parrainage (${percent} %) sur l’achat d’un filleul`,
+  amountTooHigh: (max: number) => `Le montant maximum d’un retrait est de ${max} XAF.`,
 };
 
 /**

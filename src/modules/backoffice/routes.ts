@@ -158,9 +158,10 @@ const backofficeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
+  // The texts are read when answering (a function each), in the request's language.
   for (const [verb, status, message] of [
-    ['block', 'blocked', messages.userBlocked],
-    ['unblock', 'active', messages.userUnblocked],
+    ['block', 'blocked', () => messages.userBlocked],
+    ['unblock', 'active', () => messages.userUnblocked],
   ] as const) {
     app.post(
       `/api/admin/users/:id/${verb}`,
@@ -181,7 +182,7 @@ const backofficeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const user = await users.setStatus(admin, request.params.id, status);
         // This process forgets the account's cached tokens at once; the others on the trigger's announcement.
         if (status === 'blocked') tokens.cache.forgetUser(user.id);
-        return envelope({ user: { id: admin.id }, message, data: { user } });
+        return envelope({ user: { id: admin.id }, message: message(), data: { user } });
       },
     );
   }

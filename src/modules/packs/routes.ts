@@ -102,9 +102,10 @@ const packRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
+  // The texts are read when answering (a function each), in the request's language.
   for (const [verb, active, message] of [
-    ['activate', true, messages.packActivated],
-    ['deactivate', false, messages.packDeactivated],
+    ['activate', true, () => messages.packActivated],
+    ['deactivate', false, () => messages.packDeactivated],
   ] as const) {
     app.post(
       `/api/admin/packs/:id/${verb}`,
@@ -120,7 +121,7 @@ const packRoutes: FastifyPluginAsyncTypebox = async (app) => {
       async (request) => {
         const user = currentUser(request);
         const pack = await packs.setActive(user, request.params.id, active);
-        return envelope({ user: { id: user.id }, message, data: { pack } });
+        return envelope({ user: { id: user.id }, message: message(), data: { pack } });
       },
     );
   }

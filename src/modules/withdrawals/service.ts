@@ -167,7 +167,7 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps) {
       const max = Math.max(WITHDRAW_MAX, config.withdrawMin);
       if (input.amount < config.withdrawMin)
         errors.amount = [withdrawalTexts.amountTooLow(config.withdrawMin)];
-      else if (input.amount > max) errors.amount = [`Le montant maximum d’un retrait est de ${max} XAF.`];
+      else if (input.amount > max) errors.amount = [withdrawalTexts.amountTooHigh(max)];
       const phone = cameroonMobileOf(input.phone);
       if (!phone) errors.phone = [messages.withdrawalPhoneInvalid];
       const icon = input.operator.icon.trim();

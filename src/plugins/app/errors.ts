@@ -29,7 +29,9 @@ import {
   UpstreamFailed,
   ValidationFailed,
 } from '../../lib/errors.js';
-import { messages, validationMessages } from '../../lib/messages.js';
+import { DEFAULT_LOCALE, inLocale, negotiateLocale } from '../../lib/locale.js';
+import { type MessageKey, messages, validationMessages } from '../../lib/messages.js';
+import { languageHeaders } from './locale.js';
 
 interface ErrorAnswer {
   status: number;
@@ -154,23 +156,24 @@ function fromDomainError(error: DomainError): ErrorAnswer {
   return { status, body };
 }
 
+// Keys, not texts: a text read here, at module load, would stay French for every request.
 /** @fastify/multipart's limit errors (413), said in words a person understands. */
-const multipartLimitMessages: Record<string, string> = {
-  FST_REQ_FILE_TOO_LARGE: messages.uploadTooLarge,
-  FST_FILES_LIMIT: messages.uploadTooManyParts,
-  FST_FIELDS_LIMIT: messages.uploadTooManyParts,
-  FST_PARTS_LIMIT: messages.uploadTooManyParts,
+const multipartLimitMessages: Record<string, MessageKey> = {
+  FST_REQ_FILE_TOO_LARGE: 'uploadTooLarge',
+  FST_FILES_LIMIT: 'uploadTooManyParts',
+  FST_FIELDS_LIMIT: 'uploadTooManyParts',
+  FST_PARTS_LIMIT: 'uploadTooManyParts',
 };
 
-const frameworkStatusMessages: Record<number, string> = {
-  400: messages.badRequest,
-  401: messages.unauthenticated,
-  403: messages.forbidden,
-  404: messages.routeNotFound,
-  405: messages.methodNotAllowed,
-  413: messages.payloadTooLarge,
-  415: messages.unsupportedMediaType,
-  429: messages.tooManyRequests,
+const frameworkStatusMessages: Record<number, MessageKey> = {
+  400: 'badRequest',
+  401: 'unauthenticated',
+  403: 'forbidden',
+  404: 'routeNotFound',
+  405: 'methodNotAllowed',
+  413: 'payloadTooLarge',
+  415: 'unsupportedMediaType',
+  429: 'tooManyRequests',
 };
 
 export function toErrorAnswer(error: FastifyError | DomainError | Error): ErrorAnswer {
@@ -200,9 +203,9 @@ export function toErrorAnswer(error: FastifyError | DomainError | Error): ErrorA
   }
   const status = fastifyError.statusCode;
   const limitMessage = multipartLimitMessages[fastifyError.code];
-  if (status === 413 && limitMessage) return { status, body: envelope({ message: limitMessage }) };
+  if (status === 413 && limitMessage) return { status, body: envelope({ message: messages[limitMessage] }) };
   if (status !== undefined && status >= 400 && status < 500) {
-    return { status, body: envelope({ message: frameworkStatusMessages[status] ?? messages.badRequest }) };
+    return { status, body: envelope({ message: messages[frameworkStatusMessages[status] ?? 'badRequest'] }) };
   }
   return { status: 500, body: envelope({ message: messages.serverError }) };
 }
@@ -213,14 +216,23 @@ export function sendError(reply: FastifyReply, answer: ErrorAnswer, omitErrors =
   return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.body);
 }
 
-/** Fastify's `frameworkErrors`: failures before routing (a malformed URL) get the envelope too. */
+/**
+ * Fastify's `frameworkErrors`: failures before routing (a malformed URL) get the envelope too, in
+ * the caller's language: no hook has run yet, so the language is chosen here.
+ */
 export function frameworkErrorHandler(
   error: FastifyError,
   request: FastifyRequest,
   reply: FastifyReply,
 ): void {
+  const asked = negotiateLocale(request.headers['accept-language']);
+  request.askedLocale = asked;
+  request.locale = asked ?? DEFAULT_LOCALE;
   reply.header('x-request-id', request.id);
-  sendError(reply, toErrorAnswer(error));
+  inLocale(request.locale, () => {
+    languageHeaders(reply, request.locale);
+    sendError(reply, toErrorAnswer(error));
+  });
 }
 
 const ROUTABLE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;

@@ -26,6 +26,59 @@ export function operationIdOf(method: string, url: string): string {
   return `${method.toLowerCase()}${tail.join('')}`;
 }
 
+/** The headers every envelope carries (plugins/app/locale.ts), declared once and referenced. */
+const LANGUAGE_HEADERS = {
+  'Content-Language': {
+    description: 'La langue du `message` et des textes de `errors` : `fr` (par défaut) ou `en`.',
+    schema: { type: 'string', enum: ['fr', 'en'] },
+  },
+  Vary: {
+    description: 'Contient `Accept-Language` : la réponse dépend de la langue demandée.',
+    schema: { type: 'string', examples: ['Accept-Language'] },
+  },
+};
+
+interface DocumentResponse {
+  content?: Record<string, { schema?: { properties?: Record<string, unknown> } }>;
+  headers?: Record<string, unknown>;
+}
+
+/**
+ * Declares the language headers on every answer that is an envelope (JSON with `user` and
+ * `message`); files, event streams and the export attachment are left as they are.
+ */
+export function withLanguageHeaders<T extends Record<string, unknown>>(document: T): T {
+  const paths = (document.paths ?? {}) as Record<
+    string,
+    Record<string, { responses?: Record<string, DocumentResponse> }>
+  >;
+  for (const operations of Object.values(paths)) {
+    for (const operation of Object.values(operations)) {
+      for (const response of Object.values(operation.responses ?? {})) {
+        const properties = response.content?.['application/json']?.schema?.properties;
+        if (!properties || !('user' in properties) || !('message' in properties)) continue;
+        response.headers = {
+          ...response.headers,
+          'Content-Language': { $ref: '#/components/headers/ContentLanguage' },
+          Vary: { $ref: '#/components/headers/VaryAcceptLanguage' },
+        };
+      }
+    }
+  }
+  const components = (document.components ?? {}) as Record<string, unknown>;
+  return {
+    ...document,
+    components: {
+      ...components,
+      headers: {
+        ...(components.headers as Record<string, unknown> | undefined),
+        ContentLanguage: LANGUAGE_HEADERS['Content-Language'],
+        VaryAcceptLanguage: LANGUAGE_HEADERS.Vary,
+      },
+    },
+  };
+}
+
 async function openapiPlugin(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
@@ -36,7 +89,12 @@ async function openapiPlugin(app: FastifyInstance): Promise<void> {
         license: { name: 'Propriétaire — tous droits réservés', identifier: 'LicenseRef-Proprietary' },
         description:
           'API REST de l’application de pronostics : connexion par code à usage unique, analyses de matchs ' +
-          'payées en crédits, portefeuille et parrainage. Chaque réponse suit l’enveloppe {user, message, data, errors}.',
+          'payées en crédits, portefeuille et parrainage. Chaque réponse suit l’enveloppe {user, message, data, errors}. ' +
+          'Langues : l’en-tête Accept-Language choisit le français (par défaut) ou l’anglais (`en`, `en-GB`, ' +
+          'q-values comprises) ; un en-tête absent, illisible ou qui ne nomme aucune des deux donne le français, ' +
+          'jamais une erreur. Chaque enveloppe porte Content-Language (`fr` ou `en`) et Vary: Accept-Language ; ' +
+          'les fichiers servis (avatars, pièces jointes) n’en portent pas. Seuls les textes changent de langue : ' +
+          'les clés, les noms de champs et les valeurs restent les mêmes.',
       },
       servers: [{ url: '/' }],
       components: {
@@ -51,6 +109,8 @@ async function openapiPlugin(app: FastifyInstance): Promise<void> {
         },
       },
     },
+    transformObject: (documentObject) =>
+      withLanguageHeaders((documentObject as { openapiObject: Record<string, unknown> }).openapiObject),
     // Every operation gets an operationId, and a route without `security` says it is public.
     transform: ({ schema, url, route }) => {
       const given = (schema ?? {}) as Record<string, unknown>;
