@@ -1529,6 +1529,8 @@ export interface operations {
             /** @description Default Response */
             428: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16875,6 +16877,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16892,6 +16896,8 @@ export interface operations {
             /** @description Error envelope */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
