@@ -342,7 +342,7 @@ const ConfigSchema = Type.Object({
     maximum: 100,
     description: 'Share (%) of each SMS budget kept for numbers that verified a code before.',
   }),
-  // docs/decisions/0106-signup-challenge.md: about 0.5 ms of a server core per counter tried.
+  // docs/decisions/0104-signup-challenge.md: about 0.5 ms of a server core per counter tried.
   signupChallengeCost: wholeNumber('SIGNUP_CHALLENGE_COST', {
     default: 1000,
     minimum: 1,

@@ -1,4 +1,4 @@
-// Asking for a sign-in code with the sign-up challenge handled (decision 0106): while the service's
+// Asking for a sign-in code with the sign-up challenge handled (decision 0104): while the service's
 // SMS budget is under pressure, `POST /api/otp/generate` answers a number that never signed in with
 // a 428 and an ALTCHA challenge; this solves it with altcha-lib (WebCrypto: browsers, React Native
 // with a WebCrypto polyfill, Node 20+) and sends the same request again with the proof.

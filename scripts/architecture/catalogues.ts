@@ -301,16 +301,6 @@ export function checkedForProse(path: string): boolean {
 /** Literals that are prose but are not texts of the API's answers, each with its reason. */
 export const PROSE_EXCLUSIONS: { file: string; startsWith: string; reason: string }[] = [
   {
-    file: 'src/modules/console/routes.ts',
-    startsWith: 'Console d’administration non construite',
-    reason: 'the console is translated with the pages (issue 40, helper en-pages)',
-  },
-  {
-    file: 'src/modules/users/service.ts',
-    startsWith: 'Crédits de bienvenue',
-    reason: 'a ledger description, written in the account’s language (issue 40, helper en-account)',
-  },
-  {
     file: 'src/modules/track-record/service.ts',
     startsWith: 'Fréquences historiques',
     reason: 'a label inside the track record’s `data`, not a message: data is never translated',

@@ -1,4 +1,4 @@
-// `npm run attack:signup`: an SMS-pumping flood on sign-ups (issue 42, decision 0106). An attacker
+// `npm run attack:signup`: an SMS-pumping flood on sign-ups (issue 42, decision 0104). An attacker
 // with 13 IPv4 addresses (or one IPv6 /56: `--attacker ipv6`) asks codes for random valid +237
 // numbers and solves every challenge it gets (altcha-lib's solver), while new users from networks
 // not taking part sign up at a realistic rate; it prints the share of those users who got their

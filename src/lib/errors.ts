@@ -180,7 +180,7 @@ export class RateLimited extends DomainError {
 
 /**
  * A sign-up must show a solved proof-of-work challenge first (428): `data.challenge` is an ALTCHA
- * challenge (decision 0106); nothing was sent and nothing counted.
+ * challenge (decision 0104); nothing was sent and nothing counted.
  */
 export class ChallengeRequired extends DomainError {
   override readonly data: { challenge: Record<string, unknown> };

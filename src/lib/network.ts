@@ -17,7 +17,7 @@ export function clientNetwork(ip: string): string {
 }
 
 /**
- * The network a stranger's sign-ups are counted by under pressure (decision 0106): an IPv4 address
+ * The network a stranger's sign-ups are counted by under pressure (decision 0104): an IPv4 address
  * as is (a carrier's NAT pool is a /24 shared by thousands), an IPv6 address by its /48, the most a
  * tunnel broker hands out for free, and a home's delegation (/56) or a phone's /64 sits inside it.
  */

@@ -93,7 +93,7 @@ export function verify(t: TestApp, payload: unknown, options: CallOptions = {}) 
 }
 
 /**
- * A generate as a client that handles the sign-up challenge (decision 0106): a 428 is solved and the
+ * A generate as a client that handles the sign-up challenge (decision 0104): a 428 is solved and the
  * same request sent again with its proof (the ALTCHA payload, base64).
  */
 export async function generateSolving(

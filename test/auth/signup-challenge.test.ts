@@ -1,4 +1,4 @@
-// The sign-up challenge (issue 42, decision 0106): while the strangers' share of an SMS budget is
+// The sign-up challenge (issue 42, decision 0104): while the strangers' share of an SMS budget is
 // half used, a number that never verified a code gets a 428 with an ALTCHA challenge instead of a
 // code, and gets its code by sending the same request with the solved proof, once; each stranger
 // network has a small share; returning numbers and RATE_LIMIT=off are never asked. Then the flood:

@@ -1,7 +1,7 @@
 // The share of each SMS budget kept for returning numbers (OTP_RETURNING_SHARE_PERCENT), and the
 // reservation of each send before it goes out. The attack: strangers on 25 IPv6 networks (each a
 // /48 of its own) ask codes for 500 valid numbers that never signed in, solving every sign-up
-// challenge (decision 0106); they spend less than the newcomers' part of the +237 budget, and the
+// challenge (decision 0104); they spend less than the newcomers' part of the +237 budget, and the
 // owner of an account, who verified a code before, still signs in.
 import { describe, expect, it } from 'vitest';
 import { createOtpApp, generate, generateSolving, mobilePhone, requestCode, verify } from './helpers.js';

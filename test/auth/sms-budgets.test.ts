@@ -1,6 +1,6 @@
 // SMS-fraud defences on otp/generate: the hourly budgets per country calling code and in all, their
 // 80 % warning, RATE_LIMIT=off, and the indexes their counts use. The new numbers here solve the
-// sign-up challenge past half a budget (decision 0106), as a client does, each from its own network.
+// sign-up challenge past half a budget (decision 0104), as a client does, each from its own network.
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config.js';

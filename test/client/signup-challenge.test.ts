@@ -1,4 +1,4 @@
-// The typed client's sign-up challenge (decision 0106): `requestSignInCode` asks for a code, and
+// The typed client's sign-up challenge (decision 0104): `requestSignInCode` asks for a code, and
 // when the service answers 428 it solves the ALTCHA challenge with WebCrypto and sends the same
 // request with the proof; without pressure it is one request, as before; other refusals are ApiErrors.
 import type { AddressInfo } from 'node:net';

@@ -38,6 +38,18 @@ describe('English', () => {
     expectEnglish(list, 200, en.messages.deviceList);
   });
 
+  it('GET /api/push/webpush-key', async () => {
+    const key = await inEnglish(t.app, { method: 'GET', url: '/api/push/webpush-key' });
+    expectEnglish(key, 200, en.messages.webpushKey);
+    const browser = await inEnglish(t.app, {
+      method: 'POST',
+      url: '/api/user/devices',
+      headers: user.headers,
+      payload: { token: '{"endpoint":"https://push.evil.example/x"}', platform: 'webpush' },
+    });
+    expectEnglish422(browser, 'token', en.messages.webpushSubscriptionMalformed);
+  });
+
   it('DELETE /api/user/devices/:id', async () => {
     const forgotten = await inEnglish(t.app, {
       method: 'DELETE',

@@ -128,7 +128,17 @@ describe('the web app at /app/', () => {
     try {
       const response = await bare.app.inject({ method: 'GET', url: '/app/' });
       expect(response.statusCode).toBe(503);
-      expect(response.body).toContain('npm run build');
+      expect(response.body).toBe(
+        'Application web non construite : lancez `npm run build` (ou `npm start`, qui la construit).\n',
+      );
+      const english = await bare.app.inject({
+        method: 'GET',
+        url: '/app/',
+        headers: { 'accept-language': 'en' },
+      });
+      expect(english.body).toBe(
+        'The web app is not built: run `npm run build` (or `npm start`, which builds it).\n',
+      );
     } finally {
       await bare.close();
     }

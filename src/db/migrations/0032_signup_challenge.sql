@@ -1,4 +1,4 @@
--- The sign-up challenge (decision 0106): proofs accepted once, kept until their challenge expires;
+-- The sign-up challenge (decision 0104): proofs accepted once, kept until their challenge expires;
 -- each stranger's SMS reservation names its network (an IPv4 address, an IPv6 /48) so that, under
 -- pressure, a network's share of the strangers' budget can be counted.
 CREATE TABLE "signup_proofs" (

@@ -132,7 +132,7 @@ export const smsBudgetSpend = pgTable(
 );
 
 /**
- * Sign-up challenge proofs already accepted (decision 0106): a proof is good once. Kept by its
+ * Sign-up challenge proofs already accepted (decision 0104): a proof is good once. Kept by its
  * challenge's signature until the challenge expires; the housekeeping purge deletes them after.
  */
 export const signupProofs = pgTable('signup_proofs', {

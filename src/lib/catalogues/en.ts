@@ -237,6 +237,9 @@ export const en: Catalogue = {
     otpNetworkBusy: 'Too many new sign-ups from your network right now. Try again later.',
     flagOwnResolution:
       'You cannot resolve a flag about your own payment or withdrawal: another administrator must do it.',
+    consoleNotBuilt: 'The admin console is not built: run `npm run build` (or `npm start`, which builds it).',
+    webappNotBuilt: 'The web app is not built: run `npm run build` (or `npm start`, which builds it).',
+    fileNotFound: 'File not found.',
   },
   adminTexts: {
     adjustBelowZero: (balance) =>

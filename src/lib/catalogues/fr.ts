@@ -220,6 +220,11 @@ const messages = {
   otpNetworkBusy: 'Trop de nouvelles inscriptions depuis votre réseau en ce moment. Réessayez plus tard.',
   flagOwnResolution:
     'Vous ne pouvez pas résoudre un signalement sur votre propre paiement ou retrait : un autre administrateur doit le faire.',
+  consoleNotBuilt:
+    'Console d’administration non construite : lancez `npm run build` (ou `npm start`, qui la construit).',
+  webappNotBuilt:
+    'Application web non construite : lancez `npm run build` (ou `npm start`, qui la construit).',
+  fileNotFound: 'Fichier introuvable.',
 };
 
 /** Texts of the back office's actions that carry a figure. */
@@ -482,7 +487,7 @@ n’entrent pas dans le taux de réussite.`,
       'Saisissez le code de confirmation reçu par SMS : le compte est supprimé aussitôt.',
     ],
     whatHappens: 'Ce qui est supprimé, ce qui est conservé',
-    // What is kept, and for how long: docs/decisions/0101-deletion-page-retention.md.
+    // What is kept, and for how long: docs/decisions/0100-deletion-page-retention.md.
     outcomes: [
       'Supprimés : votre numéro de téléphone (partout, journal d’audit compris, sauf dans les opérations financières ci-dessous), votre nom, votre pseudo, votre photo, vos demandes d’assistance et leurs pièces jointes, vos sessions (vous êtes déconnecté partout).',
       'Anonymisés : vos pronostics, gardés sans aucun lien avec vous pour le bilan public.',

@@ -6,7 +6,7 @@
 // budgets), counted from delivered codes in the database so every API process sees the same numbers
 // and a failed send costs the person nothing. While the strangers' share of a budget is under
 // pressure, a number that never verified a code must solve a challenge first, and each stranger
-// network may use only a small share (decision 0106).
+// network may use only a small share (decision 0104).
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Database, Transaction } from '../../db/client.js';
@@ -264,7 +264,7 @@ export function createOtpService(deps: OtpServiceDeps) {
   }
 
   /**
-   * A stranger's sign-up (decision 0106): under pressure, its network must be within its share
+   * A stranger's sign-up (decision 0104): under pressure, its network must be within its share
    * (429) and it needs a proof (428 with a challenge when it has none). Returns the share to hold
    * it to when reserving, undefined without pressure.
    */

@@ -35,7 +35,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: {
           200: EnvelopeWithoutErrors(Type.Object({ phone: Type.String() }), Type.Null()),
           ...otpErrors,
-          // Decision 0106: a new number while the SMS budget is under pressure; no code was sent.
+          // Decision 0104: a new number while the SMS budget is under pressure; no code was sent.
           428: EnvelopeWithoutErrors(Type.Object({ challenge: SignupChallenge }), Type.Null()),
           500: ErrorEnvelope,
         },

@@ -1,4 +1,4 @@
-// The sign-up challenge (decision 0106): while the strangers' share of an SMS budget is under
+// The sign-up challenge (decision 0104): while the strangers' share of an SMS budget is under
 // pressure, a number that never verified a code gets its code only with a solved ALTCHA
 // proof-of-work (altcha-lib, PBKDF2/SHA-256), bound to that number, good once, for a few minutes;
 // the work asked grows with the pressure. The rules of who is asked live in the OTP service.

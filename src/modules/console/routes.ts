@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Locale } from '../../lib/locale.js';
+import { messages } from '../../lib/messages.js';
 import { pageLocale } from '../../lib/page-locale.js';
 
 const TYPES: Record<string, string> = {
@@ -22,9 +23,6 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
   '.json': 'application/json; charset=utf-8',
 };
-
-const NOT_BUILT =
-  'Console d’administration non construite : lancez `npm run build` (ou `npm start`, qui la construit).\n';
 
 /** The build's index.html with its `<html lang>` set to the reader's language. */
 function inLanguage(index: Buffer, locale: Locale): string {
@@ -49,7 +47,7 @@ const consoleRoutes: FastifyPluginAsync = async (app) => {
         .code(503)
         .type('text/plain; charset=utf-8')
         .header('cache-control', 'no-store')
-        .send(NOT_BUILT);
+        .send(`${messages.consoleNotBuilt}\n`);
     }
     const locale = pageLocale(request, reply);
     // An answer that sets the language cookie is the reader's own, kept by no shared cache.
@@ -68,7 +66,7 @@ const consoleRoutes: FastifyPluginAsync = async (app) => {
       const type = TYPES[extname(file)];
       const body = type && file.startsWith(root + sep) ? await readOrNull(file) : null;
       if (!body) {
-        return reply.code(404).type('text/plain; charset=utf-8').send('Fichier introuvable.\n');
+        return reply.code(404).type('text/plain; charset=utf-8').send(`${messages.fileNotFound}\n`);
       }
       // The file names carry a hash of their content: a new build is new names.
       return reply.type(type!).header('cache-control', 'public, max-age=31536000, immutable').send(body);

@@ -31,7 +31,7 @@ import type { LogHeads } from './service.js';
  * as dead tokens do. So when this many distinct devices answer dead within PRUNE_PAUSE_WINDOW_SECONDS
  * with no successful send in between, pruning pauses: devices answering dead are kept (retried
  * with backoff), the back office gets a `push.pruning_paused` event, and the metrics show it. The
- * next successful send resumes pruning (docs/decisions/0105-push-pruning-pause.md).
+ * next successful send resumes pruning (docs/decisions/0103-push-pruning-pause.md).
  */
 export const PRUNE_PAUSE_AFTER = 5;
 export const PRUNE_PAUSE_WINDOW_SECONDS = 600;

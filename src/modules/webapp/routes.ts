@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { messages } from '../../lib/messages.js';
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -22,9 +23,6 @@ const TYPES: Record<string, string> = {
 
 /** Already compressed: sent as they are. */
 const COMPRESSED = new Set(['.png', '.ico', '.woff2']);
-
-const NOT_BUILT =
-  'Application web non construite : lancez `npm run build` (ou `npm start`, qui la construit).\n';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -87,7 +85,7 @@ const webappRoutes: FastifyPluginAsync = async (app) => {
       .code(503)
       .type('text/plain; charset=utf-8')
       .header('cache-control', 'no-store')
-      .send(NOT_BUILT);
+      .send(`${messages.webappNotBuilt}\n`);
   }
 
   const toApp = async (_request: FastifyRequest, reply: FastifyReply) => reply.redirect('/app/', 302);
@@ -104,7 +102,7 @@ const webappRoutes: FastifyPluginAsync = async (app) => {
         : 'public, max-age=3600';
     const sent = await sendFile(request, reply, file, cache);
     if (sent !== false) return sent;
-    return reply.code(404).type('text/plain; charset=utf-8').send('Fichier introuvable.\n');
+    return reply.code(404).type('text/plain; charset=utf-8').send(`${messages.fileNotFound}\n`);
   });
 };
 
