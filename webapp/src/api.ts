@@ -40,3 +40,31 @@ export function errorText(error: unknown): string {
   }
   return t('genericError');
 }
+
+/**
+ * A multipart call (an avatar, a ticket with its attachment): the typed client speaks JSON, so
+ * these go through fetch with the same token and language; the envelope's `data`, or an ApiError.
+ */
+export async function upload<T>(path: string, form: FormData): Promise<T> {
+  const token = session.token();
+  const response = await fetch(path, {
+    method: 'POST',
+    body: form,
+    headers: {
+      'Accept-Language': currentLanguage(),
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+    },
+  });
+  const body = (await response.json().catch(() => undefined)) as { data?: T } | undefined;
+  if (!response.ok || body?.data === undefined) throw new ApiError(response.status, body);
+  return body.data;
+}
+
+/** An amount in XAF, as the screens' language writes it. */
+export function xaf(amount: number): string {
+  return new Intl.NumberFormat(currentLanguage(), {
+    style: 'currency',
+    currency: 'XAF',
+    maximumFractionDigits: 0,
+  }).format(amount);
+}

@@ -9,10 +9,36 @@ import { AnalysisScreen } from './screens/analysis.js';
 import { History } from './screens/history.js';
 import { Home } from './screens/home.js';
 import { NewAnalysis } from './screens/new.js';
+import { Profile } from './screens/profile.js';
+import { Referrals } from './screens/referrals.js';
 import { SignIn } from './screens/signin.js';
+import { Support } from './screens/support.js';
+import { Wallet } from './screens/wallet.js';
 
-function Screen({ route, onOffline }: { route: Route; onOffline: () => void }) {
+interface ScreenProps {
+  route: Route;
+  onOffline: () => void;
+  onLanguage: (language: Language) => void;
+  onSignedOut: () => void;
+}
+
+function Screen({ route, onOffline, onLanguage, onSignedOut }: ScreenProps) {
   switch (route.name) {
+    case 'wallet':
+      return <Wallet />;
+    case 'referrals':
+      return <Referrals />;
+    case 'profile':
+      return (
+        <>
+          <Profile onLanguage={onLanguage} onDeleted={onSignedOut} />
+          <p>
+            <a {...linkTo({ name: 'support' })}>{t('supportTitle')}</a>
+          </p>
+        </>
+      );
+    case 'support':
+      return <Support />;
     case 'new':
       return <NewAnalysis />;
     case 'analysis':
@@ -55,11 +81,11 @@ export function App({
     };
   }, [offline]);
 
-  const switchLanguage = () => {
-    const next: Language = currentLanguage() === 'fr' ? 'en' : 'fr';
+  const showLanguage = useCallback((next: Language) => {
     setLanguage(next);
     setShown(next);
-  };
+  }, []);
+  const switchLanguage = () => showLanguage(currentLanguage() === 'fr' ? 'en' : 'fr');
   const logout = async () => {
     await api.POST('/api/user/logout').catch(() => undefined);
     session.clear();
@@ -113,6 +139,9 @@ export function App({
                 [{ name: 'home' }, 'navHome'],
                 [{ name: 'new' }, 'navNew'],
                 [{ name: 'history' }, 'navHistory'],
+                [{ name: 'wallet' }, 'navWallet'],
+                [{ name: 'referrals' }, 'navReferrals'],
+                [{ name: 'profile' }, 'navProfile'],
               ] as const
             ).map(([target, label]) => (
               <a
@@ -125,7 +154,12 @@ export function App({
             ))}
           </nav>
           <main id="main" key={`${language}-${attempt}-${route.name}-${'id' in route ? route.id : ''}`}>
-            <Screen route={route} onOffline={goneOffline} />
+            <Screen
+              route={route}
+              onOffline={goneOffline}
+              onLanguage={showLanguage}
+              onSignedOut={() => setSignedIn(false)}
+            />
           </main>
         </>
       ) : (

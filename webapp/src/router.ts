@@ -6,27 +6,30 @@ export type Route =
   | { name: 'home' }
   | { name: 'new' }
   | { name: 'analysis'; id: number }
-  | { name: 'history' };
+  | { name: 'history' }
+  | { name: 'wallet' }
+  | { name: 'referrals' }
+  | { name: 'profile' }
+  | { name: 'support' };
+
+const SIMPLE = ['new', 'history', 'wallet', 'referrals', 'profile', 'support'] as const;
 
 export function routeOf(path: string): Route {
   const rest = path.replace(/^\/app\/?/, '').replace(/\/+$/, '');
   const analysis = /^analyses\/(\d{1,10})$/.exec(rest);
   if (analysis) return { name: 'analysis', id: Number(analysis[1]) };
-  if (rest === 'new') return { name: 'new' };
-  if (rest === 'history') return { name: 'history' };
-  return { name: 'home' };
+  const simple = SIMPLE.find((name) => name === rest);
+  return simple ? { name: simple } : { name: 'home' };
 }
 
 export function pathOf(route: Route): string {
   switch (route.name) {
     case 'home':
       return '/app/';
-    case 'new':
-      return '/app/new';
-    case 'history':
-      return '/app/history';
     case 'analysis':
       return `/app/analyses/${route.id}`;
+    default:
+      return `/app/${route.name}`;
   }
 }
 
