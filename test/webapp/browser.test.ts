@@ -211,7 +211,11 @@ describe.runIf(runBrowserTests)('the web app in a browser', { timeout: 180_000 }
       await page.getByLabel('Numéro de téléphone').fill(phone.slice(4));
       await page.getByRole('button', { name: 'Recevoir le code' }).click();
       await page.getByLabel('Code à 6 chiffres').waitFor();
-      expect(answers).toEqual([428, 200]);
+      // The first ask is refused with its challenge; the typed client's solver (loaded then) asks
+      // again, solves the challenge it gets and sends the proof.
+      expect(answers[0]).toBe(428);
+      expect(answers.at(-1)).toBe(200);
+      expect(answers.length).toBeLessThanOrEqual(3);
       await page.getByLabel('Code à 6 chiffres').fill(pressed.outbox!.lastCode(phone));
       await page.getByRole('button', { name: 'Se connecter' }).click();
       await page.getByRole('heading', { name: 'Accueil' }).waitFor();

@@ -120,7 +120,10 @@ describe.runIf(runBrowserTests)('the web app’s money and account screens', { t
     await page.getByLabel(/Montant \(XAF\)/).fill('6000');
     await page.getByLabel('Orange Money').check();
     await page.getByRole('button', { name: 'Demander le retrait' }).click();
-    await page.locator('.cards li', { hasText: 'Orange Money' }).getByText('En attente').waitFor();
+    await page
+      .locator('.cards li', { hasText: 'Orange Money' })
+      .getByText('En attente', { exact: true })
+      .waitFor();
     await shoot(page, 'referrals-fr');
     expect(problems).toEqual([]);
     await context.close();

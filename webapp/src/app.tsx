@@ -4,16 +4,20 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api, session } from './api.js';
 import { currentLanguage, initialLanguage, type Language, setLanguage, t } from './i18n/index.js';
+import { lazyScreen } from './lazy.js';
 import { linkTo, type Route, useRoute } from './router.js';
-import { AnalysisScreen } from './screens/analysis.js';
-import { History } from './screens/history.js';
 import { Home } from './screens/home.js';
-import { NewAnalysis } from './screens/new.js';
-import { Profile } from './screens/profile.js';
-import { Referrals } from './screens/referrals.js';
 import { SignIn } from './screens/signin.js';
-import { Support } from './screens/support.js';
-import { Wallet } from './screens/wallet.js';
+
+// The first screens (sign-in, home) come with the app; the others load when first opened, so a
+// phone on 3G downloads only what it shows.
+const NewAnalysis = lazyScreen(() => import('./screens/new.js').then((m) => m.NewAnalysis));
+const AnalysisScreen = lazyScreen(() => import('./screens/analysis.js').then((m) => m.AnalysisScreen));
+const History = lazyScreen(() => import('./screens/history.js').then((m) => m.History));
+const Wallet = lazyScreen(() => import('./screens/wallet.js').then((m) => m.Wallet));
+const Referrals = lazyScreen(() => import('./screens/referrals.js').then((m) => m.Referrals));
+const Profile = lazyScreen(() => import('./screens/profile.js').then((m) => m.Profile));
+const Support = lazyScreen(() => import('./screens/support.js').then((m) => m.Support));
 
 interface ScreenProps {
   route: Route;
@@ -153,7 +157,7 @@ export function App({
               </a>
             ))}
           </nav>
-          <main id="main" key={`${language}-${attempt}-${route.name}-${'id' in route ? route.id : ''}`}>
+          <main id="main" key={`${attempt}-${route.name}-${'id' in route ? route.id : ''}`}>
             <Screen
               route={route}
               onOffline={goneOffline}

@@ -6,6 +6,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, dataOf, errorText, type ResponseData } from '../api.js';
 import { currentLanguage, t } from '../i18n/index.js';
 import { followUserEvents } from '../live.js';
+import { declinePush, enablePush, pushWorthAsking } from '../push.js';
 
 type Detail = ResponseData<'/api/user/pronostic/{id}', 'get'>['pronostic'];
 
@@ -32,6 +33,8 @@ const LABELS: Record<string, Parameters<typeof t>[0]> = {
 export function AnalysisScreen({ id }: { id: number }) {
   const [detail, setDetail] = useState<Detail | undefined>();
   const [error, setError] = useState<string | undefined>();
+  const [offerPush, setOfferPush] = useState(false);
+  const [pushNotice, setPushNotice] = useState<string | undefined>();
 
   useEffect(() => {
     let live = true;
@@ -52,6 +55,10 @@ export function AnalysisScreen({ id }: { id: number }) {
       stop();
     };
   }, [id]);
+
+  useEffect(() => {
+    if (detail?.status === 'success') setOfferPush(pushWorthAsking());
+  }, [detail?.status]);
 
   if (error) {
     return (
@@ -80,6 +87,34 @@ export function AnalysisScreen({ id }: { id: number }) {
           {t('cancelledBecause', { reason: result.message ?? '' })}
         </p>
       )}
+      {offerPush && (
+        <section class="banner" aria-label={t('pushEnable')}>
+          <p>{t('pushAsk')}</p>
+          <button
+            type="button"
+            onClick={() => {
+              setOfferPush(false);
+              void enablePush().then(
+                (on) => on && setPushNotice(t('pushEnabled')),
+                (failure: unknown) => setError(errorText(failure)),
+              );
+            }}
+          >
+            {t('pushEnable')}
+          </button>
+          <button
+            type="button"
+            class="link"
+            onClick={() => {
+              declinePush();
+              setOfferPush(false);
+            }}
+          >
+            {t('pushLater')}
+          </button>
+        </section>
+      )}
+      {pushNotice && <p role="status">{pushNotice}</p>}
       {detail.status === 'success' && (
         <>
           <h2>{t('pick')}</h2>

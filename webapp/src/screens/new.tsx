@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, dataOf, errorText, type ResponseData } from '../api.js';
 import { currentLanguage, t } from '../i18n/index.js';
-import { navigate } from '../router.js';
+import { linkTo, navigate } from '../router.js';
 
 type Fixture = ResponseData<'/api/fixtures', 'get'>['fixtures'][number];
 type PronosticType = ResponseData<'/api/user/pronostic/types', 'get'>['types'][number];
@@ -24,6 +24,7 @@ export function NewAnalysis() {
   const [typeId, setTypeId] = useState<number | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
+  const [short, setShort] = useState(false);
 
   useEffect(() => {
     void dataOf(api.GET('/api/user/pronostic/types')).then(
@@ -79,6 +80,7 @@ export function NewAnalysis() {
       const data = await dataOf(api.POST('/api/user/pronostic/create', { body }));
       navigate({ name: 'analysis', id: data.pronostic.id });
     } catch (failure) {
+      setShort(failure instanceof ApiError && failure.status === 402);
       if (failure instanceof ApiError && failure.status === 402) {
         const { credits_balance, required } = (
           failure.body as { data: { credits_balance: number; required: number } }
@@ -183,6 +185,11 @@ export function NewAnalysis() {
         <p role="alert" class="error">
           {error}
         </p>
+      )}
+      {short && (
+        <a class="button" {...linkTo({ name: 'wallet' })}>
+          {t('goToPacks')}
+        </a>
       )}
       <button type="submit" disabled={busy}>
         {t('create')}
