@@ -136,6 +136,11 @@ describe.runIf(runBrowserTests)('the web app in a browser', { timeout: 180_000 }
     await page.getByRole('link', { name: 'Nouvelle analyse' }).click();
     await page.getByLabel('Rechercher une équipe').fill('coton');
     await page.getByLabel(/Canon Yaoundé – Coton Sport/).check();
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 844 });
+      await page.screenshot({ path: join(OUT, `webapp-new-fr-${width}.png`), fullPage: true });
+    }
+    await page.setViewportSize({ width: 390, height: 844 });
     await page.getByRole('button', { name: 'Lancer l’analyse' }).click();
     await page.getByText('Analyse en cours…', { exact: false }).waitFor();
     const url = page.url();
@@ -164,6 +169,12 @@ describe.runIf(runBrowserTests)('the web app in a browser', { timeout: 180_000 }
     await page.getByRole('link', { name: 'Historique' }).click();
     await page.getByRole('link', { name: 'Union Douala – Fovu Baham' }).waitFor();
     await page.getByRole('link', { name: 'Canon Yaoundé – Coton Sport' }).waitFor();
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 844 });
+      expect(await page.evaluate(FIND_OVERFLOW)).toEqual([]);
+      await page.screenshot({ path: join(OUT, `webapp-history-fr-${width}.png`), fullPage: true });
+    }
+    await page.setViewportSize({ width: 390, height: 844 });
     const firstType = await page.getByLabel('Type').locator('option').nth(1).getAttribute('value');
     await page.getByLabel('Type').selectOption(firstType!);
     await page.getByRole('link', { name: 'Union Douala – Fovu Baham' }).waitFor({ state: 'detached' });
@@ -211,11 +222,8 @@ describe.runIf(runBrowserTests)('the web app in a browser', { timeout: 180_000 }
       await page.getByLabel('Numéro de téléphone').fill(phone.slice(4));
       await page.getByRole('button', { name: 'Recevoir le code' }).click();
       await page.getByLabel('Code à 6 chiffres').waitFor();
-      // The first ask is refused with its challenge; the typed client's solver (loaded then) asks
-      // again, solves the challenge it gets and sends the proof.
-      expect(answers[0]).toBe(428);
-      expect(answers.at(-1)).toBe(200);
-      expect(answers.length).toBeLessThanOrEqual(3);
+      // The first ask is refused with its challenge; the typed client solves it and sends the proof.
+      expect(answers).toEqual([428, 200]);
       await page.getByLabel('Code à 6 chiffres').fill(pressed.outbox!.lastCode(phone));
       await page.getByRole('button', { name: 'Se connecter' }).click();
       await page.getByRole('heading', { name: 'Accueil' }).waitFor();

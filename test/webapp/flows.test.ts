@@ -114,7 +114,7 @@ describe.runIf(runBrowserTests)('the web app’s money and account screens', { t
     );
     await page.getByRole('button', { name: 'Copier' }).click();
     await page.getByText('Copié.').waitFor();
-    await page.getByLabel('Votre code de parrainage').fill(sponsorCode);
+    await page.getByLabel('Code de votre parrain').fill(sponsorCode);
     await page.getByRole('button', { name: 'Appliquer le code' }).click();
     await page.getByText('Code appliqué : votre parrain est', { exact: false }).waitFor();
     await page.getByLabel(/Montant \(XAF\)/).fill('6000');
@@ -160,6 +160,7 @@ describe.runIf(runBrowserTests)('the web app’s money and account screens', { t
     await page.getByLabel('Message').fill('Any news?');
     await page.getByRole('button', { name: 'Reply' }).click();
     await page.getByText('Any news?').waitFor();
+    await shoot(page, 'support-en');
     expect(problems).toEqual([]);
     await context.close();
   });

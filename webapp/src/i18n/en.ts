@@ -122,6 +122,7 @@ export const en: Texts = {
   godchildrenCount: { one: '{count} referral', other: '{count} referrals' },
   applyCodeTitle: 'Do you have a referral code?',
   applyCode: 'Apply the code',
+  sponsorCode: 'Your sponsor’s code',
   codeApplied: 'Code applied: your sponsor is {name}.',
   godchildrenTitle: 'Your referrals',
   noGodchildren: 'No referral yet.',

@@ -121,6 +121,7 @@ export const fr = {
   godchildrenCount: { one: '{count} filleul', other: '{count} filleuls' },
   applyCodeTitle: 'Vous avez un code de parrainage ?',
   applyCode: 'Appliquer le code',
+  sponsorCode: 'Code de votre parrain',
   codeApplied: 'Code appliqué : votre parrain est {name}.',
   godchildrenTitle: 'Vos filleuls',
   noGodchildren: 'Pas encore de filleul.',

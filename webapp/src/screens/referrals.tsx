@@ -151,7 +151,7 @@ export function Referrals() {
       <form onSubmit={applySponsor} aria-labelledby="sponsor-title">
         <h2 id="sponsor-title">{t('applyCodeTitle')}</h2>
         <label>
-          {t('yourCode')}
+          {t('sponsorCode')}
           <input
             value={sponsor}
             maxLength={32}

@@ -3,6 +3,7 @@
 // screen; every refusal is the service's own message, in the screens' language.
 import type { CountryCode } from 'libphonenumber-js/min';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { requestSignInCode } from '../../../clients/typescript/index.js';
 import { ApiError, api, dataOf, errorText, session } from '../api.js';
 import { currentLanguage, t } from '../i18n/index.js';
 import { COUNTRIES, countryLabel, HOME_COUNTRY, toE164 } from '../phone.js';
@@ -42,18 +43,13 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
     setBusy(true);
     setError(undefined);
     try {
-      const body = { phone: number, country, method };
-      const first = await api.POST('/api/otp/generate', { body });
-      let data = first.data?.data;
-      if (!data && first.response.status === 428) {
-        // Under pressure the service asks a new number to solve a challenge first: the typed
-        // client's solver (loaded only then: it is not small) asks again and solves the one it
-        // gets; the screen says what is happening meanwhile.
-        setChecking(true);
-        const { requestSignInCode } = await import('../../../clients/typescript/signup.js');
-        data = await requestSignInCode(api, body);
-      }
-      if (!data) throw new ApiError(first.response.status, first.error);
+      // Under pressure the service asks a new number to solve a challenge first (a 428): the typed
+      // client solves it and asks again; the screen says what is happening meanwhile.
+      const data = await requestSignInCode(
+        api,
+        { phone: number, country, method },
+        { onChallenge: () => setChecking(true) },
+      );
       setPhone(data.phone);
       setStep('code');
       setWait(RESEND_SECONDS);
