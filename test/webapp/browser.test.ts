@@ -26,6 +26,15 @@ import { createTestApp, grantCredits, nextPhone, type TestApp } from '../helpers
 
 warnWithoutChromium('web app browser tests');
 
+/** The focused element's accessible name as the tests know it: its label's text, else its own text. */
+const FOCUSED = `(() => {
+  const el = document.activeElement;
+  if (!el) return '';
+  const label = el.labels && el.labels[0];
+  const own = label ? label.childNodes[0].textContent : el.textContent;
+  return (own || '').trim();
+})()`;
+
 /** Run in the page (a string: the tests compile without the DOM's types): the worker's cached paths. */
 const SHELL_CACHED = `(async () => {
   await navigator.serviceWorker.ready;
@@ -231,6 +240,38 @@ describe.runIf(runBrowserTests)('the web app in a browser', { timeout: 180_000 }
     } finally {
       await pressed.close();
     }
+  });
+
+  it('signs in and moves between screens with the keyboard alone', async () => {
+    const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto(`${base}/app/`);
+    await page.getByRole('heading', { name: 'Connexion' }).waitFor();
+    const focusedName = () => page.evaluate(FOCUSED) as Promise<string>;
+    const tabTo = async (name: string) => {
+      for (let presses = 0; presses < 25; presses++) {
+        await page.keyboard.press('Tab');
+        if ((await focusedName()) === name) return;
+      }
+      throw new Error(`${name} is not reachable with Tab`);
+    };
+    await tabTo('Numéro de téléphone');
+    const phone = nextPhone();
+    await page.keyboard.type(phone.slice(4));
+    await page.keyboard.press('Enter');
+    await page.getByLabel('Code à 6 chiffres').waitFor();
+    // The code field takes the focus by itself.
+    expect(await focusedName()).toBe('Code à 6 chiffres');
+    await page.keyboard.type(t.outbox!.lastCode(phone));
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Accueil' }).waitFor();
+    for (const screen of ['Nouvelle analyse', 'Historique', 'Portefeuille', 'Parrainage', 'Profil']) {
+      await tabTo(screen);
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/\/app\/\w+$/);
+      await page.locator('main h1').waitFor();
+    }
+    await context.close();
   });
 
   it('passes axe’s WCAG A/AA checks, signed out and signed in, in both languages', async () => {

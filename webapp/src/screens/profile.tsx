@@ -15,6 +15,8 @@ export function Profile({
   const [name, setName] = useState('');
   const [username, setUsername] = useState('');
   const [avatar, setAvatar] = useState('');
+  // The form shows once the profile is read: a late answer never overwrites what was typed.
+  const [loaded, setLoaded] = useState(false);
   const [notice, setNotice] = useState<string | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
@@ -28,6 +30,7 @@ export function Profile({
         setName(user.name ?? '');
         setUsername(user.username ?? '');
         setAvatar(user.avatar);
+        setLoaded(true);
       },
       (failure: unknown) => setError(errorText(failure)),
     );
@@ -104,6 +107,15 @@ export function Profile({
     });
   };
 
+  if (!loaded) {
+    return error ? (
+      <p role="alert" class="error">
+        {error}
+      </p>
+    ) : (
+      <p class="loading">{t('loading')}</p>
+    );
+  }
   return (
     <section aria-labelledby="profile-title">
       <h1 id="profile-title">{t('profileTitle')}</h1>
