@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { en } from '../../webapp/src/i18n/en.js';
+import { fr } from '../../webapp/src/i18n/fr.js';
 import {
   FIND_OVERFLOW,
   launchChromium,
@@ -23,6 +25,8 @@ import {
 } from '../browser/page-checks.js';
 import { seedFixture } from '../fixtures/seed.js';
 import { createTestApp, grantCredits, nextPhone, type TestApp } from '../helpers.js';
+
+type Texts = typeof fr;
 
 warnWithoutChromium('web app browser tests');
 
@@ -133,68 +137,87 @@ describe.runIf(runBrowserTests)('the web app in a browser', { timeout: 180_000 }
     await context.close();
   });
 
-  it('creates an analysis from a fixture and shows it turn into its result without a reload; history filters and deletes', async () => {
-    const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 390, height: 844 } });
-    const page = await context.newPage();
-    const problems = watch(page);
-    await page.goto(`${base}/app/`);
-    const phone = nextPhone();
-    await signInThroughUi(page, phone);
-    const account = await t.app.services.users.findByPhone(phone);
-    await grantCredits(t, account!.id, 20);
-    await page.getByRole('link', { name: 'Nouvelle analyse' }).click();
-    await page.getByLabel('Rechercher une équipe').fill('coton');
-    await page.getByLabel(/Canon Yaoundé – Coton Sport/).check();
-    for (const width of WIDTHS) {
-      await page.setViewportSize({ width, height: 844 });
-      await page.screenshot({ path: join(OUT, `webapp-new-fr-${width}.png`), fullPage: true });
-    }
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.getByRole('button', { name: 'Lancer l’analyse' }).click();
-    await page.getByText('Analyse en cours…', { exact: false }).waitFor();
-    const url = page.url();
-    expect(url).toMatch(/\/app\/analyses\/\d+$/);
-    // The worker analyses it; the page hears it on its event stream and shows the result.
-    await t.app.runtime.analysisWorker.drain();
-    await page.getByRole('heading', { name: 'Probabilités' }).waitFor({ timeout: 15_000 });
-    expect(page.url()).toBe(url);
-    await page.getByText('Le match n’est pas encore joué.').waitFor();
-    expect(await page.locator('.bars li').count()).toBeGreaterThanOrEqual(2);
-    for (const width of WIDTHS) {
-      await page.setViewportSize({ width, height: 844 });
-      expect(await page.evaluate(FIND_OVERFLOW)).toEqual([]);
-      await page.screenshot({ path: join(OUT, `webapp-analysis-fr-${width}.png`), fullPage: true });
-    }
-    await page.setViewportSize({ width: 390, height: 844 });
+  it.each([
+    ['fr', fr, 'fr-FR'],
+    ['en', en, 'en-GB'],
+  ] as const)(
+    'creates an analysis and sees it turn into its result without a reload; history filters and deletes (%s)',
+    async (language, L: Texts, locale) => {
+      // axe is injected as a script: a context without the CSP (the first test keeps it).
+      const context = await browser.newContext({
+        bypassCSP: true,
+        locale,
+        viewport: { width: 390, height: 844 },
+      });
+      const page = await context.newPage();
+      const problems = watch(page);
+      await page.goto(`${base}/app/?lang=${language}`);
+      const phone = nextPhone();
+      await page.getByLabel(L.phone).fill(phone.slice(4));
+      await page.getByRole('button', { name: L.sendCode }).click();
+      await page.getByLabel(L.code).waitFor();
+      await page.getByLabel(L.code).fill(t.outbox!.lastCode(phone));
+      await page.getByRole('button', { name: L.verify }).click();
+      await page.getByRole('heading', { name: L.homeTitle }).waitFor();
+      const account = await t.app.services.users.findByPhone(phone);
+      await grantCredits(t, account!.id, 20);
+      const shoot = async (name: string) => {
+        for (const width of [...WIDTHS, 195]) {
+          await page.setViewportSize({ width, height: 844 });
+          expect(await page.evaluate(FIND_OVERFLOW)).toEqual([]);
+          if (width !== 195) {
+            await page.screenshot({
+              path: join(OUT, `webapp-${name}-${language}-${width}.png`),
+              fullPage: true,
+            });
+          }
+        }
+        await page.setViewportSize({ width: 390, height: 844 });
+        expect(await seriousAxeViolations(page)).toEqual([]);
+      };
+      await page.getByRole('link', { name: L.navNew }).click();
+      await page.getByLabel(L.searchTeam).fill('coton');
+      await page.getByLabel(/Canon Yaoundé – Coton Sport/).check();
+      await shoot('new');
+      await page.getByRole('button', { name: L.create }).click();
+      await page.getByText(L.inProgress).waitFor();
+      const url = page.url();
+      expect(url).toMatch(/\/app\/analyses\/\d+$/);
+      // The worker analyses it; the page hears it on its event stream and shows the result.
+      await t.app.runtime.analysisWorker.drain();
+      await page.getByRole('heading', { name: L.probabilities }).waitFor({ timeout: 15_000 });
+      expect(page.url()).toBe(url);
+      await page.getByText(L.notSettled).waitFor();
+      expect(await page.locator('.bars li').count()).toBeGreaterThanOrEqual(2);
+      // The narration is written in the account's language, which the sign-in took from the app's.
+      const narration = await page.locator('.narration').innerText();
+      expect(narration.length).toBeGreaterThan(40);
+      await shoot('analysis');
 
-    // Typed teams, another type: then the history filters by type and deletes.
-    await page.getByRole('link', { name: 'Nouvelle analyse' }).click();
-    await page.getByLabel('Équipe à domicile').fill('Union Douala');
-    await page.getByLabel('Équipe à l’extérieur').fill('Fovu Baham');
-    const types = page.locator('fieldset', { hasText: 'Type d’analyse' }).getByRole('radio');
-    await types.nth(1).check();
-    await page.getByRole('button', { name: 'Lancer l’analyse' }).click();
-    await page.getByText('Analyse en cours…', { exact: false }).waitFor();
-    await page.getByRole('link', { name: 'Historique' }).click();
-    await page.getByRole('link', { name: 'Union Douala – Fovu Baham' }).waitFor();
-    await page.getByRole('link', { name: 'Canon Yaoundé – Coton Sport' }).waitFor();
-    for (const width of WIDTHS) {
-      await page.setViewportSize({ width, height: 844 });
-      expect(await page.evaluate(FIND_OVERFLOW)).toEqual([]);
-      await page.screenshot({ path: join(OUT, `webapp-history-fr-${width}.png`), fullPage: true });
-    }
-    await page.setViewportSize({ width: 390, height: 844 });
-    const firstType = await page.getByLabel('Type').locator('option').nth(1).getAttribute('value');
-    await page.getByLabel('Type').selectOption(firstType!);
-    await page.getByRole('link', { name: 'Union Douala – Fovu Baham' }).waitFor({ state: 'detached' });
-    await page.getByLabel('Type').selectOption('');
-    page.once('dialog', (dialog) => void dialog.accept());
-    const row = page.locator('.cards li', { hasText: 'Union Douala – Fovu Baham' });
-    await row.getByRole('button', { name: 'Supprimer' }).click();
-    await row.waitFor({ state: 'detached' });
-    expect(problems).toEqual([]);
-    await context.close();
-  });
+      // Typed teams, another type: then the history filters by type and deletes.
+      await page.getByRole('link', { name: L.navNew }).click();
+      await page.getByLabel(L.homeTeam).fill('Union Douala');
+      await page.getByLabel(L.awayTeam).fill('Fovu Baham');
+      const types = page.locator('fieldset', { hasText: L.pickType }).getByRole('radio');
+      await types.nth(1).check();
+      await page.getByRole('button', { name: L.create }).click();
+      await page.getByText(L.inProgress).waitFor();
+      await page.getByRole('link', { name: L.navHistory }).click();
+      await page.getByRole('link', { name: 'Union Douala – Fovu Baham' }).waitFor();
+      await page.getByRole('link', { name: 'Canon Yaoundé – Coton Sport' }).waitFor();
+      await shoot('history');
+      const firstType = await page.getByLabel(L.filterType).locator('option').nth(1).getAttribute('value');
+      await page.getByLabel(L.filterType).selectOption(firstType!);
+      await page.getByRole('link', { name: 'Union Douala – Fovu Baham' }).waitFor({ state: 'detached' });
+      await page.getByLabel(L.filterType).selectOption('');
+      page.once('dialog', (dialog) => void dialog.accept());
+      const row = page.locator('.cards li', { hasText: 'Union Douala – Fovu Baham' });
+      await row.getByRole('button', { name: L.delete }).click();
+      await row.waitFor({ state: 'detached' });
+      expect(problems).toEqual([]);
+      await context.close();
+    },
+  );
 
   it('under sign-up pressure, a new number’s 428 is solved in the browser and the code still comes', async () => {
     // An app of its own with the limits on (the others lift them): a +237 budget of 20 an hour, the
@@ -261,7 +284,7 @@ describe.runIf(runBrowserTests)('the web app in a browser', { timeout: 180_000 }
     await page.keyboard.press('Enter');
     await page.getByLabel('Code à 6 chiffres').waitFor();
     // The code field takes the focus by itself.
-    expect(await focusedName()).toBe('Code à 6 chiffres');
+    await expect.poll(focusedName).toBe('Code à 6 chiffres');
     await page.keyboard.type(t.outbox!.lastCode(phone));
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Accueil' }).waitFor();

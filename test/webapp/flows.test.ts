@@ -22,6 +22,7 @@ import {
   launchChromium,
   OUT,
   runBrowserTests,
+  seriousAxeViolations,
   WIDTHS,
   warnWithoutChromium,
 } from '../browser/page-checks.js';
@@ -70,7 +71,12 @@ describe.runIf(runBrowserTests).each([
 
     /** A signed-in page (through the screens) and its account's id; failed requests collected. */
     async function signedIn() {
-      const context = await browser.newContext({ locale, viewport: { width: 390, height: 844 } });
+      // axe is injected as a script: contexts without the CSP (browser.test.ts checks the app under it).
+      const context = await browser.newContext({
+        bypassCSP: true,
+        locale,
+        viewport: { width: 390, height: 844 },
+      });
       const page = await context.newPage();
       const problems: string[] = [];
       page.on('pageerror', (error) => problems.push(`page: ${error.message}`));
@@ -99,6 +105,7 @@ describe.runIf(runBrowserTests).each([
       await page.setViewportSize({ width: 195, height: 422 });
       expect(await page.evaluate(FIND_OVERFLOW)).toEqual([]);
       await page.setViewportSize({ width: 390, height: 844 });
+      expect(await seriousAxeViolations(page)).toEqual([]);
     }
 
     it('buys a pack by mobile money: the waiting screen turns into "credited" without a reload', async () => {
