@@ -5,13 +5,19 @@
 // messages) into English and remembers it, and with the network gone the app still starts from
 // the worker's cache and says it is offline, then comes back by itself. Screens are kept in
 // .ci/out at 390 and 1280 px. Without Chromium the file is skipped locally and fails in CI.
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import pino from 'pino';
 import type { Browser, Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testConfig } from '../../src/config.js';
+import { pushDevices } from '../../src/db/schema/index.js';
+import { ManualClock } from '../../src/lib/clock.js';
+import { createPushDriver } from '../../src/providers/push/index.js';
 import { en } from '../../webapp/src/i18n/en.js';
 import { fr } from '../../webapp/src/i18n/fr.js';
 import {
@@ -23,6 +29,7 @@ import {
   WIDTHS,
   warnWithoutChromium,
 } from '../browser/page-checks.js';
+import { startWebPushFake, type WebPushFake } from '../fakes/web-push.js';
 import { seedFixture } from '../fixtures/seed.js';
 import { createTestApp, grantCredits, nextPhone, type TestApp } from '../helpers.js';
 
@@ -52,6 +59,7 @@ describe.runIf(runBrowserTests)('the web app in a browser', { timeout: 180_000 }
   let browser: Browser;
   let base: string;
   let buildDir: string;
+  let pushService: WebPushFake;
 
   beforeAll(async () => {
     buildDir = await mkdtemp(join(tmpdir(), 'webapp-browser-'));
@@ -60,7 +68,26 @@ describe.runIf(runBrowserTests)('the web app in a browser', { timeout: 180_000 }
       build: { outDir: buildDir, emptyOutDir: true },
       logLevel: 'warn',
     });
-    t = await createTestApp({ config: { webappDir: buildDir, rateLimit: false } });
+    // Web Push to a local push service (the browser's own, its vendor's, is not reachable here).
+    pushService = await startWebPushFake();
+    const base0 = testConfig();
+    const webpush = {
+      ...base0.webpush,
+      driver: 'vapid' as const,
+      subject: 'mailto:ops@example.cm',
+      allowedHosts: [...base0.webpush.allowedHosts, '127.0.0.1'],
+    };
+    const clock = new ManualClock(new Date());
+    const dataDir = await mkdtemp(join(tmpdir(), 'webapp-push-'));
+    const pushDriver = createPushDriver(
+      { ...base0, dataDir, webpush },
+      { clock, logger: pino({ level: 'silent' }), webpushAgent: pushService.agent },
+    );
+    t = await createTestApp({
+      clock,
+      pushDriver,
+      config: { webappDir: buildDir, rateLimit: false, webpush, dataDir },
+    });
     const inDays = (days: number) => new Date(t.clock.now().getTime() + days * 86_400_000).toISOString();
     await seedFixture(t, { home: 'Canon Yaoundé', away: 'Coton Sport', kickoffAt: inDays(2) });
     await seedFixture(t, { league: 'SP1', home: 'Barcelona', away: 'Girona', kickoffAt: inDays(3) });
@@ -72,6 +99,7 @@ describe.runIf(runBrowserTests)('the web app in a browser', { timeout: 180_000 }
   afterAll(async () => {
     await browser?.close();
     await t?.close();
+    await pushService?.close();
     await rm(buildDir, { recursive: true, force: true });
   });
 
@@ -351,6 +379,88 @@ describe.runIf(runBrowserTests)('the web app in a browser', { timeout: 180_000 }
       ),
     ).toEqual([]);
     await context.close();
+  });
+
+  it('offers notifications after the first analysis, subscribes with the service’s key, and pushes reach the browser', async () => {
+    const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    const problems = watch(page);
+    // The browser's subscription comes from the local push service: the one a real browser asks
+    // (its vendor's) is beyond this closed network. The rest is the app's and the service's own.
+    const subscription = pushService.subscribe(t.config.webpush.publicKey!);
+    await page.addInitScript(`
+      PushManager.prototype.subscribe = async function (options) {
+        const key = options.applicationServerKey;
+        window.__askedKey = typeof key === 'string' ? key : null;
+        const json = ${JSON.stringify(subscription.json)};
+        return { endpoint: json.endpoint, toJSON: () => json };
+      };
+    `);
+    await page.goto(`${base}/app/`);
+    const phone = nextPhone();
+    await signInThroughUi(page, phone);
+    const account = await t.app.services.users.findByPhone(phone);
+    await grantCredits(t, account!.id, 5);
+    await page.getByRole('link', { name: 'Nouvelle analyse' }).click();
+    await page.getByLabel(/Canon Yaoundé – Coton Sport/).check();
+    await page.getByRole('button', { name: 'Lancer l’analyse' }).click();
+    await page.getByText('Analyse en cours…', { exact: false }).waitFor();
+    // Not asked before an analysis is ready.
+    expect(await page.getByRole('button', { name: 'Activer les notifications' }).count()).toBe(0);
+    await t.app.runtime.analysisWorker.drain();
+    await page.getByRole('heading', { name: 'Probabilités' }).waitFor({ timeout: 15_000 });
+    await context.grantPermissions(['notifications'], { origin: base });
+    await page.getByRole('button', { name: 'Activer les notifications' }).click();
+    await page.getByText('Notifications activées.').waitFor();
+    expect(await page.evaluate('window.__askedKey')).toBe(t.config.webpush.publicKey);
+    const devices = (await t.app.db.select().from(pushDevices)).filter((row) => row.userId === account!.id);
+    expect(devices.map((row) => row.platform)).toEqual(['webpush']);
+    // The push loop sends the next event to the browser's push service, encrypted and signed.
+    const event = await t.app.db.transaction((tx) =>
+      t.app.services.events.append(tx, account!.id, 'credits.adjusted', { id: 1 }),
+    );
+    await t.app.runtime.pushSender.runOnce();
+    expect(pushService.problems).toEqual([]);
+    expect(
+      pushService.delivered.filter((sent) => sent.id === subscription.id).map((sent) => sent.payload),
+    ).toEqual([
+      {
+        title: 'Solde de crédits modifié',
+        body: 'Votre solde de crédits a été ajusté. Ouvrez l’application pour le détail.',
+        data: { type: 'credits.adjusted', seq: String(event.id), id: '1', created_at: event.created_at },
+      },
+    ]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('shows "reload" when a new version’s worker waits, and the reload brings it in', async () => {
+    const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto(`${base}/app/`);
+    await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
+    await page.reload(); // now controlled by the first version's worker
+    await page.getByRole('heading', { name: 'Connexion' }).waitFor();
+    expect(await page.evaluate('navigator.serviceWorker.controller !== null')).toBe(true);
+    // A deploy: the worker's script changes (its .br and .gz copies too, as a build writes them).
+    const workerFile = join(buildDir, 'sw.js');
+    const released = `${await readFile(workerFile, 'utf8')}\n// release 2\n`;
+    await writeFile(workerFile, released);
+    await writeFile(`${workerFile}.br`, brotliCompressSync(released));
+    await writeFile(`${workerFile}.gz`, gzipSync(released));
+    try {
+      await page.evaluate('navigator.serviceWorker.getRegistration().then((r) => r.update())');
+      await page.getByRole('status').filter({ hasText: 'Une nouvelle version est prête.' }).waitFor();
+      await page.getByRole('button', { name: 'Recharger' }).click();
+      // The new worker takes over and the page reloads under it: no prompt any more.
+      await page.waitForEvent('load');
+      await page.getByRole('heading', { name: 'Connexion' }).waitFor();
+      expect(await page.getByText('Une nouvelle version est prête.').count()).toBe(0);
+      const script = (await page.evaluate('navigator.serviceWorker.controller.scriptURL')) as string;
+      expect(script).toBe(`${base}/app/sw.js`);
+    } finally {
+      await context.close();
+    }
   });
 
   it('starts offline from the worker’s cache, says so, and comes back by itself', async () => {
