@@ -451,9 +451,9 @@ describe.runIf(runBrowserTests)('the web app in a browser', { timeout: 180_000 }
     try {
       await page.evaluate('navigator.serviceWorker.getRegistration().then((r) => r.update())');
       await page.getByRole('status').filter({ hasText: 'Une nouvelle version est prête.' }).waitFor();
-      await page.getByRole('button', { name: 'Recharger' }).click();
-      // The new worker takes over and the page reloads under it: no prompt any more.
-      await page.waitForEvent('load');
+      // The new worker takes over and the page reloads under it (waited for from before the click:
+      // the reload can be quicker than the next line): no prompt any more.
+      await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Recharger' }).click()]);
       await page.getByRole('heading', { name: 'Connexion' }).waitFor();
       expect(await page.getByText('Une nouvelle version est prête.').count()).toBe(0);
       const script = (await page.evaluate('navigator.serviceWorker.controller.scriptURL')) as string;
