@@ -5,16 +5,12 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, dataOf, errorText, type ResponseData } from '../api.js';
 import { t } from '../i18n/index.js';
 import { linkTo } from '../router.js';
+import { PRONOSTIC_STATUS } from '../statuses.js';
 
 type Listed = ResponseData<'/api/user/pronostics', 'get'>['pronostics'][number];
 type PronosticType = ResponseData<'/api/user/pronostic/types', 'get'>['types'][number];
 type Status = 'processing' | 'success' | 'cancelled';
 
-const STATUS_KEY = {
-  processing: 'statusProcessing',
-  success: 'statusSuccess',
-  cancelled: 'statusCancelled',
-} as const;
 const PER_PAGE = 10;
 
 export function History() {
@@ -103,7 +99,7 @@ export function History() {
             <option value="">{t('allStatuses')}</option>
             {(['processing', 'success', 'cancelled'] as const).map((value) => (
               <option key={value} value={value}>
-                {t(STATUS_KEY[value])}
+                {t(PRONOSTIC_STATUS[value])}
               </option>
             ))}
           </select>
@@ -132,7 +128,7 @@ export function History() {
             return (
               <li key={row.id}>
                 <a {...linkTo({ name: 'analysis', id: row.id })}>{t('versus', teams)}</a>
-                <span class={`status status-${row.status}`}>{t(STATUS_KEY[row.status])}</span>
+                <span class={`status status-${row.status}`}>{t(PRONOSTIC_STATUS[row.status])}</span>
                 <button type="button" class="link" onClick={() => void remove(row.id)}>
                   {t('delete')}
                 </button>

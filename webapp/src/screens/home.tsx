@@ -4,16 +4,11 @@ import { useEffect, useState } from 'preact/hooks';
 import { envelopeOf } from '../../../clients/typescript/index.js';
 import { api, dataOf, errorText, isUnreachable, type ResponseData } from '../api.js';
 import { currentLanguage, t } from '../i18n/index.js';
+import { PRONOSTIC_STATUS } from '../statuses.js';
 
 type Dashboard = ResponseData<'/api/user/dashboard', 'get'>;
 type Fixtures = ResponseData<'/api/fixtures', 'get'>['fixtures'];
 type Listed = Dashboard['latest_pronostics'][number];
-
-const STATUS_KEY = {
-  processing: 'statusProcessing',
-  success: 'statusSuccess',
-  cancelled: 'statusCancelled',
-} as const;
 
 function teamsOf(pronostic: Listed): { home: string; away: string } {
   const details = pronostic.teams_details as { home?: unknown; away?: unknown };
@@ -81,7 +76,9 @@ export function Home({ onOffline }: { onOffline: () => void }) {
               return (
                 <li key={pronostic.id}>
                   <span>{t('versus', teams)}</span>
-                  <span class={`status status-${pronostic.status}`}>{t(STATUS_KEY[pronostic.status])}</span>
+                  <span class={`status status-${pronostic.status}`}>
+                    {t(PRONOSTIC_STATUS[pronostic.status])}
+                  </span>
                 </li>
               );
             })}

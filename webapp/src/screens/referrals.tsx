@@ -6,7 +6,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { envelopeOf } from '../../../clients/typescript/index.js';
 import { api, dataOf, errorText, type ResponseData, xaf } from '../api.js';
 import { currentLanguage, t } from '../i18n/index.js';
-import { OPERATORS, type OperatorId, operatorOf } from '../operators.js';
+import { OperatorChoice, type OperatorId, operatorOf } from '../operators.js';
 import { toE164 } from '../phone.js';
 
 type Overview = ResponseData<'/api/user/affiliation/overview', 'get'>;
@@ -193,21 +193,7 @@ export function Referrals() {
           {t('withdrawPhone')}
           <input type="tel" inputMode="tel" value={phone} onInput={(e) => setPhone(e.currentTarget.value)} />
         </label>
-        <fieldset>
-          <legend>{t('operator')}</legend>
-          {OPERATORS.map((candidate) => (
-            <label key={candidate.id} class="choice">
-              <input
-                type="radio"
-                name="withdraw-operator"
-                checked={operator === candidate.id}
-                onChange={() => setOperator(candidate.id)}
-              />
-              <img src={candidate.icon} alt="" width={32} height={32} />
-              {candidate.label()}
-            </label>
-          ))}
-        </fieldset>
+        <OperatorChoice name="withdraw-operator" value={operator} onChange={setOperator} />
         <button type="submit" disabled={busy || amount === ''}>
           {t('withdraw')}
         </button>

@@ -8,7 +8,7 @@ import { envelopeOf } from '../../../clients/typescript/index.js';
 import { api, dataOf, errorText, type ResponseData, xaf } from '../api.js';
 import { currentLanguage, t } from '../i18n/index.js';
 import { followUserEvents } from '../live.js';
-import { OPERATORS, type OperatorId, operatorOf } from '../operators.js';
+import { OperatorChoice, type OperatorId, operatorOf } from '../operators.js';
 import { toE164 } from '../phone.js';
 
 type Pack = ResponseData<'/api/user/wallet/packs', 'get'>['packs'][number];
@@ -166,21 +166,7 @@ export function Wallet() {
             onInput={(e) => setTyped(e.currentTarget.value)}
           />
         </label>
-        <fieldset>
-          <legend>{t('operator')}</legend>
-          {OPERATORS.map((candidate) => (
-            <label key={candidate.id} class="choice">
-              <input
-                type="radio"
-                name="operator"
-                checked={operator === candidate.id}
-                onChange={() => setOperator(candidate.id)}
-              />
-              <img src={candidate.icon} alt="" width={32} height={32} />
-              {candidate.label()}
-            </label>
-          ))}
-        </fieldset>
+        <OperatorChoice name="operator" value={operator} onChange={setOperator} />
         {error && (
           <p role="alert" class="error">
             {error}
