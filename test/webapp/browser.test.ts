@@ -12,7 +12,6 @@ import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import pino from 'pino';
 import type { Browser, Page } from 'playwright-core';
-import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/config.js';
 import { pushDevices } from '../../src/db/schema/index.js';
@@ -32,8 +31,7 @@ import {
 import { startWebPushFake, type WebPushFake } from '../fakes/web-push.js';
 import { seedFixture } from '../fixtures/seed.js';
 import { createTestApp, grantCredits, nextPhone, type TestApp } from '../helpers.js';
-
-type Texts = typeof fr;
+import { buildWebapp, signInThroughUi, type Texts } from './setup.js';
 
 warnWithoutChromium('web app browser tests');
 
@@ -62,12 +60,7 @@ describe.runIf(runBrowserTests)('the web app in a browser', { timeout: 180_000 }
   let pushService: WebPushFake;
 
   beforeAll(async () => {
-    buildDir = await mkdtemp(join(tmpdir(), 'webapp-browser-'));
-    await build({
-      configFile: join(process.cwd(), 'webapp', 'vite.config.ts'),
-      build: { outDir: buildDir, emptyOutDir: true },
-      logLevel: 'warn',
-    });
+    buildDir = await buildWebapp('webapp-browser-');
     // Web Push to a local push service (the browser's own, its vendor's, is not reachable here).
     pushService = await startWebPushFake();
     const base0 = testConfig();
@@ -116,17 +109,6 @@ describe.runIf(runBrowserTests)('the web app in a browser', { timeout: 180_000 }
     return problems;
   }
 
-  async function signInThroughUi(page: Page, phone: string) {
-    // As people type it: the national number, Cameroon preselected.
-    await page.getByLabel('Numéro de téléphone').fill(phone.slice(4));
-    await page.getByRole('button', { name: 'Recevoir le code' }).click();
-    const code = page.getByLabel('Code à 6 chiffres');
-    await code.waitFor();
-    await code.fill(t.outbox!.lastCode(phone));
-    await page.getByRole('button', { name: 'Se connecter' }).click();
-    await page.getByRole('heading', { name: 'Accueil' }).waitFor();
-  }
-
   it('starts signed out without a failed request, keeps its shell in the worker, signs in by code', async () => {
     const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
@@ -147,7 +129,7 @@ describe.runIf(runBrowserTests)('the web app in a browser', { timeout: 180_000 }
     await page.getByLabel('Numéro de téléphone').fill('12');
     await page.getByRole('button', { name: 'Recevoir le code' }).click();
     await page.getByText('Ce numéro n’est pas un numéro de mobile valide pour ce pays.').waitFor();
-    await signInThroughUi(page, phone);
+    await signInThroughUi(page, t, phone);
     const { users } = t.app.services;
     const account = await users.findByPhone(phone);
     await grantCredits(t, account!.id, 7);
@@ -181,12 +163,7 @@ describe.runIf(runBrowserTests)('the web app in a browser', { timeout: 180_000 }
       const problems = watch(page);
       await page.goto(`${base}/app/?lang=${language}`);
       const phone = nextPhone();
-      await page.getByLabel(L.phone).fill(phone.slice(4));
-      await page.getByRole('button', { name: L.sendCode }).click();
-      await page.getByLabel(L.code).waitFor();
-      await page.getByLabel(L.code).fill(t.outbox!.lastCode(phone));
-      await page.getByRole('button', { name: L.verify }).click();
-      await page.getByRole('heading', { name: L.homeTitle }).waitFor();
+      await signInThroughUi(page, t, phone, L);
       const account = await t.app.services.users.findByPhone(phone);
       await grantCredits(t, account!.id, 20);
       const shoot = async (name: string) => {
@@ -336,7 +313,7 @@ describe.runIf(runBrowserTests)('the web app in a browser', { timeout: 180_000 }
     await page.goto(`${base}/app/`);
     await page.getByRole('heading', { name: 'Connexion' }).waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await signInThroughUi(page, nextPhone());
+    await signInThroughUi(page, t, nextPhone());
     await page.getByText('Canon Yaoundé – Coton Sport').waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'English' }).click();
@@ -398,7 +375,7 @@ describe.runIf(runBrowserTests)('the web app in a browser', { timeout: 180_000 }
     `);
     await page.goto(`${base}/app/`);
     const phone = nextPhone();
-    await signInThroughUi(page, phone);
+    await signInThroughUi(page, t, phone);
     const account = await t.app.services.users.findByPhone(phone);
     await grantCredits(t, account!.id, 5);
     await page.getByRole('link', { name: 'Nouvelle analyse' }).click();

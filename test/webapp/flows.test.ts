@@ -6,13 +6,11 @@
 // its code, which signs out. The whole walk once in French and once in English (every label read
 // from the web app's own catalogues), each screen at 390 px, at 1280 px, and at 200 % zoom on a
 // 390 px phone (a 195 px wide viewport) with nothing spilling out. Screens kept in .ci/out.
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { en } from '../../webapp/src/i18n/en.js';
 import { fr } from '../../webapp/src/i18n/fr.js';
@@ -27,8 +25,8 @@ import {
   warnWithoutChromium,
 } from '../browser/page-checks.js';
 import { createTestApp, nextPhone, type TestApp } from '../helpers.js';
+import { buildWebapp, signInThroughUi, type Texts } from './setup.js';
 
-type Texts = typeof fr;
 /** The text before a placeholder, to find a sentence whose value the test does not know. */
 function before(text: string): string {
   return text.split('{')[0]!;
@@ -49,12 +47,7 @@ describe.runIf(runBrowserTests).each([
     let buildDir: string;
 
     beforeAll(async () => {
-      buildDir = await mkdtemp(join(tmpdir(), 'webapp-flows-'));
-      await build({
-        configFile: join(process.cwd(), 'webapp', 'vite.config.ts'),
-        build: { outDir: buildDir, emptyOutDir: true },
-        logLevel: 'warn',
-      });
+      buildDir = await buildWebapp('webapp-flows-');
       t = await createTestApp({
         config: { webappDir: buildDir, rateLimit: false, paymentSandboxDelayMs: 1000 },
       });
@@ -85,12 +78,7 @@ describe.runIf(runBrowserTests).each([
       });
       await page.goto(`${base}/app/?lang=${language}`);
       const phone = nextPhone();
-      await page.getByLabel(L.phone).fill(phone.slice(4));
-      await page.getByRole('button', { name: L.sendCode }).click();
-      await page.getByLabel(L.code).waitFor();
-      await page.getByLabel(L.code).fill(t.outbox!.lastCode(phone));
-      await page.getByRole('button', { name: L.verify }).click();
-      await page.getByRole('heading', { name: L.homeTitle }).waitFor();
+      await signInThroughUi(page, t, phone, L);
       const account = await t.app.services.users.findByPhone(phone);
       return { context, page, phone, userId: account!.id, problems };
     }
