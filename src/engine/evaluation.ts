@@ -17,8 +17,6 @@ export interface EvaluationMatch extends PlayedMatch {
   bookmaker: Probabilities3 | null;
   /** Margin-free bookmaker over/under 2.5 probabilities [over, under], when known. */
   bookmakerOverUnder: [number, number] | null;
-  /** Season label (`2018-19`), from the file; else from the date. */
-  season?: string;
   /** The protocol block the match is reported in (`validation`, `final`…), if any. */
   block?: string | null;
   /** The match's own pre-match odds (collected days before): an input only with `prematchOdds`. */

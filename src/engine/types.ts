@@ -42,11 +42,14 @@ export interface DataQuality {
   stale?: true;
   /** With `stale`: the day of the league's latest result we hold (`yyyy-mm-dd`), or null if none. */
   latest_result?: string | null;
-  /** Whether the prediction used the match's pre-match market odds (`prematch`) or not (`none`). */
+  /**
+   * What the market told the prediction: the match's own pre-match odds (`prematch`), past
+   * matches' odds through the market rating alone (`market`), or nothing (`none`: results only).
+   */
   odds: OddsMode;
 }
 
-export type OddsMode = 'prematch' | 'none';
+export type OddsMode = 'prematch' | 'market' | 'none';
 
 /**
  * A fixture's pre-match market odds as the analysis hands them to the engine: decimal odds,
@@ -68,6 +71,11 @@ export interface PlayedMatch {
   away: string;
   homeGoals: number;
   awayGoals: number;
+  /**
+   * The season's label (`2019-20`), from the data (a results file, a fixture): a league's seasons
+   * are told apart by it, never by a pause in the calendar. Absent: read from the date (July to June).
+   */
+  season?: string | null;
   /** Shots on target, when the source has them; they sharpen the strength estimate. */
   homeShotsOnTarget?: number | null;
   awayShotsOnTarget?: number | null;
@@ -135,6 +143,17 @@ export interface MatchMarket {
   oneXTwo: [number, number, number] | null;
   /** [over 2.5, under 2.5]. */
   overUnder: [number, number] | null;
+  /**
+   * The Asian handicap market, closing where known, else pre-match: `line` is the home side's
+   * handicap in goals (−0.5: the home side gives half a goal), `home` the margin-free probability
+   * that the home side covers it (pushes left out, as the price does).
+   */
+  asianHandicap?: { line: number; home: number } | null;
+  /**
+   * The pre-match 1X2 beside a closing `oneXTwo` (both margin-free), when the data has both:
+   * how the price moved before kick-off. Absent when `oneXTwo` is itself pre-match.
+   */
+  prematchOneXTwo?: [number, number, number] | null;
 }
 
 /** How the engine's own fit, the market rating and a fixture's pre-match odds are pooled. */
