@@ -140,7 +140,7 @@ function withMarket(
         ],
       )
     : fit.overUnder25.over;
-  return { matrix: rakeMatrix(matrix, oneXTwo, over), odds: usesPrematch ? 'prematch' : 'none' };
+  return { matrix: rakeMatrix(matrix, oneXTwo, over), odds: usesPrematch ? 'prematch' : 'market' };
 }
 
 /** +motivation when only the home side still plays for something, − when only the away side does. */

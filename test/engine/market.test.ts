@@ -173,7 +173,9 @@ describe('market rating', () => {
     const model = fitModel(matches, asOf);
     const [home, away] = [league.teams[3]!.name, league.teams[8]!.name];
     const without = model.predict(home, away);
-    expect(without.odds).toBe('none');
+    // Past matches' odds pooled through the rating, none of this match's own: `market`.
+    expect(model.ratings.market).not.toBeNull();
+    expect(without.odds).toBe('market');
     // The market says the away side is a clear favourite: the prediction moves toward it.
     const withOdds = model.predict(home, away, {
       prematchOdds: { collected_at: '2018-05-01T10:00:00Z', pinnacle: [5.5, 4.2, 1.6] },
@@ -185,7 +187,7 @@ describe('market rating', () => {
       model.predict(home, away, {
         prematchOdds: { collected_at: '2018-05-01T10:00:00Z', pinnacle: [0.5, 1, 2] },
       }).odds,
-    ).toBe('none');
+    ).toBe('market');
   });
 });
 
