@@ -1,16 +1,14 @@
-// Records the results-only fit's walk-forward predictions (the `dixon-coles-3` part of the engine)
-// over protocol blocks, so the cheap market-rating and pooling settings can be tuned on them
-// without refitting Dixon–Coles for every candidate. The walk-forward is the CLI's own
-// (`walkForward` with `fitModel`, market rating off); each prediction is stored with its match.
+// Records the results-only fit's walk-forward predictions (the `dixon-coles-3` part of the
+// engine) for every match of the seasons asked, each league walked from the four seasons before
+// the first, so the cheap market rating and pooling settings can be fitted on them
+// (`fit-market.ts`) without refitting Dixon–Coles for every candidate. The walk-forward is the
+// CLI's own (`walkForward` with `fitModel`, market rating off).
 //
-//   nice -n 10 npx tsx scripts/engine/record-fit.ts ../shared/data/football tune validation > fit.json
-import { type EvaluationMatch, walkForward } from '../../src/engine/evaluation.js';
+//   nice -n 10 npx tsx scripts/engine/record-fit.ts ../shared/data/football 2008-09 2017-18 > fit.json
+import { walkForward } from '../../src/engine/evaluation.js';
 import { DEFAULT_SETTINGS, type FittedModel, fitModel } from '../../src/engine/model.js';
-import {
-  loadEvaluationFiles,
-  type ProtocolBlock,
-  protocolFiles,
-} from '../../src/modules/football/evaluation-data.js';
+import { loadEvaluationFiles, PROTOCOL_LEAGUES } from '../../src/modules/football/evaluation-data.js';
+import { leagueFiles, seasonsBetween } from './seasons.js';
 
 export interface RecordedFit {
   league: string;
@@ -23,22 +21,20 @@ export interface RecordedFit {
   goals: [number, number];
 }
 
-const [dir, ...blocks] = process.argv.slice(2);
-if (!dir || blocks.length === 0) throw new Error('usage: record-fit.ts <data dir> <block…>');
-const protocol = protocolFiles(dir, blocks as ProtocolBlock[]);
-const train = (await loadEvaluationFiles(protocol.train)).flatMap((file) => file.matches);
-const test = (await loadEvaluationFiles(protocol.test)).flatMap((file) => file.matches);
+const [dir, from, to] = process.argv.slice(2);
+if (!dir || !from || !to) throw new Error('usage: record-fit.ts <data dir> <first season> <last season>');
 const settings = { ...DEFAULT_SETTINGS, market: null };
 const recorded: RecordedFit[] = [];
-const byLeague = new Map<string, EvaluationMatch[]>();
-for (const match of test) byLeague.set(match.league, [...(byLeague.get(match.league) ?? []), match]);
-walkForward(
-  train,
-  test,
-  {
+const tested = seasonsBetween(from, to);
+const training = seasonsBetween(tested[0]!, tested[0]!, -4, -1);
+for (const league of PROTOCOL_LEAGUES) {
+  const train = (await loadEvaluationFiles(leagueFiles(dir, league, training))).flatMap(
+    (file) => file.matches,
+  );
+  const test = (await loadEvaluationFiles(leagueFiles(dir, league, tested))).flatMap((file) => file.matches);
+  walkForward(train, test, {
     fit(history, asOf, previous) {
       const model = fitModel(history, asOf, settings, previous);
-      const league = test.find((match) => match.home === history.at(-1)?.home)?.league ?? '';
       return {
         ratings: model.ratings,
         predict(home, away, options) {
@@ -57,9 +53,7 @@ walkForward(
         },
       } satisfies FittedModel;
     },
-  },
-  (done, total) => {
-    if (done % 500 === 0) process.stderr.write(`${done}/${total}\n`);
-  },
-);
+  });
+  process.stderr.write(`${league}: ${recorded.length}\n`);
+}
 process.stdout.write(JSON.stringify(recorded));

@@ -4,6 +4,7 @@
 // block no two parameters share a Poisson rate (likewise defences), so each block's Hessian is
 // diagonal and one step per block is cheap and sure-footed.
 import { diagonalMass, drawFactor, tau } from './score-matrix.js';
+import { DAY_MS, seasonOf } from './season.js';
 import type { DrawBalance, PlayedMatch, Ratings, TeamRating } from './types.js';
 
 export interface FitOptions {
@@ -58,7 +59,7 @@ export interface DynamicOptions {
   periodDays: number;
   /** Random-walk spread of a side's attack or defence, per √year (log scale). */
   teamDrift: number;
-  /** Extra spread across a season break (transfers, new managers), once. */
+  /** Extra spread into a new season (transfers, new managers), once. */
   seasonDrift: number;
   /** Random-walk spread of the league's home advantage, per √year (0: constant). */
   homeDrift: number;
@@ -66,9 +67,6 @@ export interface DynamicOptions {
   levelDrift: number;
 }
 
-export const DAY_MS = 86_400_000;
-/** A pause this long in a league's calendar is a season break. */
-const SEASON_BREAK_DAYS = 42;
 /** A gap longer than this in a team's matches means it left the league and came back. */
 const STINT_GAP_DAYS = 200;
 const RHO_LIMIT = 0.35;
@@ -112,7 +110,7 @@ interface Prepared {
   period: Int32Array;
   /** First period of each side's random walk: its first match in the window. */
   teamStart: Int32Array;
-  /** Whether a season break falls just before a period. */
+  /** Whether a new season (by its label) starts in a period. */
   breakBefore: Uint8Array;
 }
 
@@ -185,7 +183,7 @@ function prepare(matches: readonly PlayedMatch[], options: FitOptions): Prepared
       const age = asOf - match.date;
       prepared.period[m] = Math.max(periods - 1 - Math.floor((age - 1) / periodMs), 0);
       const previous = kept[m - 1];
-      if (previous && match.date - previous.date >= SEASON_BREAK_DAYS * DAY_MS) {
+      if (previous && seasonOf(match) !== seasonOf(previous)) {
         prepared.breakBefore[prepared.period[m]!] = 1;
       }
     });

@@ -6,6 +6,7 @@
 
 import { dayOf, type FittedModel, fitModel, type ModelSettings } from './model.js';
 import { seededRandom } from './random.js';
+import { seasonOf } from './season.js';
 import type { PlayedMatch, PrematchOdds } from './types.js';
 
 export type Outcome = 0 | 1 | 2;
@@ -170,11 +171,14 @@ export function walkForward(
       for (const match of leagueTest.slice(i, end)) {
         if (match.bookmaker === null) continue;
         const prematchOdds = options.prematchOdds ? (match.prematchOdds ?? undefined) : undefined;
-        const markets = model.predict(match.home, match.away, prematchOdds ? { prematchOdds } : {}).markets;
+        const markets = model.predict(match.home, match.away, {
+          season: seasonOf(match),
+          ...(prematchOdds ? { prematchOdds } : {}),
+        }).markets;
         const month = new Date(match.date).toISOString().slice(0, 7);
         scored.push({
           league,
-          season: match.season ?? seasonLabel(match.date),
+          season: seasonOf(match),
           month,
           block: match.block ?? null,
           date: match.date,
@@ -198,13 +202,6 @@ export function walkForward(
     }
   }
   return scored;
-}
-
-/** The season a date falls in, seasons starting in July: 2014-08-16 → 2014-15. */
-export function seasonLabel(date: number): string {
-  const day = new Date(date);
-  const start = day.getUTCMonth() >= 6 ? day.getUTCFullYear() : day.getUTCFullYear() - 1;
-  return `${start}-${String((start + 1) % 100).padStart(2, '0')}`;
 }
 
 export function evaluate(

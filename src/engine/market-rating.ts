@@ -1,20 +1,31 @@
 // The market's view of past matches as a rating (a "betting-odds rating", Wunderlich & Memmert
-// 2018): each side's strength is learnt from the errors of the rating's forecast against the
-// market's implied log(pH/pA) of every earlier match, and each side's goal tendency from the
-// market's implied goal total (its over/under 2.5 price). The market prices team news, injuries
-// and transfers that results show late; these ratings carry that into the next match. They only
-// ever read matches strictly before the fit's day: a match's own odds are never its input.
-import type { MarketRating, MarketSettings, MarketTeam, MatchMarket, PrematchOdds } from './types.js';
+// 2018), filtered: each side's strength, goal tendency and draw tendency is a belief (a mean and
+// its variance) that every earlier match's prices update by a Kalman step, so a side the rating
+// barely knows (promoted, or any side after the summer) learns fast and a side it knows well
+// moves little. The league's home advantage and goal level are beliefs of their own that move
+// within a season. The market prices team news, injuries and transfers that results show late;
+// these ratings carry that into the next match. They only ever read matches strictly before the
+// fit's day: a match's own odds are never its input.
+import { solveLinear } from './linear.js';
+import { marginFree } from './margin.js';
+import { DAY_MS, seasonOf } from './season.js';
+import type {
+  FilterSettings,
+  MarketRating,
+  MarketSettings,
+  MarketTeam,
+  MatchMarket,
+  PrematchOdds,
+} from './types.js';
 
 export type { BlendWeights, MarketRating, MarketSettings, MatchMarket } from './types.js';
 
 type Probabilities3 = [number, number, number];
 
-const DAY_MS = 86_400_000;
-
-/** A pause this long between two priced matches of a league is a season break. */
-const SEASON_BREAK_DAYS = 42;
-/** The weakest sides of a season stand for the relegated ones (a promoted side starts there). */
+/**
+ * The weakest sides of a season stand for the relegated ones, whose level a promoted side starts
+ * at: three go down in four of the five leagues (two and a play-off in the Bundesliga).
+ */
 const RELEGATED = 3;
 
 const logit = (p: number) => Math.log(p / (1 - p));
@@ -134,23 +145,6 @@ export function impliedGoals(oneXTwo: readonly [number, number, number]): [numbe
   return null;
 }
 
-function solve3(a: number[][], b: number[]): [number, number, number] | null {
-  // Gaussian elimination with partial pivoting, on a copy.
-  const m = a.map((row, i) => [...row, b[i]!]);
-  for (let col = 0; col < 3; col++) {
-    let pivot = col;
-    for (let r = col + 1; r < 3; r++) if (Math.abs(m[r]![col]!) > Math.abs(m[pivot]![col]!)) pivot = r;
-    if (Math.abs(m[pivot]![col]!) < 1e-12) return null;
-    [m[col], m[pivot]] = [m[pivot]!, m[col]!];
-    for (let r = 0; r < 3; r++) {
-      if (r === col) continue;
-      const f = m[r]![col]! / m[col]![col]!;
-      for (let c = col; c < 4; c++) m[r]![c]! -= f * m[col]![c]!;
-    }
-  }
-  return [m[0]![3]! / m[0]![0]!, m[1]![3]! / m[1]![1]!, m[2]![3]! / m[2]![2]!];
-}
-
 /** A flat 26 % draw rate: where the draw curve starts, and what its small ridge pulls toward. */
 const DRAW_PRIOR: [number, number, number] = [logit(0.26), 0, 0];
 
@@ -159,21 +153,333 @@ function drawCurveOf(xtx: number[][], xty: number[]): [number, number, number] {
   const ridge = 1;
   const a = xtx.map((row, r) => row.map((value, c) => value + (r === c ? ridge : 0)));
   const b = xty.map((value, r) => value + ridge * DRAW_PRIOR[r]!);
-  return solve3(a, b) ?? DRAW_PRIOR;
+  return (solveLinear(a, b) as [number, number, number] | null) ?? DRAW_PRIOR;
 }
 
 const drawLogit = ([c0, c1, c2]: readonly number[], x: number) => c0! + c1! * Math.abs(x) + c2! * x * x;
 
 interface PricedMatch {
   date: number;
+  season?: string | null | undefined;
   home: string;
   away: string;
   market?: MatchMarket | null | undefined;
 }
 
+/** A belief: the state's mean and its variance. */
+interface Belief {
+  mean: number;
+  variance: number;
+}
+
 /**
- * Runs the rating through every priced match before `asOf` (a day's matches are all forecast
- * before any of them updates it, as in the walk-forward). Null when the league has no priced
+ * The fit of each observation kind, summed over every match the filter read: the log of the
+ * predictive density of the market's figure (Gaussian, the forecast's variance plus the
+ * observation noise). The tuning script maximises it; the engine does not need it.
+ */
+export interface FilterScore {
+  strength: { logDensity: number; count: number };
+  goals: { logDensity: number; count: number };
+  draw: { logDensity: number; count: number };
+}
+
+/**
+ * One Kalman step of a linear observation y = Σ beliefs[k].mean + noise (every coefficient 1 or
+ * −1, in `signs`), the beliefs taken as independent (each side's and the league's own variance):
+ * each moves by its share of the forecast's variance times the error. Returns the log density.
+ */
+function observe(beliefs: readonly Belief[], signs: readonly number[], y: number, noise: number): number {
+  let forecast = 0;
+  let variance = noise;
+  for (let k = 0; k < beliefs.length; k++) {
+    forecast += signs[k]! * beliefs[k]!.mean;
+    variance += beliefs[k]!.variance;
+  }
+  const error = y - forecast;
+  for (let k = 0; k < beliefs.length; k++) {
+    const belief = beliefs[k]!;
+    const gain = belief.variance / variance;
+    belief.mean += signs[k]! * gain * error;
+    belief.variance -= gain * belief.variance;
+  }
+  return -0.5 * (Math.log(2 * Math.PI * variance) + (error * error) / variance);
+}
+
+/** A belief drifts between two days: its variance grows by `drift` a day. */
+function age(belief: Belief, days: number, drift: number): void {
+  if (days > 0) belief.variance += drift * days;
+}
+
+interface TeamState {
+  strength: Belief;
+  goals: Belief;
+  draw: Belief;
+  /** Day of the side's latest update (its beliefs have drifted since). */
+  day: number;
+  /** The latest season it played in. */
+  season: string;
+  matches: number;
+}
+
+/** The league's means over one season's sides, and the level a promoted side starts at. */
+interface SeasonSummary {
+  mean: { strength: number; goals: number; draw: number };
+  newcomer: { strength: number; goals: number };
+}
+
+function summarise(members: readonly TeamState[], settings: MarketSettings): SeasonSummary {
+  const average = (read: (team: TeamState) => number, of: readonly TeamState[]) =>
+    of.reduce((sum, team) => sum + read(team), 0) / Math.max(of.length, 1);
+  const mean = {
+    strength: average((team) => team.strength.mean, members),
+    goals: average((team) => team.goals.mean, members),
+    draw: average((team) => team.draw.mean, members),
+  };
+  const weakest = [...members].sort((a, b) => a.strength.mean - b.strength.mean).slice(0, RELEGATED);
+  return {
+    mean,
+    newcomer: {
+      strength:
+        mean.strength +
+        settings.strength.seasonShrink * (average((team) => team.strength.mean, weakest) - mean.strength),
+      goals:
+        mean.goals + settings.goals.seasonShrink * (average((team) => team.goals.mean, weakest) - mean.goals),
+    },
+  };
+}
+
+/** A side's beliefs carried into a new season: pulled toward the league's means, less sure. */
+function intoSeason(
+  team: TeamState,
+  summary: SeasonSummary,
+  settings: MarketSettings,
+  season: string,
+): TeamState {
+  const carry = (belief: Belief, mean: number, filter: FilterSettings): Belief => ({
+    mean: mean + filter.seasonShrink * (belief.mean - mean),
+    variance: filter.seasonShrink * filter.seasonShrink * belief.variance + filter.seasonVariance,
+  });
+  return {
+    ...team,
+    strength: carry(team.strength, summary.mean.strength, settings.strength),
+    goals: carry(team.goals, summary.mean.goals, settings.goals),
+    draw: carry(team.draw, summary.mean.draw, settings.draw),
+    season,
+  };
+}
+
+/** A side the rating has not met this season or the last: the promoted sides' level, unsure. */
+function newcomer(
+  level: { strength: number; goals: number },
+  settings: MarketSettings,
+  season: string,
+  day: number,
+): TeamState {
+  return {
+    strength: { mean: level.strength, variance: settings.strength.newcomerVariance },
+    goals: { mean: level.goals, variance: settings.goals.newcomerVariance },
+    draw: { mean: 0, variance: settings.draw.newcomerVariance },
+    day,
+    season,
+    matches: 0,
+  };
+}
+
+/**
+ * The rating as a filter fed day by day: `read` takes one day's priced matches (a day's matches
+ * are all forecast from the state before that day), `rating` gives the state as of an instant
+ * after the last day read. `fitMarketRating` feeds it a league's history; the tuning script feeds
+ * it once and reads the rating before each day, which is the same as fitting as of each day.
+ */
+export function marketFilter(settings: MarketSettings, score?: FilterScore) {
+  const teams = new Map<string, TeamState>();
+  const home: Belief = { mean: 0.35, variance: settings.strength.leagueVariance };
+  const goalLevel: Belief = { mean: Math.log(2.6), variance: settings.goals.leagueVariance };
+  let leagueDay = Number.NaN;
+  let season = '';
+  let level = { strength: 0, goals: 0 };
+  let previousSeason = new Set<string>();
+  let currentSeason = new Set<string>();
+  let latest = Number.NaN;
+  let read = 0;
+  // The draw curve: least squares of the market's logit p(draw) on [1, |x|, x²], each match
+  // weighted by its age (half-life `drawHalfLifeDays`), so the curve follows the league.
+  const xtx = [
+    [0, 0, 0],
+    [0, 0, 0],
+    [0, 0, 0],
+  ];
+  const xty = [0, 0, 0];
+  const decayPerDay = Math.LN2 / settings.drawHalfLifeDays;
+  const fit = score ?? {
+    strength: { logDensity: 0, count: 0 },
+    goals: { logDensity: 0, count: 0 },
+    draw: { logDensity: 0, count: 0 },
+  };
+
+  const teamOf = (name: string, day: number): TeamState => {
+    let team = teams.get(name);
+    // Met neither this season nor the last: promoted (or back after a spell below).
+    if (!team || (team.season !== season && !previousSeason.has(name))) {
+      team = newcomer(level, settings, season, day);
+      teams.set(name, team);
+    } else if (team.season !== season) {
+      team.season = season;
+    }
+    const days = (day - team.day) / DAY_MS;
+    age(team.strength, days, settings.strength.drift);
+    age(team.goals, days, settings.goals.drift);
+    age(team.draw, days, settings.draw.drift);
+    team.day = day;
+    return team;
+  };
+
+  const startSeason = (label: string) => {
+    if (currentSeason.size > 0) {
+      // A new season by its label: every side of the last one carried over, the rest newcomers.
+      const summary = summarise(
+        [...currentSeason].map((name) => teams.get(name)!),
+        settings,
+      );
+      level = summary.newcomer;
+      for (const [name, team] of teams) teams.set(name, intoSeason(team, summary, settings, team.season));
+      previousSeason = currentSeason;
+      currentSeason = new Set();
+    }
+    season = label;
+  };
+
+  return {
+    /** One day's priced matches (every one with a 1X2), after every earlier day's. */
+    read(day: number, matches: readonly PricedMatch[]): void {
+      if (matches.length === 0) return;
+      const label = seasonOf(matches[0]!);
+      if (label > season) startSeason(label);
+      if (Number.isFinite(leagueDay)) {
+        const days = (day - leagueDay) / DAY_MS;
+        age(home, days, settings.strength.leagueDrift);
+        age(goalLevel, days, settings.goals.leagueDrift);
+        const decay = Math.exp(-decayPerDay * days);
+        for (let r = 0; r < 3; r++) {
+          xty[r]! *= decay;
+          for (let c = 0; c < 3; c++) xtx[r]![c]! *= decay;
+        }
+      }
+      leagueDay = day;
+      const curve = drawCurveOf(xtx, xty);
+      for (const match of matches) {
+        const [pH, pD, pA] = match.market!.oneXTwo!;
+        const h = teamOf(match.home, day);
+        const a = teamOf(match.away, day);
+        currentSeason.add(match.home);
+        currentSeason.add(match.away);
+        h.matches++;
+        a.matches++;
+        const y = Math.max(Math.min(Math.log(clampP(pH) / clampP(pA)), 6), -6);
+        // The draw price beside the favourite's, against the curve of the days before.
+        const drawError = logit(clampP(pD)) - drawLogit(curve, y);
+        fit.strength.logDensity += observe(
+          [home, h.strength, a.strength],
+          [1, 1, -1],
+          y,
+          settings.strength.noise,
+        );
+        fit.strength.count++;
+        fit.draw.logDensity += observe([h.draw, a.draw], [1, 1], drawError, settings.draw.noise);
+        fit.draw.count++;
+        const ou = match.market!.overUnder;
+        if (ou) {
+          fit.goals.logDensity += observe(
+            [goalLevel, h.goals, a.goals],
+            [1, 1, 1],
+            Math.log(impliedTotal(ou[0])),
+            settings.goals.noise,
+          );
+          fit.goals.count++;
+        }
+        const features = [1, Math.abs(y), y * y];
+        const target = logit(clampP(pD));
+        for (let r = 0; r < 3; r++) {
+          xty[r]! += features[r]! * target;
+          for (let c = 0; c < 3; c++) xtx[r]![c]! += features[r]! * features[c]!;
+        }
+      }
+      latest = day;
+      read += matches.length;
+    },
+
+    /**
+     * The rating as of `asOf` (after the last day read): every belief drifted on to it. Null
+     * when nothing was read or the latest priced match is older than `freshDays`.
+     */
+    rating(asOf: number): MarketRating | null {
+      if (!(read > 0) || asOf - latest > settings.freshDays * DAY_MS) return null;
+      const days = (asOf - leagueDay) / DAY_MS;
+      const rated = new Map<string, MarketTeam>();
+      for (const [name, team] of teams) {
+        const since = (asOf - team.day) / DAY_MS;
+        rated.set(name, {
+          strength: team.strength.mean,
+          strengthVariance: team.strength.variance + settings.strength.drift * since,
+          goals: team.goals.mean,
+          goalsVariance: team.goals.variance + settings.goals.drift * since,
+          draw: team.draw.mean,
+          drawVariance: team.draw.variance + settings.draw.drift * since,
+          season: team.season,
+          matches: team.matches,
+        });
+      }
+      const summary = summarise(
+        [...currentSeason].map((name) => teams.get(name)!),
+        settings,
+      );
+      const decay = Math.exp(-decayPerDay * days);
+      return {
+        teams: rated,
+        home: home.mean,
+        homeVariance: home.variance + settings.strength.leagueDrift * days,
+        goalLevel: goalLevel.mean,
+        drawCurve: drawCurveOf(
+          xtx.map((row) => row.map((value) => value * decay)),
+          xty.map((value) => value * decay),
+        ),
+        season,
+        seasonMean: summary.mean,
+        newcomer: summary.newcomer,
+        newcomerVariance: {
+          strength: settings.strength.newcomerVariance,
+          goals: settings.goals.newcomerVariance,
+          draw: settings.draw.newcomerVariance,
+        },
+        carry: {
+          strength: [settings.strength.seasonShrink, settings.strength.seasonVariance],
+          goals: [settings.goals.seasonShrink, settings.goals.seasonVariance],
+          draw: [settings.draw.seasonShrink, settings.draw.seasonVariance],
+        },
+        flatten: settings.flatten,
+        latest,
+        matches: read,
+      };
+    },
+  };
+}
+
+/** A league's priced matches before `asOf`, by day (and by home side within a day, for determinism). */
+export function pricedDays(matches: readonly PricedMatch[], asOf: number): PricedMatch[][] {
+  const priced = matches
+    .filter((match) => match.date < asOf && match.market?.oneXTwo)
+    .sort((a, b) => a.date - b.date || (a.home < b.home ? -1 : a.home > b.home ? 1 : 0));
+  const days: PricedMatch[][] = [];
+  for (const match of priced) {
+    const last = days.at(-1);
+    if (last && last[0]!.date === match.date) last.push(match);
+    else days.push([match]);
+  }
+  return days;
+}
+
+/**
+ * The rating as of `asOf` from every priced match before it. Null when the league has no priced
  * match within `freshDays`: the caller then uses the results-only model.
  */
 export function fitMarketRating(
@@ -181,133 +487,9 @@ export function fitMarketRating(
   asOf: number,
   settings: MarketSettings,
 ): MarketRating | null {
-  const priced = matches
-    .filter((match) => match.date < asOf && match.market?.oneXTwo)
-    .sort((a, b) => a.date - b.date);
-  const latest = priced.at(-1)?.date;
-  if (latest === undefined || asOf - latest > settings.freshDays * DAY_MS) return null;
-
-  const teams = new Map<string, MarketTeam>();
-  const venueGain = settings.venueGain ?? 0;
-  const drawGain = settings.drawGain ?? 0;
-  let home = 0.35;
-  let goalLevel = Math.log(2.6);
-  let newcomer = { strength: 0, goals: 0 };
-  let season = new Set<string>();
-  let previous = Number.NEGATIVE_INFINITY;
-  // Draw curve: least squares of the market's logit p(draw) on [1, |x|, x²].
-  const xtx = [
-    [0, 0, 0],
-    [0, 0, 0],
-    [0, 0, 0],
-  ];
-  const xty = [0, 0, 0];
-  let drawRows = 0;
-  // The same sums over every priced match so far: the curve the draw tendencies are measured against.
-  const allXtx = [
-    [0, 0, 0],
-    [0, 0, 0],
-    [0, 0, 0],
-  ];
-  const allXty = [0, 0, 0];
-  const drawFrom = asOf - settings.drawWindowDays * DAY_MS;
-
-  const teamOf = (name: string): MarketTeam => {
-    let team = teams.get(name);
-    if (!team) {
-      team = {
-        strength: newcomer.strength,
-        goals: newcomer.goals,
-        homeGoals: 0,
-        awayGoals: 0,
-        draw: 0,
-        matches: 0,
-      };
-      teams.set(name, team);
-    }
-    return team;
-  };
-
-  for (let i = 0; i < priced.length; ) {
-    const day = priced[i]!.date;
-    let end = i;
-    while (end < priced.length && priced[end]!.date === day) end++;
-    if (day - previous >= SEASON_BREAK_DAYS * DAY_MS && season.size > 0) {
-      const members = [...season].map((name) => teams.get(name)!);
-      const meanStrength = members.reduce((sum, team) => sum + team.strength, 0) / members.length;
-      const meanGoals = members.reduce((sum, team) => sum + team.goals, 0) / members.length;
-      const weakest = [...members].sort((a, b) => a.strength - b.strength).slice(0, RELEGATED);
-      newcomer = {
-        strength:
-          meanStrength +
-          settings.seasonShrink *
-            (weakest.reduce((sum, team) => sum + team.strength, 0) / weakest.length - meanStrength),
-        goals:
-          meanGoals +
-          settings.totalsShrink *
-            (weakest.reduce((sum, team) => sum + team.goals, 0) / weakest.length - meanGoals),
-      };
-      for (const team of teams.values()) {
-        team.strength = meanStrength + settings.seasonShrink * (team.strength - meanStrength);
-        team.goals = meanGoals + settings.totalsShrink * (team.goals - meanGoals);
-        team.homeGoals *= settings.totalsShrink;
-        team.awayGoals *= settings.totalsShrink;
-        team.draw *= settings.totalsShrink;
-      }
-      season = new Set();
-    }
-    // Forecast every match of the day, then update: no match informs another of its own day.
-    const updates: Array<{ h: MarketTeam; a: MarketTeam; e: number; e2: number | null; e3: number }> = [];
-    const curve = drawGain > 0 ? drawCurveOf(allXtx, allXty) : null;
-    for (const match of priced.slice(i, end)) {
-      const [pH, pD, pA] = match.market!.oneXTwo!;
-      const h = teamOf(match.home);
-      const a = teamOf(match.away);
-      season.add(match.home);
-      season.add(match.away);
-      const y = Math.max(Math.min(Math.log(clampP(pH) / clampP(pA)), 6), -6);
-      const e = y - (home + h.strength - a.strength);
-      let e2: number | null = null;
-      const ou = match.market!.overUnder;
-      if (ou)
-        e2 = Math.log(impliedTotal(ou[0])) - (goalLevel + h.goals + a.goals + h.homeGoals + a.awayGoals);
-      // The draw price beside the favourite's: a lower one than the curve's means a more open game.
-      const e3 = curve ? logit(clampP(pD)) - drawLogit(curve, y) - (h.draw + a.draw) : 0;
-      updates.push({ h, a, e, e2, e3 });
-      const features = [1, Math.abs(y), y * y];
-      const target = logit(clampP(pD));
-      for (let r = 0; r < 3; r++) {
-        if (day >= drawFrom) xty[r]! += features[r]! * target;
-        if (drawGain > 0) allXty[r]! += features[r]! * target;
-        for (let c = 0; c < 3; c++) {
-          if (day >= drawFrom) xtx[r]![c]! += features[r]! * features[c]!;
-          if (drawGain > 0) allXtx[r]![c]! += features[r]! * features[c]!;
-        }
-      }
-      if (day >= drawFrom) drawRows++;
-    }
-    for (const { h, a, e, e2, e3 } of updates) {
-      h.draw += drawGain * e3;
-      a.draw += drawGain * e3;
-      h.strength += settings.gain * e;
-      a.strength -= settings.gain * e;
-      home += settings.homeGain * e;
-      h.matches++;
-      a.matches++;
-      if (e2 !== null) {
-        h.goals += settings.totalsGain * e2;
-        a.goals += settings.totalsGain * e2;
-        goalLevel += settings.totalsLevelGain * e2;
-        h.homeGoals += venueGain * e2;
-        a.awayGoals += venueGain * e2;
-      }
-    }
-    previous = day;
-    i = end;
-  }
-
-  const drawCurve = drawRows > 0 ? drawCurveOf(xtx, xty) : DRAW_PRIOR;
-  return { teams, home, goalLevel, drawCurve, newcomer, latest, matches: priced.length };
+  const filter = marketFilter(settings);
+  for (const day of pricedDays(matches, asOf)) filter.read(day[0]!.date, day);
+  return filter.rating(asOf);
 }
 
 export interface MarketForecast {
@@ -317,21 +499,79 @@ export interface MarketForecast {
   spread: number;
   /** Both sides' draw tendency (logit scale, beside the draw curve): high means a closed game. */
   drawTendency: number;
+  /** The variance of the rating's ln(pH/pA): both sides' and the home advantage's. */
+  variance: number;
 }
 
-/** The rating's 1X2 and over-2.5 forecast of a fixture. */
-export function marketForecast(rating: MarketRating, home: string, away: string): MarketForecast {
-  const fresh = { ...rating.newcomer, homeGoals: 0, awayGoals: 0, draw: 0, matches: 0 };
-  const h = rating.teams.get(home) ?? fresh;
-  const a = rating.teams.get(away) ?? fresh;
+/**
+ * A side as the rating sees it for a fixture of `season`: as fitted in its own season; carried
+ * into a new one (pulled toward the league's means, less sure); a newcomer when the rating has
+ * not met it this season or the last.
+ */
+function sideFor(rating: MarketRating, name: string, season: string): MarketTeam {
+  const fresh: MarketTeam = {
+    strength: rating.newcomer.strength,
+    strengthVariance: rating.newcomerVariance.strength,
+    goals: rating.newcomer.goals,
+    goalsVariance: rating.newcomerVariance.goals,
+    draw: 0,
+    drawVariance: rating.newcomerVariance.draw,
+    season,
+    matches: 0,
+  };
+  const team = rating.teams.get(name);
+  if (!team) return fresh;
+  if (season <= rating.season) return team;
+  if (team.season !== rating.season) return fresh;
+  const carry = (value: number, variance: number, mean: number, [shrink, added]: readonly number[]) => ({
+    value: mean + shrink! * (value - mean),
+    variance: shrink! * shrink! * variance + added!,
+  });
+  const strength = carry(
+    team.strength,
+    team.strengthVariance,
+    rating.seasonMean.strength,
+    rating.carry.strength,
+  );
+  const goals = carry(team.goals, team.goalsVariance, rating.seasonMean.goals, rating.carry.goals);
+  const draw = carry(team.draw, team.drawVariance, rating.seasonMean.draw, rating.carry.draw);
+  return {
+    strength: strength.value,
+    strengthVariance: strength.variance,
+    goals: goals.value,
+    goalsVariance: goals.variance,
+    draw: draw.value,
+    drawVariance: draw.variance,
+    season,
+    matches: team.matches,
+  };
+}
+
+/**
+ * The rating's 1X2 and over-2.5 forecast of a fixture of `season` (the rating's latest season
+ * when not given). With `flatten`, the home/away split is the logistic averaged over the
+ * rating's uncertainty (the probit approximation): an unsure rating says less.
+ */
+export function marketForecast(
+  rating: MarketRating,
+  home: string,
+  away: string,
+  season?: string,
+): MarketForecast {
+  const when = season ?? rating.season;
+  const h = sideFor(rating, home, when);
+  const a = sideFor(rating, away, when);
   const x = rating.home + h.strength - a.strength;
+  const variance = rating.homeVariance + h.strengthVariance + a.strengthVariance;
   const draw = Math.min(Math.max(sigmoid(drawLogit(rating.drawCurve, x)), 0.02), 0.5);
-  const pH = (1 - draw) * sigmoid(x);
+  const split = rating.flatten ? x / Math.sqrt(1 + (Math.PI * variance) / 8) : x;
+  const pH = (1 - draw) * sigmoid(split);
   return {
     oneXTwo: [pH, draw, 1 - draw - pH],
-    over: clampP(overProbability(Math.exp(rating.goalLevel + h.goals + a.goals + h.homeGoals + a.awayGoals))),
+    over: clampP(overProbability(Math.exp(rating.goalLevel + h.goals + a.goals))),
     spread: Math.abs(x),
     drawTendency: h.draw + a.draw,
+    variance,
   };
 }
 
@@ -360,20 +600,21 @@ export function prematchForecast(odds: PrematchOdds | undefined): {
     values?.every((value) => Number.isFinite(value) && value > 1) ? values : undefined;
   const triple = valid(odds.pinnacle) ?? valid(odds.average);
   const pair = valid(odds.ou_pinnacle) ?? valid(odds.ou_average);
-  const margin = (values: readonly number[]) => {
-    const inverse = values.map((value) => 1 / value);
-    const total = inverse.reduce((sum, value) => sum + value, 0);
-    return inverse.map((value) => value / total);
-  };
   return {
-    oneXTwo: triple ? (margin(triple) as Probabilities3) : null,
-    over: pair ? margin(pair)[0]! : null,
+    oneXTwo: triple ? marginFree(triple as Probabilities3) : null,
+    over: pair ? marginFree(pair as [number, number])[0] : null,
   };
 }
 
-/** Log-linear pooling of 1X2 forecasts (weights need not sum to 1: they also sharpen or soften). */
-export function pool1x2(parts: ReadonlyArray<{ p: Probabilities3 | null; weight: number }>): Probabilities3 {
-  const log = [0, 0, 0];
+/**
+ * Log-linear pooling of 1X2 forecasts (weights need not sum to 1: they also sharpen or soften);
+ * `shift` is added to the pooled log-probabilities (the end-of-season stakes terms).
+ */
+export function pool1x2(
+  parts: ReadonlyArray<{ p: Probabilities3 | null; weight: number }>,
+  shift: readonly [number, number, number] = [0, 0, 0],
+): Probabilities3 {
+  const log = [...shift];
   for (const { p, weight } of parts) {
     if (!p || weight === 0) continue;
     for (let k = 0; k < 3; k++) log[k]! += weight * Math.log(clampP(p[k]!));

@@ -1,13 +1,14 @@
 // The engine's model as one object: fit on past matches as of a date, then predict fixtures.
 // Its name and version go into `ai_model`; change MODEL_NAME when the settings change the figures.
-import { DAY_MS, DEFAULT_FIT, type FitOptions, fitDixonColes } from './dixon-coles.js';
+import { DEFAULT_FIT, type FitOptions, fitDixonColes } from './dixon-coles.js';
 import { fitMarketRating, type MarketSettings } from './market-rating.js';
 import { globalRatings, type Prediction, type PredictOptions, predictFixture } from './predict.js';
 import type { TotalsCalibration } from './score-matrix.js';
+import { DAY_MS } from './season.js';
 import { seasonStakes } from './stakes.js';
 import type { PlayedMatch, Ratings } from './types.js';
 
-export const MODEL_NAME = 'dixon-coles-6';
+export const MODEL_NAME = 'dixon-coles-7';
 
 export type ModelSettings = Omit<FitOptions, 'asOf' | 'warmStart'> & {
   /**
@@ -25,28 +26,54 @@ export type ModelSettings = Omit<FitOptions, 'asOf' | 'warmStart'> & {
 };
 
 /**
- * `dixon-coles-4`'s market rating (issue 26): chosen on the tune block (2013-14 to 2015-16),
- * checked on validation. Kept so the version stays evaluable (`evaluate --model dixon-coles-4`).
+ * `dixon-coles-7`'s market rating (issue 44): filtered beliefs per side, seasons by their label.
+ * Every figure is written by `scripts/engine/fit-market.ts` (see docs/engine.md): the filters'
+ * settings maximise the predictive density of the market's own figures, the pooling weights
+ * minimise the forecasts' RPS and log-loss, both on every season up to 2017-18.
  */
-export const MARKET_SETTINGS_4: MarketSettings = {
-  gain: 0.4,
-  homeGain: 0.003,
-  seasonShrink: 0.8,
-  totalsGain: 0.15,
-  totalsLevelGain: 0.03,
-  totalsShrink: 0.8,
+export const MARKET_SETTINGS: MarketSettings = {
+  strength: {
+    noise: 0.1,
+    drift: 0.0002,
+    seasonShrink: 0.8,
+    seasonVariance: 0.05,
+    newcomerVariance: 0.15,
+    leagueDrift: 0.00001,
+    leagueVariance: 0.01,
+  },
+  goals: {
+    noise: 0.005,
+    drift: 0.00002,
+    seasonShrink: 0.4,
+    seasonVariance: 0.003,
+    newcomerVariance: 0.01,
+    leagueDrift: 0.000001,
+    leagueVariance: 0.002,
+  },
+  draw: {
+    noise: 0.02,
+    drift: 0.00001,
+    seasonShrink: 0.4,
+    seasonVariance: 0.005,
+    newcomerVariance: 0.01,
+    leagueDrift: 0,
+    leagueVariance: 0,
+  },
+  flatten: true,
   freshDays: 120,
-  drawWindowDays: 1460,
-  // Fitted on the tune block's walk-forward predictions (RPS for 1X2, log-loss for over/under).
+  drawHalfLifeDays: 730,
   weights: {
     none: {
       dc: 0.159,
       market: 0.854,
       prematch: 0,
-      ouShift: 0.028,
-      ouDc: 0.522,
-      ouMarket: 0.509,
+      ouShift: 0.071,
+      ouDc: 0.105,
+      ouMarket: 0.27,
       ouPrematch: 0,
+      ouSpread: 0.07,
+      ouDraw: -1.444,
+      ouInverse: 0.473,
     },
     prematch: {
       dc: -0.186,
@@ -69,54 +96,6 @@ export const MARKET_SETTINGS_4: MarketSettings = {
   },
 };
 
-/**
- * `dixon-coles-5` (issue 26, the over/under 2.5 target): `dixon-coles-4`'s rating plus each side's
- * draw tendency, learnt from past matches' draw prices against the draw curve (a low draw price
- * for the favourite's odds means an open game), and an over/under pool that also reads how
- * lopsided the fixture is and that tendency. Chosen on the tune block, checked on validation
- * (docs/engine.md); the 1X2 and the pre-match mode are `dixon-coles-4`'s.
- */
-export const MARKET_SETTINGS_5: MarketSettings = {
-  ...MARKET_SETTINGS_4,
-  drawGain: 0.15,
-  weights: {
-    ...MARKET_SETTINGS_4.weights,
-    none: {
-      ...MARKET_SETTINGS_4.weights.none,
-      ouShift: -0.215,
-      ouDc: 0.187,
-      ouMarket: 0.447,
-      ouSpread: 0.207,
-      ouDraw: -1.63,
-    },
-  },
-};
-
-/**
- * `dixon-coles-6` (issue 26, the over/under 2.5 target against closing prices): the over/under
- * pool also reads the Poisson goal total that the rating's own 1X2 of the fixture implies, its
- * draw moved by the sides' draw tendency (`inverseOver`), and the goal and draw tendencies keep
- * less of last season (shrink 0.4 at a season break, was 0.8). Chosen on the tune block, checked
- * on validation (docs/engine.md). The 1X2 is `dixon-coles-5`'s; the pre-match mode keeps its
- * weights (the rating's over/under enters it with a weight of −0.05).
- */
-export const MARKET_SETTINGS: MarketSettings = {
-  ...MARKET_SETTINGS_5,
-  totalsShrink: 0.4,
-  weights: {
-    ...MARKET_SETTINGS_5.weights,
-    none: {
-      ...MARKET_SETTINGS_5.weights.none,
-      ouShift: 0.071,
-      ouDc: 0.105,
-      ouMarket: 0.27,
-      ouSpread: 0.07,
-      ouDraw: -1.444,
-      ouInverse: 0.473,
-    },
-  },
-};
-
 export const DEFAULT_SETTINGS: ModelSettings = {
   ...DEFAULT_FIT,
   motivation: 0.07,
@@ -127,8 +106,6 @@ export const DEFAULT_SETTINGS: ModelSettings = {
 /** Earlier versions, still evaluable (`evaluate --model <name>`); the shipped one is `MODEL_NAME`. */
 export const MODEL_VERSIONS: Readonly<Record<string, ModelSettings>> = {
   'dixon-coles-3': { ...DEFAULT_SETTINGS, market: null },
-  'dixon-coles-4': { ...DEFAULT_SETTINGS, market: MARKET_SETTINGS_4 },
-  'dixon-coles-5': { ...DEFAULT_SETTINGS, market: MARKET_SETTINGS_5 },
   [MODEL_NAME]: DEFAULT_SETTINGS,
 };
 

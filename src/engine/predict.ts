@@ -6,7 +6,7 @@ import { inverseOver, marketForecast, pool1x2, poolOver, prematchForecast } from
 import { type Markets, marketsFrom } from './markets.js';
 import { calibrateTotals, rakeMatrix, type ScoreMatrix, scoreMatrix } from './score-matrix.js';
 import type { Stake } from './stakes.js';
-import type { OddsMode, PrematchOdds, Ratings, TeamRating } from './types.js';
+import type { BlendWeights, OddsMode, PrematchOdds, Ratings, TeamRating } from './types.js';
 
 export interface Prediction {
   matrix: ScoreMatrix;
@@ -25,6 +25,12 @@ export interface PredictOptions {
    * with the fit and the market rating (`odds: 'prematch'`). Never closing odds.
    */
   prematchOdds?: PrematchOdds;
+  /**
+   * The fixture's season (`2020-21`), when known: a fixture of a season the ratings have not seen
+   * yet is forecast with every side carried into it (pulled toward the league's mean, less sure;
+   * promoted sides as newcomers). Absent: the ratings' latest season.
+   */
+  season?: string;
 }
 
 /** Ratings for a league the data does not know: average sides, with a usual home advantage. */
@@ -78,7 +84,7 @@ export function predictFixture(
   );
   const raw = scoreMatrix(lambda, mu, ratings.rho, ratings.draw);
   const calibrated = ratings.totals ? calibrateTotals(raw, ratings.totals) : raw;
-  const { matrix, odds } = withMarket(ratings, calibrated, home, away, options.prematchOdds);
+  const { matrix, odds } = withMarket(ratings, calibrated, home, away, options, stakes);
   return {
     matrix,
     markets: marketsFrom(matrix),
@@ -99,10 +105,11 @@ function withMarket(
   matrix: ScoreMatrix,
   home: string,
   away: string,
-  prematchOdds: PrematchOdds | undefined,
+  { prematchOdds, season }: PredictOptions,
+  stakes: Prediction['stakes'],
 ): { matrix: ScoreMatrix; odds: OddsMode } {
   const prematch = prematchForecast(prematchOdds);
-  const market = ratings.market ? marketForecast(ratings.market, home, away) : null;
+  const market = ratings.market ? marketForecast(ratings.market, home, away, season) : null;
   const usesPrematch = prematch.oneXTwo !== null || prematch.over !== null;
   if (!ratings.blend || (!market && !usesPrematch)) return { matrix, odds: 'none' };
   const weights = !usesPrematch
@@ -116,11 +123,14 @@ function withMarket(
   const oneXTwoWeights = prematch.oneXTwo ? weights : market ? ratings.blend.none : null;
   const overWeights = prematch.over !== null ? weights : market ? ratings.blend.none : null;
   const oneXTwo = oneXTwoWeights
-    ? pool1x2([
-        { p: fitOneXTwo, weight: oneXTwoWeights.dc },
-        { p: market?.oneXTwo ?? null, weight: oneXTwoWeights.market },
-        { p: prematch.oneXTwo, weight: oneXTwoWeights.prematch },
-      ])
+    ? pool1x2(
+        [
+          { p: fitOneXTwo, weight: oneXTwoWeights.dc },
+          { p: market?.oneXTwo ?? null, weight: oneXTwoWeights.market },
+          { p: prematch.oneXTwo, weight: oneXTwoWeights.prematch },
+        ],
+        stakesShift(oneXTwoWeights, stakeSign(stakes)),
+      )
     : fitOneXTwo;
   const over = overWeights
     ? poolOver(
@@ -145,7 +155,21 @@ function withMarket(
 
 /** +motivation when only the home side still plays for something, − when only the away side does. */
 function motivationShift(stakes: Prediction['stakes'], motivation: number): number {
-  if (stakes.home === 'live' && stakes.away === 'dead') return motivation;
-  if (stakes.home === 'dead' && stakes.away === 'live') return -motivation;
+  return motivation * stakeSign(stakes);
+}
+
+/**
+ * The pooled 1X2's log-probabilities moved by the end-of-season stakes (`BlendWeights.stakes`;
+ * a draw term and a home term per side with nothing to play for gained nothing on validation).
+ */
+export function stakesShift(weights: BlendWeights, sign: number): [number, number, number] {
+  const split = (weights.stakes ?? 0) * sign;
+  return [split / 2, 0, -split / 2];
+}
+
+/** +1 when only the home side still plays for something, −1 when only the away side does, else 0. */
+export function stakeSign(stakes: Prediction['stakes']): number {
+  if (stakes.home === 'live' && stakes.away === 'dead') return 1;
+  if (stakes.home === 'dead' && stakes.away === 'live') return -1;
   return 0;
 }

@@ -2,15 +2,13 @@
 // date: a side that can no longer win the title, reach or lose a Champions League (top-four) or
 // European (top-six) place, or go down has "nothing to play for", and such sides do worse than
 // their ratings against sides that still need points (docs/engine.md). Only the last matches of a
-// double round-robin season are judged; a season interrupted by a long pause (spring 2020) is
-// still one season.
-import { DAY_MS } from './dixon-coles.js';
+// double round-robin season are judged. A season is told by its label, so one interrupted by a
+// long pause (spring 2020) is still one season.
+import { seasonOf } from './season.js';
 import type { PlayedMatch } from './types.js';
 
 export type Stake = 'live' | 'dead';
 
-/** A pause this long in a league's calendar ends a season. */
-const SEASON_BREAK_DAYS = 42;
 /** Stakes are judged once a side has at most this many matches left. */
 const LAST_MATCHES = 10;
 /** The Champions League line: four places in England, Spain, Germany and Italy (three in France until 2019-20; four is the usual line). */
@@ -49,37 +47,14 @@ function tableOf(matches: readonly PlayedMatch[]): Map<string, Standing> {
   return table;
 }
 
-/**
- * Where the current season starts: after the last pause of SEASON_BREAK_DAYS or more, unless the
- * run before that pause, joined to the run after it, is still one unfinished double round-robin
- * of the same sides (a season suspended for weeks, as in spring 2020).
- */
-function seasonStart(played: readonly PlayedMatch[]): number {
-  let start = played.length - 1;
-  while (start > 0 && played[start]!.date - played[start - 1]!.date < SEASON_BREAK_DAYS * DAY_MS) start--;
-  while (start > 0) {
-    let before = start - 1;
-    while (before > 0 && played[before]!.date - played[before - 1]!.date < SEASON_BREAK_DAYS * DAY_MS)
-      before--;
-    const earlier = tableOf(played.slice(before, start));
-    const joined = tableOf(played.slice(before));
-    const total = 2 * (joined.size - 1);
-    const sameSides = joined.size === earlier.size;
-    const unfinished = [...earlier.values()].some((row) => row.played < total);
-    const fits = [...joined.values()].every((row) => row.played <= total);
-    if (!(sameSides && unfinished && fits)) break;
-    start = before;
-  }
-  return start;
-}
-
 /** Each side's stake as of `asOf`; sides (or seasons) not yet in their last matches are absent. */
 export function seasonStakes(matches: readonly PlayedMatch[], asOf: number): Map<string, Stake> {
   const stakes = new Map<string, Stake>();
   const played = matches.filter((match) => match.date < asOf).sort((a, b) => a.date - b.date);
   const last = played.at(-1);
   if (!last) return stakes;
-  const table = tableOf(played.slice(seasonStart(played)));
+  const season = seasonOf(last);
+  const table = tableOf(played.filter((match) => seasonOf(match) === season));
 
   const teams = table.size;
   const total = 2 * (teams - 1);
@@ -87,10 +62,9 @@ export function seasonStakes(matches: readonly PlayedMatch[], asOf: number): Map
   // Another format (a split league, play-offs) is not a double round-robin: no judgement.
   if (teams < EUROPEAN_PLACES + RELEGATION_PLACES + 2 || rows.some((row) => row.played > total))
     return stakes;
-  // Long after the last match of a finished season, nothing is at stake any more; a season
+  // A finished season has nothing left at stake (the next match opens the next one); a season
   // paused with matches still to play keeps its judgement.
-  if (asOf - last.date >= SEASON_BREAK_DAYS * DAY_MS && rows.every((row) => row.played === total))
-    return stakes;
+  if (rows.every((row) => row.played === total)) return stakes;
   const byPoints = rows.sort((a, b) => b.points - a.points);
   const pointsAt = (rank: number) => byPoints[rank - 1]!.points;
   const bestAt = (rank: number) => {

@@ -162,6 +162,11 @@ export interface BlendWeights {
   dc: number;
   market: number;
   prematch: number;
+  /**
+   * 1X2, beside those: ln(pH/pA) moved by this much toward the side that still plays for something
+   * when the other has nothing left to play for (end-of-season stakes, stakes.ts).
+   */
+  stakes?: number;
   /** Over 2.5: logit p = ouShift + ouDc·logit p_fit + ouMarket·logit p_rating + ouPrematch·logit p_prematch. */
   ouShift: number;
   ouDc: number;
@@ -174,27 +179,36 @@ export interface BlendWeights {
   ouInverse?: number;
 }
 
-export interface MarketSettings {
-  /** Step of each side's strength per unit of error in log(pH/pA). */
-  gain: number;
-  /** Step of the league's home advantage (same error). */
-  homeGain: number;
-  /** At a season break every rating keeps this share of its distance to the league mean. */
+/** How one of the market rating's beliefs (strength, goal tendency, draw tendency) is filtered. */
+export interface FilterSettings {
+  /** Variance of one market figure around the rating's forecast of it (team news, noise). */
+  noise: number;
+  /** Variance a side's belief gains per day. */
+  drift: number;
+  /** Share of its distance to the league's mean a side's belief keeps into a new season. */
   seasonShrink: number;
-  /** Step of each side's goal tendency per unit of error in the log of the implied goal total. */
-  totalsGain: number;
-  /** Step of the league's goal level (same error). */
-  totalsLevelGain: number;
-  /** Season-break shrinkage of the goal tendencies. */
-  totalsShrink: number;
-  /** Step of each side's home (and away) goal tendency, beside its common one (0: none). */
-  venueGain?: number;
-  /** Step of each side's draw tendency, learnt from the draw prices against the draw curve (0: none). */
-  drawGain?: number;
+  /** Variance a side's belief gains into a new season, after the shrink (transfers, managers). */
+  seasonVariance: number;
+  /** Variance of a side the rating has not met: promoted, or any side of the data's first season. */
+  newcomerVariance: number;
+  /** The league's own term (home advantage; goal level): variance per day and at the start. */
+  leagueDrift: number;
+  leagueVariance: number;
+}
+
+export interface MarketSettings {
+  /** Each side's strength and the home advantage, from the 1X2 price's ln(pH/pA). */
+  strength: FilterSettings;
+  /** Each side's goal tendency and the league's goal level, from the over/under price's total. */
+  goals: FilterSettings;
+  /** Each side's draw tendency, from the draw price beside the draw curve (league terms unused). */
+  draw: FilterSettings;
+  /** Average the home/away split over the rating's uncertainty (see `marketForecast`). */
+  flatten: boolean;
   /** The rating is used only when the league's latest priced match is at most this old. */
   freshDays: number;
-  /** Window of the draw curve's regression (days before the fit). */
-  drawWindowDays: number;
+  /** Half-life of a match's weight in the draw curve's regression (days). */
+  drawHalfLifeDays: number;
   weights: {
     /** Without the fixture's own odds. */
     none: BlendWeights;
@@ -205,26 +219,38 @@ export interface MarketSettings {
   };
 }
 
+/** A side as the market rating sees it: each belief's mean and variance. */
 export interface MarketTeam {
   strength: number;
+  strengthVariance: number;
   goals: number;
-  /** The side's goal tendency at home and away, beside `goals` (0 unless `venueGain`). */
-  homeGoals: number;
-  awayGoals: number;
-  /** The side's draw tendency: its matches' draw prices against the draw curve (0 unless `drawGain`). */
+  goalsVariance: number;
+  /** The side's draw tendency: its matches' draw prices against the draw curve (logit scale). */
   draw: number;
+  drawVariance: number;
+  /** The latest season it played in. */
+  season: string;
   matches: number;
 }
 
 export interface MarketRating {
   teams: Map<string, MarketTeam>;
   home: number;
+  homeVariance: number;
   /** Log of the implied goal total of two average sides. */
   goalLevel: number;
   /** logit p(draw) = c0 + c1·|x| + c2·x², x = the rating's log(pH/pA). */
   drawCurve: [number, number, number];
-  /** Where a side the rating does not know starts: the level of the last season's weakest three. */
+  /** The latest season it read (by label). */
+  season: string;
+  /** That season's sides' mean beliefs: where a side is pulled into the next season. */
+  seasonMean: { strength: number; goals: number; draw: number };
+  /** Where a side the rating does not know starts: the level of the season's weakest three. */
   newcomer: { strength: number; goals: number };
+  newcomerVariance: { strength: number; goals: number; draw: number };
+  /** Per belief, [share kept, variance added] into a new season. */
+  carry: { strength: [number, number]; goals: [number, number]; draw: [number, number] };
+  flatten: boolean;
   /** Day of the latest priced match. */
   latest: number;
   matches: number;

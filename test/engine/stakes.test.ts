@@ -97,6 +97,30 @@ describe('end-of-season stakes', () => {
     expect(seasonStakes([...season(22), ...next.slice(0, 6)], next[5]!.date + DAY).size).toBe(0);
   });
 
+  it('tells seasons by their label, not by a pause', () => {
+    const late = season(20);
+    const before = seasonStakes(late, late.at(-1)!.date + DAY);
+    // A season labelled as one, with a pause of 200 days before its last two rounds (past the
+    // July line a date-read label would draw): still one season, judged on its whole table.
+    const paused = season(22).map((match, i) => ({
+      ...match,
+      season: '2024-25',
+      date: i >= late.length ? match.date + 200 * DAY : match.date,
+    }));
+    expect(seasonStakes(paused, late.at(-1)!.date + 150 * DAY)).toEqual(before);
+    // Two seasons a week apart (no summer at all): the new label starts a new table.
+    const first = season(22).map((match) => ({ ...match, season: '2024-25' }));
+    const second = season(22).map((match) => ({
+      ...match,
+      season: '2025-26',
+      date: match.date + 22 * 7 * DAY,
+    }));
+    expect(seasonStakes([...first, ...second.slice(0, 6)], second[5]!.date + DAY).size).toBe(0);
+    expect(seasonStakes([...first, ...second.slice(0, 20 * 6)], second[20 * 6 - 1]!.date + DAY)).toEqual(
+      before,
+    );
+  });
+
   it('tilts a fixture toward the side that still needs points', () => {
     const late = season(20);
     const asOf = late.at(-1)!.date + DAY;
