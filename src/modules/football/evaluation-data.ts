@@ -153,7 +153,7 @@ const oddsList = (value: unknown, length: number): number[] | undefined =>
 /**
  * A fixture's pre-match odds as an analysis input carries them (`prematchOdds`), kept only when
  * well formed: decimal odds above 1, three for 1X2, two for over/under. Anything else is ignored,
- * and the analysis runs without them (`data_quality.odds: none`).
+ * and the analysis runs without them (`data_quality.odds` is then `market` or `none`).
  */
 export function prematchOddsFrom(value: unknown): PrematchOdds | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
