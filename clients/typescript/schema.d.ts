@@ -2183,9 +2183,19 @@ export interface operations {
                                     [key: string]: unknown;
                                 };
                                 /** @description Null while processing; the analysis on success; {reason, message} when cancelled */
-                                result: null | {
+                                result: null | ({
+                                    data_quality?: {
+                                        /**
+                                         * @description prematch: the fixture’s pre-match odds were used; market: past matches’ odds (none for this match); none: results only
+                                         * @enum {unknown}
+                                         */
+                                        odds?: "prematch" | "market" | "none";
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                } & {
                                     [key: string]: unknown;
-                                };
+                                });
                                 /**
                                  * @description ISO 8601 UTC with microseconds
                                  * @example 2026-03-10T12:34:56.123456Z
@@ -3089,9 +3099,19 @@ export interface operations {
                                     [key: string]: unknown;
                                 };
                                 /** @description Null while processing; the analysis on success; {reason, message} when cancelled */
-                                result: null | {
+                                result: null | ({
+                                    data_quality?: {
+                                        /**
+                                         * @description prematch: the fixture’s pre-match odds were used; market: past matches’ odds (none for this match); none: results only
+                                         * @enum {unknown}
+                                         */
+                                        odds?: "prematch" | "market" | "none";
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                } & {
                                     [key: string]: unknown;
-                                };
+                                });
                                 /**
                                  * @description ISO 8601 UTC with microseconds
                                  * @example 2026-03-10T12:34:56.123456Z
@@ -3287,9 +3307,19 @@ export interface operations {
                                     [key: string]: unknown;
                                 };
                                 /** @description Null while processing; the analysis on success; {reason, message} when cancelled */
-                                result: null | {
+                                result: null | ({
+                                    data_quality?: {
+                                        /**
+                                         * @description prematch: the fixture’s pre-match odds were used; market: past matches’ odds (none for this match); none: results only
+                                         * @enum {unknown}
+                                         */
+                                        odds?: "prematch" | "market" | "none";
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                } & {
                                     [key: string]: unknown;
-                                };
+                                });
                                 /**
                                  * @description ISO 8601 UTC with microseconds
                                  * @example 2026-03-10T12:34:56.123456Z
@@ -6657,9 +6687,19 @@ export interface operations {
                                     [key: string]: unknown;
                                 };
                                 /** @description Null while processing; the analysis on success; {reason, message} when cancelled */
-                                result: null | {
+                                result: null | ({
+                                    data_quality?: {
+                                        /**
+                                         * @description prematch: the fixture’s pre-match odds were used; market: past matches’ odds (none for this match); none: results only
+                                         * @enum {unknown}
+                                         */
+                                        odds?: "prematch" | "market" | "none";
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                } & {
                                     [key: string]: unknown;
-                                };
+                                });
                                 /**
                                  * @description ISO 8601 UTC with microseconds
                                  * @example 2026-03-10T12:34:56.123456Z
@@ -9696,9 +9736,19 @@ export interface operations {
                                     [key: string]: unknown;
                                 };
                                 /** @description Null while processing; the analysis on success; {reason, message} when cancelled */
-                                result: null | {
+                                result: null | ({
+                                    data_quality?: {
+                                        /**
+                                         * @description prematch: the fixture’s pre-match odds were used; market: past matches’ odds (none for this match); none: results only
+                                         * @enum {unknown}
+                                         */
+                                        odds?: "prematch" | "market" | "none";
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                } & {
                                     [key: string]: unknown;
-                                };
+                                });
                                 /**
                                  * @description ISO 8601 UTC with microseconds
                                  * @example 2026-03-10T12:34:56.123456Z

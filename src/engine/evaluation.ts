@@ -204,15 +204,6 @@ export function walkForward(
   return scored;
 }
 
-export function evaluate(
-  train: readonly EvaluationMatch[],
-  test: readonly EvaluationMatch[],
-  forecaster: ModelForecaster = defaultForecaster(),
-  onProgress?: EvaluationProgress,
-): EvaluationReport {
-  return summarise(walkForward(train, test, forecaster, onProgress));
-}
-
 /** A group's comparison with the market: RPS and O/U log-loss of both, their ratios, a bootstrap interval. */
 export interface GroupScores extends LeagueScores {
   /** 95 % bootstrap interval of the RPS ratio (matches resampled with replacement, seeded). */

@@ -1,6 +1,7 @@
 // The shapes the engine works on: played matches in, fitted ratings and predictions out, and the
 // vocabulary of results (pronostic types, markets, data quality) that the result builder and the
 // analysis text share. Teams are plain string keys (a name or an id): the engine never looks anything up.
+import type { oddsModes } from '../lib/allowed-values.js';
 
 export type MarketName =
   | '1x2'
@@ -49,7 +50,7 @@ export interface DataQuality {
   odds: OddsMode;
 }
 
-export type OddsMode = 'prematch' | 'market' | 'none';
+export type OddsMode = (typeof oddsModes)[number];
 
 /**
  * A fixture's pre-match market odds as the analysis hands them to the engine: decimal odds,

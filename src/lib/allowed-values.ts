@@ -132,6 +132,13 @@ export const pronosticTypeSlugs = [
 ] as const;
 export type PronosticTypeSlug = (typeof pronosticTypeSlugs)[number];
 
+/**
+ * What the market told an analysis (`result.data_quality.odds`, DESIGN "Fixtures"): the fixture's
+ * own pre-match odds (`prematch`), past matches' odds through the market rating alone (`market`),
+ * or nothing (`none`: results only).
+ */
+export const oddsModes = ['prematch', 'market', 'none'] as const;
+
 export const settlementOutcomes = ['won', 'lost', 'void'] as const;
 export type SettlementOutcome = (typeof settlementOutcomes)[number];
 

@@ -3,11 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config.js';
 import { testConfig } from '../../src/config.js';
 import { pronosticTypes } from '../../src/db/schema/index.js';
+import { marginFree } from '../../src/engine/margin.js';
 import { MARKET_OF } from '../../src/engine/result.js';
 import type { PlayedMatch } from '../../src/engine/types.js';
 import { pronosticTypeSlugs } from '../../src/lib/allowed-values.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { createAnalyst } from '../../src/modules/football/analyst.js';
+import { pastMarketOf } from '../../src/modules/football/evaluation-data.js';
 import { inlineFitter, threadFitter } from '../../src/modules/football/fit-pool.js';
 import type { ResultRow } from '../../src/modules/football/results-csv.js';
 import { createFootballService, type FootballService } from '../../src/modules/football/service.js';
@@ -21,7 +23,13 @@ const narratorOf = (config: Config) => createNarrator(config, { logger: silent }
 // Accented names for the test of case- and accent-insensitive lookup.
 const NAMES: Record<string, string> = { 'Team 00': 'Atlético Norte', 'Team 11': 'Real Sur' };
 
-const NO_ODDS = { pinnacle: null, average: null, overUnderPinnacle: null, overUnderAverage: null };
+const NO_ODDS = {
+  pinnacle: null,
+  average: null,
+  overUnderPinnacle: null,
+  overUnderAverage: null,
+  asianHandicap: null,
+};
 
 function rowsFor(league: string, seed: number, start: number): ResultRow[] {
   const { matches } = simulateLeague({ teams: 12, seasons: 2, seed, start });
@@ -405,6 +413,47 @@ describe('analyst fits', () => {
     expect(fitter.calls).toHaveLength(1);
     expect(fitter.calls[0]!.asOf).toBe(dayStart);
     expect(Math.max(...fitter.calls[0]!.matches.map((match) => match.date))).toBeLessThan(dayStart);
+  });
+
+  it('hands the fit each stored match with its season label and its market view, read one way', async () => {
+    // Two simulated seasons in another league, labelled as a results file labels them, with
+    // closing and pre-match 1X2 and a closing Asian handicap.
+    const closing: [number, number, number] = [1.8, 3.6, 4.6];
+    const prematch: [number, number, number] = [1.9, 3.5, 4.2];
+    const handicap = { line: -0.5, pinnacle: [1.85, 2.05] as [number, number], average: null };
+    const rows = rowsFor('F1', 21, START).map((row) => ({
+      ...row,
+      season: row.date < '2024-07-01' ? '2023-24' : '2024-25',
+      market: {
+        prematch: { ...NO_ODDS, average: prematch },
+        closing: { ...NO_ODDS, pinnacle: closing, asianHandicap: handicap },
+      },
+    }));
+    await football.importRows(rows);
+    const fitter = countingFitter();
+    const analyst = createAnalyst({
+      football,
+      narrator: narratorOf(testConfig()),
+      logger: silent,
+      clock,
+      fitter,
+    });
+    await analyst.analyse({ home: 'F1 Team 01', away: 'F1 Team 02', league: 'F1' }, '1x2');
+    const fitted = fitter.calls[0]!.matches;
+    expect(fitted).toHaveLength(rows.length);
+    const seasons = new Map<string, number>();
+    for (const match of fitted) {
+      const season = match.season ?? 'none';
+      seasons.set(season, (seasons.get(season) ?? 0) + 1);
+    }
+    expect(Object.fromEntries(seasons)).toEqual({ '2023-24': rows.length / 2, '2024-25': rows.length / 2 });
+    expect(fitted[0]!.market).toEqual(pastMarketOf(rows[0]!.market));
+    expect(fitted[0]!.market).toEqual({
+      oneXTwo: marginFree(closing),
+      overUnder: null,
+      asianHandicap: { line: -0.5, home: marginFree(handicap.pinnacle)[0] },
+      prematchOneXTwo: marginFree(prematch),
+    });
   });
 
   it('says when the league has no recent results: stale data in data_quality and in the text', async () => {

@@ -10,6 +10,7 @@ import { marketsFrom } from '../../src/engine/markets.js';
 import { DEFAULT_SETTINGS } from '../../src/engine/model.js';
 import { scoreMatrix } from '../../src/engine/score-matrix.js';
 import { evaluate } from '../../src/modules/football/evaluation.js';
+import { CLOSING_COLUMN_NAMES, canonicalColumn } from '../../src/modules/football/odds-columns.js';
 import { simulateLeague } from '../engine/simulate.js';
 
 /** A simulated league as a football-data.co.uk file, with odds from the true probabilities (+5 % margin). */
@@ -233,18 +234,22 @@ describe('evaluate', () => {
 
 /**
  * A simulated league as a file with every column group of the real files: pre-match odds (`PSH…`,
- * `BbAvH…`, `P>2.5`…), and closing odds under every closing name (`PSCH…`, `AvgCH…`, `MaxCH…`,
- * `B365CH…`, `PC>2.5`…, `AvgC>2.5`…), all from the true probabilities.
+ * `BbAvH…`, `P>2.5`…, the Asian handicap `AHh`, `PAHH`…, `BbAHh`…), and closing odds under every
+ * closing name (`PSCH…`, `AvgCH…`, `MaxCH…`, `B365CH…`, `PC>2.5`…, `AvgC>2.5`…, `AHCh`,
+ * `PCAHH`…, `AvgCAHH`…), all from the true probabilities.
  */
 const CLOSING_1X2 = ['PSC', 'AvgC', 'MaxC', 'B365C'];
 const CLOSING_OU = ['PC', 'AvgC'];
+const CLOSING_AH = ['AHCh', 'PCAHH', 'PCAHA', 'AvgCAHH', 'AvgCAHA'];
 function marketCsv(league: string, seed: number): { train: string; test: string; header: string[] } {
   const { teams, matches } = simulateLeague({ teams: 10, seasons: 3, seed });
   const strength = new Map(teams.map((team) => [team.name, team]));
   const header = [
     'Div,Date,HomeTeam,AwayTeam,FTHG,FTAG,PSH,PSD,PSA,BbAvH,BbAvD,BbAvA,P>2.5,P<2.5,BbAv>2.5,BbAv<2.5',
+    'AHh,PAHH,PAHA,AvgAHH,AvgAHA,BbAHh,BbAvAHH,BbAvAHA',
     ...CLOSING_1X2.map((p) => `${p}H,${p}D,${p}A`),
     ...CLOSING_OU.map((p) => `${p}>2.5,${p}<2.5`),
+    ...CLOSING_AH,
   ].join(',');
   const rows = matches.map((match) => {
     const home = strength.get(match.home)!;
@@ -261,6 +266,11 @@ function marketCsv(league: string, seed: number): { train: string; test: string;
       [truth.oneXTwo.home, truth.oneXTwo.draw, truth.oneXTwo.away].map((p) => price(p, margin));
     const ou = (margin: number) =>
       [truth.overUnder25.over, truth.overUnder25.under].map((p) => price(p, margin));
+    // Half a goal to the favourite: the home side covers −0.5 by winning, +0.5 by not losing.
+    const { home: pHome, draw: pDraw, away: pAway } = truth.oneXTwo;
+    const line = pHome >= pAway ? -0.5 : 0.5;
+    const covers = line < 0 ? pHome : pHome + pDraw;
+    const ah = (margin: number) => [price(covers, margin), price(1 - covers, margin)];
     const date = new Date(match.date);
     const day = `${String(date.getUTCDate()).padStart(2, '0')}/${String(date.getUTCMonth() + 1).padStart(2, '0')}/${date.getUTCFullYear()}`;
     return [
@@ -274,8 +284,16 @@ function marketCsv(league: string, seed: number): { train: string; test: string;
       ...x2(1.06),
       ...ou(1.03),
       ...ou(1.06),
+      line,
+      ...ah(1.03),
+      ...ah(1.05),
+      line,
+      ...ah(1.05),
       ...CLOSING_1X2.flatMap(() => x2(1.025)),
       ...CLOSING_OU.flatMap(() => ou(1.025)),
+      line,
+      ...ah(1.02),
+      ...ah(1.04),
     ].join(',');
   });
   const split = Math.floor(rows.length / 3);
@@ -290,15 +308,21 @@ function marketCsv(league: string, seed: number): { train: string; test: string;
 function poisoned(file: string, header: string[], poison: (row: string[]) => boolean): string {
   const closing = header
     .map((name, i) => ({ name, i }))
-    .filter(({ name }) => [...CLOSING_1X2, ...CLOSING_OU].some((prefix) => name.startsWith(prefix)))
-    .map(({ i }) => i);
-  expect(closing).toHaveLength(4 * 3 + 2 * 2);
+    .filter(
+      ({ name }) =>
+        CLOSING_AH.includes(name) ||
+        [...CLOSING_1X2, ...CLOSING_OU].some((prefix) => name.startsWith(prefix)),
+    );
+  expect(closing).toHaveLength(4 * 3 + 2 * 2 + 5);
+  // Every column the reader takes as closing is among them (the rest are closing prices it skips).
+  expect(CLOSING_COLUMN_NAMES.filter((name) => !header.map(canonicalColumn).includes(name))).toEqual([]);
   return file
     .split('\n')
     .map((line, n) => {
       const row = line.split(',');
       if (n === 0 || !poison(row)) return line;
-      for (const i of closing) row[i] = i % 2 === 0 ? '1.01' : '41';
+      // A handicap line poisoned is a far-off line, still readable; a price, nonsense.
+      for (const { name, i } of closing) row[i] = name === 'AHCh' ? '-3.5' : i % 2 === 0 ? '1.01' : '41';
       return row.join(',');
     })
     .join('\n');

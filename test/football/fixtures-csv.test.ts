@@ -46,6 +46,7 @@ describe('parseFixturesCsv', () => {
           average: [2.05, 3.3, 3.5],
           overUnderPinnacle: [1.9, 1.95],
           overUnderAverage: null,
+          asianHandicap: null,
         },
       },
     ]);

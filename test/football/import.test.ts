@@ -190,13 +190,16 @@ describe('results:sync against a local server', () => {
 describe('odds on stored matches', () => {
   // Old spellings (BetBrain `BbAv…`, pre-match) beside the closing Pinnacle columns (2012-13 on).
   const header =
-    'Div,Date,HomeTeam,AwayTeam,FTHG,FTAG,PSH,PSD,PSA,BbAvH,BbAvD,BbAvA,BbAv>2.5,BbAv<2.5,PSCH,PSCD,PSCA';
-  const oldRow = 'I1,20/08/16,Juventus,Fiorentina,2,1,1.5,4.2,7.5,1.45,4.1,7.0,1.9,1.9,1.4,4.6,8.5';
+    'Div,Date,HomeTeam,AwayTeam,FTHG,FTAG,PSH,PSD,PSA,BbAvH,BbAvD,BbAvA,BbAv>2.5,BbAv<2.5,PSCH,PSCD,PSCA,BbAHh,BbAvAHH,BbAvAHA';
+  const oldRow =
+    'I1,20/08/16,Juventus,Fiorentina,2,1,1.5,4.2,7.5,1.45,4.1,7.0,1.9,1.9,1.4,4.6,8.5,-1,1.95,1.9';
   // Current spellings: closing averages and closing over/under too.
   const newHeader =
-    'Div,Date,HomeTeam,AwayTeam,FTHG,FTAG,PSH,PSD,PSA,AvgH,AvgD,AvgA,P>2.5,P<2.5,Avg>2.5,Avg<2.5,PSCH,PSCD,PSCA,AvgCH,AvgCD,AvgCA,PC>2.5,PC<2.5,AvgC>2.5,AvgC<2.5';
+    'Div,Date,HomeTeam,AwayTeam,FTHG,FTAG,PSH,PSD,PSA,AvgH,AvgD,AvgA,P>2.5,P<2.5,Avg>2.5,Avg<2.5,PSCH,PSCD,PSCA,AvgCH,AvgCD,AvgCA,PC>2.5,PC<2.5,AvgC>2.5,AvgC<2.5,' +
+    'AHh,PAHH,PAHA,AvgAHH,AvgAHA,AHCh,PCAHH,PCAHA,AvgCAHH,AvgCAHA';
   const newRow =
-    'I1,24/08/19,Parma,Juventus,0,1,9,5,1.4,8.5,4.8,1.38,2.0,1.9,1.95,1.85,10,5.5,1.35,9.5,5.2,1.33,2.1,1.8,2.05,1.75';
+    'I1,24/08/19,Parma,Juventus,0,1,9,5,1.4,8.5,4.8,1.38,2.0,1.9,1.95,1.85,10,5.5,1.35,9.5,5.2,1.33,2.1,1.8,2.05,1.75,' +
+    '1.5,1.92,1.98,1.9,1.95,1.75,1.96,1.94,1.93,1.92';
 
   async function storedOdds() {
     const league = await football.resolveLeague('I1');
@@ -235,6 +238,13 @@ describe('odds on stored matches', () => {
       closeAverageHome: null,
       closeAverageOver: null,
       prePinnacleOver: null,
+      // BetBrain's Asian handicap: the line and the average only, pre-match.
+      preAhLine: -1,
+      preAverageAhHome: 1.95,
+      preAverageAhAway: 1.9,
+      prePinnacleAhHome: null,
+      closeAhLine: null,
+      closeAverageAhHome: null,
     });
     expect(current).toMatchObject({
       prePinnacleHome: 9,
@@ -247,6 +257,16 @@ describe('odds on stored matches', () => {
       closePinnacleUnder: 1.8,
       closeAverageOver: 2.05,
       closeAverageUnder: 1.75,
+      preAhLine: 1.5,
+      prePinnacleAhHome: 1.92,
+      prePinnacleAhAway: 1.98,
+      preAverageAhHome: 1.9,
+      preAverageAhAway: 1.95,
+      closeAhLine: 1.75,
+      closePinnacleAhHome: 1.96,
+      closePinnacleAhAway: 1.94,
+      closeAverageAhHome: 1.93,
+      closeAverageAhAway: 1.92,
     });
     expect((await football.stats()).matches).toBeGreaterThanOrEqual(2);
   });

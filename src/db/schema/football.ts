@@ -57,7 +57,10 @@ export const footballTeamAliases = pgTable(
   (table) => [uniqueIndex('football_team_aliases_normalized_unique').on(table.aliasNormalized)],
 );
 
-/** One group's columns: Pinnacle and market-average 1X2 and over/under 2.5. */
+/**
+ * One group's columns: Pinnacle and market-average 1X2, over/under 2.5 and Asian handicap (the
+ * home side's line, then the prices on the home and away sides).
+ */
 function oddsGroup<P extends 'pre' | 'close'>(prefix: P) {
   return {
     [`${prefix}PinnacleHome`]: doublePrecision(`${prefix}_pinnacle_home`),
@@ -70,6 +73,11 @@ function oddsGroup<P extends 'pre' | 'close'>(prefix: P) {
     [`${prefix}PinnacleUnder`]: doublePrecision(`${prefix}_pinnacle_under`),
     [`${prefix}AverageOver`]: doublePrecision(`${prefix}_average_over`),
     [`${prefix}AverageUnder`]: doublePrecision(`${prefix}_average_under`),
+    [`${prefix}AhLine`]: doublePrecision(`${prefix}_ah_line`),
+    [`${prefix}PinnacleAhHome`]: doublePrecision(`${prefix}_pinnacle_ah_home`),
+    [`${prefix}PinnacleAhAway`]: doublePrecision(`${prefix}_pinnacle_ah_away`),
+    [`${prefix}AverageAhHome`]: doublePrecision(`${prefix}_average_ah_home`),
+    [`${prefix}AverageAhAway`]: doublePrecision(`${prefix}_average_ah_away`),
   } as Record<`${P}${OddsField}`, ReturnType<typeof doublePrecision>>;
 }
 
@@ -83,7 +91,12 @@ export type OddsField =
   | 'PinnacleOver'
   | 'PinnacleUnder'
   | 'AverageOver'
-  | 'AverageUnder';
+  | 'AverageUnder'
+  | 'AhLine'
+  | 'PinnacleAhHome'
+  | 'PinnacleAhAway'
+  | 'AverageAhHome'
+  | 'AverageAhAway';
 
 const ODDS_FIELDS: readonly OddsField[] = [
   'PinnacleHome',
@@ -96,6 +109,11 @@ const ODDS_FIELDS: readonly OddsField[] = [
   'PinnacleUnder',
   'AverageOver',
   'AverageUnder',
+  'AhLine',
+  'PinnacleAhHome',
+  'PinnacleAhAway',
+  'AverageAhHome',
+  'AverageAhAway',
 ];
 export type OddsColumn = `${'pre' | 'close'}${OddsField}`;
 /** Every odds column's key, pre-match first. */

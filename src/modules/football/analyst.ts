@@ -142,6 +142,7 @@ export function createAnalyst(deps: AnalystDeps): FootballAnalyst {
       const rows = await football.playedMatches(league.id, from, isoDay(asOf));
       const matches: PlayedMatch[] = rows.map((row) => ({
         date: Date.parse(`${row.playedOn}T00:00:00Z`),
+        season: row.season,
         home: teamKey(row.homeTeamId),
         away: teamKey(row.awayTeamId),
         homeGoals: row.homeGoals,

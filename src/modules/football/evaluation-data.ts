@@ -4,44 +4,48 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { type EvaluationMatch, impliedProbabilities, type Probabilities3 } from '../../engine/evaluation.js';
-import type { MatchMarket } from '../../engine/market-rating.js';
-import type { PrematchOdds } from '../../engine/types.js';
-import type { MarketOdds, OddsGroup } from './odds-columns.js';
+import { marginFree } from '../../engine/margin.js';
+import type { MatchMarket, PrematchOdds } from '../../engine/types.js';
+import { type AsianHandicap, type MarketOdds, prematchOddsOf } from './odds-columns.js';
 import { parseResultsCsv, type ResultRow, type SkippedRow } from './results-csv.js';
 
 /**
  * The market's view of a match once it is history (the market rating's input): closing odds
- * where the file has them, else pre-match, Pinnacle before the average. Never read for the
- * match's own prediction: the fit takes only matches before the predicted day.
+ * where the file has them, else pre-match, Pinnacle before the average, margins removed by the
+ * power method (see engine/margin.ts). The one reading of a past match's odds, for result files
+ * and stored matches alike. Never read for the match's own prediction: the fit takes only matches
+ * before the predicted day.
  */
 export function pastMarketOf(market: MarketOdds): MatchMarket | null {
   const { closing, prematch } = market;
-  const oneXTwo = closing.pinnacle ?? closing.average ?? prematch.pinnacle ?? prematch.average;
+  const closingOneXTwo = closing.pinnacle ?? closing.average;
+  const prematchOneXTwo = prematch.pinnacle ?? prematch.average;
+  const oneXTwo = closingOneXTwo ?? prematchOneXTwo;
+  if (!oneXTwo) return null;
   const overUnder =
     closing.overUnderPinnacle ??
     closing.overUnderAverage ??
     prematch.overUnderPinnacle ??
     prematch.overUnderAverage;
-  if (!oneXTwo) return null;
   return {
-    oneXTwo: impliedProbabilities<Probabilities3>([...oneXTwo]),
-    overUnder: overUnder ? impliedProbabilities<[number, number]>([...overUnder]) : null,
+    oneXTwo: marginFree(oneXTwo),
+    overUnder: overUnder ? marginFree(overUnder) : null,
+    asianHandicap: handicapOf(closing.asianHandicap) ?? handicapOf(prematch.asianHandicap),
+    // How the price moved before kick-off: only beside a closing 1X2 (a pre-match one is its own).
+    prematchOneXTwo: closingOneXTwo && prematchOneXTwo ? marginFree(prematchOneXTwo) : null,
   };
 }
 
-/** A match's pre-match group as a fixture would carry it (the `--prematch-odds` input). */
-export function prematchOddsOf(group: OddsGroup, collectedAt: string): PrematchOdds | null {
-  if (!group.pinnacle && !group.average && !group.overUnderPinnacle && !group.overUnderAverage) return null;
-  return {
-    collected_at: collectedAt,
-    ...(group.pinnacle ? { pinnacle: group.pinnacle } : {}),
-    ...(group.average ? { average: group.average } : {}),
-    ...(group.overUnderPinnacle ? { ou_pinnacle: group.overUnderPinnacle } : {}),
-    ...(group.overUnderAverage ? { ou_average: group.overUnderAverage } : {}),
-  };
+/** A handicap line with the margin-free probability that the home side covers it. */
+function handicapOf(handicap: AsianHandicap | null): { line: number; home: number } | null {
+  const prices = handicap?.pinnacle ?? handicap?.average;
+  return handicap && prices ? { line: handicap.line, home: marginFree(prices)[0] } : null;
 }
 
 export function toEvaluationMatch(row: ResultRow): EvaluationMatch {
+  // The yardstick the engine is scored against (Pinnacle closing, else the average), with the
+  // margin removed proportionally: the outside evaluation compares against exactly these figures,
+  // so they must not move with the rating's inputs (which use the power method, above).
   const oneXTwo = row.odds.pinnacleClosing ?? row.odds.average;
   const overUnder = row.odds.overUnderPinnacleClosing ?? row.odds.overUnderAverage;
   return {
@@ -149,7 +153,7 @@ const oddsList = (value: unknown, length: number): number[] | undefined =>
 /**
  * A fixture's pre-match odds as an analysis input carries them (`prematchOdds`), kept only when
  * well formed: decimal odds above 1, three for 1X2, two for over/under. Anything else is ignored,
- * and the analysis runs without them (`data_quality.odds: none`).
+ * and the analysis runs without them (`data_quality.odds` is then `market` or `none`).
  */
 export function prematchOddsFrom(value: unknown): PrematchOdds | undefined {
   if (typeof value !== 'object' || value === null) return undefined;

@@ -147,6 +147,8 @@ export async function insertMatches(db: Executor, rows: readonly NewFootballMatc
 }
 
 export interface StoredMatch {
+  /** `2014-15`: the file's season, which the engine tells seasons apart by. */
+  season: string;
   playedOn: string;
   homeTeamId: number;
   awayTeamId: number;
@@ -169,6 +171,7 @@ export async function leagueMatches(
 ): Promise<StoredMatch[]> {
   return db
     .select({
+      season: footballMatches.season,
       playedOn: footballMatches.playedOn,
       homeTeamId: footballMatches.homeTeamId,
       awayTeamId: footballMatches.awayTeamId,

@@ -229,6 +229,11 @@ export function oddsColumns(market: MarketOdds): Record<OddsColumn, number | nul
     [`${prefix}PinnacleUnder`]: odds.overUnderPinnacle?.[1] ?? null,
     [`${prefix}AverageOver`]: odds.overUnderAverage?.[0] ?? null,
     [`${prefix}AverageUnder`]: odds.overUnderAverage?.[1] ?? null,
+    [`${prefix}AhLine`]: odds.asianHandicap?.line ?? null,
+    [`${prefix}PinnacleAhHome`]: odds.asianHandicap?.pinnacle?.[0] ?? null,
+    [`${prefix}PinnacleAhAway`]: odds.asianHandicap?.pinnacle?.[1] ?? null,
+    [`${prefix}AverageAhHome`]: odds.asianHandicap?.average?.[0] ?? null,
+    [`${prefix}AverageAhAway`]: odds.asianHandicap?.average?.[1] ?? null,
   });
   return { ...group('pre', market.prematch), ...group('close', market.closing) } as Record<
     OddsColumn,
@@ -244,11 +249,18 @@ export function marketOddsOf(columns: Record<OddsColumn, number | null>): Market
     a !== null && b !== null ? [a, b] : null;
   const group = (prefix: 'pre' | 'close'): OddsGroup => {
     const get = (field: string) => columns[`${prefix}${field}` as OddsColumn] ?? null;
+    const line = get('AhLine');
+    const ahPinnacle = pair(get('PinnacleAhHome'), get('PinnacleAhAway'));
+    const ahAverage = pair(get('AverageAhHome'), get('AverageAhAway'));
     return {
       pinnacle: triple(get('PinnacleHome'), get('PinnacleDraw'), get('PinnacleAway')),
       average: triple(get('AverageHome'), get('AverageDraw'), get('AverageAway')),
       overUnderPinnacle: pair(get('PinnacleOver'), get('PinnacleUnder')),
       overUnderAverage: pair(get('AverageOver'), get('AverageUnder')),
+      asianHandicap:
+        line !== null && (ahPinnacle || ahAverage)
+          ? { line, pinnacle: ahPinnacle, average: ahAverage }
+          : null,
     };
   };
   return { prematch: group('pre'), closing: group('close') };

@@ -1,6 +1,6 @@
 // Request and response schemas of the pronostic endpoints (the spec's field names, exactly).
 import { Type } from 'typebox';
-import { outcomeFilters, pronosticStatuses } from '../../lib/allowed-values.js';
+import { oddsModes, outcomeFilters, pronosticStatuses } from '../../lib/allowed-values.js';
 import { PageMetaSchema, PageQuery, Timestamp } from '../../schemas/common.js';
 
 export const PronosticTypeSchema = Type.Object({
@@ -22,9 +22,29 @@ export const TeamsDetails = Type.Object(
   { additionalProperties: true, maxProperties: 30, description: 'Match data; other keys are kept as sent' },
 );
 
-export const PronosticResult = Type.Union([Type.Null(), Type.Record(Type.String(), Type.Unknown())], {
-  description: 'Null while processing; the analysis on success; {reason, message} when cancelled',
-});
+/**
+ * The analysis's keys are open (DESIGN.md's result object; the spec does not show them), but the
+ * values a client branches on are declared: `data_quality.odds`.
+ */
+const AnalysisDataQuality = Type.Object(
+  {
+    odds: Type.Optional(
+      Type.Enum(oddsModes, {
+        description:
+          'prematch: the fixture’s pre-match odds were used; market: past matches’ odds (none for this match); none: results only',
+      }),
+    ),
+  },
+  { additionalProperties: true },
+);
+
+export const PronosticResult = Type.Union(
+  [
+    Type.Null(),
+    Type.Object({ data_quality: Type.Optional(AnalysisDataQuality) }, { additionalProperties: true }),
+  ],
+  { description: 'Null while processing; the analysis on success; {reason, message} when cancelled' },
+);
 
 const Status = Type.Enum(pronosticStatuses);
 
