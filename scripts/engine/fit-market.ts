@@ -16,7 +16,9 @@
 // forecasts the next match's price, a far less noisy target than the results. Stage two, the
 // pools: the 1X2 weights minimise the RPS of the training seasons' forecasts against the results,
 // the over/under ones the log-loss (a logistic regression).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import {
   type EvaluationMatch,
   type GroupScores,
@@ -28,10 +30,12 @@ import {
 } from '../../src/engine/evaluation.js';
 import {
   type FilterScore,
+  impliedGoals,
   inverseOver,
   type MarketForecast,
   marketFilter,
   marketForecast,
+  overProbability,
   pool1x2,
   poolOver,
   prematchForecast,
@@ -44,12 +48,12 @@ import { seasonStakes } from '../../src/engine/stakes.js';
 import type { BlendWeights, FilterSettings, MarketSettings } from '../../src/engine/types.js';
 import { loadEvaluationFiles, PROTOCOL_LEAGUES } from '../../src/modules/football/evaluation-data.js';
 import { logistic, nelderMead } from './optimise.js';
-import type { RecordedFit } from './record-fit.js';
+import { type RecordedFit, recordFits } from './record-fit.js';
 import { leagueFiles, seasonsBetween } from './seasons.js';
 
 const [mode, dir, fitFile] = process.argv.slice(2);
-if (!(mode === 'validate' || mode === 'ship') || !dir || !fitFile)
-  throw new Error('usage: fit-market.ts validate|ship <data dir> <fit.json>');
+if (!(mode === 'validate' || mode === 'ship') || !dir)
+  throw new Error('usage: fit-market.ts validate|ship <data dir> [fit.json]');
 
 /** The rating reads every priced season from the first with odds; the folds start later. */
 const FIRST_PRICED = '2005-06';
@@ -65,8 +69,21 @@ const START: MarketSettings = {
   ...(JSON.parse(process.env.START ?? '{}') as Partial<MarketSettings>),
 };
 
+/**
+ * The results-only fit's predictions: from the file given, else recorded now (a few minutes)
+ * and kept in node_modules/.cache for the next run.
+ */
+async function recordedFits(): Promise<RecordedFit[]> {
+  if (fitFile) return JSON.parse(readFileSync(fitFile, 'utf8')) as RecordedFit[];
+  const cache = `node_modules/.cache/pronostics-engine/fits-${FIRST_PREDICTED}-${LAST_FITTED}.json`;
+  if (existsSync(cache)) return JSON.parse(readFileSync(cache, 'utf8')) as RecordedFit[];
+  const fits = await recordFits(dir!, FIRST_PREDICTED, LAST_FITTED);
+  mkdirSync(dirname(cache), { recursive: true });
+  writeFileSync(cache, JSON.stringify(fits));
+  return fits;
+}
 const recorded = new Map<string, RecordedFit>();
-for (const fit of JSON.parse(readFileSync(fitFile, 'utf8')) as RecordedFit[])
+for (const fit of await recordedFits())
   recorded.set(`${fit.league}|${fit.date}|${fit.home}|${fit.away}`, fit);
 
 const leagues = new Map<string, EvaluationMatch[]>();
@@ -127,17 +144,37 @@ function fromFree(
   return next;
 }
 
+/**
+ * The strength filter's companions, searched with it on the same objective (the 1X2 figure's
+ * density): the Asian handicap's scale and noise, the price moves' gain and weight.
+ */
+function extrasOf(settings: MarketSettings): number[] {
+  return [
+    ...(settings.handicap ? [settings.handicap.scale, Math.log(settings.handicap.noise)] : []),
+    ...(settings.steam ? [logit(settings.steam.gain), settings.steam.weight] : []),
+  ];
+}
+function withExtras(settings: MarketSettings, x: readonly number[]): MarketSettings {
+  let i = 0;
+  const next = { ...settings };
+  if (settings.handicap) next.handicap = { scale: x[i++]!, noise: Math.exp(x[i++]!) };
+  if (settings.steam) next.steam = { gain: 1 / (1 + Math.exp(-x[i++]!)), weight: x[i++]! };
+  return next;
+}
+
 function fitFilters(start: MarketSettings, before: number): MarketSettings {
   let settings = start;
   for (const name of FILTERS) {
     // The draw filter has no league term (the draw curve is its league level).
     const keys = name === 'draw' ? KEYS.filter((key) => !key.startsWith('league')) : KEYS;
-    const objective = (x: readonly number[]) => {
-      const candidate = { ...settings, [name]: fromFree(settings[name], keys, x) };
-      return -filterScore(candidate, before)[name].logDensity;
+    const extras = name === 'strength' ? extrasOf(settings) : [];
+    const candidateOf = (x: readonly number[]): MarketSettings => {
+      const next = { ...settings, [name]: fromFree(settings[name], keys, x.slice(0, keys.length)) };
+      return name === 'strength' ? withExtras(next, x.slice(keys.length)) : next;
     };
-    const best = nelderMead(objective, toFree(settings[name], keys), 0.7, 120, 1e-7);
-    settings = { ...settings, [name]: fromFree(settings[name], keys, best.x) };
+    const objective = (x: readonly number[]) => -filterScore(candidateOf(x), before)[name].logDensity;
+    const best = nelderMead(objective, [...toFree(settings[name], keys), ...extras], 0.7, 160, 1e-7);
+    settings = candidateOf(best.x);
   }
   return settings;
 }
@@ -162,6 +199,11 @@ interface Row {
   preOver: number | null;
   /** +1: only the home side still plays for something; −1: only the away side; else 0. */
   stake: number;
+  /**
+   * The match's own closing view of its goals (a training target only, never an input): its
+   * closing over/under where the data has it, else its closing 1X2 turned into Poisson goals.
+   */
+  closingOver: number | null;
 }
 
 function rowsFor(settings: MarketSettings): Row[] {
@@ -208,6 +250,7 @@ function rowsFor(settings: MarketSettings): Row[] {
             inverse: market ? inverseOver(market) : null,
             pre: pre.oneXTwo,
             preOver: pre.over,
+            closingOver: closingOverOf(match),
             stake: stakeSign({ home: stakes.get(match.home) ?? null, away: stakes.get(match.away) ?? null }),
           });
         }
@@ -221,7 +264,7 @@ function rowsFor(settings: MarketSettings): Row[] {
 // ---------------------------------------------------------------------------------------------
 // Stage two: the pools.
 
-type Mode = 'none' | 'prematch';
+type Mode = 'none' | 'prematch' | 'prematchOnly';
 
 function oneXTwoOf(row: Row, w: BlendWeights): Probabilities3 {
   return pool1x2(
@@ -234,24 +277,53 @@ function oneXTwoOf(row: Row, w: BlendWeights): Probabilities3 {
   );
 }
 
+function closingOverOf(match: EvaluationMatch): number | null {
+  if (match.bookmakerOverUnder && match.season && match.season >= '2019-20')
+    return match.bookmakerOverUnder[0];
+  const goals = match.bookmaker ? impliedGoals(match.bookmaker) : null;
+  return goals ? clamp(overProbability(goals[0] + goals[1])) : null;
+}
+
+/**
+ * The over/under pool's target: the results (`outcome`), or the closing view of the goals
+ * (`closing`, TARGET=closing): the inverted closing 1X2 is mapped onto the results first by a
+ * logistic fit on the training seasons (Poisson goals misjudge the total the same way in every
+ * season), then the pool is fitted to it, a target with far less noise than a goal count.
+ */
+const OU_TARGET = process.env.TARGET ?? 'outcome';
+function overTargets(rows: readonly Row[]): number[] {
+  if (OU_TARGET === 'outcome') return rows.map((row) => (row.over ? 1 : 0));
+  const known = rows.filter((row) => row.closingOver !== null);
+  const [a, b] = logistic(
+    known.map((row) => [1, logit(row.closingOver!)]),
+    known.map((row) => (row.over ? 1 : 0)),
+  );
+  return rows.map((row) =>
+    row.closingOver === null ? (row.over ? 1 : 0) : 1 / (1 + Math.exp(-(a! + b! * logit(row.closingOver)))),
+  );
+}
+
 function overFeatures(row: Row, mode: Mode): number[] {
+  const fit = logit(clamp(row.fitOver));
+  if (mode === 'prematchOnly') return [1, fit, logit(clamp(row.preOver!))];
   const m = row.market!;
   return mode === 'none'
-    ? [1, logit(clamp(row.fitOver)), logit(m.over), m.spread, m.drawTendency, logit(row.inverse!)]
-    : [1, logit(clamp(row.fitOver)), logit(m.over), logit(clamp(row.preOver!))];
+    ? [1, fit, logit(m.over), m.spread, m.drawTendency, logit(row.inverse!)]
+    : [1, fit, logit(m.over), logit(clamp(row.preOver!))];
 }
 
 function fitPools(rows: readonly Row[], start: BlendWeights, mode: Mode): BlendWeights {
   const usable = rows.filter((row) => row.market && (mode === 'none' || row.pre));
-  // The 1X2 weights (and, with the fixture's odds, the pre-match one), and the stakes term.
+  // The 1X2 weights (the rating's unless it is left out, the pre-match one with the fixture's
+  // odds), and the stakes term.
   const names: ('dc' | 'market' | 'prematch' | 'stakes')[] = [
     'dc',
-    'market',
+    ...(mode === 'prematchOnly' ? [] : (['market'] as const)),
     ...(mode === 'none' ? [] : (['prematch'] as const)),
     'stakes',
   ];
   const weightsOf = (x: readonly number[]): BlendWeights => {
-    const next = { ...start, prematch: 0 };
+    const next = { ...start, market: 0, prematch: 0 };
     names.forEach((name, i) => {
       next[name] = x[i]!;
     });
@@ -267,35 +339,41 @@ function fitPools(rows: readonly Row[], start: BlendWeights, mode: Mode): BlendW
   const overRows = usable.filter((row) => mode === 'none' || row.preOver !== null);
   const beta = logistic(
     overRows.map((row) => overFeatures(row, mode)),
-    overRows.map((row) => (row.over ? 1 : 0)),
+    overTargets(overRows),
   );
   const round = (value: number) => Math.round(value * 1e4) / 1e4;
-  return mode === 'none'
-    ? {
-        dc: round(best.dc),
-        market: round(best.market),
-        prematch: 0,
-        stakes: round(best.stakes ?? 0),
-
-        ouShift: round(beta[0]!),
-        ouDc: round(beta[1]!),
-        ouMarket: round(beta[2]!),
-        ouPrematch: 0,
-        ouSpread: round(beta[3]!),
-        ouDraw: round(beta[4]!),
-        ouInverse: round(beta[5]!),
-      }
-    : {
-        dc: round(best.dc),
-        market: round(best.market),
-        prematch: round(best.prematch),
-        stakes: round(best.stakes ?? 0),
-
-        ouShift: round(beta[0]!),
-        ouDc: round(beta[1]!),
-        ouMarket: round(beta[2]!),
-        ouPrematch: round(beta[3]!),
-      };
+  const oneXTwo = {
+    dc: round(best.dc),
+    market: round(best.market),
+    prematch: round(best.prematch),
+    stakes: round(best.stakes ?? 0),
+  };
+  if (mode === 'none')
+    return {
+      ...oneXTwo,
+      ouShift: round(beta[0]!),
+      ouDc: round(beta[1]!),
+      ouMarket: round(beta[2]!),
+      ouPrematch: 0,
+      ouSpread: round(beta[3]!),
+      ouDraw: round(beta[4]!),
+      ouInverse: round(beta[5]!),
+    };
+  if (mode === 'prematchOnly')
+    return {
+      ...oneXTwo,
+      ouShift: round(beta[0]!),
+      ouDc: round(beta[1]!),
+      ouMarket: 0,
+      ouPrematch: round(beta[2]!),
+    };
+  return {
+    ...oneXTwo,
+    ouShift: round(beta[0]!),
+    ouDc: round(beta[1]!),
+    ouMarket: round(beta[2]!),
+    ouPrematch: round(beta[3]!),
+  };
 }
 
 function overOf(row: Row, w: BlendWeights, mode: Mode): number {
@@ -305,7 +383,7 @@ function overOf(row: Row, w: BlendWeights, mode: Mode): number {
   return poolOver(shift, [
     { p: row.fitOver, weight: w.ouDc },
     { p: m.over, weight: w.ouMarket },
-    { p: mode === 'prematch' ? row.preOver : null, weight: w.ouPrematch },
+    { p: mode === 'none' ? null : row.preOver, weight: w.ouPrematch },
     { p: mode === 'none' ? row.inverse : null, weight: w.ouInverse ?? 0 },
   ]);
 }
@@ -356,8 +434,8 @@ if (process.env.DUMP) {
 }
 
 if (mode === 'validate') {
-  const modes: Mode[] = ['none', 'prematch'];
-  const all: Record<Mode, ScoredMatch[]> = { none: [], prematch: [] };
+  const modes = ['none', 'prematch'] as const;
+  const all: Record<'none' | 'prematch', ScoredMatch[]> = { none: [], prematch: [] };
   for (const season of FOLDS) {
     const settings = fitFilters(START, seasonStart(season));
     const rows = rowsFor(settings);
@@ -394,15 +472,23 @@ if (mode === 'validate') {
     if (process.env.JSON_OUT) writeFileSync(`${process.env.JSON_OUT}.${m}.json`, JSON.stringify(report));
   }
 } else {
-  const settings = fitFilters(
-    MARKET_SETTINGS,
-    seasonStart(seasonsBetween(LAST_FITTED, LAST_FITTED, 1, 1)[0]!),
-  );
+  const settings = fitFilters(START, seasonStart(seasonsBetween(LAST_FITTED, LAST_FITTED, 1, 1)[0]!));
   const rows = rowsFor(settings).filter((row) => row.season >= FIRST_PREDICTED && row.season <= LAST_FITTED);
   const weights = {
     none: fitPools(rows, START.weights.none, 'none'),
     prematch: fitPools(rows, START.weights.prematch, 'prematch'),
-    prematchOnly: START.weights.prematchOnly,
+    prematchOnly: fitPools(rows, START.weights.prematchOnly, 'prematchOnly'),
   };
-  console.log(JSON.stringify({ ...settings, weights }, null, 2));
+  const fitted: MarketSettings = { ...settings, weights };
+  writeFileSync(
+    'src/engine/market-settings.ts',
+    `// Written by \`npm run engine:fit -- <data dir>\` (scripts/engine/fit-market.ts), fitted on every season
+// from ${FIRST_PRICED} (the rating) and ${FIRST_PREDICTED} (the pools) to ${LAST_FITTED}: do not edit by hand.
+import type { MarketSettings } from './types.js';
+
+export const FITTED_MARKET_SETTINGS: MarketSettings = ${JSON.stringify(fitted, null, 2)};
+`,
+  );
+  spawnSync('npx', ['biome', 'format', '--write', 'src/engine/market-settings.ts'], { stdio: 'ignore' });
+  console.log('src/engine/market-settings.ts written');
 }

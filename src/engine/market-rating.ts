@@ -166,6 +166,34 @@ interface PricedMatch {
   market?: MatchMarket | null | undefined;
 }
 
+/**
+ * The standard normal quantile (Acklam's rational approximation, relative error below 1.2e-9):
+ * the Asian handicap's price read as a goal supremacy.
+ */
+export function probit(p: number): number {
+  const a = [
+    -39.6968302866538, 220.946098424521, -275.928510446969, 138.357751867269, -30.6647980661472,
+    2.50662827745924,
+  ];
+  const b = [-54.4760987982241, 161.585836858041, -155.698979859887, 66.8013118877197, -13.2806815528857];
+  const c = [
+    -0.00778489400243029, -0.322396458041136, -2.40075827716184, -2.54973253934373, 4.37466414146497,
+    2.93816398269878,
+  ];
+  const d = [0.00778469570904146, 0.32246712907004, 2.445134137143, 3.75440866190742];
+  const tail = (q: number) =>
+    (((((c[0]! * q + c[1]!) * q + c[2]!) * q + c[3]!) * q + c[4]!) * q + c[5]!) /
+    ((((d[0]! * q + d[1]!) * q + d[2]!) * q + d[3]!) * q + 1);
+  if (p < 0.02425) return tail(Math.sqrt(-2 * Math.log(p)));
+  if (p > 1 - 0.02425) return -tail(Math.sqrt(-2 * Math.log(1 - p)));
+  const q = p - 0.5;
+  const r = q * q;
+  return (
+    ((((((a[0]! * r + a[1]!) * r + a[2]!) * r + a[3]!) * r + a[4]!) * r + a[5]!) * q) /
+    (((((b[0]! * r + b[1]!) * r + b[2]!) * r + b[3]!) * r + b[4]!) * r + 1)
+  );
+}
+
 /** A belief: the state's mean and its variance. */
 interface Belief {
   mean: number;
@@ -188,8 +216,14 @@ export interface FilterScore {
  * −1, in `signs`), the beliefs taken as independent (each side's and the league's own variance):
  * each moves by its share of the forecast's variance times the error. Returns the log density.
  */
-function observe(beliefs: readonly Belief[], signs: readonly number[], y: number, noise: number): number {
-  let forecast = 0;
+function observe(
+  beliefs: readonly Belief[],
+  signs: readonly number[],
+  y: number,
+  noise: number,
+  offset = 0,
+): number {
+  let forecast = offset;
   let variance = noise;
   for (let k = 0; k < beliefs.length; k++) {
     forecast += signs[k]! * beliefs[k]!.mean;
@@ -214,6 +248,8 @@ interface TeamState {
   strength: Belief;
   goals: Belief;
   draw: Belief;
+  /** How its recent prices moved toward it from pre-match to closing (ln(pH/pA), its side's sign). */
+  steam: number;
   /** Day of the side's latest update (its beliefs have drifted since). */
   day: number;
   /** The latest season it played in. */
@@ -279,6 +315,7 @@ function newcomer(
     strength: { mean: level.strength, variance: settings.strength.newcomerVariance },
     goals: { mean: level.goals, variance: settings.goals.newcomerVariance },
     draw: { mean: 0, variance: settings.draw.newcomerVariance },
+    steam: 0,
     day,
     season,
     matches: 0,
@@ -378,13 +415,35 @@ export function marketFilter(settings: MarketSettings, score?: FilterScore) {
         const y = Math.max(Math.min(Math.log(clampP(pH) / clampP(pA)), 6), -6);
         // The draw price beside the favourite's, against the curve of the days before.
         const drawError = logit(clampP(pD)) - drawLogit(curve, y);
+        const steam = settings.steam ? settings.steam.weight * (h.steam - a.steam) : 0;
         fit.strength.logDensity += observe(
           [home, h.strength, a.strength],
           [1, 1, -1],
           y,
           settings.strength.noise,
+          steam,
         );
         fit.strength.count++;
+        // The Asian handicap's view of the same match, as a second figure of its strength: the
+        // goal supremacy its line and price imply, on the 1X2's scale (`handicap.scale`).
+        const handicap = match.market!.asianHandicap;
+        if (settings.handicap && handicap) {
+          const spread = Math.sqrt(Math.exp(goalLevel.mean + h.goals.mean + a.goals.mean));
+          const supremacy = spread * probit(clampP(handicap.home)) - handicap.line;
+          observe(
+            [home, h.strength, a.strength],
+            [1, 1, -1],
+            settings.handicap.scale * supremacy,
+            settings.handicap.noise,
+            steam,
+          );
+        }
+        const before = match.market!.prematchOneXTwo;
+        if (settings.steam && before) {
+          const move = y - Math.max(Math.min(Math.log(clampP(before[0]) / clampP(before[2])), 6), -6);
+          h.steam += settings.steam.gain * (move - h.steam);
+          a.steam += settings.steam.gain * (-move - a.steam);
+        }
         fit.draw.logDensity += observe([h.draw, a.draw], [1, 1], drawError, settings.draw.noise);
         fit.draw.count++;
         const ou = match.market!.overUnder;
@@ -425,6 +484,7 @@ export function marketFilter(settings: MarketSettings, score?: FilterScore) {
           goalsVariance: team.goals.variance + settings.goals.drift * since,
           draw: team.draw.mean,
           drawVariance: team.draw.variance + settings.draw.drift * since,
+          steam: team.steam,
           season: team.season,
           matches: team.matches,
         });
@@ -457,6 +517,7 @@ export function marketFilter(settings: MarketSettings, score?: FilterScore) {
           draw: [settings.draw.seasonShrink, settings.draw.seasonVariance],
         },
         flatten: settings.flatten,
+        steamWeight: settings.steam?.weight ?? 0,
         latest,
         matches: read,
       };
@@ -516,6 +577,7 @@ function sideFor(rating: MarketRating, name: string, season: string): MarketTeam
     goalsVariance: rating.newcomerVariance.goals,
     draw: 0,
     drawVariance: rating.newcomerVariance.draw,
+    steam: 0,
     season,
     matches: 0,
   };
@@ -542,6 +604,7 @@ function sideFor(rating: MarketRating, name: string, season: string): MarketTeam
     goalsVariance: goals.variance,
     draw: draw.value,
     drawVariance: draw.variance,
+    steam: team.steam,
     season,
     matches: team.matches,
   };
@@ -561,7 +624,7 @@ export function marketForecast(
   const when = season ?? rating.season;
   const h = sideFor(rating, home, when);
   const a = sideFor(rating, away, when);
-  const x = rating.home + h.strength - a.strength;
+  const x = rating.home + h.strength - a.strength + rating.steamWeight * (h.steam - a.steam);
   const variance = rating.homeVariance + h.strengthVariance + a.strengthVariance;
   const draw = Math.min(Math.max(sigmoid(drawLogit(rating.drawCurve, x)), 0.02), 0.5);
   const split = rating.flatten ? x / Math.sqrt(1 + (Math.PI * variance) / 8) : x;

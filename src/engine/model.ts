@@ -2,6 +2,7 @@
 // Its name and version go into `ai_model`; change MODEL_NAME when the settings change the figures.
 import { DEFAULT_FIT, type FitOptions, fitDixonColes } from './dixon-coles.js';
 import { fitMarketRating, type MarketSettings } from './market-rating.js';
+import { FITTED_MARKET_SETTINGS } from './market-settings.js';
 import { globalRatings, type Prediction, type PredictOptions, predictFixture } from './predict.js';
 import type { TotalsCalibration } from './score-matrix.js';
 import { DAY_MS } from './season.js';
@@ -27,74 +28,13 @@ export type ModelSettings = Omit<FitOptions, 'asOf' | 'warmStart'> & {
 
 /**
  * `dixon-coles-7`'s market rating (issue 44): filtered beliefs per side, seasons by their label.
- * Every figure is written by `scripts/engine/fit-market.ts` (see docs/engine.md): the filters'
- * settings maximise the predictive density of the market's own figures, the pooling weights
- * minimise the forecasts' RPS and log-loss, both on every season up to 2017-18.
+ * Every figure is written by `npm run engine:fit` (scripts/engine/fit-market.ts, see
+ * docs/engine.md): the filters' settings maximise the predictive density of the market's own
+ * figures, the pooling weights minimise the forecasts' RPS and log-loss, on every season up to
+ * 2017-18. The Asian handicap and the pre-match-to-closing moves are options of the rating, off:
+ * on the rolling origin they gained nothing (docs/engine.md).
  */
-export const MARKET_SETTINGS: MarketSettings = {
-  strength: {
-    noise: 0.1,
-    drift: 0.0002,
-    seasonShrink: 0.8,
-    seasonVariance: 0.05,
-    newcomerVariance: 0.15,
-    leagueDrift: 0.00001,
-    leagueVariance: 0.01,
-  },
-  goals: {
-    noise: 0.005,
-    drift: 0.00002,
-    seasonShrink: 0.4,
-    seasonVariance: 0.003,
-    newcomerVariance: 0.01,
-    leagueDrift: 0.000001,
-    leagueVariance: 0.002,
-  },
-  draw: {
-    noise: 0.02,
-    drift: 0.00001,
-    seasonShrink: 0.4,
-    seasonVariance: 0.005,
-    newcomerVariance: 0.01,
-    leagueDrift: 0,
-    leagueVariance: 0,
-  },
-  flatten: true,
-  freshDays: 120,
-  drawHalfLifeDays: 730,
-  weights: {
-    none: {
-      dc: 0.159,
-      market: 0.854,
-      prematch: 0,
-      ouShift: 0.071,
-      ouDc: 0.105,
-      ouMarket: 0.27,
-      ouPrematch: 0,
-      ouSpread: 0.07,
-      ouDraw: -1.444,
-      ouInverse: 0.473,
-    },
-    prematch: {
-      dc: -0.186,
-      market: 0.102,
-      prematch: 1.077,
-      ouShift: -0.006,
-      ouDc: -0.141,
-      ouMarket: -0.054,
-      ouPrematch: 1.311,
-    },
-    prematchOnly: {
-      dc: -0.164,
-      market: 0,
-      prematch: 1.157,
-      ouShift: -0.007,
-      ouDc: -0.153,
-      ouMarket: 0,
-      ouPrematch: 1.285,
-    },
-  },
-};
+export const MARKET_SETTINGS: MarketSettings = FITTED_MARKET_SETTINGS;
 
 export const DEFAULT_SETTINGS: ModelSettings = {
   ...DEFAULT_FIT,

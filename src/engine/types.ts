@@ -206,6 +206,17 @@ export interface MarketSettings {
   draw: FilterSettings;
   /** Average the home/away split over the rating's uncertainty (see `marketForecast`). */
   flatten: boolean;
+  /**
+   * The Asian handicap as a second figure of a past match's strength: its implied goal supremacy
+   * times `scale` (onto ln(pH/pA)), with its own observation variance `noise`. Absent: unused.
+   */
+  handicap?: { scale: number; noise: number };
+  /**
+   * How a side's recent prices moved from pre-match to closing: each side keeps an average of
+   * the moves toward it (step `gain` a match), and the forecast's ln(pH/pA) moves by `weight`
+   * times the home side's minus the away side's. Absent: unused.
+   */
+  steam?: { gain: number; weight: number };
   /** The rating is used only when the league's latest priced match is at most this old. */
   freshDays: number;
   /** Half-life of a match's weight in the draw curve's regression (days). */
@@ -229,6 +240,8 @@ export interface MarketTeam {
   /** The side's draw tendency: its matches' draw prices against the draw curve (logit scale). */
   draw: number;
   drawVariance: number;
+  /** The average move of its recent prices toward it, pre-match to closing (ln(pH/pA)). */
+  steam: number;
   /** The latest season it played in. */
   season: string;
   matches: number;
@@ -252,6 +265,7 @@ export interface MarketRating {
   /** Per belief, [share kept, variance added] into a new season. */
   carry: { strength: [number, number]; goals: [number, number]; draw: [number, number] };
   flatten: boolean;
+  steamWeight: number;
   /** Day of the latest priced match. */
   latest: number;
   matches: number;

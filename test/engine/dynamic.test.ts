@@ -2,6 +2,7 @@
 // advantage that collapses (matches behind closed doors) and a side whose strength jumps, where
 // the one-decay model (the previous engine) lags behind.
 import { describe, expect, it } from 'vitest';
+import { fitDixonColes } from '../../src/engine/dixon-coles.js';
 import { DEFAULT_SETTINGS, fitModel, type ModelSettings } from '../../src/engine/model.js';
 import { simulateLeague } from './simulate.js';
 
@@ -12,6 +13,33 @@ const STATIC: ModelSettings = { ...DEFAULT_SETTINGS, dynamic: null, halfLifeDays
 describe('dynamic ratings on simulated leagues', () => {
   it('the shipped settings are the state-space model', () => {
     expect(DEFAULT_SETTINGS.dynamic).not.toBeNull();
+  });
+
+  it('adds the season step where the label changes, not at a pause', () => {
+    const { matches } = simulateLeague({ teams: 12, seasons: 1, seed: 4 });
+    const middle = matches[Math.floor(matches.length / 2)]!.date;
+    // One season with a 60-day pause in its middle, labelled as one season or as two.
+    const paused = matches.map((match) => ({
+      ...match,
+      season: '2015-16',
+      date: match.date >= middle ? match.date + 60 * DAY : match.date,
+    }));
+    const split = paused.map((match) =>
+      match.date >= middle + 60 * DAY ? { ...match, season: '2016-17' } : match,
+    );
+    const asOf = paused.at(-1)!.date + DAY;
+    const options = { ...DEFAULT_SETTINGS, asOf };
+    const one = fitDixonColes(paused, options);
+    const two = fitDixonColes(split, options);
+    // Same matches, same dates: only the labels differ, and with them the ratings (a new season
+    // loosens every side's walk).
+    const differences = [...one.teams].map(([team, rating]) =>
+      Math.abs(rating.attack - two.teams.get(team)!.attack),
+    );
+    expect(Math.max(...differences)).toBeGreaterThan(1e-3);
+    // Without labels, the season is read from the dates (July to June): one season, as labelled.
+    const unlabelled = paused.map(({ season: _, ...match }) => match);
+    expect(fitDixonColes(unlabelled, options).teams).toEqual(one.teams);
   });
 
   it('recovers a home advantage that vanishes for the last ten weeks', () => {

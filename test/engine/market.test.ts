@@ -1,5 +1,7 @@
-// The market rating (dixon-coles-4, draw tendencies since dixon-coles-5, the 1X2's goals since dixon-coles-6): it recovers known strengths from simulated market prices,
-// never reads a match's own odds, and leaves the results-only model alone where no odds are known.
+// The market rating (a Kalman filter per side since dixon-coles-7): it recovers known strengths
+// from simulated market prices, learns an unknown side fast and a known one slowly, tells seasons
+// by their label, never reads a match's own odds, and leaves the results-only model alone where no
+// odds are known.
 import { describe, expect, it } from 'vitest';
 import { impliedProbabilities } from '../../src/engine/evaluation.js';
 import {
@@ -14,13 +16,7 @@ import {
   pool1x2,
 } from '../../src/engine/market-rating.js';
 import { marketsFrom } from '../../src/engine/markets.js';
-import {
-  DEFAULT_SETTINGS,
-  fitModel,
-  MARKET_SETTINGS,
-  MARKET_SETTINGS_4,
-  MODEL_VERSIONS,
-} from '../../src/engine/model.js';
+import { DEFAULT_SETTINGS, fitModel, MARKET_SETTINGS, MODEL_VERSIONS } from '../../src/engine/model.js';
 import { predictFixture } from '../../src/engine/predict.js';
 import { rakeMatrix, scoreMatrix } from '../../src/engine/score-matrix.js';
 import type { PlayedMatch } from '../../src/engine/types.js';
@@ -191,7 +187,7 @@ describe('market rating', () => {
   });
 });
 
-describe('draw tendencies and the over/under pool (dixon-coles-5)', () => {
+describe('draw tendencies and the over/under pool', () => {
   const league = shuffledLeague(16, 3, 11);
   const base = priced(league.matches, league.teams);
   // The market prices draws higher when certain sides play (a closed style) and lower for others,
@@ -227,9 +223,6 @@ describe('draw tendencies and the over/under pool (dixon-coles-5)', () => {
         strengths,
       ),
     ).toBeGreaterThan(0.97);
-    // dixon-coles-4 learnt no draw tendency.
-    const before = fitMarketRating(blind, asOf, MARKET_SETTINGS_4)!;
-    expect([...before.teams.values()].every((team) => team.draw === 0)).toBe(true);
     // Plain prices (no style): every tendency stays near zero.
     const plain = fitMarketRating(base, asOf, MARKET_SETTINGS)!;
     for (const team of plain.teams.values()) expect(Math.abs(team.draw)).toBeLessThan(0.1);
@@ -251,18 +244,20 @@ describe('draw tendencies and the over/under pool (dixon-coles-5)', () => {
     expect(closed.markets.overUnder25.over).toBeLessThan(plain.markets.overUnder25.over - 0.01);
     // The 1X2 is the rating's and the fit's, as before: the draw tendency moves only the goal total.
     expect(closed.markets.oneXTwo.home).toBeCloseTo(plain.markets.oneXTwo.home, 2);
-    // dixon-coles-4's pool ignores it.
-    const old = fitModel(styled, asOf, MODEL_VERSIONS['dixon-coles-4']!);
-    const oldClosed = predictFixture({ ...old.ratings, market: closedRating }, home, away);
-    expect(oldClosed.markets.overUnder25.over).toBeCloseTo(
-      predictFixture({ ...old.ratings, market: { ...closedRating, teams: rating.teams } }, home, away).markets
-        .overUnder25.over,
+    // A pool that does not weigh it (no draw term, no inversion) ignores it.
+    const blind = {
+      ...model.ratings.blend!,
+      none: { ...model.ratings.blend!.none, ouDraw: 0, ouInverse: 0 },
+    };
+    const ignoring = predictFixture({ ...model.ratings, blend: blind, market: closedRating }, home, away);
+    expect(ignoring.markets.overUnder25.over).toBeCloseTo(
+      predictFixture({ ...model.ratings, blend: blind }, home, away).markets.overUnder25.over,
       10,
     );
   });
 });
 
-describe('the goals the 1X2 prices imply (dixon-coles-6)', () => {
+describe('the goals the 1X2 prices imply', () => {
   const oneXTwoOf = (home: number, away: number): [number, number, number] => {
     const { oneXTwo } = marketsFrom(scoreMatrix(home, away, 0));
     return [oneXTwo.home, oneXTwo.draw, oneXTwo.away];
@@ -294,6 +289,7 @@ describe('the goals the 1X2 prices imply (dixon-coles-6)', () => {
       over: 0.5,
       spread: 0.4,
       drawTendency: 0,
+      variance: 0,
     };
     expect(inverseOver(forecast)).toBeCloseTo(overProbability(2.7), 6);
     // Sides whose games are priced closed: the same split with more draws, fewer goals.
@@ -319,12 +315,12 @@ describe('the goals the 1X2 prices imply (dixon-coles-6)', () => {
     const [home, away] = [league.teams[2]!.name, league.teams[9]!.name];
     const overOf = (matches: typeof low, version: string) =>
       fitModel(matches, asOf, MODEL_VERSIONS[version]!).predict(home, away).markets.overUnder25.over;
-    // The results are the same in both: only the prices tell the two goal levels apart.
-    const gap = overOf(high, 'dixon-coles-6') - overOf(low, 'dixon-coles-6');
-    const oldGap = overOf(high, 'dixon-coles-5') - overOf(low, 'dixon-coles-5');
-    // About 0.14 against dixon-coles-5's 0.02 (its draw tendencies pick up a little of the level).
+    // The results are the same in both: only the prices tell the two goal levels apart, which
+    // the results-only model cannot.
+    const gap = overOf(high, 'dixon-coles-7') - overOf(low, 'dixon-coles-7');
+    const resultsOnly = overOf(high, 'dixon-coles-3') - overOf(low, 'dixon-coles-3');
+    expect(resultsOnly).toBe(0);
     expect(gap).toBeGreaterThan(0.08);
-    expect(gap).toBeGreaterThan(oldGap + 0.08);
   });
 });
 

@@ -93,4 +93,6 @@ describe('the analysis in French and in English', () => {
   });
 });
 
-const FRENCH_DIGEST = '849a5f4a6d0e35c53e3c2e4e656d7495293e926d2242c4693ee2ebff2f730195';
+// Taken again at dixon-coles-7: its seasons are told by their label, and a finished season has
+// nothing left at stake, so a fixture's numbers (never its phrasing) moved.
+const FRENCH_DIGEST = '7916e10ac18fb803f608705ecc33b1d40c405c6c55e050e1345e3ecc8a5c8a74';

@@ -96,10 +96,10 @@ describe('analyst on an empty database', () => {
       clock,
       fitter: inlineFitter(),
     });
-    expect(analyst.modelName).toBe('dixon-coles-6');
+    expect(analyst.modelName).toBe('dixon-coles-7');
     expect(await analyst.describe()).toEqual({ matches: 0, leagues: 0 });
     const { result, aiModel } = await analyst.analyse({ home: 'Alpha', away: 'Beta' }, '1x2');
-    expect(aiModel).toBe('dixon-coles-6');
+    expect(aiModel).toBe('dixon-coles-7');
     expect(result.data_quality).toEqual({ home_matches: 0, away_matches: 0, level: 'low', odds: 'none' });
     const probabilities = result.probabilities as { home: number; away: number };
     expect(probabilities.home).toBeGreaterThan(probabilities.away);
@@ -133,7 +133,7 @@ describe('analyst with results', () => {
         { home: 'ATLETICO norte', away: 'real sur', league: 'premier league' },
         type,
       );
-      expect(aiModel).toBe('dixon-coles-6');
+      expect(aiModel).toBe('dixon-coles-7');
       expect(result.data_quality).toMatchObject({ level: 'high' });
       expect(result.analysis).toContain('ATLETICO norte');
       expect(result.analysis).toContain('Real Sur');
@@ -331,13 +331,13 @@ describe('analyst with results', () => {
       clock,
       fitter: inlineFitter(),
     });
-    expect(withLlm.modelName).toBe(`dixon-coles-6+${OPENAI_MODEL}`);
+    expect(withLlm.modelName).toBe(`dixon-coles-7+${OPENAI_MODEL}`);
     const details = { home: 'Team 03', away: 'Team 09', league: 'E0' };
     const statistical = await plain.analyse(details, 'over-under-2-5');
 
     fake.modes = ['ok'];
     const rewritten = await withLlm.analyse(details, 'over-under-2-5');
-    expect(rewritten.aiModel).toBe(`dixon-coles-6+${OPENAI_MODEL}`);
+    expect(rewritten.aiModel).toBe(`dixon-coles-7+${OPENAI_MODEL}`);
     expect(rewritten.result.analysis).toBe(fake.analysis);
     expect({ ...rewritten.result, analysis: '' }).toEqual({ ...statistical.result, analysis: '' });
 

@@ -342,11 +342,11 @@ describe('analysis worker', () => {
       });
       const user = await signIn(t, { credits: 1 });
       const id = await create(t, user);
-      expect((await rowOf(t, id)).aiModel).toBe(`dixon-coles-6+${OPENAI_MODEL}`);
+      expect((await rowOf(t, id)).aiModel).toBe(`dixon-coles-7+${OPENAI_MODEL}`);
       expect(await t.app.runtime.analysisWorker.runOnce()).toBe('success');
       const row = await rowOf(t, id);
       expect(row.status).toBe('success');
-      expect(row.aiModel).toBe('dixon-coles-6');
+      expect(row.aiModel).toBe('dixon-coles-7');
       expect(row.attempts).toBe(1);
       expect(row.result?.analysis).toEqual(expect.any(String));
       expect(row.result?.analysis).not.toBe(fake.analysis);

@@ -29,7 +29,7 @@ import { marketOddsOf } from './results-csv.js';
 import type { FootballService } from './service.js';
 
 /**
- * The worker's analysis engine (model name e.g. 'dixon-coles-6', or 'dixon-coles-6+gpt-4o-mini'
+ * The worker's analysis engine (model name e.g. 'dixon-coles-7', or 'dixon-coles-7+gpt-4o-mini'
  * with the LLM); thin data is not a failure.
  */
 export interface FootballAnalyst extends Analyst {

@@ -1,0 +1,71 @@
+// Written by `npm run engine:fit -- <data dir>` (scripts/engine/fit-market.ts), fitted on every season
+// from 2005-06 (the rating) and 2008-09 (the pools) to 2017-18: do not edit by hand.
+import type { MarketSettings } from './types.js';
+
+export const FITTED_MARKET_SETTINGS: MarketSettings = {
+  strength: {
+    noise: 0.027310402092484264,
+    drift: 0.0007087942904008381,
+    seasonShrink: 0.851101789034096,
+    seasonVariance: 0.020152375466417388,
+    newcomerVariance: 0.203700263019369,
+    leagueDrift: 0.000003114638220977238,
+    leagueVariance: 0.05992435792627895,
+  },
+  goals: {
+    noise: 0.0035076964574499653,
+    drift: 0.000003987869381378897,
+    seasonShrink: 0.9713492695386623,
+    seasonVariance: 0.0000124256644739075,
+    newcomerVariance: 0.0009317488002986298,
+    leagueDrift: 0.00004362347633556833,
+    leagueVariance: 0.005671546261348807,
+  },
+  draw: {
+    noise: 0.0034731658789676867,
+    drift: 0.000009045223689891614,
+    seasonShrink: 0.41704673622485117,
+    seasonVariance: 0.000008598352389720245,
+    newcomerVariance: 0.0008608779314099712,
+    leagueDrift: 0,
+    leagueVariance: 0,
+  },
+  flatten: true,
+  freshDays: 120,
+  drawHalfLifeDays: 730,
+  weights: {
+    none: {
+      dc: 0.2374,
+      market: 0.8032,
+      prematch: 0,
+      stakes: 0.3131,
+      ouShift: 0.0936,
+      ouDc: 0.2303,
+      ouMarket: 0.4044,
+      ouPrematch: 0,
+      ouSpread: 0.0528,
+      ouDraw: -0.6661,
+      ouInverse: 0.3515,
+    },
+    prematch: {
+      dc: -0.0412,
+      market: 0.0683,
+      prematch: 0.9851,
+      stakes: 0.0468,
+      ouShift: 0.0207,
+      ouDc: 0.0316,
+      ouMarket: 0.0794,
+      ouPrematch: 0.9358,
+    },
+    prematchOnly: {
+      dc: -0.0208,
+      market: 0,
+      prematch: 1.0323,
+      stakes: 0.0222,
+      ouShift: 0.0206,
+      ouDc: 0.0454,
+      ouMarket: 0,
+      ouPrematch: 0.9797,
+    },
+  },
+};
