@@ -1,9 +1,11 @@
 // Engine timings from one run: fitting one league (20 teams, 5 seasons of simulated results)
 // and one prediction from fitted ratings, then how long the event loop stalls while the
 // analyst's worker thread fits. `npx tsx bench/engine.ts`
+import { existsSync, readdirSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fitModel } from '../src/engine/model.js';
 import { buildResult } from '../src/engine/result.js';
+import { loadEvaluationFiles, PROTOCOL_LEAGUES } from '../src/modules/football/evaluation-data.js';
 import { threadFitter } from '../src/modules/football/fit-pool.js';
 import { simulateLeague } from '../test/engine/simulate.js';
 
@@ -62,3 +64,33 @@ delay.disable();
 await thread.close();
 console.log(`fit on the worker thread (round trip): ${threadMs.toFixed(1)} ms`);
 console.log(`event loop's longest stall meanwhile: ${(delay.max / 1e6).toFixed(1)} ms`);
+
+// The same on real leagues, when the result files are beside the project (ENGINE_DATA, else
+// ../shared/data/football): each league's every season up to 2017-18 (what a database that has
+// imported them holds), fitted as of 2018-08-01, the median of five fits per league.
+const dataDir = process.env.ENGINE_DATA ?? '../shared/data/football';
+if (existsSync(dataDir)) {
+  const realAsOf = Date.UTC(2018, 7, 1);
+  const fitter = threadFitter();
+  for (const league of PROTOCOL_LEAGUES) {
+    const files = readdirSync(dataDir)
+      .filter(
+        (name) =>
+          name.startsWith(`${league}-`) && name.slice(league.length + 1, league.length + 8) <= '2017-18',
+      )
+      .map((name) => `${dataDir}/${name}`);
+    const history = (await loadEvaluationFiles(files)).flatMap((file) => file.matches);
+    await fitter.fit(history, realAsOf);
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      started = performance.now();
+      await fitter.fit(history, realAsOf);
+      times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    console.log(
+      `${league}: ${history.length} matches, fit on the worker thread: ${times[2]!.toFixed(1)} ms (median of 5)`,
+    );
+  }
+  await fitter.close();
+}

@@ -42,7 +42,8 @@ import {
   pricedDays,
 } from '../../src/engine/market-rating.js';
 import { dayOf, MARKET_SETTINGS } from '../../src/engine/model.js';
-import { stakeSign, stakesShift } from '../../src/engine/predict.js';
+import { evaluationPlot } from '../../src/engine/plot.js';
+import { poolShift, stakeSign } from '../../src/engine/predict.js';
 import { seasonOf } from '../../src/engine/season.js';
 import { seasonStakes } from '../../src/engine/stakes.js';
 import type { BlendWeights, FilterSettings, MarketSettings } from '../../src/engine/types.js';
@@ -273,7 +274,7 @@ function oneXTwoOf(row: Row, w: BlendWeights): Probabilities3 {
       { p: row.market?.oneXTwo ?? null, weight: w.market },
       { p: row.pre, weight: w.prematch },
     ],
-    stakesShift(w, row.stake),
+    poolShift(w, row.stake, row.market?.steam ?? 0),
   );
 }
 
@@ -316,9 +317,10 @@ function fitPools(rows: readonly Row[], start: BlendWeights, mode: Mode): BlendW
   const usable = rows.filter((row) => row.market && (mode === 'none' || row.pre));
   // The 1X2 weights (the rating's unless it is left out, the pre-match one with the fixture's
   // odds), and the stakes term.
-  const names: ('dc' | 'market' | 'prematch' | 'stakes')[] = [
+  const names: ('dc' | 'market' | 'prematch' | 'stakes' | 'steam')[] = [
     'dc',
     ...(mode === 'prematchOnly' ? [] : (['market'] as const)),
+    ...(mode === 'prematch' && START.steam ? (['steam'] as const) : []),
     ...(mode === 'none' ? [] : (['prematch'] as const)),
     'stakes',
   ];
@@ -347,6 +349,7 @@ function fitPools(rows: readonly Row[], start: BlendWeights, mode: Mode): BlendW
     market: round(best.market),
     prematch: round(best.prematch),
     stakes: round(best.stakes ?? 0),
+    ...(best.steam ? { steam: round(best.steam) } : {}),
   };
   if (mode === 'none')
     return {
@@ -470,6 +473,9 @@ if (mode === 'validate') {
         `${month}         ${figure(group.rps_ratio)} (${interval(group.rps_ratio_ci)})   ${figure(group.ou_ratio)}      ${group.matches}`,
       );
     if (process.env.JSON_OUT) writeFileSync(`${process.env.JSON_OUT}.${m}.json`, JSON.stringify(report));
+    // PLOT=file.svg: the reliability diagrams of the rolling origin (file-none.svg, file-prematch.svg).
+    if (process.env.PLOT)
+      writeFileSync(process.env.PLOT.replace(/\.svg$/, `-${m}.svg`), evaluationPlot(all[m]));
   }
 } else {
   const settings = fitFilters(START, seasonStart(seasonsBetween(LAST_FITTED, LAST_FITTED, 1, 1)[0]!));

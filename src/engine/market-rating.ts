@@ -560,6 +560,8 @@ export interface MarketForecast {
   spread: number;
   /** Both sides' draw tendency (logit scale, beside the draw curve): high means a closed game. */
   drawTendency: number;
+  /** How the home side's recent prices moved toward it before kick-off, minus the away side's. */
+  steam: number;
   /** The variance of the rating's ln(pH/pA): both sides' and the home advantage's. */
   variance: number;
 }
@@ -634,6 +636,7 @@ export function marketForecast(
     over: clampP(overProbability(Math.exp(rating.goalLevel + h.goals + a.goals))),
     spread: Math.abs(x),
     drawTendency: h.draw + a.draw,
+    steam: h.steam - a.steam,
     variance,
   };
 }

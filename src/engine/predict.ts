@@ -126,10 +126,13 @@ function withMarket(
     ? pool1x2(
         [
           { p: fitOneXTwo, weight: oneXTwoWeights.dc },
-          { p: market?.oneXTwo ?? null, weight: oneXTwoWeights.market },
+          {
+            p: market?.oneXTwo ?? null,
+            weight: oneXTwoWeights.market,
+          },
           { p: prematch.oneXTwo, weight: oneXTwoWeights.prematch },
         ],
-        stakesShift(oneXTwoWeights, stakeSign(stakes)),
+        poolShift(oneXTwoWeights, stakeSign(stakes), market?.steam ?? 0),
       )
     : fitOneXTwo;
   const over = overWeights
@@ -159,11 +162,12 @@ function motivationShift(stakes: Prediction['stakes'], motivation: number): numb
 }
 
 /**
- * The pooled 1X2's log-probabilities moved by the end-of-season stakes (`BlendWeights.stakes`;
- * a draw term and a home term per side with nothing to play for gained nothing on validation).
+ * The pooled 1X2's log-probabilities moved by the end-of-season stakes (`BlendWeights.stakes`; a
+ * draw term and a home term per side with nothing to play for gained nothing on validation) and
+ * by the sides' recent price moves (`BlendWeights.steam`).
  */
-export function stakesShift(weights: BlendWeights, sign: number): [number, number, number] {
-  const split = (weights.stakes ?? 0) * sign;
+export function poolShift(weights: BlendWeights, stake: number, steam: number): [number, number, number] {
+  const split = (weights.stakes ?? 0) * stake + (weights.steam ?? 0) * steam;
   return [split / 2, 0, -split / 2];
 }
 

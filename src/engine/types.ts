@@ -164,6 +164,11 @@ export interface BlendWeights {
   market: number;
   prematch: number;
   /**
+   * 1X2 with the fixture's pre-match odds: ln(pH/pA) moved by this much times how the home side's
+   * recent prices moved toward it before kick-off, minus the away side's (the rating's `steam`).
+   */
+  steam?: number;
+  /**
    * 1X2, beside those: ln(pH/pA) moved by this much toward the side that still plays for something
    * when the other has nothing left to play for (end-of-season stakes, stakes.ts).
    */

@@ -290,6 +290,7 @@ describe('the goals the 1X2 prices imply', () => {
       spread: 0.4,
       drawTendency: 0,
       variance: 0,
+      steam: 0,
     };
     expect(inverseOver(forecast)).toBeCloseTo(overProbability(2.7), 6);
     // Sides whose games are priced closed: the same split with more draws, fewer goals.
