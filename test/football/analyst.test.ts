@@ -11,6 +11,7 @@ import { ManualClock } from '../../src/lib/clock.js';
 import { createAnalyst } from '../../src/modules/football/analyst.js';
 import { pastMarketOf } from '../../src/modules/football/evaluation-data.js';
 import { inlineFitter, threadFitter } from '../../src/modules/football/fit-pool.js';
+import { packMatches, unpackMatches } from '../../src/modules/football/packed-matches.js';
 import type { ResultRow } from '../../src/modules/football/results-csv.js';
 import { createFootballService, type FootballService } from '../../src/modules/football/service.js';
 import { createNarrator } from '../../src/providers/ai/index.js';
@@ -487,8 +488,33 @@ describe('analyst fits', () => {
     expect(fresh.result.analysis).not.toContain('nos derniers résultats');
   });
 
-  it('the worker thread fits exactly what the inline fit gives', async () => {
-    const { matches } = simulateLeague({ teams: 10, seasons: 2, seed: 5 });
+  it('the worker thread fits exactly what the inline fit gives, the matches packed into typed arrays', async () => {
+    const simulated = simulateLeague({ teams: 10, seasons: 2, seed: 5 }).matches;
+    // Every shape a stored match can have: priced or not (null or absent), with or without over/
+    // under, handicap, pre-match 1X2, shots and a season label.
+    const matches: PlayedMatch[] = simulated.map((match, i) => ({
+      ...match,
+      ...(i % 3 === 0 ? {} : { season: i < simulated.length / 2 ? '2015-16' : '2016-17' }),
+      // Counts as the database gives them: a number or null.
+      homeShots: i % 4 === 0 ? null : 10,
+      awayShots: i % 4 === 0 ? null : 8,
+      homeCorners: null,
+      awayCorners: i % 2 ? 4 : null,
+      market:
+        i % 5 === 0
+          ? null
+          : i % 5 === 1
+            ? undefined
+            : {
+                oneXTwo: [0.45, 0.27, 0.28],
+                overUnder: i % 2 ? [0.52, 0.48] : null,
+                asianHandicap: i % 3 ? { line: -0.25, home: 0.51 } : null,
+                prematchOneXTwo: i % 4 ? [0.44, 0.28, 0.28] : null,
+              },
+    }));
+    expect(unpackMatches(packMatches(matches))).toEqual(
+      matches.map(({ market, ...match }) => (market === undefined ? match : { ...match, market })),
+    );
     const asOf = matches.at(-1)!.date + 86_400_000;
     const thread = threadFitter();
     try {

@@ -4,10 +4,12 @@
 import { Worker } from 'node:worker_threads';
 import { fitModel } from '../../engine/model.js';
 import type { PlayedMatch, Ratings } from '../../engine/types.js';
+import { type PackedMatches, packMatches } from './packed-matches.js';
 
 export interface FitRequest {
   id: number;
-  matches: PlayedMatch[];
+  /** The matches packed (packed-matches.ts): transferred, not copied, off the event loop. */
+  matches: PackedMatches;
   asOf: number;
 }
 
@@ -78,7 +80,11 @@ export function threadFitter(): LeagueFitter {
         pending.set(id, { resolve, reject });
         // Held while a fit is owed, so a caller awaiting it is never left behind by an idle exit.
         thread.ref();
-        thread.postMessage({ id, matches, asOf } satisfies FitRequest);
+        const packed = packMatches(matches);
+        thread.postMessage({ id, matches: packed, asOf } satisfies FitRequest, [
+          packed.numbers.buffer as ArrayBuffer,
+          packed.names.buffer as ArrayBuffer,
+        ]);
       });
     },
     async close() {
