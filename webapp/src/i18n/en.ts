@@ -66,6 +66,7 @@ export const en: Texts = {
   narration: 'Detailed analysis',
   dataUsed: 'Data used: {home} matches for {homeTeam}, {away} for {awayTeam}.',
   withOdds: 'Pre-match odds taken into account.',
+  withPastOdds: 'Odds of earlier matches taken into account.',
   cancelledBecause: 'Analysis cancelled: {reason}',
   settledWon: 'Prediction right (final score {score}).',
   settledLost: 'Prediction wrong (final score {score}).',

@@ -65,6 +65,7 @@ export const fr = {
   narration: 'Analyse détaillée',
   dataUsed: 'Données utilisées : {home} matchs pour {homeTeam}, {away} pour {awayTeam}.',
   withOdds: 'Cotes d’avant-match prises en compte.',
+  withPastOdds: 'Cotes des matchs précédents prises en compte.',
   cancelledBecause: 'Analyse annulée : {reason}',
   settledWon: 'Pronostic réussi (score final {score}).',
   settledLost: 'Pronostic manqué (score final {score}).',

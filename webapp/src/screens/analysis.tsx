@@ -148,7 +148,11 @@ export function AnalysisScreen({ id }: { id: number }) {
                 homeTeam: teams.home,
                 awayTeam: teams.away,
               })}{' '}
-              {result.data_quality.odds === 'prematch' ? t('withOdds') : ''}
+              {result.data_quality.odds === 'prematch'
+                ? t('withOdds')
+                : result.data_quality.odds === 'market'
+                  ? t('withPastOdds')
+                  : ''}
             </p>
           )}
           <p class="settled">
