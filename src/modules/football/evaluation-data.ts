@@ -6,7 +6,7 @@ import { basename } from 'node:path';
 import { type EvaluationMatch, impliedProbabilities, type Probabilities3 } from '../../engine/evaluation.js';
 import { marginFree } from '../../engine/margin.js';
 import type { MatchMarket, PrematchOdds } from '../../engine/types.js';
-import { type AsianHandicap, type MarketOdds, prematchOddsOf } from './odds-columns.js';
+import { type AsianHandicap, type MarketOdds, prematchOddsOf, type Triple } from './odds-columns.js';
 import { parseResultsCsv, type ResultRow, type SkippedRow } from './results-csv.js';
 
 /**
@@ -20,7 +20,7 @@ export function pastMarketOf(market: MarketOdds): MatchMarket | null {
   const { closing, prematch } = market;
   const closingOneXTwo = closing.pinnacle ?? closing.average;
   const prematchOneXTwo = prematch.pinnacle ?? prematch.average;
-  const oneXTwo = closingOneXTwo ?? prematchOneXTwo;
+  const oneXTwo = pastOneXTwoOdds(market);
   if (!oneXTwo) return null;
   const overUnder =
     closing.overUnderPinnacle ??
@@ -34,6 +34,14 @@ export function pastMarketOf(market: MarketOdds): MatchMarket | null {
     // How the price moved before kick-off: only beside a closing 1X2 (a pre-match one is its own).
     prematchOneXTwo: closingOneXTwo && prematchOneXTwo ? marginFree(prematchOneXTwo) : null,
   };
+}
+
+/**
+ * A past match's 1X2 odds in the one order of precedence: closing before pre-match, Pinnacle
+ * before the market average (the rating's input, and the track record's market calibration).
+ */
+export function pastOneXTwoOdds({ closing, prematch }: MarketOdds): Triple | null {
+  return closing.pinnacle ?? closing.average ?? prematch.pinnacle ?? prematch.average;
 }
 
 /** A handicap line with the margin-free probability that the home side covers it. */

@@ -365,15 +365,15 @@ export async function leagueFrequencies(
   }));
 }
 
-/** A played match's 1X2 odds, closing and pre-match (Pinnacle and the market average), and its score. */
+/** A played match's stored odds (every column, both groups) and its score. */
 export interface MatchOneXTwoOdds {
   id: number;
   homeGoals: number;
   awayGoals: number;
-  odds: Record<`${'close' | 'pre'}${'Pinnacle' | 'Average'}${'Home' | 'Draw' | 'Away'}`, number | null>;
+  odds: Record<OddsColumn, number | null>;
 }
 
-/** The 1X2 odds and scores of the given matches (ids as one JSON parameter, any number of them). */
+/** The odds and scores of the given matches (ids as one JSON parameter, any number of them). */
 export async function matchesOneXTwoOdds(db: Executor, ids: readonly number[]): Promise<MatchOneXTwoOdds[]> {
   if (ids.length === 0) return [];
   const m = footballMatches;
@@ -382,19 +382,8 @@ export async function matchesOneXTwoOdds(db: Executor, ids: readonly number[]): 
       id: m.id,
       homeGoals: m.homeGoals,
       awayGoals: m.awayGoals,
-      odds: {
-        closePinnacleHome: m.closePinnacleHome,
-        closePinnacleDraw: m.closePinnacleDraw,
-        closePinnacleAway: m.closePinnacleAway,
-        closeAverageHome: m.closeAverageHome,
-        closeAverageDraw: m.closeAverageDraw,
-        closeAverageAway: m.closeAverageAway,
-        prePinnacleHome: m.prePinnacleHome,
-        prePinnacleDraw: m.prePinnacleDraw,
-        prePinnacleAway: m.prePinnacleAway,
-        preAverageHome: m.preAverageHome,
-        preAverageDraw: m.preAverageDraw,
-        preAverageAway: m.preAverageAway,
+      odds: Object.fromEntries(ODDS_COLUMNS.map((key) => [key, m[key]])) as {
+        [K in OddsColumn]: (typeof footballMatches)[K];
       },
     })
     .from(m)

@@ -7,6 +7,7 @@ import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import type { FootballLeague, FootballTeam, NewFootballMatch } from '../../db/schema/football.js';
 import { impliedProbabilities, type Probabilities3 } from '../../engine/evaluation.js';
+import { pastOneXTwoOdds } from './evaluation-data.js';
 import { type FixtureRow, parseFixturesCsv } from './fixtures-csv.js';
 import { currentSeason, decodeResults, downloadResults, resultsUrl } from './import.js';
 import { KNOWN_TEAM_ALIASES } from './known-aliases.js';
@@ -35,6 +36,7 @@ import {
   type StoredMatch,
 } from './repository.js';
 import {
+  marketOddsOf,
   oddsColumns,
   parseResultsCsv,
   type ResultRow,
@@ -370,13 +372,7 @@ export function createFootballService({ db, config, fetch: fetchImpl = fetch }: 
     async marketViews(matchIds: readonly number[]): Promise<MarketView[]> {
       const views: MarketView[] = [];
       for (const row of await matchesOneXTwoOdds(db, matchIds)) {
-        const o = row.odds;
-        const triple = [
-          [o.closePinnacleHome, o.closePinnacleDraw, o.closePinnacleAway],
-          [o.closeAverageHome, o.closeAverageDraw, o.closeAverageAway],
-          [o.prePinnacleHome, o.prePinnacleDraw, o.prePinnacleAway],
-          [o.preAverageHome, o.preAverageDraw, o.preAverageAway],
-        ].find((odds) => odds.every((odd) => odd !== null && Number.isFinite(odd) && odd > 1));
+        const triple = pastOneXTwoOdds(marketOddsOf(row.odds));
         if (!triple) continue;
         views.push({
           matchId: row.id,
