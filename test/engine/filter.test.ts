@@ -3,7 +3,7 @@
 // seasons are told by their label; the home advantage moves within a season.
 import { describe, expect, it } from 'vitest';
 import { fitMarketRating, marketForecast } from '../../src/engine/market-rating.js';
-import { MARKET_SETTINGS } from '../../src/engine/model.js';
+import { fitModel, MARKET_SETTINGS } from '../../src/engine/model.js';
 import type { MatchMarket, PlayedMatch } from '../../src/engine/types.js';
 
 const DAY = 86_400_000;
@@ -139,6 +139,12 @@ describe('the market rating as a filter', () => {
     expect(spread(carried)).toBeLessThan(spread(kept) - 0.1);
     // And a fixture of a season the rating has not read yet is forecast carried into it.
     expect(strongest(during, '2017-18')).toBeLessThan(strongest(during, '2016-17') - 0.02);
+    // The same through the whole model: a fixture's season reaches the rating.
+    const model = fitModel(pausedMatches, resumed);
+    const inSeason = model.predict('Club 00', 'Club 11', { season: '2016-17' }).markets.oneXTwo.home;
+    const nextSeason = model.predict('Club 00', 'Club 11', { season: '2017-18' }).markets.oneXTwo.home;
+    expect(nextSeason).toBeLessThan(inSeason - 0.01);
+    expect(model.predict('Club 00', 'Club 11').markets.oneXTwo.home).toBe(inSeason);
   });
 
   it('follows a home advantage that vanishes in the middle of a season', () => {

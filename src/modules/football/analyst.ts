@@ -17,6 +17,7 @@ import {
 } from '../../engine/model.js';
 import { borrowRating, predictFixture } from '../../engine/predict.js';
 import { buildResult, type MatchContext, UNNAMED_TEAMS } from '../../engine/result.js';
+import { seasonOfDate } from '../../engine/season.js';
 import type { PlayedMatch } from '../../engine/types.js';
 import type { PronosticTypeSlug } from '../../lib/allowed-values.js';
 import type { Clock } from '../../lib/clock.js';
@@ -229,7 +230,13 @@ export function createAnalyst(deps: AnalystDeps): FootballAnalyst {
     // The fixture's own pre-match odds, when the analysis jobs have them (from the fixtures module),
     // never from teams_details: that is the user's own text, and must not steer the model.
     const prematchOdds = prematchOddsFrom(extra.prematchOdds);
-    const prediction = predictFixture(ratings, homeKey, awayKey, prematchOdds ? { prematchOdds } : {});
+    // The fixture's season from its date (July to June, as the results files label theirs): a
+    // fixture of a season whose first results are not in yet is forecast with its sides carried
+    // into it.
+    const prediction = predictFixture(ratings, homeKey, awayKey, {
+      season: seasonOfDate(asOf),
+      ...(prematchOdds ? { prematchOdds } : {}),
+    });
     const context: MatchContext = {
       home: {
         name: homeName,
