@@ -5,6 +5,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fitModel } from '../src/engine/model.js';
 import { buildResult } from '../src/engine/result.js';
+import type { PlayedMatch } from '../src/engine/types.js';
 import { loadEvaluationFiles, PROTOCOL_LEAGUES } from '../src/modules/football/evaluation-data.js';
 import { threadFitter } from '../src/modules/football/fit-pool.js';
 import { simulateLeague } from '../test/engine/simulate.js';
@@ -72,6 +73,7 @@ const dataDir = process.env.ENGINE_DATA ?? '../shared/data/football';
 if (existsSync(dataDir)) {
   const realAsOf = Date.UTC(2018, 7, 1);
   const fitter = threadFitter();
+  const leagues: Array<{ league: string; history: PlayedMatch[] }> = [];
   for (const league of PROTOCOL_LEAGUES) {
     const files = readdirSync(dataDir)
       .filter(
@@ -79,8 +81,12 @@ if (existsSync(dataDir)) {
           name.startsWith(`${league}-`) && name.slice(league.length + 1, league.length + 8) <= '2017-18',
       )
       .map((name) => `${dataDir}/${name}`);
-    const history = (await loadEvaluationFiles(files)).flatMap((file) => file.matches);
-    await fitter.fit(history, realAsOf);
+    leagues.push({ league, history: (await loadEvaluationFiles(files)).flatMap((file) => file.matches) });
+  }
+  // A long-lived thread, as the service's: every league fitted twice before any is timed.
+  for (let round = 0; round < 2; round++)
+    for (const { history } of leagues) await fitter.fit(history, realAsOf);
+  for (const { league, history } of leagues) {
     const times: number[] = [];
     for (let i = 0; i < 5; i++) {
       started = performance.now();
