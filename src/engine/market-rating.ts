@@ -345,10 +345,11 @@ function newcomer(
 }
 
 /**
- * The rating as a filter fed day by day: `read` takes one day's priced matches (a day's matches
- * are all forecast from the state before that day), `rating` gives the state as of an instant
- * after the last day read. `fitMarketRating` feeds it a league's history; the tuning script feeds
- * it once and reads the rating before each day, which is the same as fitting as of each day.
+ * The rating as a filter fed day by day: `read` takes one day's priced matches, in order, each
+ * updating it (they are all history by then: the rating is only ever asked for a later day);
+ * `rating` gives the state as of an instant after the last day read. `fitMarketRating` feeds it
+ * a league's history; the tuning script feeds it once and reads the rating before each day, which
+ * is the same as fitting as of each day.
  */
 export function marketFilter(settings: MarketSettings, score?: FilterScore) {
   const teams = new Map<string, TeamState>();
@@ -362,7 +363,7 @@ export function marketFilter(settings: MarketSettings, score?: FilterScore) {
   let previousSeason = new Set<string>();
   let currentSeason = new Set<string>();
   let latest = Number.NaN;
-  let read = 0;
+  let matchesRead = 0;
   // The draw curve: least squares of the market's logit p(draw) on [1, |x|, x²], each match
   // weighted by its age (half-life `drawHalfLifeDays`), so the curve follows the league.
   const xtx = [
@@ -501,7 +502,7 @@ export function marketFilter(settings: MarketSettings, score?: FilterScore) {
         }
       }
       latest = day;
-      read += matches.length;
+      matchesRead += matches.length;
     },
 
     /**
@@ -509,7 +510,7 @@ export function marketFilter(settings: MarketSettings, score?: FilterScore) {
      * when nothing was read or the latest priced match is older than `freshDays`.
      */
     rating(asOf: number): MarketRating | null {
-      if (!(read > 0) || asOf - latest > settings.freshDays * DAY_MS) return null;
+      if (matchesRead === 0 || asOf - latest > settings.freshDays * DAY_MS) return null;
       const days = (asOf - leagueDay) / DAY_MS;
       const rated = new Map<string, MarketTeam>();
       for (const [name, team] of teams) {
@@ -556,7 +557,7 @@ export function marketFilter(settings: MarketSettings, score?: FilterScore) {
         flatten: settings.flatten,
         steamWeight: settings.steam?.weight ?? 0,
         latest,
-        matches: read,
+        matches: matchesRead,
       };
     },
   };
