@@ -417,25 +417,6 @@ const figure = (value: number | null | undefined) => (value == null ? '   -   ' 
 const interval = (ci: readonly number[] | null | undefined) =>
   ci ? `${ci[0]!.toFixed(4)}–${ci[1]!.toFixed(4)}` : '-';
 
-if (process.env.DUMP) {
-  // Diagnostics: the rows of the shipped settings, as JSON lines.
-  const rows = rowsFor(START);
-  writeFileSync(
-    process.env.DUMP,
-    rows
-      .map((row) =>
-        JSON.stringify({
-          ...row,
-          fit: row.fit,
-          market: row.market?.oneXTwo ?? null,
-          variance: row.market?.variance ?? null,
-        }),
-      )
-      .join('\n'),
-  );
-  process.exit(0);
-}
-
 if (mode === 'validate') {
   const modes = ['none', 'prematch'] as const;
   const all: Record<'none' | 'prematch', ScoredMatch[]> = { none: [], prematch: [] };

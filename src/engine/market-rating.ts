@@ -307,21 +307,31 @@ function summarise(members: readonly TeamState[], settings: MarketSettings): Sea
 }
 
 /** A side's beliefs carried into a new season: pulled toward the league's means, less sure. */
+/**
+ * A belief carried into a new season: pulled toward the league's mean (keeping `shrink` of its
+ * distance to it), less sure (its variance shrunk alike, then `added`). One rule for the filter
+ * and for a forecast of a season the rating has not read yet.
+ */
+function carryOver(belief: Belief, leagueMean: number, [shrink, added]: readonly [number, number]): Belief {
+  return {
+    mean: leagueMean + shrink * (belief.mean - leagueMean),
+    variance: shrink * shrink * belief.variance + added,
+  };
+}
+
+const carryOf = (filter: FilterSettings): [number, number] => [filter.seasonShrink, filter.seasonVariance];
+
 function intoSeason(
   team: TeamState,
   summary: SeasonSummary,
   settings: MarketSettings,
   season: string,
 ): TeamState {
-  const carry = (belief: Belief, mean: number, filter: FilterSettings): Belief => ({
-    mean: mean + filter.seasonShrink * (belief.mean - mean),
-    variance: filter.seasonShrink * filter.seasonShrink * belief.variance + filter.seasonVariance,
-  });
   return {
     ...team,
-    strength: carry(team.strength, summary.mean.strength, settings.strength),
-    goals: carry(team.goals, summary.mean.goals, settings.goals),
-    draw: carry(team.draw, summary.mean.draw, settings.draw),
+    strength: carryOver(team.strength, summary.mean.strength, carryOf(settings.strength)),
+    goals: carryOver(team.goals, summary.mean.goals, carryOf(settings.goals)),
+    draw: carryOver(team.draw, summary.mean.draw, carryOf(settings.draw)),
     season,
   };
 }
@@ -550,9 +560,9 @@ export function marketFilter(settings: MarketSettings, score?: FilterScore) {
           draw: settings.draw.newcomerVariance,
         },
         carry: {
-          strength: [settings.strength.seasonShrink, settings.strength.seasonVariance],
-          goals: [settings.goals.seasonShrink, settings.goals.seasonVariance],
-          draw: [settings.draw.seasonShrink, settings.draw.seasonVariance],
+          strength: carryOf(settings.strength),
+          goals: carryOf(settings.goals),
+          draw: carryOf(settings.draw),
         },
         flatten: settings.flatten,
         steamWeight: settings.steam?.weight ?? 0,
@@ -625,24 +635,27 @@ function sideFor(rating: MarketRating, name: string, season: string): MarketTeam
   if (!team) return fresh;
   if (season <= rating.season) return team;
   if (team.season !== rating.season) return fresh;
-  const carry = (value: number, variance: number, mean: number, [shrink, added]: readonly number[]) => ({
-    value: mean + shrink! * (value - mean),
-    variance: shrink! * shrink! * variance + added!,
-  });
-  const strength = carry(
-    team.strength,
-    team.strengthVariance,
+  const strength = carryOver(
+    { mean: team.strength, variance: team.strengthVariance },
     rating.seasonMean.strength,
     rating.carry.strength,
   );
-  const goals = carry(team.goals, team.goalsVariance, rating.seasonMean.goals, rating.carry.goals);
-  const draw = carry(team.draw, team.drawVariance, rating.seasonMean.draw, rating.carry.draw);
+  const goals = carryOver(
+    { mean: team.goals, variance: team.goalsVariance },
+    rating.seasonMean.goals,
+    rating.carry.goals,
+  );
+  const draw = carryOver(
+    { mean: team.draw, variance: team.drawVariance },
+    rating.seasonMean.draw,
+    rating.carry.draw,
+  );
   return {
-    strength: strength.value,
+    strength: strength.mean,
     strengthVariance: strength.variance,
-    goals: goals.value,
+    goals: goals.mean,
     goalsVariance: goals.variance,
-    draw: draw.value,
+    draw: draw.mean,
     drawVariance: draw.variance,
     steam: team.steam,
     season,
