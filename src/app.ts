@@ -26,17 +26,20 @@ import eventRoutes from './modules/events/routes.js';
 import fixtureRoutes from './modules/fixtures/routes.js';
 import healthRoutes from './modules/health/routes.js';
 import metricsRoutes from './modules/metrics/routes.js';
-import packRoutes from './modules/packs/routes.js';
-import paymentRoutes from './modules/payments/routes.js';
 import type { Analyst } from './modules/pronostics/analyst.js';
 import pronosticRoutes from './modules/pronostics/routes.js';
-import webhookRoutes from './modules/provider-operations/routes.js';
 import supportRoutes from './modules/support/routes.js';
 import trackRecordRoutes from './modules/track-record/routes.js';
 import userRoutes from './modules/users/routes.js';
-import walletRoutes from './modules/wallet/routes.js';
 import webappRoutes from './modules/webapp/routes.js';
-import withdrawalRoutes from './modules/withdrawals/routes.js';
+import {
+  flagRoutes,
+  packRoutes,
+  paymentRoutes,
+  walletRoutes,
+  webhookRoutes,
+  withdrawalRoutes,
+} from './money/index.js';
 import auth from './plugins/app/auth.js';
 import coercion from './plugins/app/coercion.js';
 import context from './plugins/app/context.js';
@@ -215,6 +218,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(packRoutes);
   await app.register(adminRoutes);
   await app.register(backofficeRoutes);
+  await app.register(flagRoutes);
   await app.register(paymentRoutes);
   await app.register(webhookRoutes);
 

@@ -8,7 +8,7 @@ import type { DatabaseHandle } from './db/client.js';
 import type { Clock } from './lib/clock.js';
 import { createAccountService } from './modules/account/service.js';
 import { createAdminService } from './modules/admin/service.js';
-import { createAffiliationService } from './modules/affiliation/service.js';
+import { createAffiliationService, createCommissionPolicy } from './modules/affiliation/service.js';
 import { createOtpService } from './modules/auth/otp-service.js';
 import { createTokenService } from './modules/auth/tokens.js';
 import { createBackofficeService } from './modules/backoffice/service.js';
@@ -19,36 +19,24 @@ import { createDeviceService } from './modules/devices/service.js';
 import { createEventService } from './modules/events/service.js';
 import { createEventStreams } from './modules/events/streams.js';
 import { createFixtureService } from './modules/fixtures/service.js';
-import { createFlagRaiser, createFlagService } from './modules/flags/service.js';
 import { createAnalyst } from './modules/football/analyst.js';
 import { threadFitter } from './modules/football/fit-pool.js';
 import { createFootballService } from './modules/football/service.js';
 import { createHousekeepingService } from './modules/housekeeping/service.js';
 import { createIdempotencyService } from './modules/idempotency/service.js';
 import { createMetricsService } from './modules/metrics/service.js';
-import { createPackService } from './modules/packs/service.js';
-import { createPaymentService } from './modules/payments/service.js';
-import { createPayoutService } from './modules/payouts/service.js';
 import { createAnalysisAdmission } from './modules/pronostics/admission.js';
 import { createAnalysisJobs } from './modules/pronostics/analysis-jobs.js';
 import type { Analyst } from './modules/pronostics/analyst.js';
 import { createPronosticService } from './modules/pronostics/service.js';
-import { createWebhookDispatch } from './modules/provider-operations/service.js';
 import { createSupportService, MAX_UNCLOSED_TICKETS } from './modules/support/service.js';
 import { createTrackRecordService } from './modules/track-record/service.js';
 import { createProfileService } from './modules/users/profile.js';
 import { createUserService } from './modules/users/service.js';
-import { createLedger } from './modules/wallet/ledger.js';
-import { createWalletService } from './modules/wallet/service.js';
-import { createWithdrawalOutcomes } from './modules/withdrawals/payout-flow.js';
-import { createWithdrawalService } from './modules/withdrawals/service.js';
+import { createLedger, createMoney } from './money/index.js';
 import { createNarrator } from './providers/ai/index.js';
 import { createMessenger, type Messenger } from './providers/messaging/index.js';
-import {
-  createPaymentDrivers,
-  createPaymentsDriver,
-  type PaymentsDriver,
-} from './providers/payments/index.js';
+import type { PaymentsDriver } from './providers/payments/index.js';
 import { createPushDriver, type PushDriver } from './providers/push/index.js';
 import { createStorage, type StorageDriver } from './providers/storage/index.js';
 
@@ -125,9 +113,7 @@ export function createServices(deps: ServiceDeps) {
     keepTokensAlive: tokens.keepAlive,
   });
   const users = createUserService({ db, config, audit: admin, ledger, events });
-  const wallet = createWalletService({ db, ledger });
   const idempotency = createIdempotencyService({ db, clock });
-  const packs = createPackService({ db, audit: admin });
   const otp = createOtpService({ db, config, clock, messenger, users, tokens });
   const pronostics = createPronosticService({
     db,
@@ -148,57 +134,22 @@ export function createServices(deps: ServiceDeps) {
     fixtures,
   });
   const analysisJobs = createAnalysisJobs({ db, ledger, odds: fixtures, events });
-  const paymentsDriver = deps.paymentsDriver ?? createPaymentsDriver(config, { clock });
-  const paymentDrivers = createPaymentDrivers(config, { clock }, paymentsDriver);
-  // The sandbox settles and pays out after its delay: the poller's first look comes one second later.
-  const firstCheckAfterMs = paymentsDriver.name === 'sandbox' ? config.paymentSandboxDelayMs + 1000 : 5000;
-  // Payments and payouts raise flags in their own transactions; the flag service reads and resolves them.
-  const flagRaiser = createFlagRaiser(events);
-  const payouts = createPayoutService({
+  // Money, one capability: the ledger's reports, packs, checkout, cash-out, provider follow-up, flags.
+  const money = createMoney({
     db,
+    config,
     clock,
     logger,
-    drivers: paymentDrivers,
-    withdrawals: createWithdrawalOutcomes({ clock, ledger, events, accounts: users }),
-    config,
-    firstCheckAfterMs,
-    flags: flagRaiser,
-  });
-  const withdrawals = createWithdrawalService({
-    db,
-    clock,
-    logger,
-    config,
-    audit: admin,
-    payouts,
     ledger,
     events,
+    audit: admin,
     accounts: users,
-  });
-  const affiliation = createAffiliationService({ db, logger, config, ledger, withdrawals });
-  const payments = createPaymentService({
-    db,
-    clock,
-    logger,
-    drivers: paymentDrivers,
-    packs,
-    maxPending: config.rateLimit ? config.paymentMaxPending : null,
-    firstCheckAfterMs,
-    referrals: affiliation,
     wakeups,
-    ledger,
-    events,
-    accounts: users,
-    flags: flagRaiser,
+    commissions: createCommissionPolicy({ logger, config }),
+    paymentsDriver: deps.paymentsDriver,
   });
-  // A provider's webhook goes straight to the owner of its event: payments or payouts.
-  const webhooks = createWebhookDispatch({ drivers: paymentDrivers, payments, transfers: payouts });
-  const flags = createFlagService({
-    db,
-    audit: admin,
-    latePayments: payments,
-    owners: { payment: payments, withdrawal: withdrawals },
-  });
+  const { wallet, packs, payments, payouts, withdrawals, webhooks, flags, paymentsDriver } = money;
+  const affiliation = createAffiliationService({ db, money: withdrawals });
   const dashboard = createDashboardService({ users, pronostics, wallet });
   const storage = deps.storage ?? createStorage(config);
   const profile = createProfileService({ db, storage, logger });

@@ -5,7 +5,7 @@
 // runs with the other background loops; a lost delivery only delays the outcome, since the payment
 // poller looks at every pending payment and payout.
 import type { FastifyBaseLogger } from 'fastify';
-import type { WebhookDispatch } from '../modules/provider-operations/service.js';
+import type { WebhookDispatch } from '../money/index.js';
 import type { SandboxDriver } from '../providers/payments/sandbox.js';
 
 export interface SandboxWebhooksDeps {

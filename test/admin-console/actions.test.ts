@@ -12,7 +12,7 @@ import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pronosticTypes, users, withdrawals } from '../../src/db/schema/index.js';
-import { raiseFlag } from '../../src/modules/flags/service.js';
+import { raiseFlag } from '../../src/money/flags/raise.js';
 import { giveMoney, moneyOf, withdrawn } from '../affiliation/helpers.js';
 import { expectLedgerConsistent, nextPhone, signIn } from '../helpers.js';
 import { type ConsoleFixture, OUT, runBrowserTests, startConsole } from './setup.js';

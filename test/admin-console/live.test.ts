@@ -5,7 +5,7 @@
 // ends it, the console comes back on its own with Last-Event-ID and gets what it missed.
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { raiseFlag } from '../../src/modules/flags/service.js';
+import { raiseFlag } from '../../src/money/flags/raise.js';
 import { giveMoney, withdrawn } from '../affiliation/helpers.js';
 import { signIn } from '../helpers.js';
 import { type ConsoleFixture, runBrowserTests, startConsole } from './setup.js';

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { build } from 'vite';
 import { expect } from 'vitest';
-import { raiseFlag } from '../../src/modules/flags/service.js';
+import { raiseFlag } from '../../src/money/flags/raise.js';
 import { giveMoney, withdrawn } from '../affiliation/helpers.js';
 import { launchChromium, OUT, warnWithoutChromium } from '../browser/page-checks.js';
 import { seedFixture } from '../fixtures/seed.js';

@@ -8,7 +8,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditLog, withdrawals } from '../../src/db/schema/index.js';
-import { createWithdrawalService } from '../../src/modules/withdrawals/service.js';
+import { createWithdrawalService } from '../../src/money/cash-out/withdrawals.js';
 import { giveMoney, ledgerRows, moneyOf, withdrawalRow, withdrawn } from '../affiliation/helpers.js';
 import { createTestApp, expectLedgerConsistent, type SignedIn, signIn, type TestApp } from '../helpers.js';
 import { flagsOf } from '../payments/helpers.js';

@@ -1,6 +1,6 @@
 // English cases (issue 40) for referrals and withdrawals, the user's side and the back office's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WITHDRAW_MAX } from '../../src/modules/withdrawals/service.js';
+import { WITHDRAW_MAX } from '../../src/money/cash-out/withdrawals.js';
 import { en, expectEnglish, expectEnglish422, inEnglish } from '../english.js';
 import { createTestApp, type SignedIn, signIn, type TestApp } from '../helpers.js';
 import { giveMoney, withdraw, withdrawn } from './helpers.js';

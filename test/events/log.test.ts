@@ -309,7 +309,7 @@ describe('a user’s event log, written with each change', () => {
 
   it('flag.raised goes to admins with the flag', async () => {
     const before = await lastAdminSeq();
-    const { raiseFlag } = await import('../../src/modules/flags/service.js');
+    const { raiseFlag } = await import('../../src/money/flags/raise.js');
     await t.app.db.transaction((tx) =>
       raiseFlag(
         tx,

@@ -8,7 +8,7 @@ import {
   listOperations,
   listOperationsCounted,
   type OperationFilter,
-} from '../../src/modules/wallet/repository.js';
+} from '../../src/money/ledger/repository.js';
 import { createTestApp, type TestApp } from '../helpers.js';
 import { captureSql, planOf } from './plans.js';
 

@@ -10,7 +10,7 @@ import {
   type LeasedRows,
   leasedFollower,
   type ProviderAnswer,
-} from '../../src/modules/provider-operations/follow.js';
+} from '../../src/money/provider/follow.js';
 
 interface Row {
   id: number;

@@ -4,7 +4,7 @@
 // webhook route pays the withdrawal out, with no payments service in its way.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Unauthenticated } from '../../src/lib/errors.js';
-import { createWebhookDispatch } from '../../src/modules/provider-operations/service.js';
+import { createWebhookDispatch } from '../../src/money/provider/webhooks.js';
 import { isSandboxDriver } from '../../src/providers/payments/sandbox.js';
 import type { PaymentsDriver, WebhookEvent } from '../../src/providers/payments/types.js';
 import { decide, giveMoney, moneyOf, payoutRow, withdrawalRow, withdrawn } from '../affiliation/helpers.js';

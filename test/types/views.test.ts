@@ -19,12 +19,6 @@ import type { AdminEventSchema, UserEventSchema } from '../../src/modules/events
 import { type EventService, eventView } from '../../src/modules/events/service.js';
 import type { FixtureSchema } from '../../src/modules/fixtures/schemas.js';
 import type { FixtureService } from '../../src/modules/fixtures/service.js';
-import type { FlagSchema } from '../../src/modules/flags/schemas.js';
-import type { FlagService } from '../../src/modules/flags/service.js';
-import type { AdminPackSchema, PackSchema } from '../../src/modules/packs/schemas.js';
-import type { PackService } from '../../src/modules/packs/service.js';
-import type { PaymentSchema } from '../../src/modules/payments/schemas.js';
-import type { PaymentService } from '../../src/modules/payments/service.js';
 import type {
   AdminPronosticTypeSchema,
   CreatedPronostic,
@@ -39,8 +33,14 @@ import type { SupportService } from '../../src/modules/support/service.js';
 import type { AdjustCreditsData, AdminUserSchema, FullUserSchema } from '../../src/modules/users/schemas.js';
 import type { UserService } from '../../src/modules/users/service.js';
 import { adminUserView, fullUserView } from '../../src/modules/users/views.js';
-import type { OperationSchema } from '../../src/modules/wallet/schemas.js';
-import type { WalletService } from '../../src/modules/wallet/service.js';
+import type { PaymentSchema } from '../../src/money/checkout/schemas.js';
+import type { PaymentService } from '../../src/money/checkout/service.js';
+import type { FlagSchema } from '../../src/money/flags/schemas.js';
+import type { FlagService } from '../../src/money/flags/service.js';
+import type { OperationSchema } from '../../src/money/ledger/schemas.js';
+import type { WalletService } from '../../src/money/ledger/service.js';
+import type { AdminPackSchema, PackSchema } from '../../src/money/packs/schemas.js';
+import type { PackService } from '../../src/money/packs/service.js';
 
 /** What a service method's promise resolves to. */
 type Answer<F> = F extends (...args: never[]) => Promise<infer T> ? T : never;

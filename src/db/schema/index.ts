@@ -1,15 +1,12 @@
 // Every table of the service; Drizzle generates the SQL migrations from this module.
 export * from './account.js';
 export * from './admin.js';
-export * from './affiliation.js';
 export * from './devices.js';
 export * from './events.js';
 export * from './fixtures.js';
-export * from './flags.js';
 export * from './football.js';
 export * from './idempotency.js';
-export * from './payouts.js';
+export * from './money.js';
 export * from './pronostics.js';
 export * from './support.js';
 export * from './users.js';
-export * from './wallet.js';

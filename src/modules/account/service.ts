@@ -18,6 +18,7 @@ import {
 } from '../../lib/errors.js';
 import { accountTexts, catalogueFor, messages } from '../../lib/messages.js';
 import { isoTimestamp } from '../../lib/time.js';
+import type { Ledger, PaymentService, WalletService, WithdrawalService } from '../../money/index.js';
 import type { StorageDriver } from '../../providers/storage/index.js';
 import type { AdminService, AuditRecorder } from '../admin/service.js';
 import type { AffiliationService } from '../affiliation/service.js';
@@ -26,15 +27,11 @@ import type { TokenService } from '../auth/tokens.js';
 import type { DeviceService } from '../devices/service.js';
 import type { EventService } from '../events/service.js';
 import type { IdempotencyService } from '../idempotency/service.js';
-import type { PaymentService } from '../payments/service.js';
 import type { PronosticService } from '../pronostics/service.js';
 import type { SupportService } from '../support/service.js';
 import { avatarKeyOf } from '../users/avatars.js';
 import type { UserRow, UserService } from '../users/service.js';
 import { fullUserView } from '../users/views.js';
-import type { Ledger } from '../wallet/ledger.js';
-import type { WalletService } from '../wallet/service.js';
-import type { WithdrawalService } from '../withdrawals/service.js';
 import {
   claimExport,
   deleteExportSlot,

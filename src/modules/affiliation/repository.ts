@@ -1,6 +1,6 @@
 // The affiliation's queries: the godfather link (`users.godfather_id`, this module's column of the
-// users table, as the balances are the wallet's), the godchildren a user sees, and the money balance
-// the overview shows. The withdrawals are the withdrawals module's.
+// users table, as the balances are money's) and the godchildren a user sees. The referral wallet
+// (balance, withdrawals) is money's.
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
@@ -138,11 +138,6 @@ export async function countActiveGodchildren(db: Executor, godfatherId: number):
     .from(users)
     .where(and(eq(users.godfatherId, godfatherId), eq(users.status, 'active')));
   return Number(row?.total ?? 0);
-}
-
-export async function moneyBalanceOf(db: Executor, userId: number): Promise<number> {
-  const [row] = await db.select({ balance: users.moneyBalance }).from(users).where(eq(users.id, userId));
-  return row?.balance ?? 0;
 }
 
 /** Every godchild of a user, blocked ones included (the back office's user detail). */

@@ -1,5 +1,5 @@
 // The referral programme's routes: applying a code (under /api/user/profile, but the affiliation's),
-// the affiliation wallet and the godchildren. The withdrawals' routes are withdrawals/routes.ts.
+// the affiliation wallet's overview and the godchildren. Withdrawing that money is money's (src/money/cash-out/routes.ts).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { envelope } from '../../lib/envelope.js';

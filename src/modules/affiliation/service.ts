@@ -1,17 +1,18 @@
 // The referral programme. A user applies a godfather's code once (no cycles, checked under one lock);
-// the godfather earns REFERRAL_COMMISSION_PERCENT of each pack a godchild pays, in XAF, inside the
-// payment's own settlement transaction. That money is withdrawn by mobile money: the withdrawals
-// module's business (request, decision, payout); the overview here only reads what it paid out.
+// the godfather earns REFERRAL_COMMISSION_PERCENT of each pack a godchild pays, in XAF: this module
+// states that policy (`createCommissionPolicy`, money's one port), and money posts it inside the
+// payment's own settlement transaction. That money is withdrawn by mobile money, money's cash-out;
+// the overview here shows its referral wallet beside the godchildren.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Database, Transaction } from '../../db/client.js';
 import { ValidationFailed } from '../../lib/errors.js';
-import { catalogueFor, messages } from '../../lib/messages.js';
+import { messages } from '../../lib/messages.js';
 import { isoTimestamp } from '../../lib/time.js';
+import type { CommissionPolicy, Money } from '../../money/index.js';
 import type { AuthUser } from '../../types/auth.js';
 import { avatarOf } from '../users/avatars.js';
 import { publicName } from '../users/views.js';
-import type { Ledger } from '../wallet/ledger.js';
 import {
   countActiveGodchildren,
   countAllGodchildren,
@@ -21,7 +22,6 @@ import {
   listGodchildren,
   lockAffiliationGraph,
   lockGodfatherLink,
-  moneyBalanceOf,
   referralLinksOf,
   releaseReferralLinks,
   setGodfather,
@@ -30,22 +30,40 @@ import {
 /** The godchildren list is not paginated (spec); it shows at most this many, newest first. */
 export const GODCHILDREN_MAX = 1000;
 
-/** What the overview needs of the withdrawals module: what it paid out (`total_earned`). */
-export interface PaidWithdrawals {
-  paidTotal(userId: number): Promise<number>;
+/**
+ * The commission policy money calls when a payment succeeds, in its settlement's transaction: the
+ * payer's godfather earns `referralCommissionPercent` of it, unless blocked (or it rounds to nothing).
+ */
+export function createCommissionPolicy(deps: {
+  logger: FastifyBaseLogger;
+  config: Pick<Config, 'referralCommissionPercent'>;
+}): CommissionPolicy {
+  const percent = deps.config.referralCommissionPercent;
+  return {
+    async commissionOn(tx: Transaction, payment) {
+      const godfather = await findGodfatherOf(tx, payment.userId);
+      if (!godfather) return null;
+      if (godfather.status !== 'active') {
+        deps.logger
+          .child({ payment_id: payment.id, godfather_id: godfather.id })
+          .info('referral commission withheld: the godfather is blocked');
+        return null;
+      }
+      const amount = Math.floor((payment.amount * percent) / 100);
+      if (amount <= 0) return null;
+      return { beneficiaryId: godfather.id, amount, percent, locale: godfather.locale };
+    },
+  };
 }
 
 export interface AffiliationServiceDeps {
   db: Database;
-  /** Moves balances with their ledger rows (the wallet's ledger): the commissions. */
-  ledger: Ledger;
-  logger: FastifyBaseLogger;
-  config: Pick<Config, 'referralCommissionPercent' | 'withdrawMin'>;
-  withdrawals: PaidWithdrawals;
+  /** The money capability's referral wallet: the balance, what was earned, the withdrawal minimum. */
+  money: Pick<Money['withdrawals'], 'referralWallet'>;
 }
 
 export function createAffiliationService(deps: AffiliationServiceDeps) {
-  const { db, logger, config } = deps;
+  const { db } = deps;
 
   return {
     /** In an account deletion's transaction: godchildren freed of their godfather, and the user of theirs. */
@@ -94,47 +112,15 @@ export function createAffiliationService(deps: AffiliationServiceDeps) {
       });
     },
 
-    /**
-     * The godfather's commission on a godchild's settled pack payment, in the settlement's own
-     * transaction (the payments module calls it once per payment; the reference makes twice impossible).
-     */
-    async postReferralCommission(
-      tx: Transaction,
-      payment: { id: number; userId: number; amount: number },
-    ): Promise<void> {
-      const godfather = await findGodfatherOf(tx, payment.userId);
-      if (!godfather) return;
-      const log = logger.child({ payment_id: payment.id, godfather_id: godfather.id });
-      if (godfather.status !== 'active') {
-        log.info('referral commission withheld: the godfather is blocked');
-        return;
-      }
-      const commission = Math.floor((payment.amount * config.referralCommissionPercent) / 100);
-      if (commission <= 0) return;
-      await deps.ledger.post(tx, {
-        userId: godfather.id,
-        type: 'referral_commission',
-        currency: 'XAF',
-        amount: commission,
-        // The godfather's language: no request of his is there.
-        description: catalogueFor(godfather.locale).withdrawalTexts.commission(
-          config.referralCommissionPercent,
-        ),
-        reference: `payment:${payment.id}:commission`,
-      });
-      log.info({ commission }, 'referral commission earned');
-    },
-
     async overview(user: AuthUser) {
-      const [balance, paid, godchildren] = await Promise.all([
-        moneyBalanceOf(db, user.id),
-        deps.withdrawals.paidTotal(user.id),
+      const [wallet, godchildren] = await Promise.all([
+        deps.money.referralWallet(user.id),
         countActiveGodchildren(db, user.id),
       ]);
       return {
-        wallet: { balance, total_earned: balance + paid },
+        wallet: { balance: wallet.balance, total_earned: wallet.totalEarned },
         godchildren_count: godchildren,
-        withdraw_min: config.withdrawMin,
+        withdraw_min: wallet.withdrawMin,
       };
     },
 

@@ -1,15 +1,15 @@
-// The back office's users and dashboard (`/api/admin/*` is guarded by the auth plugin: an admin
+// The back office's users and dashboard (its flags are money's: src/money/flags/routes.ts) (`/api/admin/*` is guarded by the auth plugin: an admin
 // token, else 401 or 403). Reads compose the owning modules' services; each action is one service
 // call that writes its effect and its audit row in one transaction.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { envelope } from '../../lib/envelope.js';
 import { messages } from '../../lib/messages.js';
+import { OperationsQuery } from '../../money/index.js';
 import { currentUser } from '../../plugins/app/auth.js';
 import { Envelope, ErrorEnvelope, IdParams, UserId } from '../../schemas/common.js';
 import { adminErrors } from '../admin/schemas.js';
 import type { CreditAdjustment } from '../users/service.js';
-import { OperationsQuery } from '../wallet/schemas.js';
 import {
   AdjustCreditsBody,
   AdjustCreditsData,
@@ -19,11 +19,7 @@ import {
   AdminUserOperationsData,
   AdminUserPageQuery,
   AdminUserPronosticsData,
-  FlagsData,
-  FlagsQuery,
-  OneFlagData,
   OneUserData,
-  ResolveFlagBody,
   RoleBody,
   StatsData,
 } from './schemas.js';
@@ -32,7 +28,7 @@ import {
 const oneUserErrors = { ...adminErrors, 404: ErrorEnvelope, 409: ErrorEnvelope };
 
 const backofficeRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { backoffice, users, wallet, pronostics, tokens, flags } = app.services;
+  const { backoffice, users, wallet, pronostics, tokens } = app.services;
 
   /** 404 when the account does not exist (the lists of an unknown id are not empty lists). */
   const requireUser = (id: number) => backoffice.requireUser(id);
@@ -225,53 +221,6 @@ const backofficeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         message: messages.adminStats,
         data: await backoffice.stats(),
       });
-    },
-  );
-
-  app.get(
-    '/api/admin/flags',
-    {
-      schema: {
-        tags: ['admin'],
-        summary:
-          'Signalements : contradictions du prestataire de paiement (ouverts en premier, puis les plus récents)',
-        security: [{ bearer: [] }],
-        querystring: FlagsQuery,
-        response: { 200: Envelope(FlagsData, UserId), ...adminErrors },
-      },
-    },
-    async (request) => {
-      const admin = currentUser(request);
-      return envelope({
-        user: { id: admin.id },
-        message: messages.adminFlags,
-        data: await flags.list(request.query),
-      });
-    },
-  );
-
-  app.post(
-    '/api/admin/flags/:id/resolve',
-    {
-      schema: {
-        tags: ['admin'],
-        summary:
-          'Résoudre un signalement avec une note (journalisé) ; credit: true crédite un paiement late_complete une fois',
-        security: [{ bearer: [] }],
-        params: IdParams,
-        body: ResolveFlagBody,
-        response: {
-          200: Envelope(OneFlagData, UserId),
-          ...adminErrors,
-          404: ErrorEnvelope,
-          409: ErrorEnvelope,
-        },
-      },
-    },
-    async (request) => {
-      const admin = currentUser(request);
-      const flag = await flags.resolve(admin, request.params.id, request.body);
-      return envelope({ user: { id: admin.id }, message: messages.flagResolved, data: { flag } });
     },
   );
 };

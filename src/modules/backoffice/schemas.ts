@@ -3,13 +3,11 @@ import { Type } from 'typebox';
 import { userRoles } from '../../lib/allowed-values.js';
 import { PageMetaSchema, PageQuery, Timestamp } from '../../schemas/common.js';
 
-export { FlagsQuery, ResolveFlagBody } from '../flags/schemas.js';
 export { AdjustCreditsBody, AdjustCreditsData, AdminUserListQuery } from '../users/schemas.js';
 
-import { FlagSchema } from '../flags/schemas.js';
+import { OperationSchema } from '../../money/index.js';
 import { ListedPronostic } from '../pronostics/schemas.js';
 import { AdminUserSchema } from '../users/schemas.js';
-import { OperationSchema } from '../wallet/schemas.js';
 
 export const AdminUserListData = Type.Object({ users: Type.Array(AdminUserSchema), meta: PageMetaSchema });
 
@@ -120,6 +118,3 @@ export const StatsData = Type.Object({
     }),
   ]),
 });
-
-export const FlagsData = Type.Object({ flags: Type.Array(FlagSchema), meta: PageMetaSchema });
-export const OneFlagData = Type.Object({ flag: FlagSchema });

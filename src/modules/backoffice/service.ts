@@ -7,14 +7,12 @@ import type { Clock } from '../../lib/clock.js';
 import { NotFound } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
 import { DAY_MS, isoDay } from '../../lib/time.js';
+import type { FlagService, PaymentService, WithdrawalService } from '../../money/index.js';
 import type { AffiliationService } from '../affiliation/service.js';
-import type { FlagService } from '../flags/service.js';
-import type { PaymentService } from '../payments/service.js';
 import type { PronosticService } from '../pronostics/service.js';
 import type { TrackRecordService } from '../track-record/service.js';
 import type { UserService } from '../users/service.js';
 import { adminUserView } from '../users/views.js';
-import type { WithdrawalService } from '../withdrawals/service.js';
 
 /** The dashboard's window: today and the 29 UTC days before it. */
 export const STATS_DAYS = 30;

@@ -3,10 +3,10 @@
 // pronostics and wallet services, in a fixed number of queries whatever the history (four: the
 // user row, the grouped counts, the newest pronostics, the newest operations), run together.
 import { NotFound } from '../../lib/errors.js';
+import type { WalletService } from '../../money/index.js';
 import type { PronosticService } from '../pronostics/service.js';
 import type { UserService } from '../users/service.js';
 import { fullUserView } from '../users/views.js';
-import type { WalletService } from '../wallet/service.js';
 
 export interface DashboardServiceDeps {
   users: Pick<UserService, 'findById'>;

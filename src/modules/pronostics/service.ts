@@ -13,13 +13,13 @@ import { catalogueFor, messages, validationMessages } from '../../lib/messages.j
 import { offsetOf, pageMeta, pageRequest } from '../../lib/pagination.js';
 import { foldForSearch } from '../../lib/text.js';
 import { addSeconds, isoTimestamp } from '../../lib/time.js';
+import type { Ledger } from '../../money/index.js';
 import type { AuthUser } from '../../types/auth.js';
 import type { IdempotentCommit } from '../../types/idempotency.js';
 import type { AccountLocales } from '../../types/locale.js';
 import type { AuditRecorder } from '../admin/service.js';
 import type { FixtureService } from '../fixtures/service.js';
 import { withoutKey } from '../idempotency/commit.js';
-import type { Ledger } from '../wallet/ledger.js';
 import type { AnalysisAdmission } from './admission.js';
 import {
   countAllPronosticsOf,

@@ -21,11 +21,11 @@ import { adminTexts, catalogueFor, messages } from '../../lib/messages.js';
 import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import { normalizePhone } from '../../lib/phone.js';
 import { isoTimestamp } from '../../lib/time.js';
+import type { Ledger } from '../../money/index.js';
 import type { IdempotentCommit } from '../../types/idempotency.js';
 import type { AuditRecorder } from '../admin/service.js';
 import type { UserEventLog } from '../events/service.js';
 import { withoutKey } from '../idempotency/commit.js';
-import type { Ledger } from '../wallet/ledger.js';
 import {
   affiliationCodeTaken,
   countOtherActiveAdmins,

@@ -4,7 +4,7 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { type Paged, pageOf } from '../../db/page-of.js';
-import { withdrawals } from '../../db/schema/affiliation.js';
+import { withdrawals } from '../../db/schema/money.js';
 import { users } from '../../db/schema/users.js';
 import type { WithdrawalStatus } from '../../lib/allowed-values.js';
 import type { PageRequest } from '../../lib/pagination.js';

@@ -5,8 +5,8 @@
 // cannot overspend on either database (PostgreSQL re-checks the condition after a row lock wait).
 import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { walletOperations } from '../../db/schema/money.js';
 import { users } from '../../db/schema/users.js';
-import { walletOperations } from '../../db/schema/wallet.js';
 import type { Currency, OperationType } from '../../lib/allowed-values.js';
 import { InsufficientCredits } from '../../lib/errors.js';
 

@@ -5,9 +5,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { envelope } from '../../lib/envelope.js';
 import { messages } from '../../lib/messages.js';
+import { adminErrors } from '../../modules/admin/schemas.js';
 import { currentUser } from '../../plugins/app/auth.js';
 import { authErrors, Envelope, ErrorEnvelope, IdParams, UserId } from '../../schemas/common.js';
-import { adminErrors } from '../admin/schemas.js';
 import {
   AdminWithdrawalSchema,
   AdminWithdrawalsData,
@@ -22,7 +22,7 @@ import {
   WithdrawData,
   WithdrawUser,
 } from './schemas.js';
-import type { WithdrawResult } from './service.js';
+import type { WithdrawResult } from './withdrawals.js';
 
 const OneWithdrawal = Envelope(Type.Object({ withdrawal: AdminWithdrawalSchema }), UserId);
 const decisionErrors = { ...adminErrors, 404: ErrorEnvelope, 409: ErrorEnvelope };

@@ -4,7 +4,7 @@
 import { type Static, Type } from 'typebox';
 import { payoutHandOutcomes, withdrawalDecisions, withdrawalStatuses } from '../../lib/allowed-values.js';
 import { PageMetaSchema, PageQuery, Timestamp } from '../../schemas/common.js';
-import { PayoutSchema } from '../payouts/schemas.js';
+import { PayoutSchema } from './payout-schemas.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
   Type.Union([schema, Type.Null()]);

@@ -2,7 +2,7 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { type Paged, pageOf } from '../../db/page-of.js';
-import { flags } from '../../db/schema/flags.js';
+import { flags } from '../../db/schema/money.js';
 import type { FlagKind, FlagStatus, FlagTargetType } from '../../lib/allowed-values.js';
 import type { PageRequest } from '../../lib/pagination.js';
 

@@ -7,7 +7,7 @@ import { NotFound, ValidationFailed } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
 import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import { isoTimestamp } from '../../lib/time.js';
-import type { AuditRecorder } from '../admin/service.js';
+import type { AuditRecorder } from '../../modules/admin/service.js';
 import {
   findActivePack,
   insertPack,

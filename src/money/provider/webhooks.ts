@@ -1,28 +1,19 @@
-// The providers' webhooks, dispatched by what they are about: a `payment.*` event to the payments
-// module, a `transfer.*` event to the payouts module, each straight to its owner. The signature is
+// The providers' webhooks, dispatched by what they are about: a `payment.*` event to checkout, a
+// `transfer.*` event to cash-out's payouts, each straight to its owner. The signature is
 // checked here, once, by the driver the URL names; after that an event is only a hint to read the
 // operation again (duplicates, unknown references and late news included), so the body is never
 // trusted. The webhook route and the sandbox's webhook loop both call `receiveWebhook`.
 import { Unauthenticated } from '../../lib/errors.js';
 import type { PaymentDrivers } from '../../providers/payments/types.js';
-
-/**
- * Who follows the provider's payments (pack purchases): a `payment.*` webhook's reference, and the
- * event's id (flags raised by the read it asks for dedupe on it).
- */
-export interface PaymentEvents {
-  onPaymentEvent(reference: string, eventId: string | null): Promise<string | undefined>;
-}
-
-/** Who follows the provider's transfers (withdrawal payouts): a `transfer.*` webhook's reference and id. */
-export interface TransferEvents {
-  onTransferEvent(reference: string, eventId: string | null): Promise<string | undefined>;
-}
+import type { PayoutService } from '../cash-out/payouts.js';
+import type { PaymentService } from '../checkout/service.js';
 
 export interface WebhookDispatchDeps {
   drivers: Pick<PaymentDrivers, 'byName'>;
-  payments: PaymentEvents;
-  transfers: TransferEvents;
+  /** Checkout: a `payment.*` event's reference, and its id (flags raised by the read dedupe on it). */
+  payments: Pick<PaymentService, 'onPaymentEvent'>;
+  /** Cash-out's provider step: a `transfer.*` event's reference and id. */
+  transfers: Pick<PayoutService, 'onTransferEvent'>;
 }
 
 export function createWebhookDispatch(deps: WebhookDispatchDeps) {

@@ -1,7 +1,7 @@
 // The payments module's queries, on its own table (`payments`).
 import { and, asc, count, eq, gte, inArray, lt, lte, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { payments } from '../../db/schema/wallet.js';
+import { payments } from '../../db/schema/money.js';
 
 export type PaymentRow = typeof payments.$inferSelect;
 export type NewPayment = typeof payments.$inferInsert;

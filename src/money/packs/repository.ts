@@ -3,7 +3,7 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { type Paged, pageOf } from '../../db/page-of.js';
-import { packs } from '../../db/schema/wallet.js';
+import { packs } from '../../db/schema/money.js';
 import type { PageRequest } from '../../lib/pagination.js';
 
 export type PackRow = typeof packs.$inferSelect;

@@ -4,9 +4,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { envelope } from '../../lib/envelope.js';
 import { messages } from '../../lib/messages.js';
+import { adminErrors } from '../../modules/admin/schemas.js';
 import { currentUser } from '../../plugins/app/auth.js';
 import { authErrors, Envelope, ErrorEnvelope, IdParams, UserId } from '../../schemas/common.js';
-import { adminErrors } from '../admin/schemas.js';
 import {
   AdminPackListData,
   AdminPackListQuery,

@@ -1,7 +1,7 @@
 // The payouts module's queries, on its own table (`payouts`).
 import { and, asc, eq, inArray, isNull, lt, lte, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { payouts } from '../../db/schema/payouts.js';
+import { payouts } from '../../db/schema/money.js';
 
 export type PayoutRow = typeof payouts.$inferSelect;
 export type NewPayout = typeof payouts.$inferInsert;

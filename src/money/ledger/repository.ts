@@ -3,8 +3,8 @@
 // `ledger:verify`. Rows are written only by ledger.ts.
 import { and, count, desc, eq, getTableColumns, gt, gte, isNull, lt, lte, sql } from 'drizzle-orm';
 import { type Executor, preparedOnce } from '../../db/client.js';
+import { walletOperations } from '../../db/schema/money.js';
 import { users } from '../../db/schema/users.js';
-import { walletOperations } from '../../db/schema/wallet.js';
 import type { Currency, OperationType } from '../../lib/allowed-values.js';
 
 export type OperationRow = typeof walletOperations.$inferSelect;

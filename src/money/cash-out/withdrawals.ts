@@ -1,9 +1,8 @@
-// Withdrawals of the referral money by mobile money. The request debits at once (one transaction:
-// the row, the ledger debit, the idempotent answer); an admin decides once: a rejection refunds in
-// the same transaction, an approval opens the payout and sends it (payout-flow.ts, where the road
-// from the approval to the money on a phone is written start to end). The withdrawal stays `pending`
-// until the payout is final; a payout that stays unknown is escalated to an admin and closed by hand
-// (`resolveEscalated`), never refunded by itself: the money may have left.
+// Withdrawals, the business object of cash-out, as their callers see them: the request (step 1 of
+// flow.ts, where the road from the debit to the money on a phone is written start to end), an
+// admin's decision (steps 2 to 4, or the rejection that refunds), the hand close of an escalated
+// payout (`resolveEscalated`: a payout that stays unknown is never refunded by itself, the money may
+// have left), and the reads: the owner's list, the back office's, the referral wallet, the exports.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Database, Executor, Transaction } from '../../db/client.js';
@@ -11,30 +10,36 @@ import type { Clock } from '../../lib/clock.js';
 import { dayRange } from '../../lib/day-range.js';
 import {
   AlreadyDecided,
-  InsufficientBalance,
   NotFound,
   OwnWithdrawal,
   PayoutNotEscalated,
   ValidationFailed,
 } from '../../lib/errors.js';
-import { catalogueFor, messages, withdrawalTexts } from '../../lib/messages.js';
+import { catalogueFor, messages } from '../../lib/messages.js';
 import { pageMeta, pageRequest } from '../../lib/pagination.js';
-import { cameroonMobileOf, channelOf, normalizePhone } from '../../lib/phone.js';
+import { normalizePhone } from '../../lib/phone.js';
 import { isoTimestamp } from '../../lib/time.js';
+import type { AuditRecorder } from '../../modules/admin/service.js';
+import type { AdminEventLog, UserEventLog } from '../../modules/events/service.js';
+import { withoutKey } from '../../modules/idempotency/commit.js';
 import type { AuthUser } from '../../types/auth.js';
 import type { IdempotentCommit } from '../../types/idempotency.js';
 import type { AccountLocales } from '../../types/locale.js';
-import type { AuditRecorder } from '../admin/service.js';
-import type { AdminEventLog, UserEventLog } from '../events/service.js';
-import { withoutKey } from '../idempotency/commit.js';
-import type { PayoutService } from '../payouts/service.js';
-import type { Ledger } from '../wallet/ledger.js';
-import { approveWithdrawal, refundWithdrawal } from './payout-flow.js';
+import type { Ledger } from '../ledger/ledger.js';
+import { approveWithdrawal, refundWithdrawal, requestWithdrawal, type WithdrawResult } from './flow.js';
+import type { PayoutService } from './payouts.js';
+import type {
+  AdminWithdrawalsFilter,
+  AdminWithdrawalView,
+  ResolveInput,
+  WithdrawalsFilter,
+  WithdrawInput,
+} from './schemas.js';
+import { adminWithdrawalView, type Requester, withdrawalView } from './views.js';
 import {
   countWithdrawals,
   eraseWithdrawalPhonesBefore,
   findWithdrawal,
-  insertWithdrawal,
   lockWithdrawal,
   moneyBalanceOf,
   pageOfWithdrawals,
@@ -45,19 +50,9 @@ import {
   type WithdrawalFilter,
   withdrawalsBlockingDeletion,
   withdrawalsForExport,
-} from './repository.js';
-import type {
-  AdminWithdrawalsFilter,
-  AdminWithdrawalView,
-  ResolveInput,
-  WithdrawalsFilter,
-  WithdrawInput,
-} from './schemas.js';
-import { adminWithdrawalView, type Requester, withdrawalView } from './views.js';
+} from './withdrawal-repository.js';
 
-/** The largest withdrawal one request may ask for (XAF): above mobile-money operators' own caps. */
-export const WITHDRAW_MAX = 1_000_000;
-const ICON_MAX = 512;
+export { WITHDRAW_MAX, type WithdrawResult } from './flow.js';
 
 export interface WithdrawalServiceDeps {
   db: Database;
@@ -69,28 +64,19 @@ export interface WithdrawalServiceDeps {
   audit: AuditRecorder;
   /** The event logs: a decision is reported to the user, a request to the back office, in their transactions. */
   events: UserEventLog & AdminEventLog;
-  /** Opens, sends and shows the transfers that pay approved withdrawals out. */
-  payouts: Pick<PayoutService, 'open' | 'sendOnce' | 'freshWord' | 'closeByHand' | 'viewsOf'>;
+  /** The provider step: the cash-out steps it runs on, the provider's word, the hand close, the views. */
+  payouts: Pick<PayoutService, 'steps' | 'freshWord' | 'closeByHand' | 'viewsOf'>;
   /** Who asked (the users service): the back office's view names the account. */
-  accounts: { accountsByIds(ids: readonly number[]): Promise<Map<number, Requester>> } & AccountLocales;
+  accounts: WithdrawalAccounts;
 }
 
-export interface WithdrawResult {
-  userId: number;
-  balance: number;
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
+/** What the back office and the messages need of the accounts (the users module). */
+export type WithdrawalAccounts = {
+  accountsByIds(ids: readonly number[]): Promise<Map<number, Requester>>;
+} & AccountLocales;
 
 export function createWithdrawalService(deps: WithdrawalServiceDeps) {
-  const { db, clock, logger, config, audit, payouts, accounts } = deps;
+  const { db, clock, config, audit, payouts, accounts } = deps;
 
   async function adminViewOf(id: number): Promise<AdminWithdrawalView> {
     const row = await findWithdrawal(db, id);
@@ -141,9 +127,15 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps) {
       }));
     },
 
-    /** The XAF of the user's withdrawals paid out (the affiliation overview's `total_earned`). */
-    paidTotal(userId: number): Promise<number> {
-      return sumPaidWithdrawals(db, userId);
+    /**
+     * The referral wallet the affiliation's overview shows: the money balance, what was earned (the
+     * balance plus what was paid out) and the smallest withdrawal.
+     */
+    async referralWallet(
+      userId: number,
+    ): Promise<{ balance: number; totalEarned: number; withdrawMin: number }> {
+      const [balance, paid] = await Promise.all([moneyBalanceOf(db, userId), sumPaidWithdrawals(db, userId)]);
+      return { balance, totalEarned: balance + paid, withdrawMin: config.withdrawMin };
     },
 
     async listOwn(user: AuthUser, query: WithdrawalsFilter) {
@@ -153,60 +145,13 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps) {
       return { withdrawals: rows.map(withdrawalView), meta: pageMeta(page, total) };
     },
 
-    /**
-     * Debits the amount at once and records the request (`pending`), or throws InsufficientBalance
-     * with the balance as it is. The ledger's conditional update makes parallel requests unable to
-     * overdraw; the debit, the row and the idempotent answer are one transaction.
-     */
-    async withdraw(
+    /** Step 1 of flow.ts: debits the amount at once and records the request. */
+    withdraw(
       user: AuthUser,
       input: WithdrawInput,
       commit: IdempotentCommit<WithdrawResult> = withoutKey,
     ): Promise<WithdrawResult> {
-      const errors: Record<string, string[]> = {};
-      const max = Math.max(WITHDRAW_MAX, config.withdrawMin);
-      if (input.amount < config.withdrawMin)
-        errors.amount = [withdrawalTexts.amountTooLow(config.withdrawMin)];
-      else if (input.amount > max) errors.amount = [withdrawalTexts.amountTooHigh(max)];
-      const phone = cameroonMobileOf(input.phone);
-      if (!phone) errors.phone = [messages.withdrawalPhoneInvalid];
-      const icon = input.operator.icon.trim();
-      if (!isHttpUrl(icon) || icon.length > ICON_MAX)
-        errors['operator.icon'] = [messages.withdrawalIconInvalid];
-      if (!phone || Object.keys(errors).length > 0) throw new ValidationFailed(errors);
-      const now = clock.now().toISOString();
-      return db.transaction(async (tx) => {
-        // Stored texts are read later, maybe after the request: the account's language, not the request's.
-        const texts = catalogueFor(await accounts.localeOf(tx, user.id)).withdrawalTexts;
-        const row = await insertWithdrawal(tx, {
-          userId: user.id,
-          amount: input.amount,
-          message: texts.waiting,
-          phone,
-          // NotchPay's channel comes from the number; the operator the client showed is display only.
-          channel: channelOf(phone),
-          operator: { name: input.operator.name.trim(), icon },
-          idempotencyKeyId: commit.keyId,
-          createdAt: now,
-          updatedAt: now,
-        });
-        const posted = await deps.ledger.post(tx, {
-          userId: user.id,
-          type: 'withdrawal',
-          currency: 'XAF',
-          amount: -input.amount,
-          description: texts.debit(input.amount),
-          reference: `withdrawal:${row.id}`,
-        });
-        if (!posted) throw new InsufficientBalance(user.id, await moneyBalanceOf(tx, user.id), input.amount);
-        await deps.events.appendAdmin(tx, 'withdrawal.requested', {
-          ...withdrawalView(row),
-          user_id: user.id,
-        });
-        const result = { userId: user.id, balance: posted.balanceAfter };
-        await commit.store(tx, result);
-        return result;
-      });
+      return requestWithdrawal(deps, user, input, commit);
     },
 
     /** The back office's list: filters status, phone (receiving number or account), dates, escalated. */
@@ -226,7 +171,7 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps) {
 
     /** Approves a withdrawal and sends its payout once (payout-flow.ts); the back office's view after. */
     async approve(admin: { id: number }, id: number, message?: string): Promise<AdminWithdrawalView> {
-      await approveWithdrawal({ db, clock, logger, audit, payouts, accounts }, admin, id, message);
+      await approveWithdrawal({ ...payouts.steps, audit }, admin, id, message);
       return adminViewOf(id);
     },
 

@@ -1,10 +1,10 @@
 // A withdrawal as its owner sees it and as the back office sees it: each view returns its schema's
 // static type (schemas.ts), so the shape is written once, in the schema.
 import { isoTimestamp } from '../../lib/time.js';
-import type { PayoutView } from '../payouts/schemas.js';
-import { publicName } from '../users/views.js';
-import type { WithdrawalRow } from './repository.js';
+import { publicName } from '../../modules/users/views.js';
+import type { PayoutView } from './payout-schemas.js';
 import type { AdminWithdrawalView, WithdrawalView } from './schemas.js';
+import type { WithdrawalRow } from './withdrawal-repository.js';
 
 /** A withdrawal as its owner sees it (the list's item, and the data of the withdrawal events). */
 export function withdrawalView(row: WithdrawalRow): WithdrawalView {
