@@ -21,40 +21,35 @@ const PUBLISHED =
     '[^/]+/service',
     'auth/(otp-service|tokens)',
     'users/(profile|avatars)',
-    'wallet/ledger',
-    'provider-operations/follow',
-    'withdrawals/payout-flow',
     'pronostics/(analysis-jobs|analyst)',
     'football/evaluation',
   ].join('|') +
   ')\\.ts$';
 
-// Who owns the tables of each file in src/db/schema/ (the "owns" column of docs/architecture.md).
-// A file holding several modules' tables lists each of them:
+// Who owns the tables of each file in src/db/schema/ (the "owns" column of docs/architecture.md), by
+// folder under src/: a module (`modules/<name>`) or the money capability (`money`, all of src/money/).
+// A file holding several owners' tables lists each of them:
 // - users.ts: `users` (users), `otp_codes`, `sms_budget_spend`, `otp_network_attempts`,
-//   `access_tokens` (auth); the wallet owns the balance columns of `users` (its ledger writes them)
+//   `access_tokens` (auth); money owns the balance columns of `users` (its ledger writes them)
 //   and the affiliation its `godfather_id` column, so both read the table too.
-// - wallet.ts: `wallet_operations` (wallet), `packs` (packs), `payments` (payments).
+// - money.ts: `wallet_operations`, `packs`, `payments`, `withdrawals`, `payouts`, `flags` (money).
 // - pronostics.ts: `pronostic_types`, `pronostics`, `pronostic_counters` (pronostics); the
 //   settlement columns of `pronostics` and the rollups `track_record_days`,
 //   `track_record_calibration`, `track_record_matches` (track-record).
 // columns.ts holds column helpers, no table, and index.ts is the barrel (its own rule below).
 // A new table file needs a line here: the architecture test fails on a schema file without an owner.
 const TABLE_OWNERS = {
-  'account.ts': ['account'],
-  'admin.ts': ['admin'],
-  'affiliation.ts': ['withdrawals'],
-  'devices.ts': ['devices'],
-  'fixtures.ts': ['fixtures'],
-  'events.ts': ['events'],
-  'flags.ts': ['flags'],
-  'football.ts': ['football'],
-  'idempotency.ts': ['idempotency'],
-  'payouts.ts': ['payouts'],
-  'pronostics.ts': ['pronostics', 'track-record'],
-  'support.ts': ['support'],
-  'users.ts': ['users', 'auth', 'wallet', 'affiliation', 'withdrawals'],
-  'wallet.ts': ['wallet', 'packs', 'payments'],
+  'account.ts': ['modules/account'],
+  'admin.ts': ['modules/admin'],
+  'devices.ts': ['modules/devices'],
+  'fixtures.ts': ['modules/fixtures'],
+  'events.ts': ['modules/events'],
+  'football.ts': ['modules/football'],
+  'idempotency.ts': ['modules/idempotency'],
+  'money.ts': ['money'],
+  'pronostics.ts': ['modules/pronostics', 'modules/track-record'],
+  'support.ts': ['modules/support'],
+  'users.ts': ['modules/users', 'modules/auth', 'modules/affiliation', 'money'],
 };
 
 const escapeDots = (text) => text.replaceAll('.', '\\.');
@@ -66,15 +61,15 @@ const tableOwnershipRules = Object.entries(TABLE_OWNERS).map(([file, owners]) =>
   comment:
     `src/db/schema/${file} holds the tables of ${owners.join(', ')}: another module reaches them through ` +
     'the owner’s service, never its tables. Its types (row types, status unions) may be imported, type-only.',
-  from: { path: '^src/modules/', pathNot: `^src/modules/(${owners.join('|')})/` },
+  from: { path: '^src/(modules|money)/', pathNot: `^src/(${owners.join('|')})/` },
   to: { path: `^src/db/schema/${escapeDots(file)}$`, dependencyTypesNot: ['type-only'] },
 }));
 
 // The layers, top to bottom, and no import upwards, type-only imports included (the cruise reads
 // them: tsPreCompilationDeps below): the processes (PROCESSES); the loops (src/runtime/); the
-// container (src/services.ts); the modules; the plugins, which the modules' routes use and which
-// reach the modules only through the app's decorators (app.services, declared in src/app.ts); then
-// providers, db, schemas, src/types, the engine, src/lib and config.ts. Each rule names one step.
+// container (src/services.ts); the modules and money (src/money/); the plugins, which their routes
+// use and which reach them only through the app's decorators (app.services, declared in src/app.ts);
+// then providers, db, schemas, src/types, the engine, src/lib and config.ts. Each rule names one step.
 const layerRules = [
   {
     name: 'nothing-imports-a-process',
@@ -99,9 +94,9 @@ const layerRules = [
     name: 'modules-know-no-container',
     severity: 'error',
     comment:
-      'A module is given what it needs (its factory’s dependencies, or an interface it declares); it ' +
-      'never names the container (src/services.ts), which is built from every module.',
-    from: { path: '^src/modules/' },
+      'A module (or money) is given what it needs (its factory’s dependencies, or an interface it ' +
+      'declares); it never names the container (src/services.ts), which is built from every module.',
+    from: { path: '^src/(modules|money)/' },
     to: { path: '^src/services\\.ts$' },
   },
   {
@@ -116,11 +111,11 @@ const layerRules = [
     name: 'plugins-know-no-modules',
     severity: 'error',
     comment:
-      'Plugins are registered before the modules and sit below them (routes use plugins): they reach ' +
-      'the services through app.services, and a type they share with a module (AuthUser, ' +
+      'Plugins are registered before the modules and money and sit below them (routes use plugins): ' +
+      'they reach the services through app.services, and a type they share with a module (AuthUser, ' +
       'IdempotentCommit) lives in src/types, below both. Not even a type-only import.',
     from: { path: '^src/plugins/' },
-    to: { path: '^src/modules/' },
+    to: { path: '^src/(modules|money)/' },
   },
   {
     name: 'plugins-know-no-container',
@@ -135,11 +130,11 @@ const layerRules = [
     name: 'foundations-know-no-domain',
     severity: 'error',
     comment:
-      'config.ts, src/db, src/schemas and src/types sit below the modules, plugins, loops and ' +
+      'config.ts, src/db, src/schemas and src/types sit below the modules, money, plugins, loops and ' +
       'container: they import none of them, not even a type (config.ts and the providers: ' +
       'config-knows-no-providers; src/lib and the providers have their own rules).',
     from: { path: '^src/((db|schemas|types)/|config\\.ts$)' },
-    to: { path: '^src/(modules/|plugins/|runtime/|services\\.ts$)' },
+    to: { path: '^src/(modules/|money/|plugins/|runtime/|services\\.ts$)' },
   },
   {
     name: 'types-are-types-only',
@@ -170,9 +165,6 @@ const PURE_HELPERS = [
   'idempotency/commit', // withoutKey, commitOf: the commit objects a service is given
   'users/avatars', // avatarOf, avatarKeyOf: an avatar's public path and storage key
   'users/views', // fullUserView, adminUserView, publicName: a user row to its answers
-  // The provider-operation core payments and payouts both build on: stateless steps (claim under a
-  // lease, ask outside any transaction, apply) over the queries and driver the owner hands in.
-  'provider-operations/follow',
   // The bookmakers' columns of football-data.co.uk files and their groups: the fixtures module
   // reads its fixtures file's pre-match group, and hands it to the engine, the same way.
   'football/odds-columns',
@@ -185,15 +177,26 @@ const crossModuleRules = [
     name: 'modules-share-only-pure-helpers',
     severity: 'error',
     comment:
-      'A module runs another module’s code only through the container or a pure helper named in ' +
+      'A module (or money) runs a module’s code only through the container or a pure helper named in ' +
       'PURE_HELPERS (docs/architecture.md, "Three ways of wiring"): anything else it needs is a ' +
       'dependency of its factory (the other service, or an interface it declares).',
-    from: { path: '^src/modules/([^/]+)/' },
+    from: { path: '^src/(modules/[^/]+|money)/' },
     to: {
       path: '^src/modules/',
-      pathNot: `^src/modules/($1/|(${pureHelpers})\\.ts$)`,
+      pathNot: `^src/($1/|modules/(${pureHelpers})\\.ts$)`,
       dependencyTypesNot: ['type-only'],
     },
+  },
+  {
+    name: 'money-through-its-door',
+    severity: 'error',
+    comment:
+      'Money is one capability with one door: outside src/money/, code imports only src/money/index.ts ' +
+      '(the capability, the ledger, the commission port, the types and the route plugins it names), ' +
+      'not even a type from another file of it. Its steps, repositories and views are its own business, ' +
+      'so checkout and cash-out can be rearranged without touching anyone else.',
+    from: { path: '^src/', pathNot: '^src/money/' },
+    to: { path: '^src/money/', pathNot: '^src/money/index\\.ts$' },
   },
 ];
 
@@ -234,7 +237,7 @@ module.exports = {
       severity: 'error',
       comment:
         'Services and repositories know nothing of HTTP: only routes use the plugins (currentUser, envelope helpers).',
-      from: { path: '^src/modules/', pathNot: '/routes\\.ts$' },
+      from: { path: '^src/(modules|money)/', pathNot: '/routes\\.ts$' },
       to: { path: '^src/plugins/' },
     },
     {
@@ -251,27 +254,27 @@ module.exports = {
       name: 'lib-is-shared-pieces',
       severity: 'error',
       comment:
-        'src/lib holds small shared pieces; it depends on no module, plugin, provider, loop, container, ' +
-        'database code or src/types (the processes: nothing-imports-a-process).',
+        'src/lib holds small shared pieces; it depends on no module, money, plugin, provider, loop, ' +
+        'container, database code or src/types (the processes: nothing-imports-a-process).',
       from: { path: '^src/lib/' },
-      to: { path: '^src/(modules/|plugins/|providers/|runtime/|db/|types/|services\\.ts$)' },
+      to: { path: '^src/(modules/|money/|plugins/|providers/|runtime/|db/|types/|services\\.ts$)' },
     },
     {
       name: 'providers-know-no-modules',
       severity: 'error',
       comment:
         'Providers (messaging, ai, payments) are adapters behind interfaces: they call no module, ' +
-        'plugin, loop or container (the processes: nothing-imports-a-process).',
+        'money, plugin, loop or container (the processes: nothing-imports-a-process).',
       from: { path: '^src/providers/' },
-      to: { path: '^src/(modules/|plugins/|runtime/|services\\.ts$)' },
+      to: { path: '^src/(modules/|money/|plugins/|runtime/|services\\.ts$)' },
     },
     {
       name: 'modules-know-no-loops',
       severity: 'error',
       comment:
-        'The loops (worker, runtime) drive the modules, never the other way: a module that imported a ' +
-        'loop would start it in the API process, and the two would form a circle.',
-      from: { path: '^src/modules/' },
+        'The loops (worker, runtime) drive the modules and money, never the other way: a module that ' +
+        'imported a loop would start it in the API process, and the two would form a circle.',
+      from: { path: '^src/(modules|money)/' },
       to: { path: LOOPS },
     },
     {
@@ -335,10 +338,10 @@ module.exports = {
       name: 'modules-skip-the-schema-barrel',
       severity: 'error',
       comment:
-        'A module imports the schema file that holds the tables it reads, never the barrel ' +
+        'A module (or money) imports the schema file that holds the tables it reads, never the barrel ' +
         '(src/db/schema/index.ts): through the barrel, the another-modules-tables rules could not see ' +
         'whose tables are read. The barrel is for Drizzle (the client, drizzle-kit).',
-      from: { path: '^src/modules/' },
+      from: { path: '^src/(modules|money)/' },
       to: { path: '^src/db/schema/index\\.ts$' },
     },
     ...tableOwnershipRules,

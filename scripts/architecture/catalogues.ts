@@ -321,12 +321,12 @@ export const PROSE_EXCLUSIONS: { file: string; startsWith: string; reason: strin
     reason: 'backups are an operator’s CLI command, which speaks English',
   },
   {
-    file: 'src/modules/payments/service.ts',
+    file: 'src/money/checkout/flow.ts',
     startsWith: 'payment complete with another amount',
     reason: 'a failure reason kept for administrators and the log, not said to the payer',
   },
   {
-    file: 'src/modules/payments/service.ts',
+    file: 'src/money/checkout/flow.ts',
     startsWith: 'payment never reached the provider',
     reason: 'a failure reason kept for administrators and the log, not said to the payer',
   },

@@ -16,7 +16,7 @@ export { FlagSchema, FlagsQuery, ResolveFlagBody } from './flags/schemas.js';
 export type { FlagService } from './flags/service.js';
 export { createLedger, type Ledger } from './ledger/ledger.js';
 export { default as walletRoutes } from './ledger/routes.js';
-export { OperationSchema, OperationsQuery } from './ledger/schemas.js';
+export { OperationsQuery } from './ledger/schemas.js';
 export type { WalletService } from './ledger/service.js';
 export { createMoney, type Money, type MoneyDeps } from './money.js';
 export { default as packRoutes } from './packs/routes.js';

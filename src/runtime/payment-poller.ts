@@ -1,4 +1,4 @@
-// The payment poller: looks again at pending payments whose check is due (the payments module keeps
+// The payment poller: looks again at pending payments whose check is due (money's checkout keeps
 // each one's backoff in `next_check_at`) until the provider's final word or its expiry, so a lost
 // webhook never loses a payment. It wakes at once on a new payment (LISTEN/NOTIFY on PostgreSQL,
 // in-process on PGlite) and ticks every second; any number of pollers may share one PostgreSQL,
@@ -8,7 +8,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { channels } from '../db/channels.js';
 import type { DatabaseHandle } from '../db/client.js';
 
-/** What the poller needs of the payments and payouts modules (their services implement it). */
+/** What the poller needs of money's payments and payouts (their services implement it). */
 export interface DueChecks {
   /** Follows the most overdue pending operation one step; false when none is due. */
   checkDue(): Promise<boolean>;

@@ -1,6 +1,6 @@
 // The sandbox's webhooks, delivered: the sandbox driver signs a webhook once a payment's or a
 // transfer's delay has passed, and this loop hands each one to the webhook dispatch (the
-// provider-operations module's `receiveWebhook`, the one the webhook route calls, signature check
+// money's `receiveWebhook`, the one the webhook route calls, signature check
 // included), so development and the tests exercise the path a real provider's webhook takes. It
 // runs with the other background loops; a lost delivery only delays the outcome, since the payment
 // poller looks at every pending payment and payout.

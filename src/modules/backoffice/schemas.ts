@@ -5,7 +5,7 @@ import { PageMetaSchema, PageQuery, Timestamp } from '../../schemas/common.js';
 
 export { AdjustCreditsBody, AdjustCreditsData, AdminUserListQuery } from '../users/schemas.js';
 
-import { OperationSchema } from '../../money/index.js';
+import { OperationSchema } from '../../schemas/operations.js';
 import { ListedPronostic } from '../pronostics/schemas.js';
 import { AdminUserSchema } from '../users/schemas.js';
 

@@ -3,9 +3,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { envelope } from '../../lib/envelope.js';
 import { messages } from '../../lib/messages.js';
-import { OperationSchema } from '../../money/index.js';
 import { currentUser } from '../../plugins/app/auth.js';
 import { authErrors, Envelope, ErrorEnvelope } from '../../schemas/common.js';
+import { OperationSchema } from '../../schemas/operations.js';
 import { ListedPronostic } from '../pronostics/schemas.js';
 import { FullUserSchema } from '../users/schemas.js';
 

@@ -31,7 +31,7 @@ export interface Cancellation {
 
 export interface AnalysisJobsDeps {
   db: Database;
-  /** Moves balances with their ledger rows (the wallet's ledger). */
+  /** Moves balances with their ledger rows (money's ledger). */
   ledger: Ledger;
   /** The pre-match odds of a job's fixture (without it, analyses get none). */
   odds?: Pick<FixtureService, 'oddsFor'>;

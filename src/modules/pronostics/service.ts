@@ -182,7 +182,7 @@ export interface PronosticServiceDeps {
   modelName: string;
   /** Wakes the analysis workers once the row is committed. */
   wakeups: Wakeups;
-  /** Moves balances with their ledger rows (the wallet's ledger). */
+  /** Moves balances with their ledger rows (money's ledger). */
   ledger: Ledger;
   /** The account's language, which the analysis and the debit's ledger row are written in. */
   accounts: AccountLocales;

@@ -2,8 +2,8 @@
 // profile show) and the profile update (name 2..60, username 3..30 of [a-z0-9_.], locale fr | en).
 import { type Static, Type } from 'typebox';
 import { locales, userRoles, userStatuses } from '../../lib/allowed-values.js';
-import { OperationSchema } from '../../money/index.js';
 import { PageQuery, Timestamp } from '../../schemas/common.js';
+import { OperationSchema } from '../../schemas/operations.js';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 

@@ -1,6 +1,6 @@
 // Accounts: the user row is this module's. An account is created on the first code request for a
 // phone, with a unique referral code and the welcome credits (a ledger row), in one transaction.
-// Balances change only through the wallet's ledger function.
+// Balances change only through money's ledger.
 
 import { randomInt } from 'node:crypto';
 import type { Static } from 'typebox';
@@ -70,7 +70,7 @@ export interface UserServiceDeps {
   config: Pick<Config, 'welcomeCredits' | 'appSecret'>;
   /** Writes the audit rows of the back office's actions. */
   audit: AuditRecorder;
-  /** Moves balances with their ledger rows (the wallet's ledger). */
+  /** Moves balances with their ledger rows (money's ledger). */
   ledger: Ledger;
   /** The user's event log: an admin's credit adjustment is reported in its transaction. */
   events: UserEventLog;

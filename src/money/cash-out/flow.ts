@@ -33,6 +33,7 @@ import {
   InsufficientBalance,
   NotFound,
   OwnWithdrawal,
+  PayoutNotEscalated,
   ValidationFailed,
 } from '../../lib/errors.js';
 import { catalogueFor, messages, withdrawalTexts } from '../../lib/messages.js';
@@ -59,11 +60,13 @@ import {
   lockPayout,
   lockPayoutOfWithdrawal,
   type PayoutRow,
+  payoutsOfWithdrawals,
   updatePayout,
 } from './payout-repository.js';
-import type { WithdrawInput } from './schemas.js';
+import type { ResolveInput, WithdrawInput } from './schemas.js';
 import { withdrawalView } from './views.js';
 import {
+  findWithdrawal,
   insertWithdrawal,
   lockWithdrawal,
   moneyBalanceOf,
@@ -94,6 +97,9 @@ export interface CashOutDeps {
   /** The poller's first look after the approval (the sandbox's delay plus one second). */
   firstCheckAfterMs: number;
 }
+
+/** An admin's decision runs on the same, and audits it. */
+export type DecisionDeps = CashOutDeps & { audit: AuditRecorder };
 
 export interface WithdrawResult {
   userId: number;
@@ -194,7 +200,7 @@ export async function refundWithdrawal(
  * payout's final word (steps 5 and 6) ends it.
  */
 export async function approveWithdrawal(
-  deps: CashOutDeps & { audit: AuditRecorder },
+  deps: DecisionDeps,
   admin: { id: number },
   id: number,
   message?: string,
@@ -573,6 +579,141 @@ async function escalateWithdrawal(at: Applying, reason: string): Promise<void> {
 }
 
 /**
+ * Step 2's alternative, undoing step 1: rejects a withdrawal with the admin's reason (`cancelled` and
+ * refunded, with the audit row, in one transaction). AlreadyDecided once decided; never the admin's own.
+ */
+export async function rejectWithdrawal(
+  deps: DecisionDeps,
+  admin: { id: number },
+  id: number,
+  message: string,
+): Promise<void> {
+  const note = message.trim();
+  if (note.length < 3) throw ValidationFailed.field('message', messages.blankField);
+  await deps.db.transaction(async (tx) => {
+    const current = await lockWithdrawal(tx, id);
+    if (!current) throw new NotFound(messages.withdrawalNotFound);
+    if (current.userId === admin.id) throw new OwnWithdrawal();
+    if (current.decision !== null) throw new AlreadyDecided();
+    const now = deps.clock.now().toISOString();
+    const rejected = await updateWithdrawal(tx, id, {
+      decision: 'rejected',
+      decidedBy: admin.id,
+      decidedAt: now,
+      decisionMessage: note,
+      status: 'cancelled',
+      message: note,
+      finishedAt: now,
+    });
+    await refundWithdrawal(deps.ledger, tx, current, await deps.accounts.localeOf(tx, current.userId));
+    await deps.events.append(tx, current.userId, 'withdrawal.cancelled', {
+      ...withdrawalView(rejected),
+      reason: note,
+    });
+    await deps.audit.record(tx, {
+      adminId: admin.id,
+      action: 'withdrawal.reject',
+      targetType: 'withdrawal',
+      targetId: id,
+      details: {
+        user_id: current.userId,
+        amount: current.amount,
+        message: note,
+        refunded: current.amount,
+      },
+    });
+  });
+}
+
+/** The provider's word on a withdrawal's transfer, read now (no transaction); undefined when it has no payout. */
+export async function freshTransferWord(
+  deps: Pick<CashOutDeps, 'db' | 'drivers'>,
+  withdrawalId: number,
+): Promise<{ status: string; final_failure: boolean } | undefined> {
+  const [row] = await payoutsOfWithdrawals(deps.db, [withdrawalId]);
+  if (!row) return undefined;
+  const status = String((await readTransfer(deps.drivers, row)).status);
+  return { status, final_failure: transferFailures.has(status) };
+}
+
+/**
+ * Off the road: closes by hand a payout escalated to an admin (the money's fate known outside the
+ * provider's API): `paid` makes it `success`; `failed` makes it `cancelled` and undoes step 1 in the
+ * same transaction (once: the refund's reference is unique), but only when a provider read made now
+ * shows a final failure, or with `override: true` (the message is the reason): the money may have
+ * left. Only a pending, approved, escalated withdrawal (else PayoutNotEscalated, 409); never the
+ * admin's own (403); audited in the same transaction. Later provider news against it is flagged.
+ */
+export async function resolveByHand(
+  deps: DecisionDeps,
+  admin: { id: number },
+  id: number,
+  input: ResolveInput,
+): Promise<void> {
+  const note = input.message.trim();
+  if (note.length < 3) throw ValidationFailed.field('message', messages.blankField);
+  const before = await findWithdrawal(deps.db, id);
+  if (!before) throw new NotFound(messages.withdrawalNotFound);
+  if (before.userId === admin.id) throw new OwnWithdrawal();
+  if (before.status !== 'pending' || before.decision !== 'approved' || before.escalatedAt === null) {
+    throw new PayoutNotEscalated();
+  }
+  let providerRead: { status: string; final_failure: boolean } | { error: string } | null = null;
+  if (input.outcome === 'failed' && !input.override) {
+    // The provider is read here, outside any transaction: a failure by hand must rest on its word.
+    try {
+      providerRead = (await freshTransferWord(deps, id)) ?? null;
+    } catch (error) {
+      providerRead = { error: error instanceof Error ? error.message : String(error) };
+    }
+    if (!providerRead || !('final_failure' in providerRead) || !providerRead.final_failure) {
+      throw ValidationFailed.field('override', messages.withdrawalFailureUnconfirmed);
+    }
+  }
+  await deps.db.transaction(async (tx) => {
+    const current = await lockWithdrawal(tx, id);
+    if (!current) throw new NotFound(messages.withdrawalNotFound);
+    if (current.status !== 'pending' || current.decision !== 'approved' || current.escalatedAt === null) {
+      throw new PayoutNotEscalated();
+    }
+    const now = deps.clock.now().toISOString();
+    const paid = input.outcome === 'paid';
+    const locale = await deps.accounts.localeOf(tx, current.userId);
+    const resolved = await updateWithdrawal(tx, id, {
+      status: paid ? 'success' : 'cancelled',
+      message: paid ? catalogueFor(locale).withdrawalTexts.paid : note,
+      finishedAt: now,
+    });
+    if (!paid) await refundWithdrawal(deps.ledger, tx, current, locale);
+    await deps.events.append(
+      tx,
+      current.userId,
+      paid ? 'withdrawal.succeeded' : 'withdrawal.cancelled',
+      paid ? withdrawalView(resolved) : { ...withdrawalView(resolved), reason: note },
+    );
+    const providerFinal =
+      providerRead !== null && 'final_failure' in providerRead && providerRead.final_failure;
+    await closePayoutByHand(deps, tx, id, input.outcome, providerFinal);
+    await deps.audit.record(tx, {
+      adminId: admin.id,
+      action: 'withdrawal.resolve',
+      targetType: 'withdrawal',
+      targetId: id,
+      details: {
+        user_id: current.userId,
+        amount: current.amount,
+        outcome: input.outcome,
+        message: note,
+        escalation_reason: current.escalationReason,
+        provider_read: providerRead,
+        override: input.override === true,
+        refunded: paid ? 0 : current.amount,
+      },
+    });
+  });
+}
+
+/**
  * Off the road: closes a withdrawal's payout by an admin's hand, in the admin's transaction. Unless
  * the provider's final word is already known (`providerFinal`), its transfer is still read hourly:
  * later news against the admin's call is flagged, webhook or not.
@@ -593,9 +734,4 @@ export async function closePayoutByHand(
     finishedAt: now.toISOString(),
     nextCheckAt: followable ? addSeconds(now, LATE_CHECK_SECONDS).toISOString() : null,
   });
-}
-
-/** Whether a provider status is a transfer's final failure (an admin's hand failure rests on one). */
-export function isFinalTransferFailure(status: string): boolean {
-  return transferFailures.has(status);
 }

@@ -1,4 +1,4 @@
-// The payouts module's queries, on its own table (`payouts`).
+// Cash-out's queries on payouts, the provider step's table (`payouts`).
 import { and, asc, eq, inArray, isNull, lt, lte, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { payouts } from '../../db/schema/money.js';

@@ -1,15 +1,12 @@
 // Payouts: the provider step of cash-out. The steps themselves (open, send once, read, apply, settle,
 // refund, escalate) are written top to bottom in flow.ts; this service holds them over the payout
 // rows for their callers: the leased claims of ../provider/follow.ts (a `transfer.*` webhook, the
-// poller), an admin's read and hand close, the back office's views, housekeeping and the metrics.
-import type { PayoutHandOutcome } from '../../lib/allowed-values.js';
+// poller), the back office's views, housekeeping and the metrics.
 import { isoTimestamp } from '../../lib/time.js';
 import { leasedFollower } from '../provider/follow.js';
 import {
   applyTransferWord,
   type CashOutDeps,
-  closePayoutByHand,
-  isFinalTransferFailure,
   type PayoutOutcome,
   readTransfer,
   sendPayoutOnce,
@@ -97,27 +94,6 @@ export function createPayoutService(deps: CashOutDeps) {
 
     /** The poller's step: follows the most overdue pending payout; false when none is due. */
     checkDue: follower.checkDue,
-
-    /**
-     * The provider's word on a withdrawal's transfer, read now (no transaction): what an admin's
-     * hand resolution rests on. Undefined when it has no payout.
-     */
-    async freshWord(withdrawalId: number): Promise<{ status: string; final_failure: boolean } | undefined> {
-      const [row] = await payoutsOfWithdrawals(db, [withdrawalId]);
-      if (!row) return undefined;
-      const status = String((await readTransfer(drivers, row)).status);
-      return { status, final_failure: isFinalTransferFailure(status) };
-    },
-
-    /** Closes a withdrawal's payout by an admin's hand, in the admin's transaction (flow.ts). */
-    closeByHand(
-      tx: Parameters<typeof closePayoutByHand>[1],
-      withdrawalId: number,
-      outcome: PayoutHandOutcome,
-      providerFinal = false,
-    ): Promise<void> {
-      return closePayoutByHand(deps, tx, withdrawalId, outcome, providerFinal);
-    },
 
     /** The payouts of these withdrawals, by withdrawal id (the back office's views). */
     async viewsOf(withdrawalIds: number[]): Promise<Map<number, PayoutView>> {

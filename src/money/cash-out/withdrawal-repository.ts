@@ -1,6 +1,6 @@
-// The withdrawals module's queries, on its own table (`withdrawals`), and the one read of `users` it
+// Cash-out's queries on withdrawals, on its own table (`withdrawals`), and the one read of `users` it
 // needs: the money balance a refused request answers with (402). Balances are never written here:
-// the wallet's ledger does it in the service's transaction.
+// the ledger does it in the step's transaction.
 import { and, asc, count, desc, eq, gte, inArray, lt, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { type Paged, pageOf } from '../../db/page-of.js';

@@ -8,14 +8,8 @@ import type { Config } from '../../config.js';
 import type { Database, Executor, Transaction } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { dayRange } from '../../lib/day-range.js';
-import {
-  AlreadyDecided,
-  NotFound,
-  OwnWithdrawal,
-  PayoutNotEscalated,
-  ValidationFailed,
-} from '../../lib/errors.js';
-import { catalogueFor, messages } from '../../lib/messages.js';
+import { NotFound, OwnWithdrawal, PayoutNotEscalated } from '../../lib/errors.js';
+import { messages } from '../../lib/messages.js';
 import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import { normalizePhone } from '../../lib/phone.js';
 import { isoTimestamp } from '../../lib/time.js';
@@ -26,7 +20,14 @@ import type { AuthUser } from '../../types/auth.js';
 import type { IdempotentCommit } from '../../types/idempotency.js';
 import type { AccountLocales } from '../../types/locale.js';
 import type { Ledger } from '../ledger/ledger.js';
-import { approveWithdrawal, refundWithdrawal, requestWithdrawal, type WithdrawResult } from './flow.js';
+import {
+  approveWithdrawal,
+  freshTransferWord,
+  rejectWithdrawal,
+  requestWithdrawal,
+  resolveByHand,
+  type WithdrawResult,
+} from './flow.js';
 import type { PayoutService } from './payouts.js';
 import type {
   AdminWithdrawalsFilter,
@@ -40,13 +41,11 @@ import {
   countWithdrawals,
   eraseWithdrawalPhonesBefore,
   findWithdrawal,
-  lockWithdrawal,
   moneyBalanceOf,
   pageOfWithdrawals,
   pendingWithdrawalTotals,
   receivingPhonesOf,
   sumPaidWithdrawals,
-  updateWithdrawal,
   type WithdrawalFilter,
   withdrawalsBlockingDeletion,
   withdrawalsForExport,
@@ -56,7 +55,7 @@ export { WITHDRAW_MAX, type WithdrawResult } from './flow.js';
 
 export interface WithdrawalServiceDeps {
   db: Database;
-  /** Moves balances with their ledger rows (the wallet's ledger). */
+  /** Moves balances with their ledger rows (money's ledger). */
   ledger: Ledger;
   clock: Clock;
   logger: FastifyBaseLogger;
@@ -64,8 +63,8 @@ export interface WithdrawalServiceDeps {
   audit: AuditRecorder;
   /** The event logs: a decision is reported to the user, a request to the back office, in their transactions. */
   events: UserEventLog & AdminEventLog;
-  /** The provider step: the cash-out steps it runs on, the provider's word, the hand close, the views. */
-  payouts: Pick<PayoutService, 'steps' | 'freshWord' | 'closeByHand' | 'viewsOf'>;
+  /** The provider step: what the cash-out steps run on (flow.ts), and the payouts' views. */
+  payouts: Pick<PayoutService, 'steps' | 'viewsOf'>;
   /** Who asked (the users service): the back office's view names the account. */
   accounts: WithdrawalAccounts;
 }
@@ -169,126 +168,25 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps) {
       };
     },
 
-    /** Approves a withdrawal and sends its payout once (payout-flow.ts); the back office's view after. */
+    /** Approves a withdrawal and sends its payout once (flow.ts, steps 2 to 4); the back office's view after. */
     async approve(admin: { id: number }, id: number, message?: string): Promise<AdminWithdrawalView> {
       await approveWithdrawal({ ...payouts.steps, audit }, admin, id, message);
       return adminViewOf(id);
     },
 
-    /** Rejects a withdrawal with the admin's reason: `cancelled` and refunded, with the audit row, in one transaction. */
+    /** Rejects a withdrawal with the admin's reason, refunded (flow.ts); the back office's view after. */
     async reject(admin: { id: number }, id: number, message: string): Promise<AdminWithdrawalView> {
-      const note = message.trim();
-      if (note.length < 3) throw ValidationFailed.field('message', messages.blankField);
-      await db.transaction(async (tx) => {
-        const current = await lockWithdrawal(tx, id);
-        if (!current) throw new NotFound(messages.withdrawalNotFound);
-        if (current.userId === admin.id) throw new OwnWithdrawal();
-        if (current.decision !== null) throw new AlreadyDecided();
-        const now = clock.now().toISOString();
-        const rejected = await updateWithdrawal(tx, id, {
-          decision: 'rejected',
-          decidedBy: admin.id,
-          decidedAt: now,
-          decisionMessage: note,
-          status: 'cancelled',
-          message: note,
-          finishedAt: now,
-        });
-        await refundWithdrawal(deps.ledger, tx, current, await accounts.localeOf(tx, current.userId));
-        await deps.events.append(tx, current.userId, 'withdrawal.cancelled', {
-          ...withdrawalView(rejected),
-          reason: note,
-        });
-        await audit.record(tx, {
-          adminId: admin.id,
-          action: 'withdrawal.reject',
-          targetType: 'withdrawal',
-          targetId: id,
-          details: {
-            user_id: current.userId,
-            amount: current.amount,
-            message: note,
-            refunded: current.amount,
-          },
-        });
-      });
+      await rejectWithdrawal({ ...payouts.steps, audit }, admin, id, message);
       return adminViewOf(id);
     },
 
-    /**
-     * Closes by hand a payout escalated to an admin (the money's fate known outside the provider's
-     * API): `paid` makes it `success`; `failed` makes it `cancelled` and refunds it in the same
-     * transaction (once: the refund's reference is unique), but only when a provider read made now
-     * shows a final failure, or with `override: true` (the message is the reason): the money may
-     * have left. Only a pending, approved, escalated withdrawal (else PayoutNotEscalated, 409); never
-     * the admin's own (403); audited in the same transaction. Later provider news against it is flagged.
-     */
+    /** Closes an escalated withdrawal by an admin's hand (flow.ts); the back office's view after. */
     async resolveEscalated(
       admin: { id: number },
       id: number,
       input: ResolveInput,
     ): Promise<AdminWithdrawalView> {
-      const note = input.message.trim();
-      if (note.length < 3) throw ValidationFailed.field('message', messages.blankField);
-      const before = await findWithdrawal(db, id);
-      if (!before) throw new NotFound(messages.withdrawalNotFound);
-      if (before.userId === admin.id) throw new OwnWithdrawal();
-      if (before.status !== 'pending' || before.decision !== 'approved' || before.escalatedAt === null) {
-        throw new PayoutNotEscalated();
-      }
-      let providerRead: { status: string; final_failure: boolean } | { error: string } | null = null;
-      if (input.outcome === 'failed' && !input.override) {
-        // The provider is read here, outside any transaction: a failure by hand must rest on its word.
-        try {
-          providerRead = (await payouts.freshWord(id)) ?? null;
-        } catch (error) {
-          providerRead = { error: error instanceof Error ? error.message : String(error) };
-        }
-        if (!providerRead || !('final_failure' in providerRead) || !providerRead.final_failure) {
-          throw ValidationFailed.field('override', messages.withdrawalFailureUnconfirmed);
-        }
-      }
-      await db.transaction(async (tx) => {
-        const current = await lockWithdrawal(tx, id);
-        if (!current) throw new NotFound(messages.withdrawalNotFound);
-        if (current.status !== 'pending' || current.decision !== 'approved' || current.escalatedAt === null) {
-          throw new PayoutNotEscalated();
-        }
-        const now = clock.now().toISOString();
-        const paid = input.outcome === 'paid';
-        const locale = await accounts.localeOf(tx, current.userId);
-        const resolved = await updateWithdrawal(tx, id, {
-          status: paid ? 'success' : 'cancelled',
-          message: paid ? catalogueFor(locale).withdrawalTexts.paid : note,
-          finishedAt: now,
-        });
-        if (!paid) await refundWithdrawal(deps.ledger, tx, current, locale);
-        await deps.events.append(
-          tx,
-          current.userId,
-          paid ? 'withdrawal.succeeded' : 'withdrawal.cancelled',
-          paid ? withdrawalView(resolved) : { ...withdrawalView(resolved), reason: note },
-        );
-        const providerFinal =
-          providerRead !== null && 'final_failure' in providerRead && providerRead.final_failure;
-        await payouts.closeByHand(tx, id, input.outcome, providerFinal);
-        await audit.record(tx, {
-          adminId: admin.id,
-          action: 'withdrawal.resolve',
-          targetType: 'withdrawal',
-          targetId: id,
-          details: {
-            user_id: current.userId,
-            amount: current.amount,
-            outcome: input.outcome,
-            message: note,
-            escalation_reason: current.escalationReason,
-            provider_read: providerRead,
-            override: input.override === true,
-            refunded: paid ? 0 : current.amount,
-          },
-        });
-      });
+      await resolveByHand({ ...payouts.steps, audit }, admin, id, input);
       return adminViewOf(id);
     },
 
@@ -310,7 +208,7 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps) {
       const readAt = isoTimestamp(clock.now());
       let word: { status: string; final_failure: boolean } | undefined;
       try {
-        word = await payouts.freshWord(id);
+        word = await freshTransferWord(payouts.steps, id);
       } catch (error) {
         return {
           status: null,

@@ -1,4 +1,4 @@
-// The payments module's queries, on its own table (`payments`).
+// Checkout's queries, on its table (`payments`).
 import { and, asc, count, eq, gte, inArray, lt, lte, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { payments } from '../../db/schema/money.js';

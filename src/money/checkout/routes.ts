@@ -1,5 +1,5 @@
 // Pack purchases: checkout and a payment's state. The providers' webhooks are
-// provider-operations/routes.ts (one URL for payments and transfers).
+// ../provider/routes.ts (one URL for payments and transfers).
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';

@@ -1,4 +1,4 @@
-// The flags module's queries, on its own table (`flags`).
+// The flags' queries, on their table (`flags`).
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { type Paged, pageOf } from '../../db/page-of.js';

@@ -1,6 +1,6 @@
 // The ledger rule: a balance changes only together with its `wallet_operations` row, in the caller's
-// transaction, and never goes below zero. The ledger is the wallet's published interface for other
-// modules (the container hands it to each service that moves money), and the only writer of the
+// transaction, and never goes below zero. The ledger is published through money's door (the
+// container builds one and hands it to each service that moves money), and is the only writer of the
 // balance columns of `users` (docs/architecture.md). The conditional UPDATE is atomic, so concurrent debits
 // cannot overspend on either database (PostgreSQL re-checks the condition after a row lock wait).
 import { and, eq, sql } from 'drizzle-orm';

@@ -1,18 +1,11 @@
-// Response and query schemas of the wallet's history endpoints (the spec's field names, exactly).
+// Response and query schemas of the wallet's history endpoints (the spec's field names, exactly); a
+// row's shape is shared with other modules' answers (src/schemas/operations.ts).
 import { Type } from 'typebox';
 import { currencies, operationTypes } from '../../lib/allowed-values.js';
-import { PageMetaSchema, PageQuery, Timestamp } from '../../schemas/common.js';
+import { PageMetaSchema, PageQuery } from '../../schemas/common.js';
+import { OperationSchema } from '../../schemas/operations.js';
 
-export const OperationSchema = Type.Object({
-  id: Type.Integer(),
-  type: Type.Enum(operationTypes),
-  currency: Type.Enum(currencies),
-  amount: Type.Integer({ description: 'Signed: positive credits the user, negative debits' }),
-  balance_after: Type.Integer(),
-  description: Type.String({ description: 'French, as shown to the user' }),
-  reference: Type.Union([Type.String(), Type.Null()]),
-  created_at: Timestamp,
-});
+export { OperationSchema };
 
 const Day = (description: string) => Type.String({ maxLength: 10, description, examples: ['2026-03-10'] });
 

@@ -1,6 +1,6 @@
 // The wallet's operations outside a request's own transaction: credits granted by an operator
 // (support gesture, promotion) as `admin_adjustment` ledger rows; the owner's operations history;
-// and the whole-database ledger check. Other modules change balances inside their own transactions
+// and the whole-database ledger check. Everyone else changes balances inside their own transactions
 // through ledger.ts.
 import type { Static } from 'typebox';
 import type { Database } from '../../db/client.js';
@@ -30,7 +30,7 @@ export const LEDGER_VERIFY_BATCH = 5_000;
 
 export interface WalletServiceDeps {
   db: Database;
-  /** Moves balances with their ledger rows (the wallet's ledger). */
+  /** Moves balances with their ledger rows (money's ledger). */
   ledger: Ledger;
 }
 

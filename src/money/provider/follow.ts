@@ -8,10 +8,10 @@
 //   apply: a second short transaction locks the row again, re-checks its state (a webhook or an
 //          admin may have moved it meanwhile) and applies the answer.
 //
-// Why a module of its own: payments (pack purchases) and payouts (withdrawal transfers) both follow
-// their provider operations this way, and neither should import the other to do it. What is the
-// same for both lives here once (the claim, the lease, the backoff, the follow, `DriverMissing`);
-// what a provider's word means stays with each owner (`apply`). It owns no table: each owner hands
+// Why a file of its own: checkout (pack purchases) and cash-out (withdrawal transfers) both follow
+// their provider operations this way. What is the same for both lives here once (the claim, the
+// lease, the backoff, the follow, `DriverMissing`); what a provider's word means stays in each flow
+// (`applyPaymentWord`, `applyTransferWord`). It owns no table: each owner hands
 // its own repository's queries in (`LeasedRows`), so the claim is written once and reads nobody's
 // rows by itself.
 import type { Database, Transaction } from '../../db/client.js';

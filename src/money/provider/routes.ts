@@ -1,6 +1,6 @@
 // The payment providers' webhooks (no bearer token: the signature over the raw body authenticates
 // them, so this route keeps its body as bytes). One URL per provider for payments and transfers
-// alike; the dispatch sends each event to its owner (payments or payouts).
+// alike; the dispatch sends each event to its owner (checkout or cash-out's payouts).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { paymentProviders } from '../../lib/allowed-values.js';

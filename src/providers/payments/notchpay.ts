@@ -245,15 +245,22 @@ export function createNotchPayDriver(
 
     fetchTransfer,
 
-    verifyWebhook(rawBody, headers) {
-      const header = headers[NOTCHPAY_SIGNATURE_HEADER];
-      const signature = Array.isArray(header) ? (header.length === 1 ? header[0] : undefined) : header;
-      if (typeof signature !== 'string' || !/^[0-9a-f]{64}$/i.test(signature.trim())) return null;
-      const expected = createHmac('sha256', webhookSecret).update(rawBody).digest();
-      if (!timingSafeEqual(Buffer.from(signature.trim(), 'hex'), expected)) return null;
-      return toWebhookEvent(parseJson(rawBody.toString('utf8')));
-    },
+    verifyWebhook: (rawBody, headers) => signedWebhookEvent(webhookSecret, rawBody, headers),
   };
+}
+
+/** The event of a webhook signed with our secret (HMAC-SHA256 of the raw body, hex); null when the signature is missing or wrong. */
+function signedWebhookEvent(
+  secret: string,
+  rawBody: Buffer,
+  headers: Record<string, string | string[] | undefined>,
+): WebhookEvent | null {
+  const header = headers[NOTCHPAY_SIGNATURE_HEADER];
+  const signature = Array.isArray(header) ? (header.length === 1 ? header[0] : undefined) : header;
+  if (typeof signature !== 'string' || !/^[0-9a-f]{64}$/i.test(signature.trim())) return null;
+  const expected = createHmac('sha256', secret).update(rawBody).digest();
+  if (!timingSafeEqual(Buffer.from(signature.trim(), 'hex'), expected)) return null;
+  return toWebhookEvent(parseJson(rawBody.toString('utf8')));
 }
 
 function paymentPath(payment: PaymentToStart): string {
