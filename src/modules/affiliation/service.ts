@@ -44,9 +44,8 @@ export function createCommissionPolicy(deps: {
       const godfather = await findGodfatherOf(tx, payment.userId);
       if (!godfather) return null;
       if (godfather.status !== 'active') {
-        deps.logger
-          .child({ payment_id: payment.id, godfather_id: godfather.id })
-          .info('referral commission withheld: the godfather is blocked');
+        const log = deps.logger.child({ payment_id: payment.id, godfather_id: godfather.id });
+        log.info('referral commission withheld: the godfather is blocked');
         return null;
       }
       const amount = Math.floor((payment.amount * percent) / 100);
