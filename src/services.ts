@@ -148,8 +148,8 @@ export function createServices(deps: ServiceDeps) {
     commissions: createCommissionPolicy({ logger, config }),
     paymentsDriver: deps.paymentsDriver,
   });
-  const { wallet, packs, payments, payouts, withdrawals, webhooks, flags, paymentsDriver } = money;
-  const affiliation = createAffiliationService({ db, money: withdrawals });
+  const { wallet, payments, payouts, withdrawals, flags } = money;
+  const affiliation = createAffiliationService({ db, money: money.withdrawals });
   const dashboard = createDashboardService({ users, pronostics, wallet });
   const storage = deps.storage ?? createStorage(config);
   const profile = createProfileService({ db, storage, logger });
@@ -226,7 +226,7 @@ export function createServices(deps: ServiceDeps) {
 
   return {
     analyst,
-    ledger,
+    ...money,
     events,
     eventStreams,
     devices,
@@ -236,7 +236,6 @@ export function createServices(deps: ServiceDeps) {
     football,
     fixtures,
     users,
-    wallet,
     idempotency,
     otp,
     tokens,
@@ -244,15 +243,8 @@ export function createServices(deps: ServiceDeps) {
     analysisJobs,
     housekeeping,
     admin,
-    packs,
-    paymentsDriver,
-    payments,
-    payouts,
-    webhooks,
-    flags,
     dashboard,
     affiliation,
-    withdrawals,
     storage,
     profile,
     support,

@@ -1,18 +1,16 @@
 // The door to money: the only file of src/money/ that code outside it imports (the dependency rule
 // `money-through-its-door`). It names what the rest of the code may use: the capability, built once
-// by the container (`createMoney`), the ledger every module that moves a balance shares, the port
-// the affiliation implements, the types and answer shapes others reuse, and the route plugins
-// buildApp registers. Everything else in src/money/ is money's own business.
-
-// The route plugins, registered by buildApp (their paths are the spec's: /api/user/wallet/*,
+// by the container (`createMoney`); the ledger every module that moves a balance shares; the port
+// the affiliation implements (`CommissionPolicy`); the types of the parts others are handed and the
+// query shape the back office reuses; and the route plugins buildApp registers (/api/user/wallet/*,
 // /api/user/affiliation/withdraw*, /api/admin/{packs,withdrawals,flags}, /api/webhooks/payments/*).
+// Everything else in src/money/ is money's own business.
 export { default as withdrawalRoutes } from './cash-out/routes.js';
 export type { WithdrawalService } from './cash-out/withdrawals.js';
 export { default as paymentRoutes } from './checkout/routes.js';
 export type { PaymentService } from './checkout/service.js';
 export type { Commission, CommissionPolicy } from './commissions.js';
 export { default as flagRoutes } from './flags/routes.js';
-export { FlagSchema, FlagsQuery, ResolveFlagBody } from './flags/schemas.js';
 export type { FlagService } from './flags/service.js';
 export { createLedger, type Ledger } from './ledger/ledger.js';
 export { default as walletRoutes } from './ledger/routes.js';
@@ -20,6 +18,5 @@ export { OperationsQuery } from './ledger/schemas.js';
 export type { WalletService } from './ledger/service.js';
 export { createMoney, type Money, type MoneyDeps } from './money.js';
 export { default as packRoutes } from './packs/routes.js';
-export type { PackService } from './packs/service.js';
 export { default as webhookRoutes } from './provider/routes.js';
 export type { WebhookDispatch } from './provider/webhooks.js';
