@@ -1,6 +1,6 @@
 // Request and response schemas of the withdrawals: the spec's field names exactly (a withdrawal, the
-// request's 201/402), and the back office's view of a withdrawal with its payout (the payouts
-// module's `PayoutSchema`). The views return these schemas' static types.
+// request's 201/402), and the back office's view of a withdrawal with its payout (payout-schemas.ts's
+// `PayoutSchema`). The views return these schemas' static types.
 import { type Static, Type } from 'typebox';
 import { payoutHandOutcomes, withdrawalDecisions, withdrawalStatuses } from '../../lib/allowed-values.js';
 import { PageMetaSchema, PageQuery, Timestamp } from '../../schemas/common.js';
