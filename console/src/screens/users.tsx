@@ -89,7 +89,7 @@ function UserList() {
         ) : null}
         <ScrollRegion label={u.list} hidden={loaded.data?.users.length === 0}>
           <table>
-            <caption class="sr-only">{u.found}</caption>
+            <caption class="visually-hidden">{u.found}</caption>
             <thead>
               <tr>
                 <th scope="col">{u.numberColumn}</th>
