@@ -24,7 +24,7 @@ const PUBLISHED =
     'wallet/ledger',
     'provider-operations/follow',
     'withdrawals/payout-flow',
-    'pronostics/(analysis-jobs|analyst)',
+    'pronostics/analysis-jobs',
     'football/evaluation',
   ].join('|') +
   ')\\.ts$';

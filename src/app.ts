@@ -28,7 +28,7 @@ import healthRoutes from './modules/health/routes.js';
 import metricsRoutes from './modules/metrics/routes.js';
 import packRoutes from './modules/packs/routes.js';
 import paymentRoutes from './modules/payments/routes.js';
-import type { Analyst } from './modules/pronostics/analyst.js';
+import type { Analyst } from './types/analyst.js';
 import pronosticRoutes from './modules/pronostics/routes.js';
 import webhookRoutes from './modules/provider-operations/routes.js';
 import supportRoutes from './modules/support/routes.js';

@@ -23,7 +23,7 @@ import type { PronosticTypeSlug } from '../../lib/allowed-values.js';
 import type { Clock } from '../../lib/clock.js';
 import { DAY_MS, isoDay } from '../../lib/time.js';
 import type { Narrator } from '../../providers/ai/types.js';
-import type { AnalysisInput, AnalysisOutcome, Analyst } from '../pronostics/analyst.js';
+import type { AnalysisInput, AnalysisOutcome, Analyst } from '../../types/analyst.js';
 import { pastMarketOf, prematchOddsFrom } from './evaluation-data.js';
 import type { LeagueFitter } from './fit-pool.js';
 import { marketOddsOf } from './results-csv.js';
