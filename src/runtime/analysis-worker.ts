@@ -190,7 +190,10 @@ export function createAnalysisWorker(deps: WorkerDeps) {
 
   async function analyse(job: ClaimedJob, signal: AbortSignal) {
     // The market's pre-match odds as of now (the fixture's latest), recorded with the result.
-    const odds = await fixtures?.oddsFor({ fixtureId: job.fixtureId, teamsDetails: job.teamsDetails }, clock.now());
+    const odds = await fixtures?.oddsFor(
+      { fixtureId: job.fixtureId, teamsDetails: job.teamsDetails },
+      clock.now(),
+    );
     const input = { ...(odds ? { prematchOdds: odds.odds } : {}), locale: job.locale };
     // The analyst should honour the signal; the race makes sure a deaf one cannot hold the lease forever.
     const outcome = await Promise.race([
