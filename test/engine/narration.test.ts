@@ -4,14 +4,13 @@
 // were taken before the narration was built from the catalogues' phrases.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { type AnalysisFacts, writeAnalysis } from '../../src/engine/analysis-text.js';
-import { writeAnalysisEn } from '../../src/engine/analysis-text-en.js';
-import { type MatchContext, pickLabel } from '../../src/engine/result.js';
+import { type AnalysisFacts, writeAnalysis } from '../../src/engine/narration.js';
+import { type MatchContext, narrationPhrases, pickLabel } from '../../src/engine/result.js';
 import type { Form, MarketName } from '../../src/engine/types.js';
 import type { Locale } from '../../src/lib/allowed-values.js';
 
 function narrate(facts: AnalysisFacts, locale: Locale): string {
-  return locale === 'en' ? writeAnalysisEn(facts) : writeAnalysis(facts);
+  return writeAnalysis(facts, narrationPhrases(locale));
 }
 
 function label(market: MarketName, pick: string, context: MatchContext, locale: Locale): string {

@@ -16,7 +16,7 @@ import {
   modelFromRatings,
 } from '../../engine/model.js';
 import { borrowRating, predictFixture } from '../../engine/predict.js';
-import { buildResult, type MatchContext, UNNAMED_TEAMS } from '../../engine/result.js';
+import { buildResult, type MatchContext, narrationPhrases } from '../../engine/result.js';
 import { seasonOfDate } from '../../engine/season.js';
 import type { PlayedMatch } from '../../engine/types.js';
 import type { PronosticTypeSlug } from '../../lib/allowed-values.js';
@@ -182,8 +182,8 @@ export function createAnalyst(deps: AnalystDeps): FootballAnalyst {
     checkAbort();
     const input = details ?? {};
     const locale = extra.locale ?? 'fr';
-    const homeName = displayName(input.home, UNNAMED_TEAMS[locale].home);
-    const awayName = displayName(input.away, UNNAMED_TEAMS[locale].away);
+    const homeName = displayName(input.home, narrationPhrases(locale).unnamedTeams.home);
+    const awayName = displayName(input.away, narrationPhrases(locale).unnamedTeams.away);
     const leagueText = typeof input.league === 'string' ? input.league : '';
     const asOf = asOfFor(input, deps.clock.now());
     // Exclusive bound for "played by then" queries: the match day itself is not known yet.
