@@ -143,8 +143,11 @@ export function marketSummaries(
  * request's (the analysis runs in the pronostic's language, in the worker).
  */
 export function narrationPhrases(locale: Locale): NarrationPhrases {
-  return (locale === 'en' ? en : fr).analysisTexts;
+  return CATALOGUES[locale].analysisTexts;
 }
+
+/** Every language's catalogue: a language added to `Locale` without one fails the type-check. */
+const CATALOGUES: Record<Locale, { analysisTexts: NarrationPhrases }> = { fr, en };
 
 export function pickLabel(
   market: MarketName,
