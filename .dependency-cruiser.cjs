@@ -28,7 +28,7 @@ const PUBLISHED =
     'wallet/ledger',
     'provider-operations/follow',
     'withdrawals/payout-flow',
-    'pronostics/(analysis-jobs|analyst)',
+    'pronostics/analysis-jobs',
     'football/evaluation',
   ].join('|') +
   ')\\.ts$';
@@ -246,10 +246,12 @@ module.exports = {
       severity: 'error',
       comment:
         'The prediction model is pure functions: no database, no HTTP, no I/O, nothing outside src/engine ' +
-        'but the plain constants of src/lib/allowed-values.ts (the pronostic types, the settlement outcomes) ' +
-        'and of src/lib/time.ts (one day in milliseconds: the codebase has one).',
+        'but the plain constants of src/lib/allowed-values.ts (the pronostic types, the settlement outcomes), ' +
+        'of src/lib/time.ts (one day in milliseconds: the codebase has one) and the catalogues ' +
+        '(src/lib/catalogues/: the analysis is told in a named language from its phrases, plain texts and ' +
+        'functions), never src/lib/messages.ts, which reads the language of the work in progress.',
       from: { path: '^src/engine/' },
-      to: { pathNot: '^src/(engine/|lib/allowed-values\\.ts$|lib/time\\.ts$)' },
+      to: { pathNot: '^src/(engine/|lib/allowed-values\\.ts$|lib/time\\.ts$|lib/catalogues/(fr|en)\\.ts$)' },
     },
     {
       name: 'lib-is-shared-pieces',

@@ -28,7 +28,6 @@ import healthRoutes from './modules/health/routes.js';
 import metricsRoutes from './modules/metrics/routes.js';
 import packRoutes from './modules/packs/routes.js';
 import paymentRoutes from './modules/payments/routes.js';
-import type { Analyst } from './modules/pronostics/analyst.js';
 import pronosticRoutes from './modules/pronostics/routes.js';
 import webhookRoutes from './modules/provider-operations/routes.js';
 import supportRoutes from './modules/support/routes.js';
@@ -58,6 +57,7 @@ import type { StorageDriver } from './providers/storage/index.js';
 import type { WorkerOptions } from './runtime/analysis-worker.js';
 import type { Runtime } from './runtime/runtime.js';
 import type { Services } from './services.js';
+import type { Analyst } from './types/analyst.js';
 
 export interface AppOptions {
   config: Config;

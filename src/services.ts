@@ -31,7 +31,6 @@ import { createPaymentService } from './modules/payments/service.js';
 import { createPayoutService } from './modules/payouts/service.js';
 import { createAnalysisAdmission } from './modules/pronostics/admission.js';
 import { createAnalysisJobs } from './modules/pronostics/analysis-jobs.js';
-import type { Analyst } from './modules/pronostics/analyst.js';
 import { createPronosticService } from './modules/pronostics/service.js';
 import { createWebhookDispatch } from './modules/provider-operations/service.js';
 import { createSupportService, MAX_UNCLOSED_TICKETS } from './modules/support/service.js';
@@ -51,6 +50,7 @@ import {
 } from './providers/payments/index.js';
 import { createPushDriver, type PushDriver } from './providers/push/index.js';
 import { createStorage, type StorageDriver } from './providers/storage/index.js';
+import type { Analyst } from './types/analyst.js';
 
 export interface ServiceDeps {
   database: DatabaseHandle;
@@ -147,7 +147,7 @@ export function createServices(deps: ServiceDeps) {
     accounts: users,
     fixtures,
   });
-  const analysisJobs = createAnalysisJobs({ db, ledger, odds: fixtures, events });
+  const analysisJobs = createAnalysisJobs({ db, ledger, events });
   const paymentsDriver = deps.paymentsDriver ?? createPaymentsDriver(config, { clock });
   const paymentDrivers = createPaymentDrivers(config, { clock }, paymentsDriver);
   // The sandbox settles and pays out after its delay: the poller's first look comes one second later.

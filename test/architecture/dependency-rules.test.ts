@@ -81,8 +81,8 @@ const plants: Record<string, Plant> = {
     clean: {
       'src/runtime/results-sync.ts': ['type src/modules/football/service.ts'],
       'src/runtime/runtime.ts': [
-        'src/modules/pronostics/analyst.ts',
         'src/modules/pronostics/analysis-jobs.ts',
+        'type src/modules/fixtures/service.ts',
       ],
       'src/runtime/settlement-loop.ts': ['type src/modules/track-record/service.ts'],
     },
