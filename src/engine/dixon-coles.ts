@@ -34,7 +34,7 @@ export interface FitOptions {
   finishingPriorShots: number;
   /**
    * Fit the draw balance: Poisson goals give too few draws between equal sides and too many in
-   * lopsided matches; a draw factor exp(base + slope·|ln λ − ln μ|) corrects both (see engine.md).
+   * lopsided matches; a draw factor exp(base + slope·|ln λ − ln μ|) corrects both (see docs/engine/results-fit.md).
    */
   drawBalance: boolean;
   /** Prior on the intercept and home advantage when the data is thin (global figures). */
@@ -71,7 +71,7 @@ export interface DynamicOptions {
 const STINT_GAP_DAYS = 200;
 const RHO_LIMIT = 0.35;
 
-/** The settings the evaluation in docs/engine.md chose; see that file for how. */
+/** The settings the evaluation chose (docs/engine/results-fit.md, docs/engine/protocol.md for how). */
 export const DEFAULT_FIT: Omit<FitOptions, 'asOf'> = {
   // The random walks do the forgetting; the decay is all but off (chosen on the validation block).
   halfLifeDays: 3000,

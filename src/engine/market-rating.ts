@@ -245,7 +245,7 @@ function observe(
  * The errors, in units of their forecast's spread, are averaged over about the last
  * `SHIFT_MATCHES`; when that average strays beyond four of its standard errors, the term's
  * variance is opened to the size of the shift, and the next matches move it. Not fitted: the
- * seasons before 2018 hold no such shift (docs/engine.md); tested on a simulated one.
+ * seasons before 2018 hold no such shift (docs/engine/model.md); tested on a simulated one.
  */
 const SHIFT_MATCHES = 60;
 const SHIFT_STEP = 1 / SHIFT_MATCHES;
