@@ -22,11 +22,6 @@ const KNOWN_OFFENDERS = new Set([
   'createNotchPayDriver', // src/providers/payments/notchpay.ts (money)
   'backofficeRoutes', // backoffice (money)
   'createServices', // src/services.ts (money and prediction)
-  'createFootballService', // football (prediction)
-  'createFixtureService', // fixtures (prediction)
-  'createPronosticService', // pronostics (prediction)
-  'createTrackRecordService', // track-record (prediction)
-  'trackRecordScript', // src/modules/track-record/page.ts (prediction)
 ]);
 
 /** A body of `count` lines of statements. */
