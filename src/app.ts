@@ -26,7 +26,6 @@ import eventRoutes from './modules/events/routes.js';
 import fixtureRoutes from './modules/fixtures/routes.js';
 import healthRoutes from './modules/health/routes.js';
 import metricsRoutes from './modules/metrics/routes.js';
-import type { Analyst } from './modules/pronostics/analyst.js';
 import pronosticRoutes from './modules/pronostics/routes.js';
 import supportRoutes from './modules/support/routes.js';
 import trackRecordRoutes from './modules/track-record/routes.js';
@@ -61,6 +60,7 @@ import type { StorageDriver } from './providers/storage/index.js';
 import type { WorkerOptions } from './runtime/analysis-worker.js';
 import type { Runtime } from './runtime/runtime.js';
 import type { Services } from './services.js';
+import type { Analyst } from './types/analyst.js';
 
 export interface AppOptions {
   config: Config;

@@ -27,7 +27,6 @@ import { createIdempotencyService } from './modules/idempotency/service.js';
 import { createMetricsService } from './modules/metrics/service.js';
 import { createAnalysisAdmission } from './modules/pronostics/admission.js';
 import { createAnalysisJobs } from './modules/pronostics/analysis-jobs.js';
-import type { Analyst } from './modules/pronostics/analyst.js';
 import { createPronosticService } from './modules/pronostics/service.js';
 import { createSupportService, MAX_UNCLOSED_TICKETS } from './modules/support/service.js';
 import { createTrackRecordService } from './modules/track-record/service.js';
@@ -39,6 +38,7 @@ import { createMessenger, type Messenger } from './providers/messaging/index.js'
 import type { PaymentsDriver } from './providers/payments/index.js';
 import { createPushDriver, type PushDriver } from './providers/push/index.js';
 import { createStorage, type StorageDriver } from './providers/storage/index.js';
+import type { Analyst } from './types/analyst.js';
 
 export interface ServiceDeps {
   database: DatabaseHandle;
@@ -133,7 +133,7 @@ export function createServices(deps: ServiceDeps) {
     accounts: users,
     fixtures,
   });
-  const analysisJobs = createAnalysisJobs({ db, ledger, odds: fixtures, events });
+  const analysisJobs = createAnalysisJobs({ db, ledger, events });
   // Money, one capability: the ledger's reports, packs, checkout, cash-out, provider follow-up, flags.
   const money = createMoney({
     db,

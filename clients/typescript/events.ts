@@ -2,8 +2,9 @@
 // a client should: fetch with the bearer token (EventSource cannot send one), the Server-Sent
 // Events text parsed as it arrives, and on a dropped connection a reconnect after a growing,
 // jittered delay with `Last-Event-ID`, so the log's replay fills the gap and nothing is handled
-// twice. A 401 or 403 ends it (sign in again); a 429 waits the `Retry-After` it was given.
-import { ApiError } from './index.js';
+// twice. A 401 or 403 ends it (sign in again); a 429 waits the `Retry-After` it was given. Both
+// web apps read their streams with it (webapp/src/live.ts, console/src/live.ts).
+import { ApiError } from './client.js';
 import type { paths } from './schema.js';
 
 type HistoryData =
@@ -21,8 +22,14 @@ export interface FollowEventsOptions<E> {
   baseUrl: string;
   /** The bearer token, or a function read before every (re)connection. */
   token: string | (() => string | null | undefined);
-  /** The last seq the client has handled (0 or absent: the whole log the retention keeps). */
-  lastEventId?: number;
+  /**
+   * The last seq the client has handled (0 or absent: the whole log the retention keeps); `'now'`
+   * skips what the log already holds: the first connection starts after the log's last seq, asked
+   * of its history route (`…/events/history`) just before.
+   */
+  lastEventId?: number | 'now';
+  /** More headers for every request (e.g. Accept-Language, for refusals in the screen's language). */
+  headers?: Record<string, string> | (() => Record<string, string>);
   /** Called once per event, in seq order; the next waits for a returned promise. */
   onEvent(event: E): void | Promise<void>;
   /** The log no longer holds what followed `lastEventId` (retention): reload, then carry on. */
@@ -56,16 +63,24 @@ export class EventStreamParser {
   private buffer = '';
   private data: string[] = [];
   private id: string | undefined;
+  /** The last chunk ended with a CR: a LF opening the next one is the same line end (CRLF). */
+  private pendingLineFeed = false;
 
   /** The messages completed by this chunk. */
   push(chunk: string): Message[] {
+    if (this.pendingLineFeed && chunk !== '') {
+      this.pendingLineFeed = false;
+      if (chunk.startsWith('\n')) chunk = chunk.slice(1);
+    }
     this.buffer += chunk;
     const done: Message[] = [];
     for (;;) {
       const end = this.buffer.search(/\r\n|\r|\n/);
       if (end < 0) break;
       const line = this.buffer.slice(0, end);
-      this.buffer = this.buffer.slice(end + (this.buffer.startsWith('\r\n', end) ? 2 : 1));
+      const crlf = this.buffer.startsWith('\r\n', end);
+      if (!crlf && end === this.buffer.length - 1 && this.buffer[end] === '\r') this.pendingLineFeed = true;
+      this.buffer = this.buffer.slice(end + (crlf ? 2 : 1));
       if (line === '') {
         if (this.data.length > 0) done.push({ id: this.id, data: this.data.join('\n') });
         this.data = [];
@@ -84,6 +99,19 @@ export class EventStreamParser {
   }
 }
 
+/**
+ * The wait before reconnection `attempt` (0 for the first): doubling from `initialMs` up to
+ * `maxMs`, spread over its upper half so that clients dropped together do not come back together.
+ */
+export function retryDelay(
+  attempt: number,
+  retry: { initialMs: number; maxMs: number },
+  random: () => number = Math.random,
+): number {
+  const ceiling = Math.min(retry.maxMs, retry.initialMs * 2 ** Math.min(attempt, 16));
+  return ceiling / 2 + random() * (ceiling / 2);
+}
+
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     if (signal.aborted) return resolve();
@@ -100,26 +128,45 @@ const sleep = (ms: number, signal: AbortSignal) =>
 
 function follow<E extends { id: number }>(path: string, options: FollowEventsOptions<E>): EventFollower {
   const doFetch = options.fetch ?? fetch;
-  const initialMs = options.retry?.initialMs ?? 1000;
-  const maxMs = options.retry?.maxMs ?? 30_000;
+  const retry = { initialMs: options.retry?.initialMs ?? 1000, maxMs: options.retry?.maxMs ?? 30_000 };
   const stop = new AbortController();
-  let last = options.lastEventId ?? 0;
+  let last = options.lastEventId === 'now' ? undefined : (options.lastEventId ?? 0);
+  let handled = 0;
   const url = `${options.baseUrl.replace(/\/+$/, '')}${path}`;
+
+  function headersOf(accept: string): Record<string, string> {
+    const extra = typeof options.headers === 'function' ? options.headers() : options.headers;
+    const token = typeof options.token === 'function' ? options.token() : options.token;
+    return { ...extra, accept, ...(token ? { authorization: `Bearer ${token}` } : {}) };
+  }
+
+  /** A refusal as an ApiError: final for a 401 or 403, else with the wait its Retry-After asks. */
+  async function refusal(response: Response): Promise<ApiError> {
+    const body = await response.json().catch(() => undefined);
+    const error = new ApiError(response.status, body);
+    if (response.status === 401 || response.status === 403) return Object.assign(error, { final: true });
+    const retryAfter = Number(response.headers.get('retry-after'));
+    return Object.assign(error, { waitMs: Number.isFinite(retryAfter) ? retryAfter * 1000 : 0 });
+  }
+
+  /** The log's last seq, for a follower that starts now. */
+  async function latestSeq(): Promise<number> {
+    const response = await doFetch(`${url}/history?after=0&per_page=1`, {
+      headers: headersOf('application/json'),
+      signal: stop.signal,
+    });
+    if (!response.ok) throw await refusal(response);
+    const body = (await response.json()) as { data: { meta: { last_seq: number } } };
+    return body.data.meta.last_seq;
+  }
 
   /** One connection, read to its end; what the next wait should be at least (Retry-After). */
   async function connectOnce(): Promise<number> {
-    const token = typeof options.token === 'function' ? options.token() : options.token;
-    const headers: Record<string, string> = { accept: 'text/event-stream' };
-    if (token) headers.authorization = `Bearer ${token}`;
+    last ??= await latestSeq();
+    const headers = headersOf('text/event-stream');
     if (last > 0) headers['last-event-id'] = String(last);
     const response = await doFetch(url, { headers, signal: stop.signal });
-    if (!response.ok || !response.body) {
-      const body = await response.json().catch(() => undefined);
-      const error = new ApiError(response.status, body);
-      if (response.status === 401 || response.status === 403) throw Object.assign(error, { final: true });
-      const retryAfter = Number(response.headers.get('retry-after'));
-      throw Object.assign(error, { waitMs: Number.isFinite(retryAfter) ? retryAfter * 1000 : 0 });
-    }
+    if (!response.ok || !response.body) throw await refusal(response);
     options.onOpen?.();
     const parser = new EventStreamParser();
     const decoder = new TextDecoder();
@@ -138,6 +185,7 @@ function follow<E extends { id: number }>(path: string, options: FollowEventsOpt
         if (event.id <= last) continue;
         await options.onEvent(event);
         last = event.id;
+        handled += 1;
       }
     }
   }
@@ -145,7 +193,7 @@ function follow<E extends { id: number }>(path: string, options: FollowEventsOpt
   const done = (async () => {
     let attempt = 0;
     while (!stop.signal.aborted) {
-      const before = last;
+      const before = handled;
       let waitAtLeast = 0;
       let failure: unknown;
       try {
@@ -158,16 +206,15 @@ function follow<E extends { id: number }>(path: string, options: FollowEventsOpt
       }
       if (stop.signal.aborted) break;
       // A connection that delivered something starts the delays over.
-      attempt = last > before ? 0 : attempt + 1;
-      const backoff = Math.min(maxMs, initialMs * 2 ** Math.min(attempt, 16));
-      const wait = Math.max(waitAtLeast, backoff / 2 + Math.random() * (backoff / 2));
+      attempt = handled > before ? 0 : attempt + 1;
+      const wait = Math.max(waitAtLeast, retryDelay(attempt, retry));
       options.onDisconnect?.(failure ?? new Error('the event stream ended'), wait);
       await sleep(wait, stop.signal);
     }
   })();
 
   return {
-    lastEventId: () => last,
+    lastEventId: () => last ?? 0,
     close: () => stop.abort(),
     done,
   };

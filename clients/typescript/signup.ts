@@ -5,8 +5,7 @@
 import { type Challenge, solveChallenge } from 'altcha-lib';
 import { deriveKey as pbkdf2Key } from 'altcha-lib/algorithms/web/pbkdf2';
 import { deriveKey as shaKey } from 'altcha-lib/algorithms/web/sha';
-import type { PronosticsClient } from './index.js';
-import { ApiError } from './index.js';
+import { ApiError, type PronosticsClient } from './client.js';
 import type { paths } from './schema.js';
 
 export type GenerateBody = Omit<

@@ -1,32 +1,16 @@
-// The console's only way to the service: the typed client (clients/typescript), with the admin's
-// token kept in sessionStorage (gone when the tab closes).
-import {
-  ApiError,
-  createPronosticsClient,
-  dataOf,
-  type PageMeta,
-  type ResponseData,
-} from '../../clients/typescript/index.js';
+// The console's connection to the service (clients/web/api.ts): the admin's token kept in
+// sessionStorage (gone when the tab closes), every call in the console's language; and how the
+// console words a failed call.
+import { ApiError, connect } from '../../clients/web/api.js';
 import { locale, t } from './i18n.js';
 
-const TOKEN_KEY = 'pronostics.admin.token';
-
-export const session = {
-  token: (): string | null => sessionStorage.getItem(TOKEN_KEY),
-  save: (token: string) => sessionStorage.setItem(TOKEN_KEY, token),
-  clear: () => sessionStorage.removeItem(TOKEN_KEY),
-};
-
-export const api = createPronosticsClient({ baseUrl: location.origin, token: session.token });
-// The service answers in the console's language, whatever the browser's own Accept-Language.
-api.use({
-  onRequest({ request }) {
-    request.headers.set('Accept-Language', locale);
-    return request;
-  },
+export const { api, session, headers } = connect({
+  storage: sessionStorage,
+  tokenKey: 'pronostics.admin.token',
+  language: () => locale,
 });
 
-export { ApiError, dataOf, type PageMeta, type ResponseData };
+export { ApiError, dataOf, type PageMeta, type ResponseData } from '../../clients/web/api.js';
 
 /** The message to show for a failed call, in the console's language. */
 export function errorText(error: unknown): string {

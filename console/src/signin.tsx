@@ -1,9 +1,9 @@
 // Sign-in with the service's one-time code: phone (+ country) → code → token. The token is kept
 // only once an admin route accepts it; a user without the admin role is told so and signed out.
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { toE164 } from '../../clients/web/phone.js';
 import { ApiError, api, dataOf, errorText, session } from './api.js';
 import { t } from './i18n.js';
-import { toE164 } from './phone.js';
 import { Field, LanguageSwitch } from './ui.js';
 
 /** Whether the token is an admin's: an admin route answers 200, or 403 for anyone else. */

@@ -3,8 +3,9 @@
 import type { ComponentChildren } from 'preact';
 import { createContext } from 'preact';
 import { useCallback, useContext, useEffect, useState } from 'preact/hooks';
+import { LANGUAGES } from '../../clients/web/i18n.js';
 import { ApiError, errorText, type PageMeta } from './api.js';
-import { intlLocale, LOCALES, locale, t } from './i18n.js';
+import { intlLocale, locale, t } from './i18n.js';
 
 export interface Notifier {
   /** Says a result in the status region (read by screen readers). */
@@ -166,7 +167,7 @@ export function ScrollRegion({
 export function LanguageSwitch() {
   return (
     <nav class="lang" aria-label={t.languageSwitch}>
-      {LOCALES.map((each) => (
+      {LANGUAGES.map((each) => (
         <a
           key={each}
           href={`?lang=${each}`}

@@ -34,7 +34,7 @@ export interface FitOptions {
   finishingPriorShots: number;
   /**
    * Fit the draw balance: Poisson goals give too few draws between equal sides and too many in
-   * lopsided matches; a draw factor exp(base + slope·|ln λ − ln μ|) corrects both (see engine.md).
+   * lopsided matches; a draw factor exp(base + slope·|ln λ − ln μ|) corrects both (see docs/engine/results-fit.md).
    */
   drawBalance: boolean;
   /** Prior on the intercept and home advantage when the data is thin (global figures). */
@@ -71,7 +71,7 @@ export interface DynamicOptions {
 const STINT_GAP_DAYS = 200;
 const RHO_LIMIT = 0.35;
 
-/** The settings the evaluation in docs/engine.md chose; see that file for how. */
+/** The settings the evaluation chose (docs/engine/results-fit.md, docs/engine/protocol.md for how). */
 export const DEFAULT_FIT: Omit<FitOptions, 'asOf'> = {
   // The random walks do the forgetting; the decay is all but off (chosen on the validation block).
   halfLifeDays: 3000,
@@ -388,9 +388,68 @@ function chainStep(
   return largest;
 }
 
+/**
+ * A fit in progress: the unknowns and the working arrays of the block coordinate ascent. Each side's
+ * attack and defence is a walk of `TP` periods, stored side by side (side t's walk from t·TP); the
+ * league's level and home advantage are walks of `LP` and `HP` periods. A walk that does not drift
+ * has one period.
+ */
+interface FitState {
+  data: Prepared;
+  options: FitOptions;
+  TP: number;
+  LP: number;
+  HP: number;
+  /** Each walk's step variance into each period (the season break included for the sides). */
+  teamVariance: Float64Array;
+  levelVariance: Float64Array;
+  homeVariance: Float64Array;
+  attack: Float64Array;
+  defence: Float64Array;
+  level: Float64Array;
+  home: Float64Array;
+  rho: number;
+  /** The sides' prior precision, and the baseline prior's on the level (half of it on home). */
+  precision: number;
+  baselinePrecision: number;
+  /** Per match: the two Poisson rates and d log L / d log(rate), as of the last refresh. */
+  lambda: Float64Array;
+  mu: Float64Array;
+  gradLambda: Float64Array;
+  gradMu: Float64Array;
+  /** Scratch: a block's gradient and curvature per parameter, and chainStep's system. */
+  grad: Float64Array;
+  curvature: Float64Array;
+  step: Float64Array;
+  sub: Float64Array;
+  diag: Float64Array;
+}
+
+/** Match m's period in a walk of `periods` periods (0 when the walk is one value). */
+const periodIn = (periods: number, data: Prepared, m: number) => (periods === 1 ? 0 : data.period[m]!);
+
 /** Fits ratings to the matches played before `options.asOf`. Never throws; no data gives the baseline. */
 export function fitDixonColes(matches: readonly PlayedMatch[], options: FitOptions): Ratings {
-  const data = prepare(matches, options);
+  const fit = startFit(prepare(matches, options), options);
+  const n = fit.data.weight.length;
+  const maxIterations = options.maxIterations ?? 200;
+  const tolerance = options.tolerance ?? 1e-6;
+  for (let iteration = 0; iteration < maxIterations && n > 0; iteration++) {
+    // One round of block coordinate ascent; each block starts from rates refreshed after the last.
+    let largest = 0;
+    largest = Math.max(largest, stepLevel(fit));
+    largest = Math.max(largest, stepHome(fit));
+    largest = Math.max(largest, stepAttack(fit));
+    largest = Math.max(largest, stepDefence(fit));
+    largest = Math.max(largest, stepRho(fit));
+    if (largest < tolerance) break;
+  }
+  refreshRates(fit);
+  return ratingsOf(fit);
+}
+
+/** The walks' layout and variances, every unknown at its prior (or the warm start), the arrays. */
+function startFit(data: Prepared, options: FitOptions): FitState {
   const teams = data.teamKeys.length;
   const n = data.weight.length;
   const P = data.periods;
@@ -410,13 +469,6 @@ export function fitDixonColes(matches: readonly PlayedMatch[], options: FitOptio
     }
     return variance;
   };
-  const teamVariance = walkVariance(dynamic?.teamDrift ?? 0, dynamic?.seasonDrift ?? 0);
-  const levelVariance = walkVariance(dynamic?.levelDrift ?? 0, 0);
-  const homeVariance = walkVariance(dynamic?.homeDrift ?? 0, 0);
-  const teamPeriod = (m: number) => (TP === 1 ? 0 : data.period[m]!);
-  const levelPeriod = (m: number) => (LP === 1 ? 0 : data.period[m]!);
-  const homePeriod = (m: number) => (HP === 1 ? 0 : data.period[m]!);
-  const teamFrom = (t: number) => (TP === 1 ? 0 : data.teamStart[t]!);
 
   const attack = new Float64Array(teams * TP);
   const defence = new Float64Array(teams * TP);
@@ -442,183 +494,201 @@ export function fitDixonColes(matches: readonly PlayedMatch[], options: FitOptio
     });
   }
 
-  const precision = 1 / (options.priorSd * options.priorSd);
-  // The baseline prior on intercept and home advantage is worth `baselineWeight` matches.
-  const baselinePrecision = options.baselineWeight * Math.exp(options.baseline.intercept) * 2;
-  const lambda = new Float64Array(n);
-  const mu = new Float64Array(n);
-  const gradLambda = new Float64Array(n);
-  const gradMu = new Float64Array(n);
   const width = Math.max(teams * TP, P);
-  const grad = new Float64Array(width);
-  const curvature = new Float64Array(width);
-  const step = new Float64Array(P);
-  const sub = new Float64Array(P);
-  const diag = new Float64Array(P);
-
-  const refresh = () => {
-    for (let m = 0; m < n; m++) {
-      const h = data.home[m]!;
-      const a = data.away[m]!;
-      const k = teamPeriod(m);
-      const c = level[levelPeriod(m)]!;
-      const l = Math.exp(c + home[homePeriod(m)]! + attack[h * TP + k]! - defence[a * TP + k]!);
-      const u = Math.exp(c + attack[a * TP + k]! - defence[h * TP + k]!);
-      lambda[m] = l;
-      mu[m] = u;
-      const x = data.homeGoals[m]!;
-      const y = data.awayGoals[m]!;
-      // d log L / d log(rate): the Poisson part plus the tau term for low scores.
-      let tl = 0;
-      let tu = 0;
-      if (x <= 1 && y <= 1) {
-        const t = Math.max(tau(x, y, l, u, rho), 1e-9);
-        if (x === 0 && y === 0) {
-          tl = (-l * u * rho) / t;
-          tu = tl;
-        } else if (x === 0 && y === 1) {
-          tl = (l * rho) / t;
-        } else if (x === 1 && y === 0) {
-          tu = (u * rho) / t;
-        }
-      }
-      gradLambda[m] = data.homeTarget[m]! - l + tl;
-      gradMu[m] = data.awayTarget[m]! - u + tu;
-    }
+  return {
+    data,
+    options,
+    TP,
+    LP,
+    HP,
+    teamVariance: walkVariance(dynamic?.teamDrift ?? 0, dynamic?.seasonDrift ?? 0),
+    levelVariance: walkVariance(dynamic?.levelDrift ?? 0, 0),
+    homeVariance: walkVariance(dynamic?.homeDrift ?? 0, 0),
+    attack,
+    defence,
+    level,
+    home,
+    rho,
+    precision: 1 / (options.priorSd * options.priorSd),
+    // The baseline prior on intercept and home advantage is worth `baselineWeight` matches.
+    baselinePrecision: options.baselineWeight * Math.exp(options.baseline.intercept) * 2,
+    lambda: new Float64Array(n),
+    mu: new Float64Array(n),
+    gradLambda: new Float64Array(n),
+    gradMu: new Float64Array(n),
+    grad: new Float64Array(width),
+    curvature: new Float64Array(width),
+    step: new Float64Array(P),
+    sub: new Float64Array(P),
+    diag: new Float64Array(P),
   };
+}
 
-  const maxIterations = options.maxIterations ?? 200;
-  const tolerance = options.tolerance ?? 1e-6;
-  for (let iteration = 0; iteration < maxIterations && n > 0; iteration++) {
-    let largest = 0;
-
-    refresh();
-    grad.fill(0, 0, LP);
-    curvature.fill(0, 0, LP);
-    for (let m = 0; m < n; m++) {
-      const w = data.weight[m]!;
-      const k = levelPeriod(m);
-      grad[k]! += w * (gradLambda[m]! + gradMu[m]!);
-      curvature[k]! += w * (lambda[m]! + mu[m]!);
+/** Each match's rates from the current unknowns, and the likelihood's slope in each log rate. */
+function refreshRates(fit: FitState): void {
+  const { data, TP, LP, HP, attack, defence, level, home, rho, lambda, mu, gradLambda, gradMu } = fit;
+  for (let m = 0; m < data.weight.length; m++) {
+    const h = data.home[m]!;
+    const a = data.away[m]!;
+    const k = periodIn(TP, data, m);
+    const c = level[periodIn(LP, data, m)]!;
+    const l = Math.exp(c + home[periodIn(HP, data, m)]! + attack[h * TP + k]! - defence[a * TP + k]!);
+    const u = Math.exp(c + attack[a * TP + k]! - defence[h * TP + k]!);
+    lambda[m] = l;
+    mu[m] = u;
+    const x = data.homeGoals[m]!;
+    const y = data.awayGoals[m]!;
+    // d log L / d log(rate): the Poisson part plus the tau term for low scores.
+    let tl = 0;
+    let tu = 0;
+    if (x <= 1 && y <= 1) {
+      const t = Math.max(tau(x, y, l, u, rho), 1e-9);
+      if (x === 0 && y === 0) {
+        tl = (-l * u * rho) / t;
+        tu = tl;
+      } else if (x === 0 && y === 1) {
+        tl = (l * rho) / t;
+      } else if (x === 1 && y === 0) {
+        tu = (u * rho) / t;
+      }
     }
-    largest = Math.max(
-      largest,
-      chainStep(
-        level,
-        0,
-        0,
-        LP - 1,
-        grad,
-        curvature,
-        options.baseline.intercept,
-        baselinePrecision,
-        levelVariance,
-        step,
-        sub,
-        diag,
-      ),
-    );
-
-    refresh();
-    grad.fill(0, 0, HP);
-    curvature.fill(0, 0, HP);
-    for (let m = 0; m < n; m++) {
-      const w = data.weight[m]!;
-      const k = homePeriod(m);
-      grad[k]! += w * gradLambda[m]!;
-      curvature[k]! += w * lambda[m]!;
-    }
-    largest = Math.max(
-      largest,
-      chainStep(
-        home,
-        0,
-        0,
-        HP - 1,
-        grad,
-        curvature,
-        options.baseline.homeAdvantage,
-        baselinePrecision / 2,
-        homeVariance,
-        step,
-        sub,
-        diag,
-      ),
-    );
-
-    refresh();
-    grad.fill(0);
-    curvature.fill(0);
-    for (let m = 0; m < n; m++) {
-      const w = data.weight[m]!;
-      const k = teamPeriod(m);
-      const h = data.home[m]! * TP + k;
-      const a = data.away[m]! * TP + k;
-      grad[h]! += w * gradLambda[m]!;
-      curvature[h]! += w * lambda[m]!;
-      grad[a]! += w * gradMu[m]!;
-      curvature[a]! += w * mu[m]!;
-    }
-    for (let t = 0; t < teams; t++) {
-      const moved = chainStep(
-        attack,
-        t * TP,
-        teamFrom(t),
-        TP - 1,
-        grad,
-        curvature,
-        data.priorAttack[t]!,
-        precision,
-        teamVariance,
-        step,
-        sub,
-        diag,
-      );
-      largest = Math.max(largest, moved);
-    }
-
-    refresh();
-    grad.fill(0);
-    curvature.fill(0);
-    for (let m = 0; m < n; m++) {
-      const w = data.weight[m]!;
-      const k = teamPeriod(m);
-      const h = data.home[m]! * TP + k;
-      const a = data.away[m]! * TP + k;
-      grad[a]! -= w * gradLambda[m]!;
-      curvature[a]! += w * lambda[m]!;
-      grad[h]! -= w * gradMu[m]!;
-      curvature[h]! += w * mu[m]!;
-    }
-    for (let t = 0; t < teams; t++) {
-      const moved = chainStep(
-        defence,
-        t * TP,
-        teamFrom(t),
-        TP - 1,
-        grad,
-        curvature,
-        data.priorDefence[t]!,
-        precision,
-        teamVariance,
-        step,
-        sub,
-        diag,
-      );
-      largest = Math.max(largest, moved);
-    }
-
-    refresh();
-    const rhoStep = fitRhoStep(data, lambda, mu, rho, options);
-    rho += rhoStep;
-    largest = Math.max(largest, Math.abs(rhoStep));
-
-    if (largest < tolerance) break;
+    gradLambda[m] = data.homeTarget[m]! - l + tl;
+    gradMu[m] = data.awayTarget[m]! - u + tu;
   }
+}
 
-  refresh();
-  const draw = options.drawBalance ? fitDrawBalance(data, lambda, mu, rho) : NO_DRAW_BALANCE;
+/** The league's goal level, which moves both rates of every match. Returns the largest move. */
+function stepLevel(fit: FitState): number {
+  refreshRates(fit);
+  const { data, LP, grad, curvature, lambda, mu, gradLambda, gradMu } = fit;
+  grad.fill(0, 0, LP);
+  curvature.fill(0, 0, LP);
+  for (let m = 0; m < data.weight.length; m++) {
+    const w = data.weight[m]!;
+    const k = periodIn(LP, data, m);
+    grad[k]! += w * (gradLambda[m]! + gradMu[m]!);
+    curvature[k]! += w * (lambda[m]! + mu[m]!);
+  }
+  const { baseline } = fit.options;
+  return chainStep(
+    fit.level,
+    0,
+    0,
+    LP - 1,
+    grad,
+    curvature,
+    baseline.intercept,
+    fit.baselinePrecision,
+    fit.levelVariance,
+    fit.step,
+    fit.sub,
+    fit.diag,
+  );
+}
 
+/** The home advantage, which moves the home side's rate only. Returns the largest move. */
+function stepHome(fit: FitState): number {
+  refreshRates(fit);
+  const { data, HP, grad, curvature, lambda, gradLambda } = fit;
+  grad.fill(0, 0, HP);
+  curvature.fill(0, 0, HP);
+  for (let m = 0; m < data.weight.length; m++) {
+    const w = data.weight[m]!;
+    const k = periodIn(HP, data, m);
+    grad[k]! += w * gradLambda[m]!;
+    curvature[k]! += w * lambda[m]!;
+  }
+  const { baseline } = fit.options;
+  return chainStep(
+    fit.home,
+    0,
+    0,
+    HP - 1,
+    grad,
+    curvature,
+    baseline.homeAdvantage,
+    fit.baselinePrecision / 2,
+    fit.homeVariance,
+    fit.step,
+    fit.sub,
+    fit.diag,
+  );
+}
+
+/** Every side's attack walk: a side's attack moves its own rate. Returns the largest move. */
+function stepAttack(fit: FitState): number {
+  refreshRates(fit);
+  const { data, TP, grad, curvature, lambda, mu, gradLambda, gradMu } = fit;
+  grad.fill(0);
+  curvature.fill(0);
+  for (let m = 0; m < data.weight.length; m++) {
+    const w = data.weight[m]!;
+    const k = periodIn(TP, data, m);
+    const h = data.home[m]! * TP + k;
+    const a = data.away[m]! * TP + k;
+    grad[h]! += w * gradLambda[m]!;
+    curvature[h]! += w * lambda[m]!;
+    grad[a]! += w * gradMu[m]!;
+    curvature[a]! += w * mu[m]!;
+  }
+  return stepTeamWalks(fit, fit.attack, data.priorAttack);
+}
+
+/** Every side's defence walk: a side's defence lowers its opponent's rate. Returns the largest move. */
+function stepDefence(fit: FitState): number {
+  refreshRates(fit);
+  const { data, TP, grad, curvature, lambda, mu, gradLambda, gradMu } = fit;
+  grad.fill(0);
+  curvature.fill(0);
+  for (let m = 0; m < data.weight.length; m++) {
+    const w = data.weight[m]!;
+    const k = periodIn(TP, data, m);
+    const h = data.home[m]! * TP + k;
+    const a = data.away[m]! * TP + k;
+    grad[a]! -= w * gradLambda[m]!;
+    curvature[a]! += w * lambda[m]!;
+    grad[h]! -= w * gradMu[m]!;
+    curvature[h]! += w * mu[m]!;
+  }
+  return stepTeamWalks(fit, fit.defence, data.priorDefence);
+}
+
+/** A Newton step on each side's walk of `walks`, from the gradient and curvature gathered. */
+function stepTeamWalks(fit: FitState, walks: Float64Array, prior: Float64Array): number {
+  const { data, TP } = fit;
+  let largest = 0;
+  for (let t = 0; t < data.teamKeys.length; t++) {
+    const moved = chainStep(
+      walks,
+      t * TP,
+      TP === 1 ? 0 : data.teamStart[t]!,
+      TP - 1,
+      fit.grad,
+      fit.curvature,
+      prior[t]!,
+      fit.precision,
+      fit.teamVariance,
+      fit.step,
+      fit.sub,
+      fit.diag,
+    );
+    largest = Math.max(largest, moved);
+  }
+  return largest;
+}
+
+/** One Newton step on rho. Returns the size of the move. */
+function stepRho(fit: FitState): number {
+  refreshRates(fit);
+  const rhoStep = fitRhoStep(fit.data, fit.lambda, fit.mu, fit.rho, fit.options);
+  fit.rho += rhoStep;
+  return Math.abs(rhoStep);
+}
+
+/** The fitted ratings: each walk's latest period, the draw balance fitted on the final rates. */
+function ratingsOf(fit: FitState): Ratings {
+  const { data, options, TP, LP, HP, attack, defence, rho } = fit;
+  const draw = options.drawBalance ? fitDrawBalance(data, fit.lambda, fit.mu, rho) : NO_DRAW_BALANCE;
   const ratings = new Map<string, TeamRating>();
   data.teamKeys.forEach((key, t) => {
     // The forecast is the walk's latest period: a random walk's best guess of tomorrow is today.
@@ -630,13 +700,13 @@ export function fitDixonColes(matches: readonly PlayedMatch[], options: FitOptio
   });
   return {
     teams: ratings,
-    intercept: finiteOr(level[LP - 1]!, options.baseline.intercept),
-    homeAdvantage: finiteOr(home[HP - 1]!, options.baseline.homeAdvantage),
+    intercept: finiteOr(fit.level[LP - 1]!, options.baseline.intercept),
+    homeAdvantage: finiteOr(fit.home[HP - 1]!, options.baseline.homeAdvantage),
     rho: finiteOr(rho, options.baseline.rho),
     draw,
     newcomer: { ...options.newcomer },
     asOf: options.asOf,
-    matches: n,
+    matches: data.weight.length,
   };
 }
 

@@ -245,7 +245,7 @@ function observe(
  * The errors, in units of their forecast's spread, are averaged over about the last
  * `SHIFT_MATCHES`; when that average strays beyond four of its standard errors, the term's
  * variance is opened to the size of the shift, and the next matches move it. Not fitted: the
- * seasons before 2018 hold no such shift (docs/engine.md); tested on a simulated one.
+ * seasons before 2018 hold no such shift (docs/engine/model.md); tested on a simulated one.
  */
 const SHIFT_MATCHES = 60;
 const SHIFT_STEP = 1 / SHIFT_MATCHES;
@@ -355,6 +355,36 @@ function newcomer(
 }
 
 /**
+ * What the filter holds between days: each side's beliefs, the league's terms and their shift
+ * watches, the seasons' members, and the draw curve's weighted sums.
+ */
+interface FilterState {
+  settings: MarketSettings;
+  teams: Map<string, TeamState>;
+  home: Belief;
+  homeWatch: { mean: number };
+  levelWatch: { mean: number };
+  goalLevel: Belief;
+  /** The latest day read by the league's terms (NaN before the first). */
+  leagueDay: number;
+  season: string;
+  /** Where a promoted side starts (the last season's relegated sides, carried over). */
+  level: { strength: number; goals: number };
+  previousSeason: Set<string>;
+  currentSeason: Set<string>;
+  latest: number;
+  matchesRead: number;
+  /**
+   * The draw curve: least squares of the market's logit p(draw) on [1, |x|, x²], each match
+   * weighted by its age (half-life `drawHalfLifeDays`), so the curve follows the league.
+   */
+  xtx: number[][];
+  xty: number[];
+  decayPerDay: number;
+  score: FilterScore;
+}
+
+/**
  * The rating as a filter fed day by day: `read` takes one day's priced matches, in order, each
  * updating it (they are all history by then: the rating is only ever asked for a later day);
  * `rating` gives the state as of an instant after the last day read. `fitMarketRating` feeds it
@@ -362,157 +392,45 @@ function newcomer(
  * is the same as fitting as of each day.
  */
 export function marketFilter(settings: MarketSettings, score?: FilterScore) {
-  const teams = new Map<string, TeamState>();
-  const home: Belief = { mean: 0.35, variance: settings.strength.leagueVariance };
-  const homeWatch = { mean: 0 };
-  const levelWatch = { mean: 0 };
-  const goalLevel: Belief = { mean: Math.log(2.6), variance: settings.goals.leagueVariance };
-  let leagueDay = Number.NaN;
-  let season = '';
-  let level = { strength: 0, goals: 0 };
-  let previousSeason = new Set<string>();
-  let currentSeason = new Set<string>();
-  let latest = Number.NaN;
-  let matchesRead = 0;
-  // The draw curve: least squares of the market's logit p(draw) on [1, |x|, x²], each match
-  // weighted by its age (half-life `drawHalfLifeDays`), so the curve follows the league.
-  const xtx = [
-    [0, 0, 0],
-    [0, 0, 0],
-    [0, 0, 0],
-  ];
-  const xty = [0, 0, 0];
-  const decayPerDay = Math.LN2 / settings.drawHalfLifeDays;
-  const fit = score ?? {
-    strength: { logDensity: 0, count: 0 },
-    goals: { logDensity: 0, count: 0 },
-    draw: { logDensity: 0, count: 0 },
+  const state: FilterState = {
+    settings,
+    teams: new Map(),
+    home: { mean: 0.35, variance: settings.strength.leagueVariance },
+    homeWatch: { mean: 0 },
+    levelWatch: { mean: 0 },
+    goalLevel: { mean: Math.log(2.6), variance: settings.goals.leagueVariance },
+    leagueDay: Number.NaN,
+    season: '',
+    level: { strength: 0, goals: 0 },
+    previousSeason: new Set(),
+    currentSeason: new Set(),
+    latest: Number.NaN,
+    matchesRead: 0,
+    xtx: [
+      [0, 0, 0],
+      [0, 0, 0],
+      [0, 0, 0],
+    ],
+    xty: [0, 0, 0],
+    decayPerDay: Math.LN2 / settings.drawHalfLifeDays,
+    score: score ?? {
+      strength: { logDensity: 0, count: 0 },
+      goals: { logDensity: 0, count: 0 },
+      draw: { logDensity: 0, count: 0 },
+    },
   };
-
-  const teamOf = (name: string, day: number): TeamState => {
-    let team = teams.get(name);
-    // Met neither this season nor the last: promoted (or back after a spell below).
-    if (!team || (team.season !== season && !previousSeason.has(name))) {
-      team = newcomer(level, settings, season, day);
-      teams.set(name, team);
-    } else if (team.season !== season) {
-      team.season = season;
-    }
-    const days = (day - team.day) / DAY_MS;
-    age(team.strength, days, settings.strength.drift);
-    age(team.goals, days, settings.goals.drift);
-    age(team.draw, days, settings.draw.drift);
-    team.day = day;
-    return team;
-  };
-
-  const startSeason = (label: string) => {
-    if (currentSeason.size > 0) {
-      // A new season by its label: every side of the last one carried over, the rest newcomers.
-      const summary = summarise(
-        [...currentSeason].map((name) => teams.get(name)!),
-        settings,
-      );
-      level = summary.newcomer;
-      for (const [name, team] of teams) teams.set(name, intoSeason(team, summary, settings, team.season));
-      previousSeason = currentSeason;
-      currentSeason = new Set();
-    }
-    season = label;
-  };
-
   return {
     /** One day's priced matches (every one with a 1X2), after every earlier day's. */
     read(day: number, matches: readonly PricedMatch[]): void {
       if (matches.length === 0) return;
       const label = seasonOf(matches[0]!);
-      if (label > season) startSeason(label);
-      if (Number.isFinite(leagueDay)) {
-        const days = (day - leagueDay) / DAY_MS;
-        age(home, days, settings.strength.leagueDrift);
-        age(goalLevel, days, settings.goals.leagueDrift);
-        const decay = Math.exp(-decayPerDay * days);
-        for (let r = 0; r < 3; r++) {
-          xty[r]! *= decay;
-          for (let c = 0; c < 3; c++) xtx[r]![c]! *= decay;
-        }
-      }
-      leagueDay = day;
-      const curve = drawCurveOf(xtx, xty);
-      for (const match of matches) {
-        const [pH, pD, pA] = match.market!.oneXTwo!;
-        const h = teamOf(match.home, day);
-        const a = teamOf(match.away, day);
-        currentSeason.add(match.home);
-        currentSeason.add(match.away);
-        h.matches++;
-        a.matches++;
-        const y = Math.max(Math.min(Math.log(clampP(pH) / clampP(pA)), 6), -6);
-        // The draw price beside the favourite's, against the curve of the days before.
-        const drawError = logit(clampP(pD)) - drawLogit(curve, y);
-        const steam = settings.steam ? settings.steam.weight * (h.steam - a.steam) : 0;
-        watchShift(
-          homeWatch,
-          home,
-          y - (home.mean + h.strength.mean - a.strength.mean + steam),
-          home.variance + h.strength.variance + a.strength.variance + settings.strength.noise,
-        );
-        fit.strength.logDensity += observe(
-          [home, h.strength, a.strength],
-          [1, 1, -1],
-          y,
-          settings.strength.noise,
-          steam,
-        );
-        fit.strength.count++;
-        // The Asian handicap's view of the same match, as a second figure of its strength: the
-        // goal supremacy its line and price imply, on the 1X2's scale (`handicap.scale`).
-        const handicap = match.market!.asianHandicap;
-        if (settings.handicap && handicap) {
-          const spread = Math.sqrt(Math.exp(goalLevel.mean + h.goals.mean + a.goals.mean));
-          const supremacy = spread * probit(clampP(handicap.home)) - handicap.line;
-          observe(
-            [home, h.strength, a.strength],
-            [1, 1, -1],
-            settings.handicap.scale * supremacy,
-            settings.handicap.noise,
-            steam,
-          );
-        }
-        const before = match.market!.prematchOneXTwo;
-        if (settings.steam && before) {
-          const move = y - Math.max(Math.min(Math.log(clampP(before[0]) / clampP(before[2])), 6), -6);
-          h.steam += settings.steam.gain * (move - h.steam);
-          a.steam += settings.steam.gain * (-move - a.steam);
-        }
-        fit.draw.logDensity += observe([h.draw, a.draw], [1, 1], drawError, settings.draw.noise);
-        fit.draw.count++;
-        const ou = match.market!.overUnder;
-        if (ou) {
-          const total = Math.log(impliedTotal(ou[0]));
-          watchShift(
-            levelWatch,
-            goalLevel,
-            total - (goalLevel.mean + h.goals.mean + a.goals.mean),
-            goalLevel.variance + h.goals.variance + a.goals.variance + settings.goals.noise,
-          );
-          fit.goals.logDensity += observe(
-            [goalLevel, h.goals, a.goals],
-            [1, 1, 1],
-            total,
-            settings.goals.noise,
-          );
-          fit.goals.count++;
-        }
-        const features = [1, Math.abs(y), y * y];
-        const target = logit(clampP(pD));
-        for (let r = 0; r < 3; r++) {
-          xty[r]! += features[r]! * target;
-          for (let c = 0; c < 3; c++) xtx[r]![c]! += features[r]! * features[c]!;
-        }
-      }
-      latest = day;
-      matchesRead += matches.length;
+      if (label > state.season) startSeason(state, label);
+      ageLeague(state, day);
+      // The draw curve of the days before: a day's matches are read against it.
+      const curve = drawCurveOf(state.xtx, state.xty);
+      for (const match of matches) readMatch(state, match, day, curve);
+      state.latest = day;
+      state.matchesRead += matches.length;
     },
 
     /**
@@ -520,56 +438,192 @@ export function marketFilter(settings: MarketSettings, score?: FilterScore) {
      * when nothing was read or the latest priced match is older than `freshDays`.
      */
     rating(asOf: number): MarketRating | null {
-      if (matchesRead === 0 || asOf - latest > settings.freshDays * DAY_MS) return null;
-      const days = (asOf - leagueDay) / DAY_MS;
-      const rated = new Map<string, MarketTeam>();
-      for (const [name, team] of teams) {
-        const since = (asOf - team.day) / DAY_MS;
-        rated.set(name, {
-          strength: team.strength.mean,
-          strengthVariance: team.strength.variance + settings.strength.drift * since,
-          goals: team.goals.mean,
-          goalsVariance: team.goals.variance + settings.goals.drift * since,
-          draw: team.draw.mean,
-          drawVariance: team.draw.variance + settings.draw.drift * since,
-          steam: team.steam,
-          season: team.season,
-          matches: team.matches,
-        });
-      }
-      const summary = summarise(
-        [...currentSeason].map((name) => teams.get(name)!),
-        settings,
-      );
-      const decay = Math.exp(-decayPerDay * days);
-      return {
-        teams: rated,
-        home: home.mean,
-        homeVariance: home.variance + settings.strength.leagueDrift * days,
-        goalLevel: goalLevel.mean,
-        drawCurve: drawCurveOf(
-          xtx.map((row) => row.map((value) => value * decay)),
-          xty.map((value) => value * decay),
-        ),
-        season,
-        seasonMean: summary.mean,
-        newcomer: summary.newcomer,
-        newcomerVariance: {
-          strength: settings.strength.newcomerVariance,
-          goals: settings.goals.newcomerVariance,
-          draw: settings.draw.newcomerVariance,
-        },
-        carry: {
-          strength: carryOf(settings.strength),
-          goals: carryOf(settings.goals),
-          draw: carryOf(settings.draw),
-        },
-        flatten: settings.flatten,
-        steamWeight: settings.steam?.weight ?? 0,
-        latest,
-        matches: matchesRead,
-      };
+      return ratingOf(state, asOf);
     },
+  };
+}
+
+/** A new season by its label: every side of the last one carried over, the rest newcomers. */
+function startSeason(state: FilterState, label: string): void {
+  const { teams, settings } = state;
+  if (state.currentSeason.size > 0) {
+    const summary = summarise(
+      [...state.currentSeason].map((name) => teams.get(name)!),
+      settings,
+    );
+    state.level = summary.newcomer;
+    for (const [name, team] of teams) teams.set(name, intoSeason(team, summary, settings, team.season));
+    state.previousSeason = state.currentSeason;
+    state.currentSeason = new Set();
+  }
+  state.season = label;
+}
+
+/** The league's terms drift from the last day read to `day`, and the draw curve's weights decay. */
+function ageLeague(state: FilterState, day: number): void {
+  const { settings, xtx, xty } = state;
+  if (Number.isFinite(state.leagueDay)) {
+    const days = (day - state.leagueDay) / DAY_MS;
+    age(state.home, days, settings.strength.leagueDrift);
+    age(state.goalLevel, days, settings.goals.leagueDrift);
+    const decay = Math.exp(-state.decayPerDay * days);
+    for (let r = 0; r < 3; r++) {
+      xty[r]! *= decay;
+      for (let c = 0; c < 3; c++) xtx[r]![c]! *= decay;
+    }
+  }
+  state.leagueDay = day;
+}
+
+/** A side's state on `day`: found (or made a newcomer), in this season, its beliefs drifted to the day. */
+function teamOf(state: FilterState, name: string, day: number): TeamState {
+  const { settings, season } = state;
+  let team = state.teams.get(name);
+  // Met neither this season nor the last: promoted (or back after a spell below).
+  if (!team || (team.season !== season && !state.previousSeason.has(name))) {
+    team = newcomer(state.level, settings, season, day);
+    state.teams.set(name, team);
+  } else if (team.season !== season) {
+    team.season = season;
+  }
+  const days = (day - team.day) / DAY_MS;
+  age(team.strength, days, settings.strength.drift);
+  age(team.goals, days, settings.goals.drift);
+  age(team.draw, days, settings.draw.drift);
+  team.day = day;
+  return team;
+}
+
+/**
+ * One priced match, in the order the filter learns from it: the strength from the 1X2 (and the
+ * Asian handicap's view of it), the sides' steam, the draw tendencies, the goals from the
+ * over/under, then the match joins the draw curve.
+ */
+function readMatch(
+  state: FilterState,
+  match: PricedMatch,
+  day: number,
+  curve: [number, number, number],
+): void {
+  const { settings, score, home, goalLevel } = state;
+  const [pH, pD, pA] = match.market!.oneXTwo!;
+  const h = teamOf(state, match.home, day);
+  const a = teamOf(state, match.away, day);
+  state.currentSeason.add(match.home);
+  state.currentSeason.add(match.away);
+  h.matches++;
+  a.matches++;
+  const y = Math.max(Math.min(Math.log(clampP(pH) / clampP(pA)), 6), -6);
+  // The draw price beside the favourite's, against the curve of the days before.
+  const drawError = logit(clampP(pD)) - drawLogit(curve, y);
+  const steam = settings.steam ? settings.steam.weight * (h.steam - a.steam) : 0;
+  watchShift(
+    state.homeWatch,
+    home,
+    y - (home.mean + h.strength.mean - a.strength.mean + steam),
+    home.variance + h.strength.variance + a.strength.variance + settings.strength.noise,
+  );
+  score.strength.logDensity += observe(
+    [home, h.strength, a.strength],
+    [1, 1, -1],
+    y,
+    settings.strength.noise,
+    steam,
+  );
+  score.strength.count++;
+  // The Asian handicap's view of the same match, as a second figure of its strength: the
+  // goal supremacy its line and price imply, on the 1X2's scale (`handicap.scale`).
+  const handicap = match.market!.asianHandicap;
+  if (settings.handicap && handicap) {
+    const spread = Math.sqrt(Math.exp(goalLevel.mean + h.goals.mean + a.goals.mean));
+    const supremacy = spread * probit(clampP(handicap.home)) - handicap.line;
+    observe(
+      [home, h.strength, a.strength],
+      [1, 1, -1],
+      settings.handicap.scale * supremacy,
+      settings.handicap.noise,
+      steam,
+    );
+  }
+  const before = match.market!.prematchOneXTwo;
+  if (settings.steam && before) {
+    const move = y - Math.max(Math.min(Math.log(clampP(before[0]) / clampP(before[2])), 6), -6);
+    h.steam += settings.steam.gain * (move - h.steam);
+    a.steam += settings.steam.gain * (-move - a.steam);
+  }
+  score.draw.logDensity += observe([h.draw, a.draw], [1, 1], drawError, settings.draw.noise);
+  score.draw.count++;
+  const ou = match.market!.overUnder;
+  if (ou) {
+    const total = Math.log(impliedTotal(ou[0]));
+    watchShift(
+      state.levelWatch,
+      goalLevel,
+      total - (goalLevel.mean + h.goals.mean + a.goals.mean),
+      goalLevel.variance + h.goals.variance + a.goals.variance + settings.goals.noise,
+    );
+    score.goals.logDensity += observe([goalLevel, h.goals, a.goals], [1, 1, 1], total, settings.goals.noise);
+    score.goals.count++;
+  }
+  const features = [1, Math.abs(y), y * y];
+  const target = logit(clampP(pD));
+  for (let r = 0; r < 3; r++) {
+    state.xty[r]! += features[r]! * target;
+    for (let c = 0; c < 3; c++) state.xtx[r]![c]! += features[r]! * features[c]!;
+  }
+}
+
+/** The filter's rating as of `asOf`, every belief drifted on to it (null: nothing fresh read). */
+function ratingOf(state: FilterState, asOf: number): MarketRating | null {
+  const { settings, teams, latest, matchesRead, leagueDay } = state;
+  if (matchesRead === 0 || asOf - latest > settings.freshDays * DAY_MS) return null;
+  const days = (asOf - leagueDay) / DAY_MS;
+  const rated = new Map<string, MarketTeam>();
+  for (const [name, team] of teams) {
+    const since = (asOf - team.day) / DAY_MS;
+    rated.set(name, {
+      strength: team.strength.mean,
+      strengthVariance: team.strength.variance + settings.strength.drift * since,
+      goals: team.goals.mean,
+      goalsVariance: team.goals.variance + settings.goals.drift * since,
+      draw: team.draw.mean,
+      drawVariance: team.draw.variance + settings.draw.drift * since,
+      steam: team.steam,
+      season: team.season,
+      matches: team.matches,
+    });
+  }
+  const summary = summarise(
+    [...state.currentSeason].map((name) => teams.get(name)!),
+    settings,
+  );
+  const decay = Math.exp(-state.decayPerDay * days);
+  return {
+    teams: rated,
+    home: state.home.mean,
+    homeVariance: state.home.variance + settings.strength.leagueDrift * days,
+    goalLevel: state.goalLevel.mean,
+    drawCurve: drawCurveOf(
+      state.xtx.map((row) => row.map((value) => value * decay)),
+      state.xty.map((value) => value * decay),
+    ),
+    season: state.season,
+    seasonMean: summary.mean,
+    newcomer: summary.newcomer,
+    newcomerVariance: {
+      strength: settings.strength.newcomerVariance,
+      goals: settings.goals.newcomerVariance,
+      draw: settings.draw.newcomerVariance,
+    },
+    carry: {
+      strength: carryOf(settings.strength),
+      goals: carryOf(settings.goals),
+      draw: carryOf(settings.draw),
+    },
+    flatten: settings.flatten,
+    steamWeight: settings.steam?.weight ?? 0,
+    latest,
+    matches: matchesRead,
   };
 }
 

@@ -29,10 +29,10 @@ export type ModelSettings = Omit<FitOptions, 'asOf' | 'warmStart'> & {
 /**
  * `dixon-coles-7`'s market rating (issue 44): filtered beliefs per side, seasons by their label.
  * Every figure is written by `npm run engine:fit` (scripts/engine/fit-market.ts, see
- * docs/engine.md): the filters' settings maximise the predictive density of the market's own
+ * docs/engine/protocol.md): the filters' settings maximise the predictive density of the market's own
  * figures, the pooling weights minimise the forecasts' RPS and log-loss, on every season up to
  * 2017-18. The Asian handicap and the pre-match-to-closing moves are options of the rating, off:
- * on the rolling origin they gained nothing (docs/engine.md).
+ * on the rolling origin they gained nothing (docs/engine/figures.md).
  */
 export const MARKET_SETTINGS: MarketSettings = FITTED_MARKET_SETTINGS;
 

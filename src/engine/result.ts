@@ -4,9 +4,15 @@
 // (the same numbers in both: only the words change).
 
 import type { Locale, PronosticTypeSlug } from '../lib/allowed-values.js';
-import { type AnalysisFacts, writeAnalysis } from './analysis-text.js';
-import { writeAnalysisEn } from './analysis-text-en.js';
+import { en } from '../lib/catalogues/en.js';
+import { fr } from '../lib/catalogues/fr.js';
 import type { Markets } from './markets.js';
+import {
+  type AnalysisFacts,
+  pickLabel as labelOf,
+  type NarrationPhrases,
+  writeAnalysis,
+} from './narration.js';
 import type { Prediction } from './predict.js';
 import type { DataQuality, DataQualityLevel, MarketName, OddsMode, TeamContext } from './types.js';
 
@@ -132,11 +138,16 @@ export function marketSummaries(
   };
 }
 
-/** The name a side gets when the client gave none, in the analysis's language. */
-export const UNNAMED_TEAMS: Record<Locale, { home: string; away: string }> = {
-  fr: { home: 'Équipe à domicile', away: 'Équipe à l’extérieur' },
-  en: { home: 'Home team', away: 'Away team' },
-};
+/**
+ * A language's phrases for the analysis: the catalogue of that language, named, never the
+ * request's (the analysis runs in the pronostic's language, in the worker).
+ */
+export function narrationPhrases(locale: Locale): NarrationPhrases {
+  return CATALOGUES[locale].analysisTexts;
+}
+
+/** Every language's catalogue: a language added to `Locale` without one fails the type-check. */
+const CATALOGUES: Record<Locale, { analysisTexts: NarrationPhrases }> = { fr, en };
 
 export function pickLabel(
   market: MarketName,
@@ -144,46 +155,7 @@ export function pickLabel(
   context: MatchContext,
   locale: Locale = 'fr',
 ): string {
-  const home = context.home.name;
-  const away = context.away.name;
-  if (locale === 'en') return pickLabelEn(market, pick, home, away);
-  switch (market) {
-    case '1x2':
-    case 'full_analysis':
-      return pick === 'home' ? `${home} gagne` : pick === 'away' ? `${away} gagne` : 'Match nul';
-    case 'double_chance':
-      return pick === 'home_draw'
-        ? `${home} ou match nul`
-        : pick === 'draw_away'
-          ? `Match nul ou ${away}`
-          : `${home} ou ${away} (pas de match nul)`;
-    case 'btts':
-      return pick === 'yes' ? 'Les deux équipes marquent' : 'Au moins une équipe ne marque pas';
-    case 'over_under_2_5':
-      return pick === 'over' ? 'Plus de 2,5 buts' : 'Moins de 2,5 buts';
-    case 'exact_score':
-      return `Score exact : ${home} ${pick.replace('-', ' - ')} ${away}`;
-  }
-}
-
-function pickLabelEn(market: MarketName, pick: string, home: string, away: string): string {
-  switch (market) {
-    case '1x2':
-    case 'full_analysis':
-      return pick === 'home' ? `${home} win` : pick === 'away' ? `${away} win` : 'Draw';
-    case 'double_chance':
-      return pick === 'home_draw'
-        ? `${home} or draw`
-        : pick === 'draw_away'
-          ? `Draw or ${away}`
-          : `${home} or ${away} (no draw)`;
-    case 'btts':
-      return pick === 'yes' ? 'Both teams score' : 'At least one team does not score';
-    case 'over_under_2_5':
-      return pick === 'over' ? 'Over 2.5 goals' : 'Under 2.5 goals';
-    case 'exact_score':
-      return `Exact score: ${home} ${pick.replace('-', ' - ')} ${away}`;
-  }
+  return labelOf(market, pick, context.home.name, context.away.name, narrationPhrases(locale));
 }
 
 export interface BuiltResult {
@@ -249,7 +221,7 @@ export function buildResult(
       expected_goals: expectedGoals,
       scores,
       data_quality: quality,
-      analysis: locale === 'en' ? writeAnalysisEn(facts) : writeAnalysis(facts),
+      analysis: writeAnalysis(facts, narrationPhrases(locale)),
     },
     facts,
   };

@@ -1,8 +1,8 @@
 // What is still at stake for each side near the end of a season, from the league table as of a
 // date: a side that can no longer win the title, reach or lose a Champions League (top-four) or
 // European (top-six) place, or go down has "nothing to play for", and such sides do worse than
-// their ratings against sides that still need points (docs/engine.md). Only the last matches of a
-// double round-robin season are judged. A season is told by its label, so one interrupted by a
+// their ratings against sides that still need points (docs/engine/results-fit.md). Only the last
+// matches of a double round-robin season are judged. A season is told by its label, so one interrupted by a
 // long pause (spring 2020) is still one season.
 import { seasonOf } from './season.js';
 import type { PlayedMatch } from './types.js';

@@ -14,8 +14,9 @@ import type { Clock } from '../lib/clock.js';
 import { inLocale } from '../lib/locale.js';
 import { messages } from '../lib/messages.js';
 import { addSeconds } from '../lib/time.js';
+import type { FixtureService } from '../modules/fixtures/service.js';
 import type { AnalysisJobs, Cancellation, ClaimedJob } from '../modules/pronostics/analysis-jobs.js';
-import type { Analyst } from '../modules/pronostics/analyst.js';
+import type { Analyst } from '../types/analyst.js';
 
 export interface WorkerOptions {
   /** Tries before a row is cancelled. */
@@ -46,6 +47,11 @@ export interface WorkerDeps {
   database: DatabaseHandle;
   jobs: AnalysisJobs;
   analyst: Analyst;
+  /**
+   * The fixture side, asked for a job's pre-match odds: its fixture's latest collected by then, or
+   * those of the scheduled fixture a free-text match resolves to (without it, analyses get none).
+   */
+  odds?: Pick<FixtureService, 'oddsFor'>;
   clock: Clock;
   logger: FastifyBaseLogger;
   options?: Partial<WorkerOptions>;
@@ -58,7 +64,7 @@ class AnalysisTimeout extends Error {}
 export type AnalysisWorker = ReturnType<typeof createAnalysisWorker>;
 
 export function createAnalysisWorker(deps: WorkerDeps) {
-  const { database, jobs, analyst, clock, logger } = deps;
+  const { database, jobs, analyst, odds: fixtures, clock, logger } = deps;
   const options: WorkerOptions = { ...defaultWorkerOptions, ...deps.options };
   let running = false;
   let stopping = false;
@@ -184,7 +190,10 @@ export function createAnalysisWorker(deps: WorkerDeps) {
 
   async function analyse(job: ClaimedJob, signal: AbortSignal) {
     // The market's pre-match odds as of now (the fixture's latest), recorded with the result.
-    const odds = await jobs.oddsFor(job, clock.now());
+    const odds = await fixtures?.oddsFor(
+      { fixtureId: job.fixtureId, teamsDetails: job.teamsDetails },
+      clock.now(),
+    );
     const input = { ...(odds ? { prematchOdds: odds.odds } : {}), locale: job.locale };
     // The analyst should honour the signal; the race makes sure a deaf one cannot hold the lease forever.
     const outcome = await Promise.race([

@@ -48,6 +48,7 @@ export function createRuntime(deps: RuntimeDeps) {
     database,
     jobs: services.analysisJobs,
     analyst: services.analyst,
+    odds: services.fixtures,
     clock,
     logger: logger.child({ component: 'worker' }),
     options: {

@@ -1,7 +1,7 @@
 // The console converts numbers typed in national format to E.164 before calling the API (whose
 // validation is unchanged): with Cameroon chosen, "670000001" is "+237670000001".
 import { describe, expect, it } from 'vitest';
-import { searchTermOf, toE164 } from '../../console/src/phone.js';
+import { searchTermOf, toE164 } from '../../clients/web/phone.js';
 
 describe('phone numbers typed in the console', () => {
   it('turns a national number into E.164 for the chosen country', () => {

@@ -106,4 +106,48 @@ describe('followEvents', () => {
     const error = await follower.done.catch((failure: unknown) => failure);
     expect(error).toMatchObject({ name: 'ApiError', status: 401 });
   });
+
+  it("starts 'now' after the log's last seq, with the caller's headers, and a refused start ends it", async () => {
+    const user = await signIn(t);
+    for (const n of [1, 2]) await append(user.id, { n });
+    const asked: { url: string; headers: Record<string, string> }[] = [];
+    const watching: typeof fetch = (input, init) => {
+      asked.push({ url: String(input), headers: { ...(init?.headers as Record<string, string>) } });
+      return fetch(input, init);
+    };
+    const seen: number[] = [];
+    let opened = 0;
+    const follower = followEvents({
+      baseUrl,
+      token: user.token,
+      lastEventId: 'now',
+      headers: () => ({ 'accept-language': 'en' }),
+      fetch: watching,
+      onOpen: () => {
+        opened += 1;
+      },
+      onEvent: (event) => {
+        seen.push(event.data.n as number);
+      },
+    });
+    try {
+      await until(() => opened === 1);
+      await append(user.id, { n: 3 });
+      await until(() => seen.length === 1);
+      expect(seen).toEqual([3]);
+      expect(asked.map((call) => new URL(call.url).pathname)).toEqual([
+        '/api/user/events/history',
+        '/api/user/events',
+      ]);
+      expect(asked[1]?.headers['last-event-id']).toBe('2');
+      expect(asked.every((call) => call.headers['accept-language'] === 'en')).toBe(true);
+    } finally {
+      follower.close();
+      await follower.done;
+    }
+
+    const refused = followEvents({ baseUrl, token: 'not-a-token', lastEventId: 'now', onEvent: () => {} });
+    const error = await refused.done.catch((failure: unknown) => failure);
+    expect(error).toMatchObject({ name: 'ApiError', status: 401 });
+  });
 });

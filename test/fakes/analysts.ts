@@ -1,7 +1,7 @@
 // Test analysts for the worker's mechanics (claims, retries, cancellation); the real analyst has its
 // own tests and runs in the end-to-end ones.
 import type { PronosticTypeSlug } from '../../src/lib/allowed-values.js';
-import type { Analyst } from '../../src/modules/pronostics/analyst.js';
+import type { Analyst } from '../../src/types/analyst.js';
 
 /** Answers at once with a small, well-formed 1X2 result. */
 export function fixedAnalyst(modelName = 'test-model-1'): Analyst & { calls: number } {

@@ -2,10 +2,11 @@
 // that retries by itself, and the "reload" prompt when a new version's worker waits. The signed-out
 // first screen makes no call to the service (so no 401 in the console).
 import { useCallback, useEffect, useState } from 'preact/hooks';
+import { askedLanguage } from '../../clients/web/i18n.js';
 import { api, session } from './api.js';
-import { currentLanguage, initialLanguage, type Language, setLanguage, t } from './i18n/index.js';
+import { currentLanguage, type Language, setLanguage, t } from './i18n/index.js';
 import { lazyScreen } from './lazy.js';
-import { linkTo, type Route, useRoute } from './router.js';
+import { linkTo, type Route, useRoute } from './routes.js';
 import { Home } from './screens/home.js';
 import { SignIn } from './screens/signin.js';
 
@@ -60,7 +61,7 @@ export function App({
   update: { waiting: () => boolean; onWaiting: (then: () => void) => void; takeOver: () => void };
 }) {
   const [language, setShown] = useState<Language>(() => {
-    const first = initialLanguage();
+    const first = askedLanguage();
     setLanguage(first);
     return first;
   });

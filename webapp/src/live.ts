@@ -1,56 +1,22 @@
-// The user's events, live, for the screens that wait on one (an analysis, a payment): EventSource
-// on `GET /api/user/events?stream_key=…`, the key asked with the bearer token just before (single
-// use, 60 s: EventSource cannot send a token). A dropped stream is opened again with a new key after
-// a growing wait; `onOpen` runs at every opening so the screen reads the state it waits on once
-// more: whatever happened while the stream was down is never missed, and events are only triggers.
-import { api, dataOf } from './api.js';
+// The user's events, live, for the screens that wait on one (an analysis, a payment): the typed
+// client's follower (clients/typescript/events.ts) on `GET /api/user/events`, with the user's
+// token and the screens' language. It starts after what the log already holds and takes up a
+// dropped stream with Last-Event-ID after a growing wait; `onOpen` runs at every opening so the
+// screen reads the state it waits on once more: events are only triggers, never screen data.
+import { followEvents, type UserEvent } from '../../clients/typescript/events.js';
+import { session } from './api.js';
+import { currentLanguage } from './i18n/index.js';
 
-export interface LiveEvent {
-  id: number;
-  type: string;
-  created_at: string;
-  data: Record<string, unknown>;
-}
-
-export function followUserEvents(handlers: { onEvent(event: LiveEvent): void; onOpen(): void }): () => void {
-  let source: EventSource | undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let attempt = 0;
-  let stopped = false;
-
-  const open = async () => {
-    if (stopped) return;
-    try {
-      const { stream_key } = await dataOf(api.POST('/api/user/events/key'));
-      if (stopped) return;
-      const url = new URL('/api/user/events', location.origin);
-      url.searchParams.set('stream_key', stream_key);
-      source = new EventSource(url);
-      source.onopen = () => {
-        attempt = 0;
-        handlers.onOpen();
-      };
-      source.onmessage = (message) => handlers.onEvent(JSON.parse(message.data as string) as LiveEvent);
-      source.onerror = () => {
-        // The key is spent: EventSource's own retry would be refused. A new key, after a wait.
-        source?.close();
-        retry();
-      };
-    } catch {
-      retry();
-    }
-  };
-  const retry = () => {
-    if (stopped) return;
-    attempt += 1;
-    const wait = Math.min(30_000, 1000 * 2 ** Math.min(attempt, 5)) * (0.8 + 0.4 * Math.random());
-    timer = setTimeout(() => void open(), wait);
-  };
-
-  void open();
-  return () => {
-    stopped = true;
-    clearTimeout(timer);
-    source?.close();
-  };
+export function followUserEvents(handlers: { onEvent(event: UserEvent): void; onOpen(): void }): () => void {
+  const follower = followEvents({
+    baseUrl: location.origin,
+    token: session.token,
+    headers: () => ({ 'accept-language': currentLanguage() }),
+    lastEventId: 'now',
+    onOpen: handlers.onOpen,
+    onEvent: handlers.onEvent,
+  });
+  // A 401 or 403 ends it; the screen keeps what it shows, and its next call meets the same refusal.
+  follower.done.catch(() => undefined);
+  return () => follower.close();
 }

@@ -1,6 +1,7 @@
 // Starts the app and registers its service worker (scope /app/) on the first load. A new version's
 // worker waits; the app shows "reload", and taking over reloads the page once the new one controls.
 import { render } from 'preact';
+import '../../clients/web/visually-hidden.css';
 import './styles.css';
 import { App } from './app.js';
 

@@ -51,7 +51,7 @@ export function Audit() {
         ) : null}
         <ScrollRegion label={a.entries} hidden={loaded.data?.entries.length === 0}>
           <table>
-            <caption class="sr-only">{a.entries}</caption>
+            <caption class="visually-hidden">{a.entries}</caption>
             <thead>
               <tr>
                 <th scope="col">{a.when}</th>

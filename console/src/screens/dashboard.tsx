@@ -203,7 +203,7 @@ function SeriesTable({ series }: { series: Point[] }) {
       <summary>{t.dashboard.perDay}</summary>
       <ScrollRegion label={t.dashboard.figuresPerDay}>
         <table>
-          <caption class="sr-only">{t.dashboard.figuresPerDay}</caption>
+          <caption class="visually-hidden">{t.dashboard.figuresPerDay}</caption>
           <thead>
             <tr>
               <th scope="col">{t.dashboard.dayUtc}</th>

@@ -68,7 +68,7 @@ export function Fixtures() {
             </h2>
             <ScrollRegion label={f.matches(group.name)}>
               <table data-league={code}>
-                <caption class="sr-only">{f.caption(group.name)}</caption>
+                <caption class="visually-hidden">{f.caption(group.name)}</caption>
                 <thead>
                   <tr>
                     <th scope="col">{f.kickoff}</th>

@@ -54,7 +54,7 @@ function TicketList() {
         ) : null}
         <ScrollRegion label={s.region} hidden={empty}>
           <table>
-            <caption class="sr-only">{s.caption}</caption>
+            <caption class="visually-hidden">{s.caption}</caption>
             <thead>
               <tr>
                 <th scope="col">{s.numberColumn}</th>

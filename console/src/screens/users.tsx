@@ -1,9 +1,9 @@
 // Users: search by phone or name, a user's balances, ledger and pronostics; adjust credits with a
 // reason, block / unblock, change role.
 import { useState } from 'preact/hooks';
+import { searchTermOf } from '../../../clients/web/phone.js';
 import { api, dataOf, type ResponseData } from '../api.js';
 import { byCount, t } from '../i18n.js';
-import { searchTermOf } from '../phone.js';
 import { follow } from '../router.js';
 import { Field, LoadState, Pager, ScrollRegion, useAction, useLoad, when, xaf } from '../ui.js';
 
@@ -89,7 +89,7 @@ function UserList() {
         ) : null}
         <ScrollRegion label={u.list} hidden={loaded.data?.users.length === 0}>
           <table>
-            <caption class="sr-only">{u.found}</caption>
+            <caption class="visually-hidden">{u.found}</caption>
             <thead>
               <tr>
                 <th scope="col">{u.numberColumn}</th>

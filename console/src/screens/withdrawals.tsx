@@ -1,10 +1,10 @@
 // Withdrawals to process: filters, approve / reject with a message, the payout's state, and the
 // escalated payouts an admin settles by hand.
 import { useState } from 'preact/hooks';
+import { toE164 } from '../../../clients/web/phone.js';
 import { api, dataOf, type ResponseData } from '../api.js';
 import { t } from '../i18n.js';
 import { useLive } from '../live.js';
-import { toE164 } from '../phone.js';
 import { Field, LoadState, Pager, useAction, useLoad, when, xaf } from '../ui.js';
 
 type Status = 'pending' | 'success' | 'cancelled';

@@ -2,7 +2,7 @@
 // the bookmaker (a match's own closing odds are scored, never an input; `--prematch-odds` gives
 // each match its own pre-match odds). Two ways to name the files:
 // `--train <csv…> --test <csv…>`, or `--data <dir> --block validation` for the honest protocol
-// (docs/engine.md: tune ≤ 2015-16, validate 2016-17..2017-18, report 2018-19..2019-20).
+// (docs/engine/protocol.md: tune ≤ 2015-16, validate 2016-17..2017-18, report 2018-19..2019-20).
 // Reads the CSV files directly; no database needed.
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';

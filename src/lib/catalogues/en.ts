@@ -20,6 +20,21 @@ const typeNames: Record<string, string> = {
   null: 'null',
 };
 
+/** The analysis's counts: `1 goal`, `2 goals`, the figure as it is (never above a few dozen). */
+function times(count: number, one: string, other: string): string {
+  return `${count} ${plural.select(count) === 'one' ? one : other}`;
+}
+
+/** A share in English: `54%`. */
+function percent(value: number): string {
+  return `${Math.round(value * 100)}%`;
+}
+
+/** A figure with one decimal in English: `1.4`. */
+function decimal(value: number): string {
+  return value.toFixed(1);
+}
+
 function duration(seconds: number): string {
   if (seconds % 60 !== 0) return counted(seconds, 'second', 'seconds');
   return counted(seconds / 60, 'minute', 'minutes');
@@ -324,6 +339,139 @@ export const en: Catalogue = {
       body: 'Your credit balance has been adjusted. Open the app for the details.',
     },
     'ticket.replied': { title: 'New reply from support', body: 'Support has replied to your request.' },
+  },
+  analysisTexts: {
+    picks: {
+      win: (team) => `${team} win`,
+      draw: 'Draw',
+      orDraw: (home) => `${home} or draw`,
+      drawOr: (away) => `Draw or ${away}`,
+      noDraw: (home, away) => `${home} or ${away} (no draw)`,
+      bothScore: 'Both teams score',
+      notBothScore: 'At least one team does not score',
+      over: 'Over 2.5 goals',
+      under: 'Under 2.5 goals',
+      exactScore: (home, score, away) => `Exact score: ${home} ${score} ${away}`,
+    },
+    unnamedTeams: { home: 'Home team', away: 'Away team' },
+    listSeparator: '; ',
+    and: ' and ',
+    openings: {
+      homeClear: [
+        (home, away) => `${home} are clear favourites at home against ${away}.`,
+        (home, away) =>
+          `On paper, ${home} dominate this match against ${away}, with their crowd behind them.`,
+        (home, away) => `${home} host ${away} with a clear advantage according to the model.`,
+      ],
+      awayFavourite: [
+        (home, away) => `${away} are favourites despite the trip to ${home}.`,
+        (home, away) => `Even away from home, ${away} have the model’s favour against ${home}.`,
+      ],
+      even: [
+        (home, away) => `A very open game between ${home} and ${away}: neither side really stands out.`,
+        (home, away) => `${home} and ${away} are closely matched according to the model.`,
+        (home, away) => `A balanced match ahead between ${home} and ${away}.`,
+      ],
+      homeEdge: [
+        (home, away) => `${home} have a slight edge over ${away}, helped by home ground.`,
+        (home, away) => `A moderate advantage for ${home}, who host ${away}.`,
+      ],
+      awayEdge: [
+        (home, away) => `${away} start with a slight edge over ${home}, despite the trip.`,
+        (home, away) => `The model leans slightly towards ${away}, visiting ${home}.`,
+      ],
+    },
+    traits: {
+      attackStrong: 'one of the most productive attacks in the league',
+      attackWeak: 'an attack that struggles to score',
+      defenceStrong: 'a very solid defence',
+      defenceWeak: 'a defence that concedes a lot',
+    },
+    strengths: (team, traits) => `${team} has ${traits}`,
+    stakesOneSided: (dead, live) =>
+      `End of season: ${dead} has little left to play for in the table, unlike ${live}; the model takes it into account.`,
+    stakesNone: 'End of season with nothing real at stake in the table for either side.',
+    expectedGoals: [
+      (home, homeTeam, away, awayTeam) =>
+        `Expected goals: ${decimal(home)} for ${homeTeam}, ${decimal(away)} for ${awayTeam}.`,
+      (home, homeTeam, away, awayTeam) =>
+        `The model expects about ${decimal(home)} ${decimal(home) === '1.0' ? 'goal' : 'goals'} for ${homeTeam} and ${decimal(away)} for ${awayTeam}.`,
+    ],
+    /** The engine records French letters (V win, N draw, D defeat): W, D, L in English. */
+    formLetters: (letters) =>
+      `${letters}`.replace(/[VND]/g, (letter) => (letter === 'V' ? 'W' : letter === 'N' ? 'D' : 'L')),
+    wins: (count) => times(count, 'win', 'wins'),
+    draws: (count) => times(count, 'draw', 'draws'),
+    losses: (count) => times(count, 'defeat', 'defeats'),
+    scored: (goals) => `${times(goals, 'goal', 'goals')} scored`,
+    conceded: (goals) => `${goals} conceded`,
+    form: (team, letters, results, scored, conceded) =>
+      `${team} (${letters}: ${results}, ${scored}, ${conceded})`,
+    lastFive: (forms) => `Over the last five matches: ${forms}.`,
+    certainty: {
+      strong: 'a strong trend, though not a certainty',
+      clear: 'a clear trend',
+      moderate: 'a moderate trend',
+      fragile: 'a fragile indication: the uncertainty remains large',
+    },
+    markets: {
+      bttsYes: (chance, sure) =>
+        `Both attacks should find the net: an estimated ${percent(chance)} chance that each team scores, ${sure}.`,
+      bttsNo: (chance, sure) =>
+        `At least one of the two teams could fail to score: ${percent(chance)} according to the model, ${sure}.`,
+      over: (total, chance, sure) =>
+        `The expected total (${decimal(total)} goals) points to a match with three goals or more: ${percent(chance)}, ${sure}.`,
+      under: (total, chance, sure) =>
+        `With ${decimal(total)} goals expected in all, a match with two goals or fewer is the likeliest scenario: ${percent(chance)}, ${sure}.`,
+      scoreChance: (score, chance) => `${score} (${percent(chance)})`,
+      exactScore: (score, chance, others) =>
+        `The likeliest score is ${score} (${percent(chance)}), followed by ${others}. An exact score remains very uncertain: even the likeliest rarely happens.`,
+      doubleChance: (label, chance, sure) =>
+        `Double chance “${label}”: estimated probability ${percent(chance)}, ${sure}.`,
+      ourReading: (label, chance, sure) => `Our reading: ${label} (${percent(chance)}), ${sure}.`,
+      likeliest: (label, chance, sure) => `Likeliest outcome: ${label} (${percent(chance)}), ${sure}.`,
+      aDraw: 'a draw',
+      overLean: 'over 2.5 goals',
+      underLean: 'under 2.5 goals',
+      bothScoreLean: 'both teams scoring',
+      oneBlankLean: 'at least one team failing to score',
+      fullAnalysis: (home, draw, away, goals, goalsChance, btts, bttsChance, top) =>
+        `1X2 split: ${percent(home)} / ${percent(draw)} / ${percent(away)}. On goals, the model leans towards ${goals} (${percent(goalsChance)}) and ${btts} (${percent(bttsChance)})${top ? `; likeliest score: ${top}` : ''}.`,
+    },
+    months: [
+      'January',
+      'February',
+      'March',
+      'April',
+      'May',
+      'June',
+      'July',
+      'August',
+      'September',
+      'October',
+      'November',
+      'December',
+    ],
+    longDate: (date, month, year) => `${date} ${month} ${year}`,
+    caveats: {
+      thisLeague: 'this league',
+      staleSince: (league, day) =>
+        `Note: our latest results for ${league} date from ${day}. The teams may have changed a lot since; this estimate rests on old data and should be read with great caution.`,
+      staleNothing: (league) =>
+        `Note: we have no recent result for ${league}. This estimate rests on general benchmarks and should be read with great caution.`,
+      uncovered:
+        'This league is not covered by our data: the estimate rests on general benchmarks (home advantage included) and should be read with caution.',
+      bothUnknown:
+        'Neither team is in our data: the model gives them the typical level of a promoted side, so reliability is limited.',
+      oneUnknown: (team) =>
+        `${team} is not in our data: the model gives them the typical level of a promoted side, so reliability is limited.`,
+      lowData: 'Few recent matches are available for these teams: the estimate stays cautious.',
+    },
+    closings: [
+      'Football keeps its share of the unexpected: these figures are probabilities, not promises.',
+      'Read this as an estimate: a match can always defy the probabilities.',
+      'These probabilities shed light on the match without writing its outcome.',
+    ],
   },
   pages: {
     languageSwitch: 'Language',

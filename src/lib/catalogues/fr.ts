@@ -355,6 +355,176 @@ const pushTexts: Record<UserEventType, { title: string; body: string }> = {
   },
 };
 
+/** A share in French: `54 %`. */
+function percent(value: number): string {
+  return `${Math.round(value * 100)} %`;
+}
+
+/** A figure with one decimal in French: `1,4`. */
+function decimal(value: number): string {
+  return value.toFixed(1).replace('.', ',');
+}
+
+/** The French plural mark of a count (`but`, `buts`), as the analysis has always written it. */
+function s(count: number): string {
+  return count > 1 ? 's' : '';
+}
+
+/**
+ * The analysis's words and the pick labels (src/engine/narration.ts tells the analysis from them,
+ * in its own order). Figures come as numbers and are written here, the French way; the lists of
+ * equivalent phrasings have as many entries in every language (the same fixture picks the same place).
+ */
+const analysisTexts = {
+  picks: {
+    win: (team: string) => `${team} gagne`,
+    draw: 'Match nul',
+    orDraw: (home: string) => `${home} ou match nul`,
+    drawOr: (away: string) => `Match nul ou ${away}`,
+    noDraw: (home: string, away: string) => `${home} ou ${away} (pas de match nul)`,
+    bothScore: 'Les deux équipes marquent',
+    notBothScore: 'Au moins une équipe ne marque pas',
+    over: 'Plus de 2,5 buts',
+    under: 'Moins de 2,5 buts',
+    exactScore: (home: string, score: string, away: string) => `Score exact : ${home} ${score} ${away}`,
+  },
+  /** A side the client named not. */
+  unnamedTeams: { home: 'Équipe à domicile', away: 'Équipe à l’extérieur' },
+  listSeparator: ' ; ',
+  and: ' et ',
+  openings: {
+    homeClear: [
+      (home: string, away: string) => `${home} part nettement favori à domicile face à ${away}.`,
+      (home: string, away: string) =>
+        `Sur le papier, ${home} domine ce match face à ${away}, avec l’appui de son public.`,
+      (home: string, away: string) => `${home} reçoit ${away} avec un net avantage selon le modèle.`,
+    ],
+    awayFavourite: [
+      (home: string, away: string) => `${away} est favori malgré le déplacement chez ${home}.`,
+      (home: string, away: string) => `Même à l’extérieur, ${away} a les faveurs du modèle face à ${home}.`,
+    ],
+    even: [
+      (home: string, away: string) =>
+        `Rencontre très ouverte entre ${home} et ${away} : aucune équipe ne se détache vraiment.`,
+      (home: string, away: string) => `${home} et ${away} se tiennent de près selon le modèle.`,
+      (home: string, away: string) => `Match équilibré en vue entre ${home} et ${away}.`,
+    ],
+    homeEdge: [
+      (home: string, away: string) => `${home} a un léger avantage sur ${away}, aidé par le terrain.`,
+      (home: string, away: string) => `Avantage modéré pour ${home}, qui reçoit ${away}.`,
+    ],
+    awayEdge: [
+      (home: string, away: string) =>
+        `${away} part avec un léger avantage sur ${home}, malgré le déplacement.`,
+      (home: string, away: string) => `Le modèle penche légèrement pour ${away}, en visite chez ${home}.`,
+    ],
+  },
+  traits: {
+    attackStrong: 'une attaque parmi les plus productives du championnat',
+    attackWeak: 'une attaque qui peine à marquer',
+    defenceStrong: 'une défense très solide',
+    defenceWeak: 'une défense qui concède beaucoup',
+  },
+  strengths: (team: string, traits: string) => `${team} présente ${traits}`,
+  /** `dead` has nothing left to play for, `live` has. */
+  stakesOneSided: (dead: string, live: string) =>
+    `Fin de saison : ${dead} n’a plus grand-chose à jouer au classement, contrairement à ${live} ; le modèle en tient compte.`,
+  stakesNone: 'Fin de saison sans réel enjeu au classement pour les deux équipes.',
+  expectedGoals: [
+    (home: number, homeTeam: string, away: number, awayTeam: string) =>
+      `Buts attendus : ${decimal(home)} pour ${homeTeam}, ${decimal(away)} pour ${awayTeam}.`,
+    (home: number, homeTeam: string, away: number, awayTeam: string) =>
+      `Le modèle attend environ ${decimal(home)} but${home >= 1.95 ? 's' : ''} pour ${homeTeam} et ${decimal(away)} pour ${awayTeam}.`,
+  ],
+  /** A form's letters as the engine records them, the French ones (V victoire, N nul, D défaite). */
+  formLetters: (letters: string) => `${letters}`,
+  wins: (count: number) => `${count} victoire${s(count)}`,
+  draws: (count: number) => `${count} nul${s(count)}`,
+  losses: (count: number) => `${count} défaite${s(count)}`,
+  scored: (goals: number) => `${goals} but${s(goals)} marqué${s(goals)}`,
+  conceded: (goals: number) => `${goals} encaissé${s(goals)}`,
+  form: (team: string, letters: string, results: string, scored: string, conceded: string) =>
+    `${team} (${letters} : ${results}, ${scored}, ${conceded})`,
+  lastFive: (forms: string) => `Sur les cinq derniers matchs : ${forms}.`,
+  certainty: {
+    strong: 'une tendance forte, sans être une certitude',
+    clear: 'une tendance nette',
+    moderate: 'une tendance modérée',
+    fragile: 'une indication fragile : l’incertitude reste grande',
+  },
+  markets: {
+    bttsYes: (chance: number, sure: string) =>
+      `Les deux attaques devraient trouver le chemin des filets : probabilité estimée à ${percent(chance)} que chaque équipe marque, ${sure}.`,
+    bttsNo: (chance: number, sure: string) =>
+      `Au moins une des deux équipes pourrait rester muette : ${percent(chance)} selon le modèle, ${sure}.`,
+    over: (total: number, chance: number, sure: string) =>
+      `Le total attendu (${decimal(total)} buts) plaide pour un match à trois buts ou plus : ${percent(chance)}, ${sure}.`,
+    under: (total: number, chance: number, sure: string) =>
+      `Avec ${decimal(total)} buts attendus au total, un match à deux buts ou moins est le scénario le plus probable : ${percent(chance)}, ${sure}.`,
+    scoreChance: (score: string, chance: number) => `${score} (${percent(chance)})`,
+    exactScore: (score: string, chance: number, others: string) =>
+      `Le score le plus probable est ${score} (${percent(chance)}), suivi de ${others}. Un score exact reste très incertain : même le plus probable se produit rarement.`,
+    doubleChance: (label: string, chance: number, sure: string) =>
+      `Double chance « ${label} » : probabilité estimée à ${percent(chance)}, ${sure}.`,
+    ourReading: (label: string, chance: number, sure: string) =>
+      `Notre lecture : ${label} (${percent(chance)}), ${sure}.`,
+    likeliest: (label: string, chance: number, sure: string) =>
+      `Issue la plus probable : ${label} (${percent(chance)}), ${sure}.`,
+    /** The reading's pick when it is a draw. */
+    aDraw: 'un match nul',
+    overLean: 'plus de 2,5 buts',
+    underLean: 'moins de 2,5 buts',
+    bothScoreLean: 'les deux équipes marquent',
+    oneBlankLean: 'au moins une équipe reste muette',
+    /** `top`: the likeliest score, or '' when none is listed. */
+    fullAnalysis: (
+      home: number,
+      draw: number,
+      away: number,
+      goals: string,
+      goalsChance: number,
+      btts: string,
+      bttsChance: number,
+      top: string,
+    ) =>
+      `Répartition 1X2 : ${percent(home)} / ${percent(draw)} / ${percent(away)}. Côté buts, le modèle penche pour ${goals} (${percent(goalsChance)}) et ${btts} (${percent(bttsChance)})${top ? ` ; score le plus probable : ${top}` : ''}.`,
+  },
+  months: [
+    'janvier',
+    'février',
+    'mars',
+    'avril',
+    'mai',
+    'juin',
+    'juillet',
+    'août',
+    'septembre',
+    'octobre',
+    'novembre',
+    'décembre',
+  ],
+  longDate: (date: number, month: string, year: number) => `${date} ${month} ${year}`,
+  caveats: {
+    thisLeague: 'ce championnat',
+    staleSince: (league: string, day: string) =>
+      `Attention : nos derniers résultats de ${league} datent du ${day}. Les équipes ont pu beaucoup changer depuis ; cette estimation repose sur des données anciennes et reste à prendre avec une grande prudence.`,
+    staleNothing: (league: string) =>
+      `Attention : nous n’avons aucun résultat récent de ${league}. Cette estimation repose sur des repères généraux et reste à prendre avec une grande prudence.`,
+    uncovered:
+      'Ce championnat n’est pas couvert par nos données : l’estimation repose sur des repères généraux (avantage du terrain compris) et reste à prendre avec prudence.',
+    bothUnknown:
+      'Aucune des deux équipes ne figure dans nos données : le modèle leur prête le niveau type d’un promu, d’où une fiabilité limitée.',
+    oneUnknown: (team: string) =>
+      `${team} ne figure pas dans nos données : le modèle lui prête le niveau type d’un promu, d’où une fiabilité limitée.`,
+    lowData: 'Peu de matchs récents sont disponibles pour ces équipes : l’estimation reste prudente.',
+  },
+  closings: [
+    'Le football garde sa part d’imprévu : ces chiffres sont des probabilités, pas des promesses.',
+    'À lire comme une estimation : un match peut toujours déjouer les probabilités.',
+    'Ces probabilités éclairent le match sans en écrire l’issue.',
+  ],
+};
+
 /**
  * The public pages' texts (src/modules/track-record/page.ts, src/modules/account/page.ts). They are
  * HTML written by us (a few hold `<strong>`), placed in the page as they are; their line breaks are
@@ -531,6 +701,7 @@ export const fr = {
   paymentTexts,
   withdrawalTexts,
   pushTexts,
+  analysisTexts,
   pages,
 };
 

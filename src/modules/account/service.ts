@@ -193,28 +193,15 @@ export function createAccountService(deps: AccountServiceDeps) {
           action: 'user.delete',
           targetType: 'user',
           targetId: account.id,
-          details: {
-            by: 'owner',
-            removed: {
-              personal_fields: ['phone', 'name', 'username', 'avatar'],
-              phone_from_audit_rows: auditScrubbed,
-              tickets: tickets.tickets,
-              files: keys.length,
-              tokens_revoked: tokensRevoked,
-              godchildren_released: godchildren,
-            },
-            kept: {
-              ledger: 'wallet_operations rows, pointing at the tombstone',
-              payments: 'kept, pointing at the tombstone; the paying phone until the 10-year retention',
-              withdrawals:
-                'kept, pointing at the tombstone; the receiving phone (and the payout’s) until the 10-year retention',
-              pronostics_anonymised: pronostics,
-              credits_balance: account.creditsBalance,
-              money_forfeited: forfeited,
-              affiliation_code: account.affiliationCode,
-              country: account.country,
-            },
-          },
+          details: deletionDetails(account, {
+            auditScrubbed,
+            tickets: tickets.tickets,
+            files: keys.length,
+            tokensRevoked,
+            godchildren,
+            pronostics,
+            forfeited,
+          }),
         });
         return keys;
       });
@@ -241,7 +228,7 @@ export function createAccountService(deps: AccountServiceDeps) {
       }
       const account = await users.findById(user.id);
       if (account?.status !== 'active') throw new Unauthenticated();
-      const sections: [name: string, page: (after: number) => Promise<{ id: number }[]>][] = [
+      const sections: ExportSection[] = [
         ['pronostics', (after) => deps.pronostics.exportPage(user.id, after, EXPORT_PAGE_SIZE)],
         ['operations', (after) => deps.wallet.exportPage(user.id, after, EXPORT_PAGE_SIZE)],
         ['payments', (after) => deps.payments.exportPage(user.id, after, EXPORT_PAGE_SIZE)],
@@ -257,28 +244,75 @@ export function createAccountService(deps: AccountServiceDeps) {
       };
       const referrals = () => deps.affiliation.exportReferrals(user.id);
 
-      async function* document(): AsyncGenerator<string> {
-        yield `{"exported_at":${JSON.stringify(now.toISOString())},"user":${JSON.stringify(userView)}`;
-        for (const [name, page] of sections) {
-          yield `,${JSON.stringify(name)}:[`;
-          let after = 0;
-          let first = true;
-          for (;;) {
-            const rows = await page(after);
-            if (rows.length > 0) {
-              yield (first ? '' : ',') + rows.map((row) => JSON.stringify(row)).join(',');
-              first = false;
-              after = rows[rows.length - 1]!.id;
-            }
-            if (rows.length < EXPORT_PAGE_SIZE) break;
-          }
-          yield ']';
-        }
-        yield `,"referrals":${JSON.stringify(await referrals())}}`;
-      }
-      return document();
+      return exportDocument(now, userView, sections, referrals);
     },
   };
+}
+
+/** What a deletion removed and kept, as its audit row says (DESIGN.md "Accounts"). */
+function deletionDetails(
+  account: UserRow,
+  removed: {
+    auditScrubbed: number;
+    tickets: number;
+    files: number;
+    tokensRevoked: number;
+    godchildren: number;
+    pronostics: number;
+    forfeited: number;
+  },
+) {
+  return {
+    by: 'owner',
+    removed: {
+      personal_fields: ['phone', 'name', 'username', 'avatar'],
+      phone_from_audit_rows: removed.auditScrubbed,
+      tickets: removed.tickets,
+      files: removed.files,
+      tokens_revoked: removed.tokensRevoked,
+      godchildren_released: removed.godchildren,
+    },
+    kept: {
+      ledger: 'wallet_operations rows, pointing at the tombstone',
+      payments: 'kept, pointing at the tombstone; the paying phone until the 10-year retention',
+      withdrawals:
+        'kept, pointing at the tombstone; the receiving phone (and the payout’s) until the 10-year retention',
+      pronostics_anonymised: removed.pronostics,
+      credits_balance: account.creditsBalance,
+      money_forfeited: removed.forfeited,
+      affiliation_code: account.affiliationCode,
+      country: account.country,
+    },
+  };
+}
+
+/** One part of the export: its name and how to read a page of it after an id. */
+type ExportSection = [name: string, page: (after: number) => Promise<{ id: number }[]>];
+
+/** The export's JSON text, chunk by chunk: the account, then each section page by page, then the referrals. */
+async function* exportDocument(
+  now: Date,
+  userView: object,
+  sections: readonly ExportSection[],
+  referrals: () => Promise<unknown>,
+): AsyncGenerator<string> {
+  yield `{"exported_at":${JSON.stringify(now.toISOString())},"user":${JSON.stringify(userView)}`;
+  for (const [name, page] of sections) {
+    yield `,${JSON.stringify(name)}:[`;
+    let after = 0;
+    let first = true;
+    for (;;) {
+      const rows = await page(after);
+      if (rows.length > 0) {
+        yield (first ? '' : ',') + rows.map((row) => JSON.stringify(row)).join(',');
+        first = false;
+        after = rows[rows.length - 1]!.id;
+      }
+      if (rows.length < EXPORT_PAGE_SIZE) break;
+    }
+    yield ']';
+  }
+  yield `,"referrals":${JSON.stringify(await referrals())}}`;
 }
 
 export type AccountService = ReturnType<typeof createAccountService>;

@@ -16,14 +16,14 @@ import {
   modelFromRatings,
 } from '../../engine/model.js';
 import { borrowRating, predictFixture } from '../../engine/predict.js';
-import { buildResult, type MatchContext, UNNAMED_TEAMS } from '../../engine/result.js';
+import { buildResult, type MatchContext, narrationPhrases } from '../../engine/result.js';
 import { seasonOfDate } from '../../engine/season.js';
 import type { PlayedMatch } from '../../engine/types.js';
 import type { PronosticTypeSlug } from '../../lib/allowed-values.js';
 import type { Clock } from '../../lib/clock.js';
 import { DAY_MS, isoDay } from '../../lib/time.js';
 import type { Narrator } from '../../providers/ai/types.js';
-import type { AnalysisInput, AnalysisOutcome, Analyst } from '../pronostics/analyst.js';
+import type { AnalysisInput, AnalysisOutcome, Analyst } from '../../types/analyst.js';
 import { pastMarketOf, prematchOddsFrom } from './evaluation-data.js';
 import type { LeagueFitter } from './fit-pool.js';
 import { marketOddsOf } from './results-csv.js';
@@ -182,8 +182,8 @@ export function createAnalyst(deps: AnalystDeps): FootballAnalyst {
     checkAbort();
     const input = details ?? {};
     const locale = extra.locale ?? 'fr';
-    const homeName = displayName(input.home, UNNAMED_TEAMS[locale].home);
-    const awayName = displayName(input.away, UNNAMED_TEAMS[locale].away);
+    const homeName = displayName(input.home, narrationPhrases(locale).unnamedTeams.home);
+    const awayName = displayName(input.away, narrationPhrases(locale).unnamedTeams.away);
     const leagueText = typeof input.league === 'string' ? input.league : '';
     const asOf = asOfFor(input, deps.clock.now());
     // Exclusive bound for "played by then" queries: the match day itself is not known yet.

@@ -97,7 +97,7 @@ export async function loadEvaluationFiles(files: readonly string[]): Promise<Loa
 }
 
 /**
- * The honest protocol (docs/engine.md): settings are tuned on seasons up to 2015-16, chosen on the
+ * The honest protocol (docs/engine/protocol.md): settings are tuned on seasons up to 2015-16, chosen on the
  * validation block, and the final block is reported once, never used to choose anything.
  */
 export const PROTOCOL_BLOCKS = {

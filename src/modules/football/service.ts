@@ -1,6 +1,8 @@
 // Football results rules: finding a league or a team from what a client typed (any case, any
 // accents, aliases), adding aliases, importing results (parsed rows, a CSV text or file, a season
 // downloaded from football-data.co.uk) without duplicates, and the reads the analyst fits on.
+// Its parts (results imports, aliases, the fixtures module's needs) are built apart, top to bottom,
+// and joined into the one service by createFootballService.
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Config } from '../../config.js';
@@ -103,26 +105,8 @@ export interface MarketView {
   actual: 'home' | 'draw' | 'away';
 }
 
-export function createFootballService({ db, config, fetch: fetchImpl = fetch }: FootballServiceDeps) {
-  async function resolveLeague(text: string): Promise<FootballLeague | undefined> {
-    const normalized = normalizeName(text);
-    return normalized === '' ? undefined : findLeague(db, normalized);
-  }
-
-  /** Teams by name or alias, in the order asked (undefined where none): one lookup for all of them. */
-  async function resolveTeams(texts: readonly string[]): Promise<(FootballTeam | undefined)[]> {
-    const normalized = texts.map(normalizeName);
-    const found = await findTeams(
-      db,
-      normalized.filter((name) => name !== ''),
-    );
-    return normalized.map((name) => (name === '' ? undefined : found.get(name)));
-  }
-
-  async function resolveTeam(text: string): Promise<FootballTeam | undefined> {
-    return (await resolveTeams([text]))[0];
-  }
-
+/** Results imports: parsed rows, a CSV text or file, a season downloaded from football-data.co.uk. */
+function createResultsImport({ db, config, fetch: fetchImpl = fetch }: FootballServiceDeps) {
   /** Stores parsed rows: leagues and teams created as met, matches inserted once (a stored one takes the file's odds). */
   async function importRows(rows: readonly ResultRow[], onProgress?: ImportProgress): Promise<ImportReport> {
     const leagueIds = new Map<string, number>();
@@ -203,6 +187,177 @@ export function createFootballService({ db, config, fetch: fetchImpl = fetch }: 
   }
 
   /**
+   * Downloads one league's season from RESULTS_BASE_URL and imports it; the season's rows are
+   * labelled with `season`.
+   */
+  async function syncLeague(
+    code: string,
+    season: string,
+    onProgress?: ImportProgress,
+  ): Promise<FileImportReport & { url: string }> {
+    const url = resultsUrl(config.resultsBaseUrl, code, season);
+    const text = await downloadResults(url, { maxBytes: config.downloadMaxBytes, fetchImpl });
+    const report = await importText(text, `${code} ${season}`, onProgress, { league: code, season });
+    return { ...report, url };
+  }
+
+  return {
+    importRows,
+    importText,
+
+    async importFile(path: string, onProgress?: ImportProgress): Promise<FileImportReport> {
+      return importText(decodeResults(await readFile(path)), basename(path), onProgress);
+    },
+
+    syncLeague,
+
+    /** The daily sync's step: the season current at `now`, downloaded and imported. */
+    async syncCurrentSeason(
+      code: string,
+      now: Date,
+    ): Promise<FileImportReport & { url: string; season: string }> {
+      const season = currentSeason(now);
+      return { ...(await syncLeague(code, season)), season };
+    },
+  };
+}
+
+/** Aliases: a second name for a team or a league, whichever of the two names is already known. */
+function createAliases(db: Database) {
+  return {
+    /**
+     * Links two names of one team: whichever already names a team (by name or alias) is the team,
+     * the other becomes its alias, so `team:alias "Manchester United" "Man United"` works either way round.
+     */
+    async addTeamAlias(
+      first: string,
+      second: string,
+    ): Promise<{ team: FootballTeam; alias: string; added: boolean }> {
+      const [a, b] = [normalizeName(first), normalizeName(second)];
+      if (a === '' || b === '') throw new AliasError('Both names must contain letters or digits');
+      const found = await findTeams(db, [a, b]);
+      const teamA = found.get(a);
+      const teamB = found.get(b);
+      if (teamA && teamB) {
+        if (teamA.id === teamB.id) return { team: teamA, alias: second, added: false };
+        throw new AliasError(`"${first}" and "${second}" are two different teams already`);
+      }
+      const team = teamA ?? teamB;
+      if (!team) {
+        throw new AliasError(`Neither "${first}" nor "${second}" is a known team; import results first`);
+      }
+      const alias = team === teamA ? second : first;
+      const added = await insertTeamAlias(db, team.id, alias.trim(), normalizeName(alias));
+      return { team, alias: alias.trim(), added };
+    },
+
+    /** Same as team aliases, for leagues: `league:alias E0 "Premier League"` either way round. */
+    async addLeagueAlias(
+      first: string,
+      second: string,
+    ): Promise<{ league: FootballLeague; alias: string; added: boolean }> {
+      const [a, b] = [normalizeName(first), normalizeName(second)];
+      if (a === '' || b === '') throw new AliasError('Both names must contain letters or digits');
+      const leagueA = await findLeague(db, a);
+      const leagueB = await findLeague(db, b);
+      if (leagueA && leagueB) {
+        if (leagueA.id === leagueB.id) return { league: leagueA, alias: second, added: false };
+        throw new AliasError(`"${first}" and "${second}" are two different leagues already`);
+      }
+      const league = leagueA ?? leagueB;
+      if (!league) throw new AliasError(`Neither "${first}" nor "${second}" is a known league code or name`);
+      const alias = league === leagueA ? second : first;
+      const added = await insertLeagueAlias(db, league.id, alias.trim(), normalizeName(alias));
+      return { league, alias: alias.trim(), added };
+    },
+  };
+}
+
+/**
+ * The fixtures module's needs (issue 25): it keeps its own tables and reaches leagues, teams and
+ * results only through these.
+ */
+function createFixtureNeeds(db: Database) {
+  return {
+    /**
+     * A league by its code and teams by name (any case, accents, aliases), each created when new
+     * as a results import creates them (known aliases too), so the fixtures of a league never
+     * imported still sync. The map is keyed by the names as given.
+     */
+    async ensureLeagueAndTeams(
+      code: string,
+      names: readonly string[],
+    ): Promise<{ league: FootballLeague; teams: Map<string, FootballTeam> }> {
+      let league = await findLeagueByCode(db, code);
+      if (!league) {
+        await insertLeague(db, code, code);
+        league = await findLeagueByCode(db, code);
+      }
+      if (!league) throw new Error(`league ${code} could not be stored`);
+      const byNormalized = new Map<string, string>();
+      for (const name of names) {
+        const normalized = normalizeName(name);
+        if (normalized !== '' && !byNormalized.has(normalized)) byNormalized.set(normalized, name.trim());
+      }
+      let found = await findTeams(db, [...byNormalized.keys()]);
+      const missing = [...byNormalized].filter(([normalized]) => !found.has(normalized));
+      if (missing.length > 0) {
+        await insertTeams(
+          db,
+          missing.map(([nameNormalized, name]) => ({ name, nameNormalized })),
+        );
+        found = await findTeams(db, [...byNormalized.keys()]);
+        await insertTeamAliases(db, knownAliasesOf(missing.map(([normalized]) => found.get(normalized))));
+      }
+      const teams = new Map<string, FootballTeam>();
+      for (const name of names) {
+        const team = found.get(normalizeName(name));
+        if (team) teams.set(name, team);
+      }
+      return { league, teams };
+    },
+
+    /**
+     * Reads a downloaded fixtures.csv (either encoding the results files use), keeping `leagues`
+     * (all when empty); throws FixturesFileError on a malformed file, so nothing of it is stored.
+     */
+    parseFixturesFile(bytes: Uint8Array, leagues: readonly string[]): FixtureRow[] {
+      return parseFixturesCsv(decodeResults(bytes), leagues);
+    },
+
+    /** Leagues by id. */
+    leaguesByIds(ids: readonly number[]): Promise<FootballLeague[]> {
+      return findLeaguesByIds(db, ids);
+    },
+
+    /** The earliest stored result of each window's pairing (index-aligned; undefined: none). */
+    resultsOf(windows: readonly FixtureWindow[]): Promise<Array<FixtureResult | undefined>> {
+      return findFixtureResults(db, windows);
+    },
+  };
+}
+
+export function createFootballService({ db, config, fetch: fetchImpl = fetch }: FootballServiceDeps) {
+  async function resolveLeague(text: string): Promise<FootballLeague | undefined> {
+    const normalized = normalizeName(text);
+    return normalized === '' ? undefined : findLeague(db, normalized);
+  }
+
+  /** Teams by name or alias, in the order asked (undefined where none): one lookup for all of them. */
+  async function resolveTeams(texts: readonly string[]): Promise<(FootballTeam | undefined)[]> {
+    const normalized = texts.map(normalizeName);
+    const found = await findTeams(
+      db,
+      normalized.filter((name) => name !== ''),
+    );
+    return normalized.map((name) => (name === '' ? undefined : found.get(name)));
+  }
+
+  async function resolveTeam(text: string): Promise<FootballTeam | undefined> {
+    return (await resolveTeams([text]))[0];
+  }
+
+  /**
    * The stored result of each fixture, resolved as the analyst resolves names (any case, accents,
    * aliases; a named league restricts the match to it when we know that league): one query for the
    * teams, one per distinct league text, one for all the matches. Index-aligned with `fixtures`.
@@ -249,82 +404,8 @@ export function createFootballService({ db, config, fetch: fetchImpl = fetch }: 
     resolveTeam,
     resolveTeams,
     findFixtures,
-    importRows,
-    importText,
-
-    async importFile(path: string, onProgress?: ImportProgress): Promise<FileImportReport> {
-      return importText(decodeResults(await readFile(path)), basename(path), onProgress);
-    },
-
-    /**
-     * Downloads one league's season from RESULTS_BASE_URL and imports it; the season's rows are
-     * labelled with `season`.
-     */
-    async syncLeague(
-      code: string,
-      season: string,
-      onProgress?: ImportProgress,
-    ): Promise<FileImportReport & { url: string }> {
-      const url = resultsUrl(config.resultsBaseUrl, code, season);
-      const text = await downloadResults(url, { maxBytes: config.downloadMaxBytes, fetchImpl });
-      const report = await importText(text, `${code} ${season}`, onProgress, { league: code, season });
-      return { ...report, url };
-    },
-
-    /** The daily sync's step: the season current at `now`, downloaded and imported. */
-    async syncCurrentSeason(
-      code: string,
-      now: Date,
-    ): Promise<FileImportReport & { url: string; season: string }> {
-      const season = currentSeason(now);
-      return { ...(await this.syncLeague(code, season)), season };
-    },
-
-    /**
-     * Links two names of one team: whichever already names a team (by name or alias) is the team,
-     * the other becomes its alias, so `team:alias "Manchester United" "Man United"` works either way round.
-     */
-    async addTeamAlias(
-      first: string,
-      second: string,
-    ): Promise<{ team: FootballTeam; alias: string; added: boolean }> {
-      const [a, b] = [normalizeName(first), normalizeName(second)];
-      if (a === '' || b === '') throw new AliasError('Both names must contain letters or digits');
-      const found = await findTeams(db, [a, b]);
-      const teamA = found.get(a);
-      const teamB = found.get(b);
-      if (teamA && teamB) {
-        if (teamA.id === teamB.id) return { team: teamA, alias: second, added: false };
-        throw new AliasError(`"${first}" and "${second}" are two different teams already`);
-      }
-      const team = teamA ?? teamB;
-      if (!team) {
-        throw new AliasError(`Neither "${first}" nor "${second}" is a known team; import results first`);
-      }
-      const alias = team === teamA ? second : first;
-      const added = await insertTeamAlias(db, team.id, alias.trim(), normalizeName(alias));
-      return { team, alias: alias.trim(), added };
-    },
-
-    /** Same as team aliases, for leagues: `league:alias E0 "Premier League"` either way round. */
-    async addLeagueAlias(
-      first: string,
-      second: string,
-    ): Promise<{ league: FootballLeague; alias: string; added: boolean }> {
-      const [a, b] = [normalizeName(first), normalizeName(second)];
-      if (a === '' || b === '') throw new AliasError('Both names must contain letters or digits');
-      const leagueA = await findLeague(db, a);
-      const leagueB = await findLeague(db, b);
-      if (leagueA && leagueB) {
-        if (leagueA.id === leagueB.id) return { league: leagueA, alias: second, added: false };
-        throw new AliasError(`"${first}" and "${second}" are two different leagues already`);
-      }
-      const league = leagueA ?? leagueB;
-      if (!league) throw new AliasError(`Neither "${first}" nor "${second}" is a known league code or name`);
-      const alias = league === leagueA ? second : first;
-      const added = await insertLeagueAlias(db, league.id, alias.trim(), normalizeName(alias));
-      return { league, alias: alias.trim(), added };
-    },
+    ...createResultsImport({ db, config, fetch: fetchImpl }),
+    ...createAliases(db),
 
     /** The league a team played its latest match in, before a day (yyyy-mm-dd, exclusive). */
     async latestLeagueOf(teamId: number, before: string): Promise<FootballLeague | undefined> {
@@ -383,64 +464,7 @@ export function createFootballService({ db, config, fetch: fetchImpl = fetch }: 
       return views;
     },
 
-    // The fixtures module's needs (issue 25): it keeps its own tables and reaches leagues, teams and
-    // results only through these.
-
-    /**
-     * A league by its code and teams by name (any case, accents, aliases), each created when new
-     * as a results import creates them (known aliases too), so the fixtures of a league never
-     * imported still sync. The map is keyed by the names as given.
-     */
-    async ensureLeagueAndTeams(
-      code: string,
-      names: readonly string[],
-    ): Promise<{ league: FootballLeague; teams: Map<string, FootballTeam> }> {
-      let league = await findLeagueByCode(db, code);
-      if (!league) {
-        await insertLeague(db, code, code);
-        league = await findLeagueByCode(db, code);
-      }
-      if (!league) throw new Error(`league ${code} could not be stored`);
-      const byNormalized = new Map<string, string>();
-      for (const name of names) {
-        const normalized = normalizeName(name);
-        if (normalized !== '' && !byNormalized.has(normalized)) byNormalized.set(normalized, name.trim());
-      }
-      let found = await findTeams(db, [...byNormalized.keys()]);
-      const missing = [...byNormalized].filter(([normalized]) => !found.has(normalized));
-      if (missing.length > 0) {
-        await insertTeams(
-          db,
-          missing.map(([nameNormalized, name]) => ({ name, nameNormalized })),
-        );
-        found = await findTeams(db, [...byNormalized.keys()]);
-        await insertTeamAliases(db, knownAliasesOf(missing.map(([normalized]) => found.get(normalized))));
-      }
-      const teams = new Map<string, FootballTeam>();
-      for (const name of names) {
-        const team = found.get(normalizeName(name));
-        if (team) teams.set(name, team);
-      }
-      return { league, teams };
-    },
-
-    /**
-     * Reads a downloaded fixtures.csv (either encoding the results files use), keeping `leagues`
-     * (all when empty); throws FixturesFileError on a malformed file, so nothing of it is stored.
-     */
-    parseFixturesFile(bytes: Uint8Array, leagues: readonly string[]): FixtureRow[] {
-      return parseFixturesCsv(decodeResults(bytes), leagues);
-    },
-
-    /** Leagues by id. */
-    leaguesByIds(ids: readonly number[]): Promise<FootballLeague[]> {
-      return findLeaguesByIds(db, ids);
-    },
-
-    /** The earliest stored result of each window's pairing (index-aligned; undefined: none). */
-    resultsOf(windows: readonly FixtureWindow[]): Promise<Array<FixtureResult | undefined>> {
-      return findFixtureResults(db, windows);
-    },
+    ...createFixtureNeeds(db),
   };
 }
 

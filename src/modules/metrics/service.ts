@@ -53,210 +53,15 @@ const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.
 export type RequestRecorder = (statusCode: number, seconds: number) => void;
 
 export function createMetricsService(deps: MetricsDeps) {
-  const { clock, logger, database, sources } = deps;
-  const cacheMs = (deps.cacheSeconds ?? 10) * 1000;
-
   /**
    * Built on first use: a process that never serves metrics (a CLI command reading the same
    * environment) starts no collector.
    */
   let built: ReturnType<typeof build> | undefined;
   const registryParts = () => {
-    built ??= build();
+    built ??= build(deps);
     return built;
   };
-
-  function build() {
-    const registry = new Registry();
-    const registers = [registry];
-    collectDefaultMetrics({ register: registry });
-    const requests = new Histogram({
-      name: 'http_request_duration_seconds',
-      help: 'Time from a request read to its answer sent, by method, route pattern and status code.',
-      labelNames: ['method', 'route', 'status_code'] as const,
-      buckets: DURATION_BUCKETS,
-      registers,
-    });
-    const readErrors = new Counter({
-      name: 'pronostics_metrics_read_errors_total',
-      help: 'Backlog reads that failed at scrape time (the gauges keep their last value).',
-      labelNames: ['source'] as const,
-      registers,
-    });
-
-    new Gauge({
-      name: 'pronostics_db_pool_connections',
-      help: 'Database connections: the most the pool opens, open now, idle now (PGlite: one).',
-      labelNames: ['state'] as const,
-      registers,
-      collect() {
-        const stats = database.poolStats();
-        this.set({ state: 'max' }, stats.max);
-        this.set({ state: 'open' }, stats.open);
-        this.set({ state: 'idle' }, stats.idle);
-      },
-    });
-    new Gauge({
-      name: 'pronostics_db_pool_waiting',
-      help: 'Callers waiting for a database connection now (PGlite: queued behind its one connection).',
-      registers,
-      collect() {
-        this.set(database.poolStats().waiting);
-      },
-    });
-    new Counter({
-      name: 'pronostics_db_pool_acquires_total',
-      help: 'Database connections handed out (PGlite: statements and transactions let through).',
-      registers,
-      collect() {
-        this.reset();
-        this.inc(database.poolStats().acquires);
-      },
-    });
-    new Counter({
-      name: 'pronostics_db_pool_acquire_seconds_total',
-      help: 'Seconds spent waiting for a database connection, in all (rate ÷ acquires rate: mean wait).',
-      registers,
-      collect() {
-        this.reset();
-        this.inc(database.poolStats().acquireSeconds);
-      },
-    });
-
-    /** One read at a time, answered again for `cacheMs`; a failed read is counted and keeps the last value. */
-    function cached<T>(source: string, read: () => Promise<T>): () => Promise<T | undefined> {
-      let value: T | undefined;
-      let readAt = Number.NEGATIVE_INFINITY;
-      let reading: Promise<T | undefined> | undefined;
-      return () => {
-        if (clock.now().getTime() - readAt < cacheMs) return Promise.resolve(value);
-        reading ??= read()
-          .then(
-            (fresh) => {
-              value = fresh;
-              return fresh;
-            },
-            (error: unknown) => {
-              readErrors.inc({ source });
-              logger.warn({ err: error, source }, 'metrics: a backlog read failed');
-              return value;
-            },
-          )
-          .finally(() => {
-            readAt = clock.now().getTime();
-            reading = undefined;
-          });
-        return reading;
-      };
-    }
-
-    const ageOf = (backlog: Backlog) =>
-      backlog.oldestAt === null ? 0 : Math.max(0, clock.now().getTime() / 1000 - backlog.oldestAt);
-
-    function backlogGauges(name: string, what: string, read: () => Promise<Backlog | undefined>) {
-      new Gauge({
-        name,
-        help: `${what}: how many.`,
-        registers,
-        async collect() {
-          const backlog = await read();
-          if (backlog) this.set(backlog.count);
-        },
-      });
-      new Gauge({
-        name: `${name}_oldest_seconds`,
-        help: `${what}: age of the oldest, in seconds (0 when none).`,
-        registers,
-        async collect() {
-          const backlog = await read();
-          if (backlog) this.set(ageOf(backlog));
-        },
-      });
-    }
-
-    backlogGauges(
-      'pronostics_analysis_queue',
-      'Pronostics waiting for their analysis (status processing)',
-      cached('analysis', () => sources.analysis.backlog()),
-    );
-    backlogGauges(
-      'pronostics_payments_pending',
-      "Payments waiting for the provider's final word",
-      cached('payments', () => sources.payments.pendingBacklog()),
-    );
-    backlogGauges(
-      'pronostics_payouts_pending',
-      'Payouts not final yet',
-      cached('payouts', () => sources.payouts.pendingBacklog()),
-    );
-
-    const smsUse = cached('sms', () => sources.sms.smsBudgetUse());
-    new Gauge({
-      name: 'pronostics_sms_budget_used',
-      help: 'Sign-in SMS reserved or sent in the last hour, per country calling code and in all.',
-      labelNames: ['budget'] as const,
-      registers,
-      async collect() {
-        const use = await smsUse();
-        if (!use) return;
-        this.reset();
-        for (const budget of use) this.set({ budget: budget.budget }, budget.used);
-      },
-    });
-    new Gauge({
-      name: 'pronostics_sms_budget_limit',
-      help: 'The hourly SMS budget of each calling code seen in the last hour, and the global one.',
-      labelNames: ['budget'] as const,
-      registers,
-      async collect() {
-        const use = await smsUse();
-        if (!use) return;
-        this.reset();
-        for (const budget of use) this.set({ budget: budget.budget }, budget.limit);
-      },
-    });
-
-    new Counter({
-      name: 'pronostics_backups_total',
-      help: 'Scheduled backups this process finished, by result (failed: not written or not verified).',
-      labelNames: ['result'] as const,
-      registers,
-      collect() {
-        const { succeeded, failed } = sources.backups.backupStats();
-        this.reset();
-        this.inc({ result: 'succeeded' }, succeeded);
-        this.inc({ result: 'failed' }, failed);
-      },
-    });
-    new Gauge({
-      name: 'pronostics_backup_last_success_seconds',
-      help: 'When the last scheduled backup of this process was written and verified (epoch seconds; 0 before the first).',
-      registers,
-      collect() {
-        this.set(sources.backups.backupStats().lastSuccessAt ?? 0);
-      },
-    });
-
-    new Gauge({
-      name: 'pronostics_push_pruning_paused',
-      help: 'Whether this process paused the pruning of dead push tokens (1): every device answered as dead (a wrong FCM_PROJECT_ID or sender?).',
-      registers,
-      collect() {
-        this.set(sources.push.pruningStats().paused ? 1 : 0);
-      },
-    });
-    new Counter({
-      name: 'pronostics_push_devices_held_total',
-      help: 'Push devices answered as dead but kept because pruning was paused, since this process started.',
-      registers,
-      collect() {
-        this.reset();
-        this.inc(sources.push.pruningStats().held);
-      },
-    });
-
-    return { registry, requests };
-  }
 
   return {
     /**
@@ -281,6 +86,236 @@ export function createMetricsService(deps: MetricsDeps) {
       return { contentType: registry.contentType, body: await registry.metrics() };
     },
   };
+}
+
+/**
+ * The registry and every metric in it, in the order a scrape lists them: the process's, the
+ * requests', the pool's, the backlogs', the SMS budgets', the backups', the push pruning's.
+ */
+function build(deps: MetricsDeps) {
+  const { sources } = deps;
+  const registry = new Registry();
+  const registers = [registry];
+  collectDefaultMetrics({ register: registry });
+  const requests = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from a request read to its answer sent, by method, route pattern and status code.',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    buckets: DURATION_BUCKETS,
+    registers,
+  });
+  const readErrors = new Counter({
+    name: 'pronostics_metrics_read_errors_total',
+    help: 'Backlog reads that failed at scrape time (the gauges keep their last value).',
+    labelNames: ['source'] as const,
+    registers,
+  });
+  poolMetrics(registers, deps.database);
+  const cached = cachedReads(deps, readErrors);
+  const backlog = (name: string, what: string, read: () => Promise<Backlog | undefined>) =>
+    backlogGauges(registers, deps.clock, name, what, read);
+  backlog(
+    'pronostics_analysis_queue',
+    'Pronostics waiting for their analysis (status processing)',
+    cached('analysis', () => sources.analysis.backlog()),
+  );
+  backlog(
+    'pronostics_payments_pending',
+    "Payments waiting for the provider's final word",
+    cached('payments', () => sources.payments.pendingBacklog()),
+  );
+  backlog(
+    'pronostics_payouts_pending',
+    'Payouts not final yet',
+    cached('payouts', () => sources.payouts.pendingBacklog()),
+  );
+  smsMetrics(
+    registers,
+    cached('sms', () => sources.sms.smsBudgetUse()),
+  );
+  backupMetrics(registers, sources.backups);
+  pushMetrics(registers, sources.push);
+  return { registry, requests };
+}
+
+type Registers = Registry[];
+
+/** The database pool: connections by state, callers waiting, acquisitions and the time they waited. */
+function poolMetrics(registers: Registers, database: MetricsDeps['database']): void {
+  new Gauge({
+    name: 'pronostics_db_pool_connections',
+    help: 'Database connections: the most the pool opens, open now, idle now (PGlite: one).',
+    labelNames: ['state'] as const,
+    registers,
+    collect() {
+      const stats = database.poolStats();
+      this.set({ state: 'max' }, stats.max);
+      this.set({ state: 'open' }, stats.open);
+      this.set({ state: 'idle' }, stats.idle);
+    },
+  });
+  new Gauge({
+    name: 'pronostics_db_pool_waiting',
+    help: 'Callers waiting for a database connection now (PGlite: queued behind its one connection).',
+    registers,
+    collect() {
+      this.set(database.poolStats().waiting);
+    },
+  });
+  new Counter({
+    name: 'pronostics_db_pool_acquires_total',
+    help: 'Database connections handed out (PGlite: statements and transactions let through).',
+    registers,
+    collect() {
+      this.reset();
+      this.inc(database.poolStats().acquires);
+    },
+  });
+  new Counter({
+    name: 'pronostics_db_pool_acquire_seconds_total',
+    help: 'Seconds spent waiting for a database connection, in all (rate ÷ acquires rate: mean wait).',
+    registers,
+    collect() {
+      this.reset();
+      this.inc(database.poolStats().acquireSeconds);
+    },
+  });
+}
+
+/**
+ * The owning modules' reads, made for scrapes: one read at a time, answered again for
+ * `cacheSeconds`; a failed read is counted and keeps the last value.
+ */
+function cachedReads({ clock, logger, cacheSeconds }: MetricsDeps, readErrors: Counter<'source'>) {
+  const cacheMs = (cacheSeconds ?? 10) * 1000;
+  return <T>(source: string, read: () => Promise<T>): (() => Promise<T | undefined>) => {
+    let value: T | undefined;
+    let readAt = Number.NEGATIVE_INFINITY;
+    let reading: Promise<T | undefined> | undefined;
+    return () => {
+      if (clock.now().getTime() - readAt < cacheMs) return Promise.resolve(value);
+      reading ??= read()
+        .then(
+          (fresh) => {
+            value = fresh;
+            return fresh;
+          },
+          (error: unknown) => {
+            readErrors.inc({ source });
+            logger.warn({ err: error, source }, 'metrics: a backlog read failed');
+            return value;
+          },
+        )
+        .finally(() => {
+          readAt = clock.now().getTime();
+          reading = undefined;
+        });
+      return reading;
+    };
+  };
+}
+
+/** A backlog's two gauges: how many rows wait, and the age of the oldest. */
+function backlogGauges(
+  registers: Registers,
+  clock: Clock,
+  name: string,
+  what: string,
+  read: () => Promise<Backlog | undefined>,
+): void {
+  const ageOf = (backlog: Backlog) =>
+    backlog.oldestAt === null ? 0 : Math.max(0, clock.now().getTime() / 1000 - backlog.oldestAt);
+  new Gauge({
+    name,
+    help: `${what}: how many.`,
+    registers,
+    async collect() {
+      const backlog = await read();
+      if (backlog) this.set(backlog.count);
+    },
+  });
+  new Gauge({
+    name: `${name}_oldest_seconds`,
+    help: `${what}: age of the oldest, in seconds (0 when none).`,
+    registers,
+    async collect() {
+      const backlog = await read();
+      if (backlog) this.set(ageOf(backlog));
+    },
+  });
+}
+
+/** The sign-in SMS budgets: what each used in the last hour, and its limit. */
+function smsMetrics(registers: Registers, smsUse: () => Promise<SmsBudgetUse[] | undefined>): void {
+  new Gauge({
+    name: 'pronostics_sms_budget_used',
+    help: 'Sign-in SMS reserved or sent in the last hour, per country calling code and in all.',
+    labelNames: ['budget'] as const,
+    registers,
+    async collect() {
+      const use = await smsUse();
+      if (!use) return;
+      this.reset();
+      for (const budget of use) this.set({ budget: budget.budget }, budget.used);
+    },
+  });
+  new Gauge({
+    name: 'pronostics_sms_budget_limit',
+    help: 'The hourly SMS budget of each calling code seen in the last hour, and the global one.',
+    labelNames: ['budget'] as const,
+    registers,
+    async collect() {
+      const use = await smsUse();
+      if (!use) return;
+      this.reset();
+      for (const budget of use) this.set({ budget: budget.budget }, budget.limit);
+    },
+  });
+}
+
+/** This process's scheduled backups: finished by result, and the last success. */
+function backupMetrics(registers: Registers, backups: MetricsSources['backups']): void {
+  new Counter({
+    name: 'pronostics_backups_total',
+    help: 'Scheduled backups this process finished, by result (failed: not written or not verified).',
+    labelNames: ['result'] as const,
+    registers,
+    collect() {
+      const { succeeded, failed } = backups.backupStats();
+      this.reset();
+      this.inc({ result: 'succeeded' }, succeeded);
+      this.inc({ result: 'failed' }, failed);
+    },
+  });
+  new Gauge({
+    name: 'pronostics_backup_last_success_seconds',
+    help: 'When the last scheduled backup of this process was written and verified (epoch seconds; 0 before the first).',
+    registers,
+    collect() {
+      this.set(backups.backupStats().lastSuccessAt ?? 0);
+    },
+  });
+}
+
+/** The push sender's pruning of dead tokens: paused now, and the devices kept meanwhile. */
+function pushMetrics(registers: Registers, push: MetricsSources['push']): void {
+  new Gauge({
+    name: 'pronostics_push_pruning_paused',
+    help: 'Whether this process paused the pruning of dead push tokens (1): every device answered as dead (a wrong FCM_PROJECT_ID or sender?).',
+    registers,
+    collect() {
+      this.set(push.pruningStats().paused ? 1 : 0);
+    },
+  });
+  new Counter({
+    name: 'pronostics_push_devices_held_total',
+    help: 'Push devices answered as dead but kept because pruning was paused, since this process started.',
+    registers,
+    collect() {
+      this.reset();
+      this.inc(push.pruningStats().held);
+    },
+  });
 }
 
 export type MetricsService = ReturnType<typeof createMetricsService>;

@@ -6,7 +6,6 @@ import type { Database, Transaction } from '../../db/client.js';
 import { catalogueFor } from '../../lib/messages.js';
 import type { Ledger } from '../../money/index.js';
 import type { UserEventLog } from '../events/service.js';
-import type { AnalysisOdds, FixtureService } from '../fixtures/service.js';
 import {
   analysisBacklog,
   type ClaimedJob,
@@ -33,13 +32,11 @@ export interface AnalysisJobsDeps {
   db: Database;
   /** Moves balances with their ledger rows (money's ledger). */
   ledger: Ledger;
-  /** The pre-match odds of a job's fixture (without it, analyses get none). */
-  odds?: Pick<FixtureService, 'oddsFor'>;
   /** The user's event log: the pronostic's end is reported in the transaction that writes it. */
   events: UserEventLog;
 }
 
-export function createAnalysisJobs({ db, ledger, odds, events }: AnalysisJobsDeps) {
+export function createAnalysisJobs({ db, ledger, events }: AnalysisJobsDeps) {
   /** The pronostic as its detail GET shows it now (a deleted one is still reported, by its id). */
   async function shown(tx: Transaction, job: ClaimedJob) {
     const found = await findLivePronostic(tx, job.id);
@@ -47,15 +44,6 @@ export function createAnalysisJobs({ db, ledger, odds, events }: AnalysisJobsDep
   }
 
   return {
-    /**
-     * The pre-match odds the analysis of `job` is given at `now`: its fixture's latest collected by
-     * then, or those of the scheduled fixture a free-text match resolves to; undefined when none.
-     */
-    async oddsFor(job: ClaimedJob, now: Date): Promise<AnalysisOdds | undefined> {
-      if (!odds) return undefined;
-      return odds.oddsFor({ fixtureId: job.fixtureId, teamsDetails: job.teamsDetails }, now);
-    },
-
     /** Rows still `processing` and the oldest one's creation in epoch seconds (the metrics). */
     backlog() {
       return analysisBacklog(db);

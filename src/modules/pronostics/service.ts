@@ -195,6 +195,160 @@ export interface PronosticServiceDeps {
   admission?: Pick<AnalysisAdmission, 'waitForRoom'>;
 }
 
+/** What an account's deletion and its data export need of the pronostics. */
+function createAccountNeeds(db: Database, clock: Clock) {
+  return {
+    /**
+     * In an account deletion's transaction: the user's pronostics soft-deleted and cut to what the
+     * track record needs (repository `forgetOwner`); how many.
+     */
+    forgetOwner(tx: Transaction, userId: number): Promise<number> {
+      return forgetOwner(tx, userId, clock.now());
+    },
+
+    /** A page of the user's pronostics (deleted ones too), after `afterId`, for their data export. */
+    async exportPage(userId: number, afterId: number, limit: number) {
+      const rows = await pronosticsForExport(db, userId, afterId, limit);
+      return rows.map((row) => ({
+        id: row.id,
+        type: row.type,
+        status: row.status,
+        credits_cost: row.creditsCost,
+        teams_details: row.teamsDetails,
+        result: row.result,
+        ai_model: row.aiModel,
+        outcome: row.outcome,
+        settled_at: row.settledAt === null ? null : isoTimestamp(row.settledAt),
+        created_at: isoTimestamp(row.createdAt),
+        deleted_at: row.deletedAt === null ? null : isoTimestamp(row.deletedAt),
+      }));
+    },
+  };
+}
+
+/** The back office's reads of pronostics: any user's list and counts, the figures by day. */
+function createBackOfficeReads(db: Database) {
+  return {
+    /** Any user's pronostics for the back office, deleted ones included (flagged), newest first. */
+    async listForAdmin(userId: number, query: { page?: number; per_page?: number }) {
+      const page = pageRequest(query);
+      const [rows, total] = await Promise.all([
+        listAllPronosticsOf(db, userId, { limit: page.perPage, offset: offsetOf(page) }),
+        countAllPronosticsOf(db, userId),
+      ]);
+      return {
+        pronostics: rows.map((row) => ({
+          ...listedView(row),
+          deleted: row.deletedAt !== null,
+          deleted_at: row.deletedAt === null ? null : isoTimestamp(row.deletedAt),
+        })),
+        meta: pageMeta(page, total),
+      };
+    },
+
+    /** A user's live pronostics counted by status (the back office's user detail). */
+    async countsOf(userId: number) {
+      const counts = await countPronosticsByStatus(db, userId);
+      const of = (status: PronosticStatus) => counts.find((row) => row.status === status)?.total ?? 0;
+      return {
+        total: counts.reduce((sum, row) => sum + row.total, 0),
+        processing: of('processing'),
+        success: of('success'),
+        cancelled: of('cancelled'),
+      };
+    },
+
+    /** How many live (not cancelled) pronostics each fixture has, by fixture id (the back office's fixtures). */
+    countByFixtures(fixtureIds: readonly number[]): Promise<Map<number, number>> {
+      return countByFixtures(db, fixtureIds);
+    },
+
+    /** Pronostics created per UTC day and status (the back office's figures). */
+    byDayAndStatus(range: { from: string; before: string }) {
+      return pronosticsByDayAndStatus(db, range);
+    },
+  };
+}
+
+/** The back office's edits of the pronostic types, each audited in its transaction. */
+function createTypeAdmin(db: Database, audit: AuditRecorder) {
+  return {
+    /** Every type, inactive ones included. */
+    async listAllTypes(): Promise<AdminPronosticType[]> {
+      return (await listAllTypes(db)).map(adminTypeView);
+    },
+
+    /** Edits a type; users' list and new pronostics see it at once. Audited; no change, no row. */
+    async updateType(admin: { id: number }, id: number, input: TypeEdit): Promise<AdminPronosticType> {
+      const wanted: TypeChanges = {
+        ...(input.name !== undefined ? { name: cleanText('name', input.name, 2) } : {}),
+        ...(input.description !== undefined
+          ? { description: cleanText('description', input.description, 3) }
+          : {}),
+        ...(input.difficulty !== undefined ? { difficulty: input.difficulty } : {}),
+        ...(input.is_active !== undefined ? { active: input.is_active } : {}),
+      };
+      if (Object.keys(wanted).length === 0) {
+        throw ValidationFailed.field('body', messages.pronosticTypeNothingToChange);
+      }
+      return db.transaction(async (tx) => {
+        const current = await lockType(tx, id);
+        if (!current) throw new NotFound(messages.pronosticTypeNotFound);
+        const changes = Object.fromEntries(
+          Object.entries(wanted).filter(([key, value]) => current[key as keyof TypeChanges] !== value),
+        ) as TypeChanges;
+        if (Object.keys(changes).length === 0) return adminTypeView(current);
+        const updated = await updateType(tx, id, changes);
+        const before = Object.fromEntries(
+          Object.keys(changes).map((key) => [key, current[key as keyof TypeChanges]]),
+        );
+        await audit.record(tx, {
+          adminId: admin.id,
+          action: 'pronostic_type.update',
+          targetType: 'pronostic_type',
+          targetId: id,
+          details: { before, after: changes },
+        });
+        return adminTypeView(updated);
+      });
+    },
+
+    /**
+     * A type for a market the engine answers (`pronosticTypeSlugs`, else 422 on `slug`); one type
+     * per market (409 when the slug has one). Audited in the same transaction.
+     */
+    async createType(admin: { id: number }, input: TypeCreation): Promise<AdminPronosticType> {
+      if (!(pronosticTypeSlugs as readonly string[]).includes(input.slug)) {
+        throw ValidationFailed.field('slug', messages.pronosticTypeUnknownSlug);
+      }
+      const values = {
+        slug: input.slug as PronosticTypeSlug,
+        name: cleanText('name', input.name, 2),
+        description: cleanText('description', input.description, 3),
+        difficulty: input.difficulty,
+        active: input.is_active ?? true,
+      };
+      try {
+        return await db.transaction(async (tx) => {
+          const row = await insertTypeIfAbsent(tx, values);
+          if (!row) throw new PronosticTypeExists();
+          await audit.record(tx, {
+            adminId: admin.id,
+            action: 'pronostic_type.create',
+            targetType: 'pronostic_type',
+            targetId: row.id,
+            details: { ...values },
+          });
+          return adminTypeView(row);
+        });
+      } catch (error) {
+        if (isUniqueViolation(error, 'pronostic_types_slug_unique')) throw new PronosticTypeExists();
+        throw error;
+      }
+    },
+  };
+}
+
 export function createPronosticService({
   db,
   clock,
@@ -227,31 +381,7 @@ export function createPronosticService({
       return (await listActiveTypes(db)).map(typeView);
     },
 
-    /**
-     * In an account deletion's transaction: the user's pronostics soft-deleted and cut to what the
-     * track record needs (repository `forgetOwner`); how many.
-     */
-    forgetOwner(tx: Transaction, userId: number): Promise<number> {
-      return forgetOwner(tx, userId, clock.now());
-    },
-
-    /** A page of the user's pronostics (deleted ones too), after `afterId`, for their data export. */
-    async exportPage(userId: number, afterId: number, limit: number) {
-      const rows = await pronosticsForExport(db, userId, afterId, limit);
-      return rows.map((row) => ({
-        id: row.id,
-        type: row.type,
-        status: row.status,
-        credits_cost: row.creditsCost,
-        teams_details: row.teamsDetails,
-        result: row.result,
-        ai_model: row.aiModel,
-        outcome: row.outcome,
-        settled_at: row.settledAt === null ? null : isoTimestamp(row.settledAt),
-        created_at: isoTimestamp(row.createdAt),
-        deleted_at: row.deletedAt === null ? null : isoTimestamp(row.deletedAt),
-      }));
-    },
+    ...createAccountNeeds(db, clock),
 
     /**
      * Creates the pronostic and debits its cost, or throws InsufficientCredits having changed nothing.
@@ -371,118 +501,8 @@ export function createPronosticService({
       };
     },
 
-    /** Any user's pronostics for the back office, deleted ones included (flagged), newest first. */
-    async listForAdmin(userId: number, query: { page?: number; per_page?: number }) {
-      const page = pageRequest(query);
-      const [rows, total] = await Promise.all([
-        listAllPronosticsOf(db, userId, { limit: page.perPage, offset: offsetOf(page) }),
-        countAllPronosticsOf(db, userId),
-      ]);
-      return {
-        pronostics: rows.map((row) => ({
-          ...listedView(row),
-          deleted: row.deletedAt !== null,
-          deleted_at: row.deletedAt === null ? null : isoTimestamp(row.deletedAt),
-        })),
-        meta: pageMeta(page, total),
-      };
-    },
-
-    /** A user's live pronostics counted by status (the back office's user detail). */
-    async countsOf(userId: number) {
-      const counts = await countPronosticsByStatus(db, userId);
-      const of = (status: PronosticStatus) => counts.find((row) => row.status === status)?.total ?? 0;
-      return {
-        total: counts.reduce((sum, row) => sum + row.total, 0),
-        processing: of('processing'),
-        success: of('success'),
-        cancelled: of('cancelled'),
-      };
-    },
-
-    /** How many live (not cancelled) pronostics each fixture has, by fixture id (the back office's fixtures). */
-    countByFixtures(fixtureIds: readonly number[]): Promise<Map<number, number>> {
-      return countByFixtures(db, fixtureIds);
-    },
-
-    /** Pronostics created per UTC day and status (the back office's figures). */
-    byDayAndStatus(range: { from: string; before: string }) {
-      return pronosticsByDayAndStatus(db, range);
-    },
-
-    /** Every type, inactive ones included. */
-    async listAllTypes(): Promise<AdminPronosticType[]> {
-      return (await listAllTypes(db)).map(adminTypeView);
-    },
-
-    /** Edits a type; users' list and new pronostics see it at once. Audited; no change, no row. */
-    async updateType(admin: { id: number }, id: number, input: TypeEdit): Promise<AdminPronosticType> {
-      const wanted: TypeChanges = {
-        ...(input.name !== undefined ? { name: cleanText('name', input.name, 2) } : {}),
-        ...(input.description !== undefined
-          ? { description: cleanText('description', input.description, 3) }
-          : {}),
-        ...(input.difficulty !== undefined ? { difficulty: input.difficulty } : {}),
-        ...(input.is_active !== undefined ? { active: input.is_active } : {}),
-      };
-      if (Object.keys(wanted).length === 0) {
-        throw ValidationFailed.field('body', messages.pronosticTypeNothingToChange);
-      }
-      return db.transaction(async (tx) => {
-        const current = await lockType(tx, id);
-        if (!current) throw new NotFound(messages.pronosticTypeNotFound);
-        const changes = Object.fromEntries(
-          Object.entries(wanted).filter(([key, value]) => current[key as keyof TypeChanges] !== value),
-        ) as TypeChanges;
-        if (Object.keys(changes).length === 0) return adminTypeView(current);
-        const updated = await updateType(tx, id, changes);
-        const before = Object.fromEntries(
-          Object.keys(changes).map((key) => [key, current[key as keyof TypeChanges]]),
-        );
-        await audit.record(tx, {
-          adminId: admin.id,
-          action: 'pronostic_type.update',
-          targetType: 'pronostic_type',
-          targetId: id,
-          details: { before, after: changes },
-        });
-        return adminTypeView(updated);
-      });
-    },
-
-    /**
-     * A type for a market the engine answers (`pronosticTypeSlugs`, else 422 on `slug`); one type
-     * per market (409 when the slug has one). Audited in the same transaction.
-     */
-    async createType(admin: { id: number }, input: TypeCreation): Promise<AdminPronosticType> {
-      if (!(pronosticTypeSlugs as readonly string[]).includes(input.slug)) {
-        throw ValidationFailed.field('slug', messages.pronosticTypeUnknownSlug);
-      }
-      const values = {
-        slug: input.slug as PronosticTypeSlug,
-        name: cleanText('name', input.name, 2),
-        description: cleanText('description', input.description, 3),
-        difficulty: input.difficulty,
-        active: input.is_active ?? true,
-      };
-      try {
-        return await db.transaction(async (tx) => {
-          const row = await insertTypeIfAbsent(tx, values);
-          if (!row) throw new PronosticTypeExists();
-          await audit.record(tx, {
-            adminId: admin.id,
-            action: 'pronostic_type.create',
-            targetType: 'pronostic_type',
-            targetId: row.id,
-            details: { ...values },
-          });
-          return adminTypeView(row);
-        });
-      } catch (error) {
-        if (isUniqueViolation(error, 'pronostic_types_slug_unique')) throw new PronosticTypeExists();
-        throw error;
-      }
-    },
+    ...createBackOfficeReads(db),
+    ...createTypeAdmin(db, audit),
 
     async deleteOwn(user: AuthUser, id: number): Promise<void> {
       await findOwned(user, id);

@@ -36,9 +36,18 @@ const ownedErrors = { ...authErrors, 403: ErrorEnvelope, 404: ErrorEnvelope };
 const replyErrors = { ...ownedErrors, 409: ErrorEnvelope };
 const adminTicketErrors = { ...adminErrors, 404: ErrorEnvelope };
 
+type App = Parameters<FastifyPluginAsyncTypebox>[0];
+
+/** The user's ticket routes, then the back office's, in the scope that reads multipart forms. */
 const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { support } = app.services;
   await app.register(uploads);
+  userTicketRoutes(app);
+  adminTicketRoutes(app);
+};
+
+/** A user's own tickets: open one (multipart), list, read, reply, close, fetch its attachment. */
+function userTicketRoutes(app: App): void {
+  const { support } = app.services;
 
   app.post(
     '/api/user/support/ticket/create',
@@ -192,6 +201,11 @@ const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .send(file.body);
     },
   );
+}
+
+/** The back office's tickets: list, read, reply as the support, close. */
+function adminTicketRoutes(app: App): void {
+  const { support } = app.services;
 
   app.get(
     '/api/admin/tickets',
@@ -268,6 +282,6 @@ const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return envelope({ user: { id: admin.id }, message: messages.ticketClosed, data: { ticket } });
     },
   );
-};
+}
 
 export default supportRoutes;

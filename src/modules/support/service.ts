@@ -184,44 +184,125 @@ export interface SupportServiceDeps {
   maxUnclosed: number | null;
 }
 
-export function createSupportService({
-  db,
-  storage,
-  logger,
-  audit,
-  events,
-  accounts,
-  maxUnclosed,
-}: SupportServiceDeps) {
-  /** A ticket as its owner's detail GET shows it, read in the writing transaction (the events' data). */
-  async function shownIn(tx: Transaction, row: TicketRow) {
-    return ticketView(row, await repliesOf(tx, [row.id]));
+/** Each ticket's replies, by ticket, for a page of tickets. */
+async function repliesByTicket(db: Database, rows: TicketRow[]): Promise<Map<number, ReplyRow[]>> {
+  const byTicket = new Map<number, ReplyRow[]>(rows.map((row) => [row.id, []]));
+  for (const reply of await repliesOf(
+    db,
+    rows.map((row) => row.id),
+  )) {
+    byTicket.get(reply.ticketId)?.push(reply);
   }
+  return byTicket;
+}
 
-  /** One ticket as the back office sees it: its thread and who it is from. */
-  async function adminDetail(row: TicketRow): Promise<AdminTicketView> {
-    const [replies, owners] = await Promise.all([
-      repliesOf(db, [row.id]),
-      accounts.accountsByIds([row.userId]),
-    ]);
-    return adminTicketView(row, replies, owners.get(row.userId));
-  }
+async function detail<V>(
+  db: Database,
+  row: TicketRow,
+  view: (row: TicketRow, replies: ReplyRow[]) => V,
+): Promise<V> {
+  return view(row, await repliesOf(db, [row.id]));
+}
 
-  async function withReplies(rows: TicketRow[]): Promise<Map<number, ReplyRow[]>> {
-    const byTicket = new Map<number, ReplyRow[]>(rows.map((row) => [row.id, []]));
-    for (const reply of await repliesOf(
-      db,
-      rows.map((row) => row.id),
-    )) {
-      byTicket.get(reply.ticketId)?.push(reply);
+/** A ticket as its owner's detail GET shows it, read in the writing transaction (the events' data). */
+async function shownIn(tx: Transaction, row: TicketRow) {
+  return ticketView(row, await repliesOf(tx, [row.id]));
+}
+
+/** Adds a reply by `author` and moves the status; 409 on a closed ticket. */
+async function addReply(
+  { db, events }: Pick<SupportServiceDeps, 'db' | 'events'>,
+  id: number,
+  author: { id: number; as: TicketAuthor },
+  text: string,
+  check: (row: TicketRow) => void,
+  after?: (tx: Transaction, before: TicketRow, reply: ReplyRow) => Promise<void>,
+): Promise<TicketRow> {
+  const errors: FieldErrors = {};
+  const message = checkedText(errors, 'message', text, REPLY_LENGTH);
+  if (Object.keys(errors).length > 0) throw new ValidationFailed(errors);
+  return db.transaction(async (tx) => {
+    const current = await lockTicket(tx, id);
+    if (!current) throw new NotFound(messages.ticketNotFound);
+    check(current);
+    if (current.status === 'closed') throw new TicketClosed();
+    if ((await countReplies(tx, id)) >= MAX_REPLIES_PER_TICKET) {
+      throw ValidationFailed.field('message', messages.ticketTooManyReplies);
     }
-    return byTicket;
-  }
+    const added = await insertReply(tx, { ticketId: id, author: author.as, authorId: author.id, message });
+    const status: TicketStatus = author.as === 'support' ? 'answered' : 'open';
+    const updated = await setTicketStatus(tx, id, status);
+    await after?.(tx, current, added);
+    // The support's answer is the owner's news; the owner's reply is the back office's.
+    if (author.as === 'support')
+      await events.append(tx, updated.userId, 'ticket.replied', await shownIn(tx, updated));
+    else
+      await events.appendAdmin(tx, 'ticket.replied', {
+        ...(await shownIn(tx, updated)),
+        user_id: updated.userId,
+      });
+    return updated;
+  });
+}
 
-  async function detail<V>(row: TicketRow, view: (row: TicketRow, replies: ReplyRow[]) => V): Promise<V> {
-    return view(row, await repliesOf(db, [row.id]));
-  }
+/** Closes the ticket; already closed, nothing changes (and `after` is not called). */
+async function closeTicket(
+  db: Database,
+  id: number,
+  check: (row: TicketRow) => void,
+  after?: (tx: Transaction, before: TicketRow) => Promise<void>,
+): Promise<TicketRow> {
+  return db.transaction(async (tx) => {
+    const current = await lockTicket(tx, id);
+    if (!current) throw new NotFound(messages.ticketNotFound);
+    check(current);
+    if (current.status === 'closed') return current;
+    const updated = await setTicketStatus(tx, id, 'closed');
+    await after?.(tx, current);
+    return updated;
+  });
+}
 
+/**
+ * Streams a ticket's attachment into storage under a fresh key, its type decided by its first
+ * bytes (one of ATTACHMENT_TYPES, else a 422 on `attachment`). A failure of the upload itself (past
+ * its limit, a form cut short) is the answer, whatever the type or the write said.
+ */
+async function storeAttachment(
+  storage: StorageDriver,
+  userId: number,
+  source: Readable,
+  fileName: string,
+): Promise<StoredAttachment> {
+  const { stream, mime, ext } = await sniffUpload(source).catch((error: unknown) => {
+    if (isUploadFailure(source.errored)) throw source.errored;
+    if (isUploadFailure(error)) throw error;
+    throw ValidationFailed.field('attachment', messages.ticketAttachmentType);
+  });
+  if (mime === undefined || !ATTACHMENT_TYPES.includes(mime)) {
+    await discardUpload(stream);
+    // Read to its end, the form may turn out cut short: that is the answer then, not the type.
+    if (isUploadFailure(source.errored)) throw source.errored;
+    throw ValidationFailed.field('attachment', messages.ticketAttachmentType);
+  }
+  const key = `tickets/${userId}-${randomBytes(16).toString('hex')}.${ext}`;
+  const { size } = await storage.put(key, stream, { contentType: mime }).catch((error: unknown) => {
+    // Past the upload limit (413) or a form cut short (422 on body): the upload's own failure
+    // is the answer, whatever the write said.
+    throw isUploadFailure(source.errored) ? source.errored : error;
+  });
+  return { key, contentType: mime, name: cleanFileName(fileName, ext ?? 'bin'), size };
+}
+
+/** The support service: the user's side of the tickets, then the back office's. */
+export function createSupportService(deps: SupportServiceDeps) {
+  return { ...userTickets(deps), ...supportDesk(deps) };
+}
+
+export type SupportService = ReturnType<typeof createSupportService>;
+
+/** What a user does with their own tickets: open, read, reply, close, fetch an attachment, export. */
+function userTickets({ db, storage, logger, events, accounts, maxUnclosed }: SupportServiceDeps) {
   /** The ticket if it is the user's: 404 unknown, 403 another user's. */
   async function findOwned(user: { id: number }, id: number): Promise<TicketRow> {
     const row = await findTicket(db, id);
@@ -237,58 +318,6 @@ export function createSupportService({
   async function removeQuietly(key: string, why: string): Promise<void> {
     await storage.delete(key).catch((error: unknown) => {
       logger.error({ err: error, key }, why);
-    });
-  }
-
-  /** Adds a reply by `author` and moves the status; 409 on a closed ticket. */
-  async function reply(
-    id: number,
-    author: { id: number; as: TicketAuthor },
-    text: string,
-    check: (row: TicketRow) => void,
-    after?: (tx: Transaction, before: TicketRow, reply: ReplyRow) => Promise<void>,
-  ): Promise<TicketRow> {
-    const errors: FieldErrors = {};
-    const message = checkedText(errors, 'message', text, REPLY_LENGTH);
-    if (Object.keys(errors).length > 0) throw new ValidationFailed(errors);
-    return db.transaction(async (tx) => {
-      const current = await lockTicket(tx, id);
-      if (!current) throw new NotFound(messages.ticketNotFound);
-      check(current);
-      if (current.status === 'closed') throw new TicketClosed();
-      if ((await countReplies(tx, id)) >= MAX_REPLIES_PER_TICKET) {
-        throw ValidationFailed.field('message', messages.ticketTooManyReplies);
-      }
-      const added = await insertReply(tx, { ticketId: id, author: author.as, authorId: author.id, message });
-      const status: TicketStatus = author.as === 'support' ? 'answered' : 'open';
-      const updated = await setTicketStatus(tx, id, status);
-      await after?.(tx, current, added);
-      // The support's answer is the owner's news; the owner's reply is the back office's.
-      if (author.as === 'support')
-        await events.append(tx, updated.userId, 'ticket.replied', await shownIn(tx, updated));
-      else
-        await events.appendAdmin(tx, 'ticket.replied', {
-          ...(await shownIn(tx, updated)),
-          user_id: updated.userId,
-        });
-      return updated;
-    });
-  }
-
-  /** Closes the ticket; already closed, nothing changes (and `after` is not called). */
-  async function close(
-    id: number,
-    check: (row: TicketRow) => void,
-    after?: (tx: Transaction, before: TicketRow) => Promise<void>,
-  ): Promise<TicketRow> {
-    return db.transaction(async (tx) => {
-      const current = await lockTicket(tx, id);
-      if (!current) throw new NotFound(messages.ticketNotFound);
-      check(current);
-      if (current.status === 'closed') return current;
-      const updated = await setTicketStatus(tx, id, 'closed');
-      await after?.(tx, current);
-      return updated;
     });
   }
 
@@ -337,24 +366,7 @@ export function createSupportService({
       let attachment: StoredAttachment | undefined;
       try {
         const form = await read(async (source, fileName) => {
-          const { stream, mime, ext } = await sniffUpload(source).catch((error: unknown) => {
-            if (isUploadFailure(source.errored)) throw source.errored;
-            if (isUploadFailure(error)) throw error;
-            throw ValidationFailed.field('attachment', messages.ticketAttachmentType);
-          });
-          if (mime === undefined || !ATTACHMENT_TYPES.includes(mime)) {
-            await discardUpload(stream);
-            // Read to its end, the form may turn out cut short: that is the answer then, not the type.
-            if (isUploadFailure(source.errored)) throw source.errored;
-            throw ValidationFailed.field('attachment', messages.ticketAttachmentType);
-          }
-          const key = `tickets/${user.id}-${randomBytes(16).toString('hex')}.${ext}`;
-          const { size } = await storage.put(key, stream, { contentType: mime }).catch((error: unknown) => {
-            // Past the upload limit (413) or a form cut short (422 on body): the upload's own failure
-            // is the answer, whatever the write said.
-            throw isUploadFailure(source.errored) ? source.errored : error;
-          });
-          attachment = { key, contentType: mime, name: cleanFileName(fileName, ext ?? 'bin'), size };
+          attachment = await storeAttachment(storage, user.id, source, fileName);
         });
         const errors: FieldErrors = {};
         const subject = checkedText(errors, 'subject', form.subject, SUBJECT_LENGTH);
@@ -392,7 +404,7 @@ export function createSupportService({
       const page = pageRequest(query);
       const filter: TicketFilter = { userId: user.id, ...(query.status ? { status: query.status } : {}) };
       const { rows, total } = await pageOfTickets(db, filter, page);
-      const replies = await withReplies(rows);
+      const replies = await repliesByTicket(db, rows);
       return {
         tickets: rows.map((row) => ticketView(row, replies.get(row.id) ?? [])),
         meta: pageMeta(page, total),
@@ -400,17 +412,17 @@ export function createSupportService({
     },
 
     async getOwn(user: { id: number }, id: number): Promise<TicketView> {
-      return detail(await findOwned(user, id), ticketView);
+      return detail(db, await findOwned(user, id), ticketView);
     },
 
     /** The owner's reply: the ticket is `open` again (the support has something new to read). */
     async replyOwn(user: { id: number }, id: number, text: string): Promise<TicketView> {
-      const row = await reply(id, { id: user.id, as: 'user' }, text, ownedBy(user));
-      return detail(row, ticketView);
+      const row = await addReply({ db, events }, id, { id: user.id, as: 'user' }, text, ownedBy(user));
+      return detail(db, row, ticketView);
     },
 
     async closeOwn(user: { id: number }, id: number): Promise<TicketView> {
-      return detail(await close(id, ownedBy(user)), ticketView);
+      return detail(db, await closeTicket(db, id, ownedBy(user)), ticketView);
     },
 
     /** The attachment, for the ticket's owner or an admin: 404 unknown ticket or none, 403 anyone else. */
@@ -426,14 +438,28 @@ export function createSupportService({
       if (!file) throw new NotFound(messages.ticketNoAttachment);
       return { file, contentType: row.attachmentType, name: row.attachmentName ?? 'piece-jointe' };
     },
+  };
+}
 
+/** The back office's side: every ticket with who it is from, the support's replies and closings, audited. */
+function supportDesk({ db, audit, events, accounts }: SupportServiceDeps) {
+  /** One ticket as the back office sees it: its thread and who it is from. */
+  async function adminDetail(row: TicketRow): Promise<AdminTicketView> {
+    const [replies, owners] = await Promise.all([
+      repliesOf(db, [row.id]),
+      accounts.accountsByIds([row.userId]),
+    ]);
+    return adminTicketView(row, replies, owners.get(row.userId));
+  }
+
+  return {
     /** Every ticket for the back office, newest first: by status, by creation day. */
     async listAll(query: Static<typeof AdminTicketListQuery>) {
       const page = pageRequest(query);
       const filter: TicketFilter = { ...dayRange(query), ...(query.status ? { status: query.status } : {}) };
       const { rows, total } = await pageOfTickets(db, filter, page);
       const [replies, owners] = await Promise.all([
-        withReplies(rows),
+        repliesByTicket(db, rows),
         accounts.accountsByIds(rows.map((row) => row.userId)),
       ]);
       return {
@@ -450,7 +476,8 @@ export function createSupportService({
 
     /** The support's answer: the ticket becomes `answered`; audited in the same transaction. */
     async replyAsSupport(admin: { id: number }, id: number, text: string): Promise<AdminTicketView> {
-      const row = await reply(
+      const row = await addReply(
+        { db, events },
         id,
         { id: admin.id, as: 'support' },
         text,
@@ -470,7 +497,8 @@ export function createSupportService({
 
     /** Closes the ticket for the support; already closed, nothing changes and nothing is audited. */
     async closeAsSupport(admin: { id: number }, id: number): Promise<AdminTicketView> {
-      const row = await close(
+      const row = await closeTicket(
+        db,
         id,
         () => {},
         async (tx, before) => {
@@ -487,5 +515,3 @@ export function createSupportService({
     },
   };
 }
-
-export type SupportService = ReturnType<typeof createSupportService>;

@@ -6,7 +6,7 @@
 // (inline styles are already allowed). Its fetch names the page's language, so the texts the API
 // sends are in it too. The French page keeps its bytes, the switch aside.
 import { DEFAULT_LOCALE, type Locale } from '../../lib/locale.js';
-import { catalogueFor } from '../../lib/messages.js';
+import { type Catalogue, catalogueFor } from '../../lib/messages.js';
 import { attr, js, jsText, LANGUAGE_SWITCH_STYLE, languageSwitch, perLocale } from '../../lib/page-html.js';
 
 /** The script's address: French at the address it always had, another language named in it. */
@@ -101,68 +101,12 @@ ${t.settlement
 `;
 });
 
-export const trackRecordScript = perLocale((locale) => {
-  const t = catalogueFor(locale).pages.trackRecord;
-  return `'use strict';
-(function () {
-  var WINDOWS = [${Object.entries(t.windows)
-    .map(([key, label]) => `[${js(key)}, ${js(label)}]`)
-    .join(', ')}];
-  var TYPES = { ${Object.entries(t.types)
-    .map(([slug, name]) => `${/^[a-z]\w*$/.test(slug) ? slug : js(slug)}: ${js(name)}`)
-    .join(', ')} };
-  var SVG = 'http://www.w3.org/2000/svg';
-  var OURS = '#2b6cb0', MARKET = '#c05621', INK = '#333', GRID = '#e2e5ee';
-  function pct(v) { return v === null ? '–' : (v * 100).toLocaleString(${js(t.numberLocale)}, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) + ${js(t.percentSuffix)}; }
-  function pct0(v) { return Math.round(v * 100) + ${js(t.percentSuffix)}; }
-  function num(v, d) { return v.toLocaleString(${js(t.numberLocale)}, { minimumFractionDigits: d, maximumFractionDigits: d }); }
-  function el(tag, attrs, text) {
-    var node = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
-  function svgEl(tag, attrs, text) {
-    var node = document.createElementNS(SVG, tag);
-    Object.keys(attrs).forEach(function (k) { node.setAttribute(k, String(attrs[k])); });
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
-  function empty(text) { return el('p', { 'class': 'empty' }, text); }
-  // A wide table scrolls in its own named, focusable region on a phone; the page never widens.
-  function scroller(label, table) {
-    var box = el('div', { 'class': 'scroll', role: 'region', 'aria-label': label, tabindex: '0' });
-    box.appendChild(table);
-    return box;
-  }
-  function figuresTable(key, label, windows, withScores) {
-    var table = el('table', { 'data-table': key });
-    var head = el('tr');
-    [${js(t.columns.period)}, ${js(t.columns.settled)}, ${js(t.columns.won)}, ${js(t.columns.lost)}, ${js(t.columns.void)}, ${js(t.columns.hitRate)}, ${js(t.columns.meanConfidence)}].concat(withScores ? [${js(t.columns.rps)}, ${js(t.columns.baselineRps)}, ${js(t.columns.brier)}, ${js(t.columns.baselineBrier)}] : []).forEach(function (h) { head.appendChild(el('th', { scope: 'col' }, h)); });
-    table.appendChild(head);
-    WINDOWS.forEach(function (w) {
-      var f = windows[w[0]];
-      var row = el('tr');
-      var cell = function (name, text) { row.appendChild(el('td', { 'data-cell': key + ':' + w[0] + ':' + name }, text)); };
-      cell('label', w[1]);
-      cell('settled', String(f.settled));
-      cell('won', String(f.won));
-      cell('lost', String(f.lost));
-      cell('void', String(f.void));
-      cell('hit_rate', pct(f.hit_rate));
-      cell('mean_confidence', pct(f.mean_confidence));
-      if (withScores) {
-        var s = f.one_x_two;
-        cell('rps', s ? num(s.rps, 4) : '–');
-        cell('baseline_rps', s ? num(s.baseline_rps, 4) : '–');
-        cell('brier', s ? num(s.brier, 4) : '–');
-        cell('baseline_brier', s ? num(s.baseline_brier, 4) : '–');
-      }
-      table.appendChild(row);
-    });
-    return scroller(label, table);
-  }
-  // Stated (or implied) probability against the observed hit rate, 0-100 % on both axes, with
+/**
+ * The script's charts and their tables: the calibration chart (ours and the bookmakers'), the
+ * market's table, the monthly chart and table, and a chart's legend; a part of trackRecordScript.
+ */
+function chartsScript(t: Catalogue['pages']['trackRecord']): string {
+  return `  // Stated (or implied) probability against the observed hit rate, 0-100 % on both axes, with
   // room for every tick label ("100 %") and the axis titles clear of the ticks. Each series is a
   // list of bins { key, x, y, count, title }: ours as dots, the bookmakers' as squares.
   function calibrationChart(ours, market) {
@@ -270,7 +214,71 @@ export const trackRecordScript = perLocale((locale) => {
     });
     return list;
   }
-  function render(record) {
+`;
+}
+
+export const trackRecordScript = perLocale((locale) => {
+  const t = catalogueFor(locale).pages.trackRecord;
+  return `'use strict';
+(function () {
+  var WINDOWS = [${Object.entries(t.windows)
+    .map(([key, label]) => `[${js(key)}, ${js(label)}]`)
+    .join(', ')}];
+  var TYPES = { ${Object.entries(t.types)
+    .map(([slug, name]) => `${/^[a-z]\w*$/.test(slug) ? slug : js(slug)}: ${js(name)}`)
+    .join(', ')} };
+  var SVG = 'http://www.w3.org/2000/svg';
+  var OURS = '#2b6cb0', MARKET = '#c05621', INK = '#333', GRID = '#e2e5ee';
+  function pct(v) { return v === null ? '–' : (v * 100).toLocaleString(${js(t.numberLocale)}, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) + ${js(t.percentSuffix)}; }
+  function pct0(v) { return Math.round(v * 100) + ${js(t.percentSuffix)}; }
+  function num(v, d) { return v.toLocaleString(${js(t.numberLocale)}, { minimumFractionDigits: d, maximumFractionDigits: d }); }
+  function el(tag, attrs, text) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+  function svgEl(tag, attrs, text) {
+    var node = document.createElementNS(SVG, tag);
+    Object.keys(attrs).forEach(function (k) { node.setAttribute(k, String(attrs[k])); });
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+  function empty(text) { return el('p', { 'class': 'empty' }, text); }
+  // A wide table scrolls in its own named, focusable region on a phone; the page never widens.
+  function scroller(label, table) {
+    var box = el('div', { 'class': 'scroll', role: 'region', 'aria-label': label, tabindex: '0' });
+    box.appendChild(table);
+    return box;
+  }
+  function figuresTable(key, label, windows, withScores) {
+    var table = el('table', { 'data-table': key });
+    var head = el('tr');
+    [${js(t.columns.period)}, ${js(t.columns.settled)}, ${js(t.columns.won)}, ${js(t.columns.lost)}, ${js(t.columns.void)}, ${js(t.columns.hitRate)}, ${js(t.columns.meanConfidence)}].concat(withScores ? [${js(t.columns.rps)}, ${js(t.columns.baselineRps)}, ${js(t.columns.brier)}, ${js(t.columns.baselineBrier)}] : []).forEach(function (h) { head.appendChild(el('th', { scope: 'col' }, h)); });
+    table.appendChild(head);
+    WINDOWS.forEach(function (w) {
+      var f = windows[w[0]];
+      var row = el('tr');
+      var cell = function (name, text) { row.appendChild(el('td', { 'data-cell': key + ':' + w[0] + ':' + name }, text)); };
+      cell('label', w[1]);
+      cell('settled', String(f.settled));
+      cell('won', String(f.won));
+      cell('lost', String(f.lost));
+      cell('void', String(f.void));
+      cell('hit_rate', pct(f.hit_rate));
+      cell('mean_confidence', pct(f.mean_confidence));
+      if (withScores) {
+        var s = f.one_x_two;
+        cell('rps', s ? num(s.rps, 4) : '–');
+        cell('baseline_rps', s ? num(s.baseline_rps, 4) : '–');
+        cell('brier', s ? num(s.brier, 4) : '–');
+        cell('baseline_brier', s ? num(s.baseline_brier, 4) : '–');
+      }
+      table.appendChild(row);
+    });
+    return scroller(label, table);
+  }
+${chartsScript(t)}  function render(record) {
     var overall = document.getElementById('overall');
     if (record.overall.all_time.settled === 0) {
       overall.appendChild(empty(${js(t.emptyOverall)}));

@@ -180,47 +180,154 @@ export interface TrackRecordDeps {
   fixtures?: Pick<FixtureService, 'outcomes'>;
 }
 
+/** A settled row's figures from a score (shared by both ways of finding the match). */
+function scoredSettlement(
+  row: UnsettledRow,
+  score: { home: number; away: number },
+  match: { matchId: number | null; day: string; leagueId: number },
+): Settlement {
+  const market = MARKET_OF[row.slug] ?? 'full_analysis';
+  const outcome = row.pick === null ? 'void' : settlePick(market, row.pick, score, row.listedScores);
+  // A scored 1X2 forecast: a won or lost 1X2 / full analysis that gave its three probabilities.
+  const scored =
+    outcome !== 'void' && (row.slug === '1x2' || row.slug === 'full-analysis') && row.forecast !== null;
+  const actual = oneXTwoOf(score);
+  return {
+    id: row.id,
+    outcome,
+    score: `${score.home}-${score.away}`,
+    matchId: match.matchId,
+    day: match.day,
+    leagueId: match.leagueId,
+    confidence: row.confidence,
+    actual: scored ? actual : null,
+    brier: scored ? brierScore(row.forecast!, actual) : null,
+    rps: scored ? rankedProbabilityScore(row.forecast!, actual) : null,
+  };
+}
+
+const voidSettlement = (row: UnsettledRow, now: Date): Settlement => ({
+  id: row.id,
+  outcome: 'void',
+  score: null,
+  matchId: null,
+  day: isoDay(now.getTime()),
+  leagueId: null,
+  confidence: row.confidence,
+  actual: null,
+  brier: null,
+  rps: null,
+});
+
+/**
+ * The figures over every settled analysis (the rollups the settlement keeps), or over one user's
+ * own settled rows.
+ */
+async function computeRecord(
+  { db, clock, football }: Pick<TrackRecordDeps, 'db' | 'clock' | 'football'>,
+  userId?: number,
+): Promise<TrackRecord> {
+  const now = clock.now();
+  const today = isoDay(now.getTime());
+  // The public figures read the rollups the settlement keeps; a user's, their own settled rows.
+  const [groups, bins, leagues, matchIds] = await Promise.all([
+    userId === undefined ? settledGroups(db, today) : userSettledGroups(db, today, userId),
+    userId === undefined ? calibrationBins(db) : userCalibrationBins(db, userId),
+    football.leagueFrequencies(),
+    userId === undefined ? settledMatchIds(db) : userSettledMatchIds(db, userId),
+  ]);
+  // The market's pick of each of those matches and its probability: only the bins leave here.
+  const views = await football.marketViews(matchIds);
+  const marketPoints = views.map((view) => marketPoint(view.probabilities, view.actual));
+  const leagueById = new Map(leagues.map((league) => [league.id, league]));
+  const fresh = () =>
+    Object.fromEntries(recordWindows.map((w) => [w, emptyAccumulator()])) as Record<
+      RecordWindow,
+      Accumulator
+    >;
+  const overall = fresh();
+  const byType = new Map<PronosticTypeSlug, Record<RecordWindow, Accumulator>>();
+  const byLeague = new Map<number | null, Record<RecordWindow, Accumulator>>();
+  const monthly = new Map<string, Accumulator>();
+
+  const add = (acc: Accumulator, group: SettledGroup, baseline: { brier: number; rps: number }) => {
+    acc.won += group.won;
+    acc.lost += group.lost;
+    acc.void += group.void;
+    acc.confidenceSum += group.confidenceSum;
+    acc.scored += group.scored.home + group.scored.draw + group.scored.away;
+    acc.brierSum += group.brierSum;
+    acc.rpsSum += group.rpsSum;
+    acc.baselineBrierSum += baseline.brier;
+    acc.baselineRpsSum += baseline.rps;
+  };
+  for (const group of groups) {
+    const baseline = baselineSums(
+      group,
+      group.leagueId === null ? undefined : leagueById.get(group.leagueId),
+    );
+    const typeAcc = byType.get(group.slug) ?? fresh();
+    byType.set(group.slug, typeAcc);
+    const leagueAcc = byLeague.get(group.leagueId) ?? fresh();
+    byLeague.set(group.leagueId, leagueAcc);
+    for (const window of recordWindows) {
+      if (group.band > WINDOW_BANDS[window]) continue;
+      add(overall[window], group, baseline);
+      add(typeAcc[window], group, baseline);
+      add(leagueAcc[window], group, baseline);
+    }
+    const month = monthly.get(group.month) ?? emptyAccumulator();
+    monthly.set(group.month, month);
+    add(month, group, baseline);
+  }
+  const windowsOf = (accs: Record<RecordWindow, Accumulator>, withScores: boolean) =>
+    Object.fromEntries(recordWindows.map((w) => [w, figuresOf(accs[w], withScores)])) as Record<
+      RecordWindow,
+      Figures
+    >;
+  return {
+    generated_at: now.toISOString(),
+    baseline: BASELINE_DESCRIPTION,
+    overall: windowsOf(overall, true),
+    by_type: pronosticTypeSlugs
+      .filter((slug) => byType.has(slug))
+      .map((slug) => ({
+        type: slug,
+        windows: windowsOf(byType.get(slug)!, slug === '1x2' || slug === 'full-analysis'),
+      })),
+    by_league: [...byLeague.entries()]
+      .map(([id, accs]) => {
+        const league = id === null ? undefined : leagueById.get(id);
+        return {
+          league: league ? { id: league.id, code: league.code, name: league.name } : null,
+          windows: windowsOf(accs, true),
+        };
+      })
+      // Known leagues by code, the unmatched (void) last.
+      .sort((a, b) => (a.league && b.league ? (a.league.code < b.league.code ? -1 : 1) : a.league ? -1 : 1)),
+    calibration: bins.map((bin) => ({
+      from: bin.bin / 10,
+      to: (bin.bin + 1) / 10,
+      count: bin.count,
+      mean_confidence: round4(bin.confidenceSum / bin.count),
+      hit_rate: round4(bin.won / bin.count),
+    })),
+    monthly: [...monthly.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([month, acc]) => {
+        const { one_x_two: _scores, ...figures } = figuresOf(acc, false);
+        return { month, ...figures };
+      }),
+    market_calibration: {
+      min_bin: MARKET_BIN_MIN,
+      matches: marketPoints.length,
+      bins: marketBins(marketPoints),
+    },
+  };
+}
+
 export function createTrackRecordService({ db, clock, football, fixtures }: TrackRecordDeps) {
   const cache = { at: Number.NEGATIVE_INFINITY, value: undefined as TrackRecord | undefined };
-
-  /** A settled row's figures from a score (shared by both ways of finding the match). */
-  function scoredSettlement(
-    row: UnsettledRow,
-    score: { home: number; away: number },
-    match: { matchId: number | null; day: string; leagueId: number },
-  ): Settlement {
-    const market = MARKET_OF[row.slug] ?? 'full_analysis';
-    const outcome = row.pick === null ? 'void' : settlePick(market, row.pick, score, row.listedScores);
-    // A scored 1X2 forecast: a won or lost 1X2 / full analysis that gave its three probabilities.
-    const scored =
-      outcome !== 'void' && (row.slug === '1x2' || row.slug === 'full-analysis') && row.forecast !== null;
-    const actual = oneXTwoOf(score);
-    return {
-      id: row.id,
-      outcome,
-      score: `${score.home}-${score.away}`,
-      matchId: match.matchId,
-      day: match.day,
-      leagueId: match.leagueId,
-      confidence: row.confidence,
-      actual: scored ? actual : null,
-      brier: scored ? brierScore(row.forecast!, actual) : null,
-      rps: scored ? rankedProbabilityScore(row.forecast!, actual) : null,
-    };
-  }
-
-  const voidSettlement = (row: UnsettledRow, now: Date): Settlement => ({
-    id: row.id,
-    outcome: 'void',
-    score: null,
-    matchId: null,
-    day: isoDay(now.getTime()),
-    leagueId: null,
-    confidence: row.confidence,
-    actual: null,
-    brier: null,
-    rps: null,
-  });
 
   /**
    * Rows created from a fixture: settled on its result once played; void when still not played
@@ -346,7 +453,7 @@ export function createTrackRecordService({ db, clock, football, fixtures }: Trac
     async publicRecord(): Promise<TrackRecord> {
       const now = clock.now().getTime();
       if (cache.value && now - cache.at < RECORD_CACHE_MS && now >= cache.at) return cache.value;
-      const value = await compute();
+      const value = await computeRecord({ db, clock, football });
       cache.value = value;
       cache.at = now;
       return value;
@@ -354,111 +461,9 @@ export function createTrackRecordService({ db, clock, football, fixtures }: Trac
 
     /** The same figures over one user's own analyses (not cached: they are the user's). */
     userRecord(userId: number): Promise<TrackRecord> {
-      return compute(userId);
+      return computeRecord({ db, clock, football }, userId);
     },
   };
-
-  async function compute(userId?: number): Promise<TrackRecord> {
-    const now = clock.now();
-    const today = isoDay(now.getTime());
-    // The public figures read the rollups the settlement keeps; a user's, their own settled rows.
-    const [groups, bins, leagues, matchIds] = await Promise.all([
-      userId === undefined ? settledGroups(db, today) : userSettledGroups(db, today, userId),
-      userId === undefined ? calibrationBins(db) : userCalibrationBins(db, userId),
-      football.leagueFrequencies(),
-      userId === undefined ? settledMatchIds(db) : userSettledMatchIds(db, userId),
-    ]);
-    // The market's pick of each of those matches and its probability: only the bins leave here.
-    const views = await football.marketViews(matchIds);
-    const marketPoints = views.map((view) => marketPoint(view.probabilities, view.actual));
-    const leagueById = new Map(leagues.map((league) => [league.id, league]));
-    const fresh = () =>
-      Object.fromEntries(recordWindows.map((w) => [w, emptyAccumulator()])) as Record<
-        RecordWindow,
-        Accumulator
-      >;
-    const overall = fresh();
-    const byType = new Map<PronosticTypeSlug, Record<RecordWindow, Accumulator>>();
-    const byLeague = new Map<number | null, Record<RecordWindow, Accumulator>>();
-    const monthly = new Map<string, Accumulator>();
-
-    const add = (acc: Accumulator, group: SettledGroup, baseline: { brier: number; rps: number }) => {
-      acc.won += group.won;
-      acc.lost += group.lost;
-      acc.void += group.void;
-      acc.confidenceSum += group.confidenceSum;
-      acc.scored += group.scored.home + group.scored.draw + group.scored.away;
-      acc.brierSum += group.brierSum;
-      acc.rpsSum += group.rpsSum;
-      acc.baselineBrierSum += baseline.brier;
-      acc.baselineRpsSum += baseline.rps;
-    };
-    for (const group of groups) {
-      const baseline = baselineSums(
-        group,
-        group.leagueId === null ? undefined : leagueById.get(group.leagueId),
-      );
-      const typeAcc = byType.get(group.slug) ?? fresh();
-      byType.set(group.slug, typeAcc);
-      const leagueAcc = byLeague.get(group.leagueId) ?? fresh();
-      byLeague.set(group.leagueId, leagueAcc);
-      for (const window of recordWindows) {
-        if (group.band > WINDOW_BANDS[window]) continue;
-        add(overall[window], group, baseline);
-        add(typeAcc[window], group, baseline);
-        add(leagueAcc[window], group, baseline);
-      }
-      const month = monthly.get(group.month) ?? emptyAccumulator();
-      monthly.set(group.month, month);
-      add(month, group, baseline);
-    }
-    const windowsOf = (accs: Record<RecordWindow, Accumulator>, withScores: boolean) =>
-      Object.fromEntries(recordWindows.map((w) => [w, figuresOf(accs[w], withScores)])) as Record<
-        RecordWindow,
-        Figures
-      >;
-    return {
-      generated_at: now.toISOString(),
-      baseline: BASELINE_DESCRIPTION,
-      overall: windowsOf(overall, true),
-      by_type: pronosticTypeSlugs
-        .filter((slug) => byType.has(slug))
-        .map((slug) => ({
-          type: slug,
-          windows: windowsOf(byType.get(slug)!, slug === '1x2' || slug === 'full-analysis'),
-        })),
-      by_league: [...byLeague.entries()]
-        .map(([id, accs]) => {
-          const league = id === null ? undefined : leagueById.get(id);
-          return {
-            league: league ? { id: league.id, code: league.code, name: league.name } : null,
-            windows: windowsOf(accs, true),
-          };
-        })
-        // Known leagues by code, the unmatched (void) last.
-        .sort((a, b) =>
-          a.league && b.league ? (a.league.code < b.league.code ? -1 : 1) : a.league ? -1 : 1,
-        ),
-      calibration: bins.map((bin) => ({
-        from: bin.bin / 10,
-        to: (bin.bin + 1) / 10,
-        count: bin.count,
-        mean_confidence: round4(bin.confidenceSum / bin.count),
-        hit_rate: round4(bin.won / bin.count),
-      })),
-      monthly: [...monthly.entries()]
-        .sort(([a], [b]) => a.localeCompare(b))
-        .map(([month, acc]) => {
-          const { one_x_two: _scores, ...figures } = figuresOf(acc, false);
-          return { month, ...figures };
-        }),
-      market_calibration: {
-        min_bin: MARKET_BIN_MIN,
-        matches: marketPoints.length,
-        bins: marketBins(marketPoints),
-      },
-    };
-  }
 }
 
 /** The naive forecast's Brier and RPS sums over a group's scored rows: its league's frequencies. */

@@ -76,27 +76,16 @@ export interface UserServiceDeps {
   events: UserEventLog;
 }
 
-export function createUserService({ db, config, audit, ledger, events }: UserServiceDeps) {
-  const welcomedPhoneHash = (phone: string) => keyedHash(config.appSecret, 'welcomed_phone', phone);
+/** The users service: the accounts as the rest of the service reads and writes them, then the back office's actions. */
+export function createUserService(deps: UserServiceDeps) {
+  return { ...accounts(deps), ...adminActions(deps) };
+}
 
-  /**
-   * Under the admin roster lock: an active admin about to lose the role or be blocked must leave
-   * another active admin behind. The acting admin usually is that one, unless their own deletion
-   * (or demotion) committed while this request was on its way.
-   */
-  async function refuseIfLastAdmin(tx: Transaction, target: UserRow): Promise<void> {
-    if (target.role !== 'admin' || target.status !== 'active') return;
-    if ((await countOtherActiveAdmins(tx, target.id)) === 0) throw new NoAdminLeft();
-  }
+/** An account's keyed phone hash, which outlives it: a number gets its welcome credits once. */
+const welcomedPhoneHash = (appSecret: string, phone: string) => keyedHash(appSecret, 'welcomed_phone', phone);
 
-  /** Locks the account for an admin's action: NotFound when there is none, AccountIsDeleted for a tombstone. */
-  async function lockTarget(tx: Transaction, id: number) {
-    const row = await lockUser(tx, id);
-    if (!row) throw new NotFound(messages.userNotFound);
-    if (row.status === 'deleted') throw new AccountIsDeleted();
-    return row;
-  }
-
+/** Accounts: found, created at sign-in, held while a write commits, deleted; the back office's reads. */
+function accounts({ db, config, ledger }: UserServiceDeps) {
   return {
     /**
      * The account, locked until the deletion's transaction ends (undefined when there is none), after
@@ -127,7 +116,7 @@ export function createUserService({ db, config, audit, ledger, events }: UserSer
      * (repository `tombstoneUser`), keeping only a keyed hash of its phone.
      */
     tombstone(tx: Transaction, account: { id: number; phone: string | null }): Promise<UserRow> {
-      const hash = account.phone === null ? null : welcomedPhoneHash(account.phone);
+      const hash = account.phone === null ? null : welcomedPhoneHash(config.appSecret, account.phone);
       return tombstoneUser(tx, account.id, hash);
     },
 
@@ -196,7 +185,10 @@ export function createUserService({ db, config, audit, ledger, events }: UserSer
           return { user: asked ? { ...raced, locale: asked } : raced, created: false };
         }
         // Once per phone: a number whose earlier account was deleted had its welcome then.
-        if (config.welcomeCredits > 0 && !(await phoneWasWelcomed(tx, welcomedPhoneHash(phone)))) {
+        if (
+          config.welcomeCredits > 0 &&
+          !(await phoneWasWelcomed(tx, welcomedPhoneHash(config.appSecret, phone)))
+        ) {
           const posted = await ledger.post(tx, {
             userId: inserted.id,
             type: 'welcome_bonus',
@@ -242,6 +234,34 @@ export function createUserService({ db, config, audit, ledger, events }: UserSer
       return new Map(rows.map((row) => [row.id, row]));
     },
 
+    /** Sign-ups per UTC day over a range (the back office's figures). */
+    signupsByDay(range: { from: string; before: string }) {
+      return signupsByDay(db, range);
+    },
+  };
+}
+
+/** The back office's actions on an account, each with its audit row in its transaction. */
+function adminActions({ db, audit, ledger, events }: UserServiceDeps) {
+  /**
+   * Under the admin roster lock: an active admin about to lose the role or be blocked must leave
+   * another active admin behind. The acting admin usually is that one, unless their own deletion
+   * (or demotion) committed while this request was on its way.
+   */
+  async function refuseIfLastAdmin(tx: Transaction, target: UserRow): Promise<void> {
+    if (target.role !== 'admin' || target.status !== 'active') return;
+    if ((await countOtherActiveAdmins(tx, target.id)) === 0) throw new NoAdminLeft();
+  }
+
+  /** Locks the account for an admin's action: NotFound when there is none, AccountIsDeleted for a tombstone. */
+  async function lockTarget(tx: Transaction, id: number) {
+    const row = await lockUser(tx, id);
+    if (!row) throw new NotFound(messages.userNotFound);
+    if (row.status === 'deleted') throw new AccountIsDeleted();
+    return row;
+  }
+
+  return {
     /**
      * Blocks or unblocks an account, with its audit row, in one transaction. A blocked account's
      * tokens fail from its next request: authentication reads the status, and the status change is
@@ -349,11 +369,6 @@ export function createUserService({ db, config, audit, ledger, events }: UserSer
         await commit.store(tx, result);
         return result;
       });
-    },
-
-    /** Sign-ups per UTC day over a range (the back office's figures). */
-    signupsByDay(range: { from: string; before: string }) {
-      return signupsByDay(db, range);
     },
   };
 }

@@ -4,9 +4,9 @@
 // rewrite, retries included, stops at the narrator's deadline. The answer is checked before use:
 // a text that is empty, huge, or talks of betting is refused.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AnalysisFacts } from '../../engine/analysis-text.js';
-import { englishForm } from '../../engine/analysis-text-en.js';
+import type { AnalysisFacts } from '../../engine/narration.js';
 import type { Locale } from '../../lib/allowed-values.js';
+import { en } from '../../lib/catalogues/en.js';
 import { NARRATOR_ATTEMPTS, NARRATOR_MAX_PAUSE_MS } from '../../lib/narrator-retries.js';
 import { NarrativeError, type NarrativeRequest, type Narrator, type NarratorDeps } from './types.js';
 
@@ -81,7 +81,11 @@ export function promptPayload(request: NarrativeRequest): Record<string, unknown
     known_to_model: side.known,
     matches_in_data: side.matches,
     // The engine's letters are French (V, N, D); an English prompt gets W, D, L.
-    last_results: side.form ? (english ? englishForm(side.form.results) : side.form.results.join('')) : null,
+    last_results: side.form
+      ? english
+        ? en.analysisTexts.formLetters(side.form.results.join(''))
+        : side.form.results.join('')
+      : null,
     goals_for_last5: side.form?.goalsFor ?? null,
     goals_against_last5: side.form?.goalsAgainst ?? null,
   });

@@ -1,7 +1,7 @@
 // The narrator's contract, apart from its drivers (as messaging/types.ts does): what a driver is
 // given, what it returns, and the one error it throws when no usable text came back.
 import type { FastifyBaseLogger } from 'fastify';
-import type { AnalysisFacts } from '../../engine/analysis-text.js';
+import type { AnalysisFacts } from '../../engine/narration.js';
 import type { Locale } from '../../lib/allowed-values.js';
 
 export interface NarrativeRequest {

@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, dataOf, errorText, type ResponseData } from '../api.js';
 import { t } from '../i18n/index.js';
-import { linkTo } from '../router.js';
+import { linkTo } from '../routes.js';
 import { PRONOSTIC_STATUS } from '../statuses.js';
 
 type Listed = ResponseData<'/api/user/pronostics', 'get'>['pronostics'][number];

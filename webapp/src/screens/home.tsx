@@ -1,8 +1,7 @@
 // Home: the credits, the latest analyses and the upcoming fixtures by day. One call each, the
 // dashboard (user + latest) and the fixtures list; an unreachable service shows the offline screen.
 import { useEffect, useState } from 'preact/hooks';
-import { envelopeOf } from '../../../clients/typescript/index.js';
-import { api, dataOf, errorText, isUnreachable, type ResponseData } from '../api.js';
+import { api, dataOf, envelopeOf, errorText, isUnreachable, type ResponseData } from '../api.js';
 import { currentLanguage, t } from '../i18n/index.js';
 import { PRONOSTIC_STATUS } from '../statuses.js';
 

@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, dataOf, errorText, type ResponseData } from '../api.js';
 import { currentLanguage, t } from '../i18n/index.js';
-import { linkTo, navigate } from '../router.js';
+import { linkTo, navigate } from '../routes.js';
 
 type Fixture = ResponseData<'/api/fixtures', 'get'>['fixtures'][number];
 type PronosticType = ResponseData<'/api/user/pronostic/types', 'get'>['types'][number];

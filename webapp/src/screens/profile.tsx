@@ -1,8 +1,7 @@
 // The profile: name, username, language (the account's, for what is sent without a screen open),
 // the avatar; the export of one's data; the account's deletion with its code.
 import { useEffect, useState } from 'preact/hooks';
-import { envelopeOf } from '../../../clients/typescript/index.js';
-import { ApiError, api, dataOf, errorText, session, upload } from '../api.js';
+import { ApiError, api, dataOf, envelopeOf, errorText, headers, session, upload } from '../api.js';
 import { currentLanguage, type Language, t } from '../i18n/index.js';
 
 export function Profile({
@@ -76,9 +75,7 @@ export function Profile({
   };
   const exportData = () =>
     void act(async () => {
-      const response = await fetch('/api/user/account/export', {
-        headers: { Authorization: `Bearer ${session.token() ?? ''}`, 'Accept-Language': currentLanguage() },
-      });
+      const response = await fetch('/api/user/account/export', { headers: headers() });
       if (!response.ok) throw new ApiError(response.status, await response.json().catch(() => undefined));
       const link = document.createElement('a');
       link.href = URL.createObjectURL(await response.blob());

@@ -3,11 +3,10 @@
 // Mobile Money or Orange Money, and the withdrawals with the status message the service writes.
 import type { CountryCode } from 'libphonenumber-js/min';
 import { useEffect, useState } from 'preact/hooks';
-import { envelopeOf } from '../../../clients/typescript/index.js';
-import { api, dataOf, errorText, type ResponseData, xaf } from '../api.js';
+import { mobileE164 } from '../../../clients/web/phone.js';
+import { api, dataOf, envelopeOf, errorText, type ResponseData, xaf } from '../api.js';
 import { currentLanguage, t } from '../i18n/index.js';
 import { OperatorChoice, type OperatorId, operatorOf } from '../operators.js';
-import { toE164 } from '../phone.js';
 
 type Overview = ResponseData<'/api/user/affiliation/overview', 'get'>;
 type Godchild = ResponseData<'/api/user/affiliation/godchildren', 'get'>['godchildren'][number];
@@ -102,7 +101,7 @@ export function Referrals() {
         api.POST('/api/user/affiliation/withdraw', {
           body: {
             amount: Number(amount),
-            phone: toE164(phone, country) ?? phone.trim(),
+            phone: mobileE164(phone, country) ?? phone.trim(),
             operator: operatorOf(operator),
           },
         }),

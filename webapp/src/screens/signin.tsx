@@ -3,10 +3,10 @@
 // screen; every refusal is the service's own message, in the screens' language.
 import type { CountryCode } from 'libphonenumber-js/min';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { requestSignInCode } from '../../../clients/typescript/index.js';
+import { requestSignInCode } from '../../../clients/typescript/signup.js';
+import { COUNTRIES, countryLabel, HOME_COUNTRY, mobileE164 } from '../../../clients/web/phone.js';
 import { ApiError, api, dataOf, errorText, session } from '../api.js';
 import { currentLanguage, t } from '../i18n/index.js';
-import { COUNTRIES, countryLabel, HOME_COUNTRY, toE164 } from '../phone.js';
 
 /** The service's default OTP_RESEND_COOLDOWN_SECONDS; a 429 tells the real wait. */
 const RESEND_SECONDS = 60;
@@ -65,7 +65,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
 
   const submitPhone = (event: Event) => {
     event.preventDefault();
-    const number = toE164(typed, country);
+    const number = mobileE164(typed, country);
     if (!number) {
       setError(t('phoneInvalid'));
       return;

@@ -4,12 +4,11 @@
 // the operations, paged.
 import type { CountryCode } from 'libphonenumber-js/min';
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { envelopeOf } from '../../../clients/typescript/index.js';
-import { api, dataOf, errorText, type ResponseData, xaf } from '../api.js';
+import { mobileE164 } from '../../../clients/web/phone.js';
+import { api, dataOf, envelopeOf, errorText, type ResponseData, xaf } from '../api.js';
 import { currentLanguage, t } from '../i18n/index.js';
 import { followUserEvents } from '../live.js';
 import { OperatorChoice, type OperatorId, operatorOf } from '../operators.js';
-import { toE164 } from '../phone.js';
 
 type Pack = ResponseData<'/api/user/wallet/packs', 'get'>['packs'][number];
 type Payment = ResponseData<'/api/user/wallet/payments/{id}', 'get'>['payment'];
@@ -112,7 +111,7 @@ export function Wallet() {
     setBusy(true);
     setError(undefined);
     try {
-      const phone = toE164(typed, country) ?? typed.trim();
+      const phone = mobileE164(typed, country) ?? typed.trim();
       const data = await dataOf(
         api.POST('/api/user/wallet/checkout', {
           body: { pack_id: packId, phone, operator: operatorOf(operator) },

@@ -1,9 +1,11 @@
 // The one analysis interface: what the analysis worker and pronostic creation need from the
 // prediction side, the name of the model that will run and the analysis itself. The football
-// module's analyst implements it; tests pass their own (one that always fails, one that hangs)
+// module's analyst implements it; the container, the worker and the app name it from here, below
+// them all, so the football module names nothing of the pronostics module that reaches it through
+// the fixtures (decision 0114). Tests pass their own (one that always fails, one that hangs)
 // through buildApp.
-import type { PrematchOdds } from '../../engine/types.js';
-import type { Locale, PronosticTypeSlug } from '../../lib/allowed-values.js';
+import type { PrematchOdds } from '../engine/types.js';
+import type { Locale, PronosticTypeSlug } from '../lib/allowed-values.js';
 
 /** What the analysis is given besides the match data (issue 25). */
 export interface AnalysisInput {
