@@ -16,11 +16,6 @@ import {
  */
 const KNOWN_OFFENDERS = new Set([
   'createOtpService', // src/modules/auth/otp-service.ts (security)
-  'createPaymentService', // payments (money)
-  'createPayoutService', // payouts (money)
-  'createWithdrawalService', // withdrawals (money)
-  'createNotchPayDriver', // src/providers/payments/notchpay.ts (money)
-  'backofficeRoutes', // backoffice (money)
   'createServices', // src/services.ts (money and prediction)
 ]);
 
