@@ -16,7 +16,6 @@ import {
  */
 const KNOWN_OFFENDERS = new Set([
   'createOtpService', // src/modules/auth/otp-service.ts (security)
-  'createServices', // src/services.ts (money and prediction)
 ]);
 
 /** A body of `count` lines of statements. */

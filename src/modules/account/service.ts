@@ -18,8 +18,9 @@ import {
 } from '../../lib/errors.js';
 import { accountTexts, catalogueFor, messages } from '../../lib/messages.js';
 import { isoTimestamp } from '../../lib/time.js';
-import type { Ledger, PaymentService, WalletService, WithdrawalService } from '../../money/index.js';
+import type { PaymentService, WalletService, WithdrawalService } from '../../money/index.js';
 import type { StorageDriver } from '../../providers/storage/index.js';
+import type { Ledger } from '../../types/ledger.js';
 import type { AdminService, AuditRecorder } from '../admin/service.js';
 import type { AffiliationService } from '../affiliation/service.js';
 import type { Client, OtpService } from '../auth/otp-service.js';

@@ -4,7 +4,7 @@
 // release on shutdown. Every write is fenced by the claimed attempt (see repository.ts).
 import type { Database, Transaction } from '../../db/client.js';
 import { catalogueFor } from '../../lib/messages.js';
-import type { Ledger } from '../../money/index.js';
+import type { Ledger } from '../../types/ledger.js';
 import type { UserEventLog } from '../events/service.js';
 import {
   analysisBacklog,

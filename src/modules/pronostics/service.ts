@@ -13,9 +13,9 @@ import { catalogueFor, messages, validationMessages } from '../../lib/messages.j
 import { offsetOf, pageMeta, pageRequest } from '../../lib/pagination.js';
 import { foldForSearch } from '../../lib/text.js';
 import { addSeconds, isoTimestamp } from '../../lib/time.js';
-import type { Ledger } from '../../money/index.js';
 import type { AuthUser } from '../../types/auth.js';
 import type { IdempotentCommit } from '../../types/idempotency.js';
+import type { Ledger } from '../../types/ledger.js';
 import type { AccountLocales } from '../../types/locale.js';
 import type { AuditRecorder } from '../admin/service.js';
 import type { FixtureService } from '../fixtures/service.js';

@@ -9,23 +9,9 @@ import { walletOperations } from '../../db/schema/money.js';
 import { users } from '../../db/schema/users.js';
 import type { Currency, OperationType } from '../../lib/allowed-values.js';
 import { InsufficientCredits } from '../../lib/errors.js';
+import type { Ledger, OperationInput, PostedOperation } from '../../types/ledger.js';
 
-export interface OperationInput {
-  userId: number;
-  type: OperationType;
-  currency: Currency;
-  /** Signed: positive credits the user, negative debits. */
-  amount: number;
-  description: string;
-  reference?: string | null;
-}
-
-export interface PostedOperation {
-  id: number;
-  balanceAfter: number;
-  /** The row's created_at, as the database wrote it. */
-  createdAt: string;
-}
+export type { Ledger } from '../../types/ledger.js';
 
 /** Applies the operation, or returns null (and changes nothing) when the balance would go negative. */
 async function postOperation(db: Executor, operation: OperationInput): Promise<PostedOperation | null> {
@@ -93,7 +79,7 @@ async function ledgerSums(db: Executor, userId: number): Promise<{ credits: numb
 }
 
 /** The ledger's three steps; each runs on the executor it is given (the caller's transaction). */
-export function createLedger() {
+export function createLedger(): Ledger {
   return {
     /** Applies the operation, or returns null (and changes nothing) when the balance would go negative. */
     post: postOperation,
@@ -103,5 +89,3 @@ export function createLedger() {
     sums: ledgerSums,
   };
 }
-
-export type Ledger = ReturnType<typeof createLedger>;
