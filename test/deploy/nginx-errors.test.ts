@@ -69,11 +69,16 @@ describe.skipIf(skip !== undefined)(`nginx's own errors${skip ? ` (skipped: ${sk
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("plain HTTP only redirects to HTTPS, on the configured name whatever Host the request claims", async () => {
+  it('plain HTTP only redirects to HTTPS, on the configured name whatever Host the request claims', async () => {
     const answer = await new Promise<{ status: number; location: string | undefined }>((resolve, reject) => {
       http
         .get(
-          { host: '127.0.0.1', port: httpPort, path: '/api/user/pronostics?page=2', headers: { host: 'attacker.example' } },
+          {
+            host: '127.0.0.1',
+            port: httpPort,
+            path: '/api/user/pronostics?page=2',
+            headers: { host: 'attacker.example' },
+          },
           (response) => {
             response.resume();
             resolve({ status: response.statusCode ?? 0, location: response.headers.location });
@@ -86,7 +91,7 @@ describe.skipIf(skip !== undefined)(`nginx's own errors${skip ? ` (skipped: ${sk
     expect(sockets.size).toBe(0);
   });
 
-  it("names no nginx version, and logs paths without their query string", async () => {
+  it('names no nginx version, and logs paths without their query string', async () => {
     const answer = await request(port, ca, {
       method: 'POST',
       path: '/api/otp/generate?phone=237690000001&search=secret&stream_key=k3y',
