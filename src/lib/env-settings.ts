@@ -135,14 +135,17 @@ function parseHttpUrl(raw: string): string {
 }
 
 /** A host name, or `*.` and a domain (any subdomain of it); lower case. */
-const HOST_PATTERN = /^(\*\.)?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+// A host name, `*.` and a domain, or a host with its port (`127.0.0.1:8443`: a test's service).
+const HOST_PATTERN =
+  /^((\*\.)?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*|[a-z0-9]([a-z0-9.-]*[a-z0-9])?:\d{1,5})$/;
 
 /** A comma-separated list of host names (`*.example.com` for any subdomain), trimmed and lower-cased. */
 export function hostList(env: string, options: { default: string[] } & Doc): TArray<TString> {
   return Type.Array(Type.String({ pattern: HOST_PATTERN.source }), {
     ...options,
     env,
-    accepts: 'host names separated by commas (*.example.com for any subdomain)',
+    accepts:
+      'host names separated by commas (*.example.com for any subdomain, host:port for another port than 443)',
     parse: parseHostList,
   });
 }
