@@ -11,6 +11,10 @@ const LOOPS = '^src/runtime/';
 // below imports them, not even a type.
 const PROCESSES = '^src/((app|process|server|worker-process)\\.ts$|cli/)';
 
+// The configuration: src/config.ts, which assembles the one config object, and its pieces, one per
+// area, in src/config/. The rules on config hold for every file of it.
+const CONFIG = '^src/config(\\.ts$|/)';
+
 // What a module publishes to the rest of src (the "published to other modules" column of
 // docs/architecture.md): every module's service.ts, and the few small interfaces named there. The
 // CLI and the loops may import a module only through these; its repository, schemas, CSV readers and
@@ -135,10 +139,10 @@ const layerRules = [
     name: 'foundations-know-no-domain',
     severity: 'error',
     comment:
-      'config.ts, src/db, src/schemas and src/types sit below the modules, plugins, loops and ' +
+      'config.ts (with src/config/), src/db, src/schemas and src/types sit below the modules, plugins, loops and ' +
       'container: they import none of them, not even a type (config.ts and the providers: ' +
       'config-knows-no-providers; src/lib and the providers have their own rules).',
-    from: { path: '^src/((db|schemas|types)/|config\\.ts$)' },
+    from: { path: `^src/((db|schemas|types)/|${CONFIG})` },
     to: { path: '^src/(modules/|plugins/|runtime/|services\\.ts$)' },
   },
   {
@@ -288,20 +292,21 @@ module.exports = {
       name: 'config-knows-no-providers',
       severity: 'error',
       comment:
-        'config.ts parses the environment and is read by everyone, providers included: importing a ' +
-        'provider (even a type) would make a config ↔ providers circle. A figure config needs lives in ' +
-        'config or src/lib, and the provider imports it from there.',
-      from: { path: '^src/config\\.ts$' },
+        'config.ts (and its pieces in src/config/) parses the environment and is read by everyone, ' +
+        'providers included: importing a provider (even a type) would make a config ↔ providers circle. ' +
+        'A figure config needs lives in config or src/lib, and the provider imports it from there.',
+      from: { path: CONFIG },
       to: { path: '^src/providers/' },
     },
     {
       name: 'providers-read-config-types-only',
       severity: 'error',
       comment:
-        'A provider is given its settings (the Config type is fine) but runs no code of config.ts: ' +
+        'A provider is given its settings (the Config type is fine) but runs no code of config.ts or ' +
+        'src/config/: ' +
         'together with config-knows-no-providers there is no config ↔ providers circle, even at load time.',
       from: { path: '^src/providers/' },
-      to: { path: '^src/config\\.ts$', dependencyTypesNot: ['type-only'] },
+      to: { path: CONFIG, dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'lib-knows-no-config',
@@ -310,7 +315,16 @@ module.exports = {
         'src/lib is small shared pieces usable anywhere, tests and scripts included: not even the Config ' +
         'type; a piece that needs a setting takes the value as a parameter.',
       from: { path: '^src/lib/' },
-      to: { path: '^src/config\\.ts$' },
+      to: { path: CONFIG },
+    },
+    {
+      name: 'config-through-its-door',
+      severity: 'error',
+      comment:
+        'The pieces of src/config/ are assembled by src/config.ts into the one config object: everyone ' +
+        'else imports config.ts, so no reader depends on which piece declares a setting.',
+      from: { path: '^src/', pathNot: CONFIG },
+      to: { path: '^src/config/' },
     },
     {
       name: 'db-knows-no-engine',

@@ -88,8 +88,14 @@ const plants: Record<string, Plant> = {
     },
   },
   'config-knows-no-providers': {
-    violation: { 'src/config.ts': ['type src/providers/ai/openai.ts'] },
-    clean: { 'src/config.ts': ['src/lib/private-files.ts'] },
+    violation: {
+      'src/config.ts': ['type src/providers/ai/openai.ts'],
+      'src/config/push.ts': ['type src/providers/push/fcm.ts'],
+    },
+    clean: {
+      'src/config.ts': ['src/lib/private-files.ts', 'src/config/push.ts'],
+      'src/config/push.ts': ['src/lib/env-settings.ts', 'type src/config/process.ts'],
+    },
   },
   'providers-read-config-types-only': {
     violation: { 'src/providers/messaging/twilio.ts': ['src/config.ts'] },
@@ -98,6 +104,17 @@ const plants: Record<string, Plant> = {
   'lib-knows-no-config': {
     violation: { 'src/lib/log-options.ts': ['type src/config.ts'] },
     clean: { 'src/lib/log-options.ts': ['src/lib/time.ts'] },
+  },
+  'config-through-its-door': {
+    violation: {
+      'src/modules/auth/otp-service.ts': ['type src/config/sign-in.ts'],
+      'src/db/open.ts': ['src/config/process.ts'],
+    },
+    clean: {
+      'src/modules/auth/otp-service.ts': ['type src/config.ts'],
+      'src/config.ts': ['src/config/process.ts'],
+      'src/config/money.ts': ['type src/config/process.ts'],
+    },
   },
   'db-knows-no-engine': {
     violation: { 'src/db/schema/pronostics.ts': ['type src/engine/types.ts'] },
@@ -174,6 +191,7 @@ const plants: Record<string, Plant> = {
       'src/types/auth.ts': ['type src/modules/auth/tokens.ts'],
       'src/db/open.ts': ['type src/runtime/runtime.ts'],
       'src/config.ts': ['type src/services.ts'],
+      'src/config/money.ts': ['type src/modules/users/service.ts'],
       'src/schemas/common.ts': ['type src/plugins/app/errors.ts'],
     },
     clean: {

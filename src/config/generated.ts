@@ -1,0 +1,37 @@
+// The secrets a development start generates once into DATA_DIR when they are not given (APP_SECRET,
+// the VAPID key pair), read back from there after.
+import { createECDH, randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensurePrivateDir } from '../lib/private-files.js';
+
+/** The secret APP_SECRET would give, generated once into DATA_DIR and read back from there after. */
+export function generatedSecret(dataDir: string): string {
+  const file = join(dataDir, 'app-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  ensurePrivateDir(dataDir);
+  const secret = randomBytes(32).toString('hex');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return secret;
+}
+
+/** DATA_DIR's generated VAPID key pair (development only), beside the generated APP_SECRET. */
+export const VAPID_KEYS_FILE = 'webpush-vapid.json';
+
+/** A VAPID key pair generated once into DATA_DIR and read back from there after. */
+export function generatedVapidKeys(dataDir: string): { publicKey: string; privateKey: string } {
+  const file = join(dataDir, VAPID_KEYS_FILE);
+  if (existsSync(file))
+    return JSON.parse(readFileSync(file, 'utf8')) as { publicKey: string; privateKey: string };
+  ensurePrivateDir(dataDir);
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  const keys = {
+    publicKey: ecdh.getPublicKey().toString('base64url'),
+    privateKey: ecdh.getPrivateKey().toString('base64url').padStart(43, 'A'),
+  };
+  writeFileSync(file, `${JSON.stringify(keys)}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return keys;
+}
