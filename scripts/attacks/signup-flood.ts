@@ -11,7 +11,7 @@
 // flood guard is set out of the way, so that only the SMS rules are measured.
 // Against a running service: `--url http://127.0.0.1:3000 --minutes 10`, in real time; the service
 // must believe X-Forwarded-For from this client (TRUST_PROXY) and keep its SMS in a sandbox.
-// In-process, a prober then asks, under the pressure the flood made, for numbers that have accounts
+// In-process, halfway through, a prober asks, under the pressure the flood made, for numbers that have accounts
 // and numbers that do not, from one network of its own (issue 55, decision 0122): past its first
 // few numbers its answers must be the same for both, else the run exits 1.
 import { randomInt } from 'node:crypto';
@@ -210,6 +210,8 @@ export async function simulateSignupFlood(
   generate: Generate,
   clock: { now(): Date; advance(ms: number): void },
   options: FloodOptions & { hours: number; tickSeconds: number },
+  /** Run once halfway, right after the attacker's burst (the pressure at its height). */
+  midway?: () => Promise<void>,
 ): Promise<FloodReport> {
   const flood = signupFlood(generate, options, () => clock.now().getTime());
   const start = clock.now().getTime();
@@ -231,6 +233,10 @@ export async function simulateSignupFlood(
       if (at !== undefined) waiting.push({ at, step: user.step });
     }
     await flood.attackBurst();
+    if (midway && clock.now().getTime() >= start + (end - start) / 2) {
+      await midway();
+      midway = undefined;
+    }
     clock.advance(options.tickSeconds * 1000);
   }
   // Those still waiting to retry had their patience left: let them finish it.
@@ -312,9 +318,11 @@ async function inProcess(options: FloodOptions & { hours: number; tickSeconds: n
         throw new Error(`member ${phone} could not sign in`);
     }
     clock.advance(61_000);
-    const flood = await simulateSignupFlood(generate, clock, options);
     const unknown = Array.from({ length: 12 }, randomCameroonMobile);
-    const probe = await probeMembership(generate, { known, unknown }, '192.0.2.77', PROBE_DISTINCT_NUMBERS);
+    let probe: ProbeReport | undefined;
+    const flood = await simulateSignupFlood(generate, clock, options, async () => {
+      probe = await probeMembership(generate, { known, unknown }, '192.0.2.77', PROBE_DISTINCT_NUMBERS);
+    });
     return { flood, probe };
   } finally {
     await app.close();
@@ -360,6 +368,10 @@ if (isMain) {
   }
   if (probe?.distinguishable) {
     console.error('FAIL: a prober tells numbers with an account from numbers without one');
+    process.exit(1);
+  }
+  if (probe && !probe.known.includes(428)) {
+    console.error('FAIL: the prober never met the pressure it was meant to probe under');
     process.exit(1);
   }
 }

@@ -3,7 +3,7 @@
 // from a newer schema, a non-empty DATA_DIR (unless --force, which sets the old contents aside).
 // `backup` refuses PostgreSQL and memory:// with one line pointing to docs/operations.md.
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { restoreBackup } from '../../src/modules/backups/service.js';
@@ -151,6 +151,16 @@ describe('restore refuses', { timeout: 180_000 }, () => {
 });
 
 describe('backup refuses', () => {
+  it('a backup to a named file in a shared folder: the file 0600, the folder left as it was', async () => {
+    const shared = join(scratchDir('pronostics-shared-'), 'shared');
+    mkdirSync(shared);
+    chmodSync(shared, 0o1777);
+    const file = join(shared, 'x.tar.gz');
+    await t.app.services.backups.backup(file);
+    expect(statSync(shared).mode & 0o7777).toBe(0o1777);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
   it('PostgreSQL and memory:// with one line', async () => {
     const postgres = await cli({ ...t.config, databaseUrl: 'postgres://db.example/app' }, ['backup']);
     expect(postgres.code).toBe(1);
