@@ -3,8 +3,21 @@
 // from a newer schema, a non-empty DATA_DIR (unless --force, which sets the old contents aside).
 // `backup` refuses PostgreSQL and memory:// with one line pointing to docs/operations.md.
 import { spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  createReadStream,
+  createWriteStream,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip, createGzip } from 'node:zlib';
+import tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { restoreBackup } from '../../src/modules/backups/service.js';
 import { createTestApp, signIn, type TestApp } from '../helpers.js';
@@ -23,6 +36,20 @@ beforeAll(async () => {
   await t.app.services.backups.backup(good);
 });
 afterAll(() => t.close());
+
+/** An archive's manifest.json as written. */
+async function manifestOf(file: string): Promise<Buffer> {
+  const extract = tar.extract();
+  const reading = pipeline(createReadStream(file), createGunzip(), extract);
+  reading.catch(() => {});
+  for await (const entry of extract) {
+    const parts: Buffer[] = [];
+    for await (const chunk of entry as AsyncIterable<Buffer>) parts.push(chunk);
+    extract.destroy();
+    return Buffer.concat(parts);
+  }
+  throw new Error('empty archive');
+}
 
 /** `restore` into `dataDir` through the CLI: the exit code and the error lines. */
 async function restore(dataDir: string, file: string, ...flags: string[]) {
@@ -103,6 +130,38 @@ describe('restore refuses', { timeout: 180_000 }, () => {
       manifest.secrets = ['../../etc/cron.d/evil'];
     });
     await expectRefused(file, /has a manifest\.json with missing or malformed fields/);
+  });
+
+  it('a member larger than its manifest says: refused before it is read', async () => {
+    const file = join(work, 'oversized.tar.gz');
+    const bytes = Buffer.from('{}'.padEnd(5000, ' '));
+    await rewriteArchive(
+      good,
+      file,
+      (manifest) => {
+        (manifest.members as Record<string, { bytes: number }>)['database/sequences.json']!.bytes = 2;
+      },
+      { name: 'database/sequences.json', bytes },
+    );
+    await expectRefused(file, /is corrupted: database\/sequences\.json is larger than manifest\.json says/);
+  });
+
+  it('a gzip bomb: stopped once it decompresses past what its manifest declares', async () => {
+    const manifest = await manifestOf(good);
+    const file = join(work, 'bomb.tar.gz');
+    const pack = tar.pack();
+    pack.entry({ name: 'manifest.json' }, manifest);
+    pack.finalize();
+    const tarBytes: Buffer[] = [];
+    for await (const chunk of pack as AsyncIterable<Buffer>) tarBytes.push(chunk);
+    // The manifest, then 256 MiB of zeros: a few hundred kilobytes on disk.
+    const zeros = Buffer.alloc(1024 * 1024);
+    async function* body() {
+      yield Buffer.concat(tarBytes);
+      for (let i = 0; i < 256; i++) yield zeros;
+    }
+    await pipeline(Readable.from(body()), createGzip({ level: 1 }), createWriteStream(file));
+    await expectRefused(file, /decompresses to more than its manifest\.json declares/);
   });
 
   it('a backup from a newer schema than the code', async () => {
