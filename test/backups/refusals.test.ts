@@ -8,6 +8,7 @@ import {
   copyFileSync,
   createReadStream,
   createWriteStream,
+  existsSync,
   mkdirSync,
   readFileSync,
   statSync,
@@ -19,6 +20,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acquireDataDirLock, DataDirInUse, lockFileOf } from '../../src/db/data-dir-lock.js';
 import { restoreBackup } from '../../src/modules/backups/service.js';
 import { createTestApp, signIn, type TestApp } from '../helpers.js';
 import { cli, listing, openRestored, rewriteArchive, scratchDir, writeTarGz } from './helpers.js';
@@ -218,6 +220,35 @@ describe('backup refuses', () => {
     await t.app.services.backups.backup(file);
     expect(statSync(shared).mode & 0o7777).toBe(0o1777);
     expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('a restore holds the DATA_DIR lock while it writes: a service starting meanwhile is refused', async () => {
+    const dataDir = join(scratchDir(), 'data');
+    const database = join(dataDir, 'pglite');
+    let settled = false;
+    const restoring = restoreBackup({ file: good, dataDir, backupDir: join(dataDir, 'backups') }).finally(
+      () => {
+        settled = true;
+      },
+    );
+    let refused: unknown;
+    while (!settled && refused === undefined) {
+      // Only while the lock is there: taking it first would make the restore the one refused.
+      if (existsSync(lockFileOf(database))) {
+        try {
+          acquireDataDirLock(database).release();
+          refused = 'opened';
+        } catch (error) {
+          refused = error;
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await restoring;
+    expect(refused).toBeInstanceOf(DataDirInUse);
+    // Released at the end: the service opens what was restored.
+    expect(existsSync(lockFileOf(database))).toBe(false);
+    acquireDataDirLock(database).release();
   });
 
   it('PostgreSQL and memory:// with one line', async () => {

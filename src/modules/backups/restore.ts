@@ -25,7 +25,14 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { migrationsFolder, pgliteExtensions } from '../../db/client.js';
-import { isLive, lockFileOf, readLockOwner } from '../../db/data-dir-lock.js';
+import {
+  acquireDataDirLock,
+  DataDirInUse,
+  type DataDirLock,
+  isLive,
+  lockFileOf,
+  readLockOwner,
+} from '../../db/data-dir-lock.js';
 import { ensurePrivateDir } from '../../lib/private-files.js';
 import { collectAtMost, readArchive } from './archive.js';
 import {
@@ -98,6 +105,18 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
 
   const createdDataDir = !(await exists(dataDir));
   ensurePrivateDir(dataDir);
+  // Held from the first write to the last: a service started meanwhile refuses the directory
+  // instead of opening a database half restored (and one already running stops the restore).
+  let lock: DataDirLock;
+  try {
+    lock = acquireDataDirLock(join(dataDir, 'pglite'));
+  } catch (error) {
+    if (createdDataDir) await rmdir(dataDir).catch(() => {});
+    if (!(error instanceof DataDirInUse)) throw error;
+    throw new BackupRefused(
+      `${dataDir} is in use by process ${error.owner.pid}: stop the service before restoring`,
+    );
+  }
   const staging = await mkdtemp(join(dataDir, '.restore-staging-'));
   const migrations = await mkdtemp(join(tmpdir(), 'pronostics-restore-migrations-'));
   let client: PGlite | undefined;
@@ -165,9 +184,11 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
   } catch (error) {
     await client?.close().catch(() => {});
     await rm(staging, { recursive: true, force: true });
+    lock.release();
     if (createdDataDir) await rmdir(dataDir).catch(() => {});
     throw error;
   } finally {
+    lock.release();
     await rm(migrations, { recursive: true, force: true });
   }
 }
