@@ -10,7 +10,12 @@ import { type Static, Type } from 'typebox';
 import { EventsSettings } from './config/events.js';
 import { FilesSettings, requireStorageSettings } from './config/files.js';
 import { generatedSecret, generatedVapidKeys } from './config/generated.js';
-import { HttpSettings, refuseMetricsPortClash } from './config/http.js';
+import {
+  HttpSettings,
+  proxyWarnings,
+  refuseMetricsPortClash,
+  refuseRateLimitOffInProduction,
+} from './config/http.js';
 import {
   MessagingSettings,
   refuseLogMessagingInProduction,
@@ -67,12 +72,10 @@ const ConfigSchema = Type.Object({
 
 export type Config = Static<typeof ConfigSchema>;
 
-/**
- * The rules on settings taken together, in the order they are checked: when several settings are
- * wrong, the start names the first rule's.
- */
+/** The rules on settings taken together: a start names every one that is broken, in this order. */
 const rules: ((config: Config) => void)[] = [
   requireSecretInProduction,
+  refuseRateLimitOffInProduction,
   refuseLogMessagingInProduction,
   refuseSandboxInProduction,
   requirePostgresForSplitRoles,
@@ -102,16 +105,26 @@ export interface LoadOptions {
 }
 
 /**
- * Every variable is read first, so a malformed value is named before any rule on settings taken
- * together; the secret is generated last, once the settings are known to be whole.
+ * Every variable is read first, then every rule on settings taken together is checked; the secret
+ * is generated last, once the settings are known to be whole.
  */
 export function loadConfig(
   env: Env = process.env,
   cwd: string = process.cwd(),
   options: LoadOptions = {},
 ): Config {
-  const config = readSettings(ConfigSchema, env, cwd);
-  for (const rule of rules) rule(config);
+  // Every bad variable and every broken rule is named: one start tells the operator all of them.
+  const broken: string[] = [];
+  const config = readSettings(ConfigSchema, env, cwd, broken);
+  for (const rule of rules) {
+    try {
+      rule(config);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      broken.push(error.message);
+    }
+  }
+  if (broken.length > 0) throw new ConfigError(broken.join('\n'));
   if (options.generateSecret !== false) {
     if (config.appSecret === '') config.appSecret = generatedSecret(config.dataDir);
     const vapidWanted = options.generateVapidKeys === true && config.appEnv === 'development';
@@ -127,7 +140,7 @@ export function loadConfig(
  * warnings, src/config/).
  */
 export function configWarnings(config: Config): string[] {
-  return [...sandboxWarnings(config), ...webpushWarnings(config)];
+  return [...sandboxWarnings(config), ...webpushWarnings(config), ...proxyWarnings(config)];
 }
 
 /** For process entry points: the configuration, or one line on stderr and exit code 1. */
@@ -136,7 +149,7 @@ export function loadConfigOrExit(options: LoadOptions = {}): Config {
     return loadConfig(process.env, process.cwd(), { generateVapidKeys: true, ...options });
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(`Configuration error: ${error.message}`);
+      for (const line of error.message.split('\n')) console.error(`Configuration error: ${line}`);
       process.exit(1);
     }
     throw error;

@@ -85,6 +85,8 @@ export function createServices(deps: ServiceDeps) {
     events,
     webpushHosts: config.webpush.allowedHosts,
     webpushOn: config.webpush.publicKey !== undefined,
+    // Called at registration time, when `users` (created below) exists.
+    accounts: { holdActive: (tx, userId) => users.holdActive(tx, userId) },
   });
   const pushDriver = deps.pushDriver ?? createPushDriver(config, { clock, logger });
   const push = createPushDelivery({

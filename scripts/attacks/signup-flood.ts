@@ -11,6 +11,9 @@
 // flood guard is set out of the way, so that only the SMS rules are measured.
 // Against a running service: `--url http://127.0.0.1:3000 --minutes 10`, in real time; the service
 // must believe X-Forwarded-For from this client (TRUST_PROXY) and keep its SMS in a sandbox.
+// In-process, halfway through, a prober asks, under the pressure the flood made, for numbers that have accounts
+// and numbers that do not, from one network of its own (issue 55, decision 0122): past its first
+// few numbers its answers must be the same for both, else the run exits 1.
 import { randomInt } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -167,6 +170,38 @@ export function signupFlood(generate: Generate, options: FloodOptions, clockNow:
   };
 }
 
+export interface ProbeReport {
+  /** The prober's answers (statuses) for known and for unknown numbers, past its first `warmup` numbers. */
+  known: number[];
+  unknown: number[];
+  /** Some answer came for one kind of number and never for the other. */
+  distinguishable: boolean;
+}
+
+/**
+ * A prober asks, from one address and without ever solving a challenge, for a known and an unknown
+ * number in turn; its first `warmup` numbers (what the service lets any network learn) are left out.
+ */
+export async function probeMembership(
+  generate: Generate,
+  numbers: { known: string[]; unknown: string[] },
+  ip: string,
+  warmup: number,
+): Promise<ProbeReport> {
+  const report: ProbeReport = { known: [], unknown: [], distinguishable: false };
+  let asked = 0;
+  for (let i = 0; i < Math.min(numbers.known.length, numbers.unknown.length); i++) {
+    for (const kind of ['known', 'unknown'] as const) {
+      const answer = await generate({ phone: numbers[kind][i], country: 'CM', method: 'sms' }, ip);
+      asked += 1;
+      if (asked > warmup) report[kind].push(answer.status);
+    }
+  }
+  const seen = (statuses: number[]) => [...new Set(statuses)].sort().join(',');
+  report.distinguishable = seen(report.known) !== seen(report.unknown);
+  return report;
+}
+
 /**
  * The simulation on a manual clock: each tick, the new users due make their step, then the attacker
  * bursts, then the clock moves on by the tick.
@@ -175,6 +210,8 @@ export async function simulateSignupFlood(
   generate: Generate,
   clock: { now(): Date; advance(ms: number): void },
   options: FloodOptions & { hours: number; tickSeconds: number },
+  /** Run once halfway, right after the attacker's burst (the pressure at its height). */
+  midway?: () => Promise<void>,
 ): Promise<FloodReport> {
   const flood = signupFlood(generate, options, () => clock.now().getTime());
   const start = clock.now().getTime();
@@ -196,6 +233,10 @@ export async function simulateSignupFlood(
       if (at !== undefined) waiting.push({ at, step: user.step });
     }
     await flood.attackBurst();
+    if (midway && clock.now().getTime() >= start + (end - start) / 2) {
+      await midway();
+      midway = undefined;
+    }
     clock.advance(options.tickSeconds * 1000);
   }
   // Those still waiting to retry had their patience left: let them finish it.
@@ -246,26 +287,43 @@ async function inProcess(options: FloodOptions & { hours: number; tickSeconds: n
   const { buildApp } = await import('../../src/app.js');
   const { testConfig } = await import('../../src/config.js');
   const { ManualClock } = await import('../../src/lib/clock.js');
+  const { PROBE_DISTINCT_NUMBERS } = await import('../../src/modules/auth/sms-limits.js');
   const clock = new ManualClock(new Date());
+  const codes = new Map<string, string>();
   const app = await buildApp({
     config: testConfig({ rateLimitPerMinute: 1_000_000 }),
     clock,
     logger: false,
     runLoops: false,
-    messenger: { send: async () => {} },
+    messenger: {
+      send: async (message: { to: string; code: string }) => {
+        codes.set(message.to, message.code);
+      },
+    },
   });
   await app.ready();
   try {
-    const generate: Generate = async (body, ip) => {
-      const response = await app.inject({
-        method: 'POST',
-        url: '/api/otp/generate',
-        payload: body,
-        remoteAddress: ip,
-      });
+    const post = async (url: string, body: Record<string, unknown>, ip: string): Promise<Answer> => {
+      const response = await app.inject({ method: 'POST', url, payload: body, remoteAddress: ip });
       return { status: response.statusCode, body: response.json() };
     };
-    return await simulateSignupFlood(generate, clock, options);
+    const generate: Generate = (body, ip) => post('/api/otp/generate', body, ip);
+    // Members before the flood: each signed in once, from a network of its own.
+    const known = Array.from({ length: 12 }, randomCameroonMobile);
+    for (const [n, phone] of known.entries()) {
+      const ip = `203.0.113.${n + 1}`;
+      const asked = await generate({ phone, country: 'CM', method: 'sms' }, ip);
+      const verified = await post('/api/otp/verify', { phone, code: codes.get(phone) }, ip);
+      if (asked.status !== 200 || verified.status !== 200)
+        throw new Error(`member ${phone} could not sign in`);
+    }
+    clock.advance(61_000);
+    const unknown = Array.from({ length: 12 }, randomCameroonMobile);
+    let probe: ProbeReport | undefined;
+    const flood = await simulateSignupFlood(generate, clock, options, async () => {
+      probe = await probeMembership(generate, { known, unknown }, '192.0.2.77', PROBE_DISTINCT_NUMBERS);
+    });
+    return { flood, probe };
   } finally {
     await app.close();
   }
@@ -291,18 +349,29 @@ if (isMain) {
     legitPerHour: Number(values['legit-per-hour']),
     patienceSeconds: Number(values.patience),
   };
-  const report = values.url
-    ? await floodUrl(values.url, { ...common, minutes: Number(values.minutes) })
+  const { flood: report, probe } = values.url
+    ? { flood: await floodUrl(values.url, { ...common, minutes: Number(values.minutes) }), probe: undefined }
     : await inProcess({ ...common, hours: Number(values.hours), tickSeconds: Number(values.tick) });
   console.log(
     [
       `attacker (${common.attacker === 'ipv4' ? '13 IPv4 addresses' : 'one IPv6 /56'}): ${report.attackerRequests} requests, ${report.attackerCodes} codes sent, ${report.attackerSolved} challenges solved`,
       `new users: ${report.legitServed} of ${report.legitTried} got their code (${(report.share * 100).toFixed(1)} %), ${report.challengesToLegit} challenged`,
       `mean solve: ${report.meanSolveMs.toFixed(0)} ms`,
+      probe
+        ? `prober: known numbers answered ${probe.known.join(' ')}; unknown numbers ${probe.unknown.join(' ')}: ${probe.distinguishable ? 'told apart' : 'cannot be told apart'}`
+        : 'prober: in-process only',
     ].join('\n'),
   );
   if (report.share < 0.9) {
     console.error('FAIL: fewer than 90 % of new users got their code');
+    process.exit(1);
+  }
+  if (probe?.distinguishable) {
+    console.error('FAIL: a prober tells numbers with an account from numbers without one');
+    process.exit(1);
+  }
+  if (probe && !probe.known.includes(428)) {
+    console.error('FAIL: the prober never met the pressure it was meant to probe under');
     process.exit(1);
   }
 }

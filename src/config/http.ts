@@ -96,3 +96,34 @@ export function refuseMetricsPortClash(config: HttpConfig & Pick<ProcessConfig, 
     );
   }
 }
+
+/**
+ * RATE_LIMIT=off lifts every SMS budget, the per-phone caps and the sign-up challenge: for
+ * benchmarks and black-box tests, never a production start.
+ */
+export function refuseRateLimitOffInProduction(config: HttpConfig & Pick<ProcessConfig, 'appEnv'>): void {
+  if (config.appEnv === 'production' && !config.rateLimit) {
+    throw new ConfigError(
+      'RATE_LIMIT=off is refused when APP_ENV=production: it lifts every SMS budget, the per-phone caps and the sign-up challenge',
+    );
+  }
+}
+
+/** Whether HOST only takes connections from this machine. */
+function loopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '');
+  return bare === 'localhost' || bare === '::1' || /^127\.\d+\.\d+\.\d+$/.test(bare);
+}
+
+/**
+ * TRUST_PROXY believes X-Forwarded-For: on a HOST others can reach directly, a client that skips the
+ * proxy writes its own address into the per-IP limits.
+ */
+export function proxyWarnings(
+  config: Pick<HttpConfig, 'trustProxy'> & Pick<ProcessConfig, 'host'>,
+): string[] {
+  if (config.trustProxy === false || config.trustProxy === 0 || loopbackHost(config.host)) return [];
+  return [
+    `TRUST_PROXY is set while HOST=${config.host} is not a loopback address: a client that reaches the service without the proxy chooses the X-Forwarded-For address its per-IP limits count (listen on 127.0.0.1 behind the proxy, or firewall the port)`,
+  ];
+}

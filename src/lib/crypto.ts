@@ -4,7 +4,7 @@ import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto
 
 export function keyedHash(
   secret: string,
-  purpose: 'otp' | 'token' | 'stream_key' | 'idempotency' | 'welcomed_phone' | 'signup_challenge',
+  purpose: 'otp' | 'token' | 'stream_key' | 'idempotency' | 'welcomed_phone' | 'signup_challenge' | 'otp_ask',
   value: string,
 ): string {
   return createHmac('sha256', secret).update(`${purpose}:${value}`).digest('hex');

@@ -135,14 +135,17 @@ function parseHttpUrl(raw: string): string {
 }
 
 /** A host name, or `*.` and a domain (any subdomain of it); lower case. */
-const HOST_PATTERN = /^(\*\.)?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+// A host name, `*.` and a domain, or a host with its port (`127.0.0.1:8443`: a test's service).
+const HOST_PATTERN =
+  /^((\*\.)?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*|[a-z0-9]([a-z0-9.-]*[a-z0-9])?:\d{1,5})$/;
 
 /** A comma-separated list of host names (`*.example.com` for any subdomain), trimmed and lower-cased. */
 export function hostList(env: string, options: { default: string[] } & Doc): TArray<TString> {
   return Type.Array(Type.String({ pattern: HOST_PATTERN.source }), {
     ...options,
     env,
-    accepts: 'host names separated by commas (*.example.com for any subdomain)',
+    accepts:
+      'host names separated by commas (*.example.com for any subdomain, host:port for another port than 443)',
     parse: parseHostList,
   });
 }
@@ -171,8 +174,19 @@ export function directory(env: string, options: { default: string } & Doc): TStr
 type Setting = TSchema & SettingKeywords<unknown>;
 
 /** Reads every setting of `schema` from `env`, in the order they are declared. */
-export function readSettings<S extends TObject>(schema: S, env: Env, cwd: string): Static<S> {
+/**
+ * The settings `schema` declares, read from `env`. Every bad variable is named at once (an operator
+ * fixing a file learns its faults in one start): thrown together, or added to `faults` when the
+ * caller collects them with its own (a bad variable then reads as its default).
+ */
+export function readSettings<S extends TObject>(
+  schema: S,
+  env: Env,
+  cwd: string,
+  collected?: string[],
+): Static<S> {
   const values = new Map<string, unknown>();
+  const faults = collected ?? [];
   const earlier: ReadEarlier = (variable) => {
     if (!values.has(variable)) throw new Error(`${variable} is read before it is declared`);
     return values.get(variable);
@@ -183,7 +197,14 @@ export function readSettings<S extends TObject>(schema: S, env: Env, cwd: string
     if (raw === undefined || raw === '') {
       value = 'defaultFrom' in setting ? setting.defaultFrom(earlier, cwd) : setting.default;
     } else {
-      value = parseGiven(setting, raw, cwd);
+      try {
+        value = parseGiven(setting, raw, cwd);
+      } catch (error) {
+        if (!(error instanceof ConfigError)) throw error;
+        faults.push(error.message);
+        // Later defaults that follow this variable read its default meanwhile.
+        value = 'defaultFrom' in setting ? setting.defaultFrom(earlier, cwd) : setting.default;
+      }
     }
     values.set(setting.env, value);
     return value;
@@ -195,7 +216,9 @@ export function readSettings<S extends TObject>(schema: S, env: Env, cwd: string
     }
     return result;
   };
-  return readObject(schema) as Static<S>;
+  const settings = readObject(schema) as Static<S>;
+  if (collected === undefined && faults.length > 0) throw new ConfigError(faults.join('\n'));
+  return settings;
 }
 
 function parseGiven(setting: Setting, raw: string, cwd: string): unknown {

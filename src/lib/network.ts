@@ -3,12 +3,18 @@
 import ipaddr from 'ipaddr.js';
 
 /**
+ * Every client address that is not an IP address (an X-Forwarded-For value a client wrote, behind
+ * TRUST_PROXY) is this one network: a made-up value is never a fresh network with its own share.
+ */
+export const NOT_AN_ADDRESS = 'not-an-address';
+
+/**
  * An IPv4 address as is, an IPv6 one by its /64, which is what one subscriber usually holds
  * (counting single IPv6 addresses would let one line rotate past a cap). IPv4-mapped IPv6
  * addresses are their IPv4 address.
  */
 export function clientNetwork(ip: string): string {
-  if (!ipaddr.isValid(ip)) return ip;
+  if (!ipaddr.isValid(ip)) return NOT_AN_ADDRESS;
   // process() turns an IPv4-mapped IPv6 address into its IPv4 address.
   const address = ipaddr.process(ip);
   if (address.kind() === 'ipv4') return address.toString();
@@ -22,7 +28,7 @@ export function clientNetwork(ip: string): string {
  * tunnel broker hands out for free, and a home's delegation (/56) or a phone's /64 sits inside it.
  */
 export function strangerNetwork(ip: string): string {
-  if (!ipaddr.isValid(ip)) return ip;
+  if (!ipaddr.isValid(ip)) return NOT_AN_ADDRESS;
   const address = ipaddr.process(ip);
   if (address.kind() === 'ipv4') return address.toString();
   const prefix = (address as ipaddr.IPv6).parts.slice(0, 3).map((part) => part.toString(16));

@@ -73,18 +73,22 @@ export function createPushSender(deps: PushSenderDeps) {
       }
       const users = [...pending.entries()];
       pending.clear();
-      for (let i = 0; running && i < users.length; i += concurrency) {
-        const reports = await Promise.all(
-          users.slice(i, i + concurrency).map(([userId, head]) =>
-            push.deliver(userId, head).catch((error: unknown) => {
-              // The device's lease runs out and the poll tries again: nothing is lost.
-              logger.warn({ err: error, user_id: userId }, 'push for a user failed');
-              return emptyReport();
-            }),
-          ),
-        );
-        report(reports.reduce(addReports, emptyReport()));
-      }
+      // `concurrency` lanes, each taking the next user as soon as its own is done: a slow push
+      // service holds one lane, never a whole batch of users in lockstep.
+      const done = emptyReport();
+      const lane = async () => {
+        for (let next = users.shift(); running && next; next = users.shift()) {
+          const [userId, head] = next;
+          const delivered = await push.deliver(userId, head).catch((error: unknown) => {
+            // The device's lease runs out and the poll tries again: nothing is lost.
+            logger.warn({ err: error, user_id: userId }, 'push for a user failed');
+            return emptyReport();
+          });
+          addReports(done, delivered);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(concurrency, users.length) }, lane));
+      report(done);
     }
     await armRetryTimer();
   }

@@ -1,5 +1,5 @@
-// Writes already past authentication when an account's deletion commits (issue 42): a checkout, an
-// avatar upload, a profile edit and a ticket each answer 401 `Non authentifié.` with nothing written,
+// Writes already past authentication when an account's deletion commits (issues 42 and 55): a
+// checkout, an avatar upload, a profile edit, a ticket, a device registration and a pronostic each answer 401 `Non authentifié.` with nothing written,
 // no file left in storage and no provider called. On both databases, the write's service is called
 // just after the deletion committed, as a request that authenticated before it reaches it (these
 // fail without the check under the account's row). On PostgreSQL, each write is also sent through
@@ -7,7 +7,7 @@
 // lock): the write waits (on its token or the account's row) and answers 401, never writing.
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { payments, supportTickets, users } from '../../src/db/schema/index.js';
+import { payments, pronostics, pushDevices, supportTickets, users } from '../../src/db/schema/index.js';
 import { Unauthenticated } from '../../src/lib/errors.js';
 import { createTestApp, type SignedIn, signIn, type TestApp, usingPostgres } from '../helpers.js';
 import { filesUnder, multipart, photo, temporaryDataDir } from '../profile/forms.js';
@@ -25,18 +25,23 @@ afterAll(() => t.close());
 async function nothingWrittenFor(user: SignedIn): Promise<void> {
   expect(await t.app.db.select().from(payments).where(eq(payments.userId, user.id))).toEqual([]);
   expect(await t.app.db.select().from(supportTickets).where(eq(supportTickets.userId, user.id))).toEqual([]);
+  expect(await t.app.db.select().from(pushDevices).where(eq(pushDevices.userId, user.id))).toEqual([]);
+  expect(await t.app.db.select().from(pronostics).where(eq(pronostics.userId, user.id))).toEqual([]);
   const [row] = await t.app.db.select().from(users).where(eq(users.id, user.id));
   expect(row).toMatchObject({ status: 'deleted', name: null, username: null, avatarPath: null });
   const files = await filesUnder(dataDir);
   expect(files.filter((file) => file.includes(`/${user.id}-`))).toEqual([]);
 }
 
-async function deleted(): Promise<SignedIn> {
-  const user = await signIn(t);
+async function deleted(options: { credits?: number } = {}): Promise<SignedIn> {
+  const user = await signIn(t, options);
   const answer = await deleteAccount(t, user, { code: await deletionCode(t, user) });
   expect(answer.statusCode, answer.body).toBe(200);
   return user;
 }
+
+const fcmToken = (user: SignedIn) => `after-deletion-${user.id}:APA91b${'q'.repeat(140)}`;
+const match = { home: 'Canon Yaoundé', away: 'Coton Sport' };
 
 const authUser = (user: SignedIn) => ({ id: user.id, role: 'user' as const, status: 'active' as const });
 
@@ -63,6 +68,23 @@ describe('a write authenticated before the deletion committed', () => {
     await expect(t.app.services.profile.update(user, { name: 'Revenant' })).rejects.toBeInstanceOf(
       Unauthenticated,
     );
+    await nothingWrittenFor(user);
+  });
+
+  it('device registration: 401, no device', async () => {
+    const user = await deleted();
+    const register = t.app.services.devices.register(user, { token: fcmToken(user), platform: 'android' });
+    await expect(register).rejects.toBeInstanceOf(Unauthenticated);
+    await nothingWrittenFor(user);
+  });
+
+  it('pronostic creation: 401, no pronostic, no debit', async () => {
+    const user = await deleted({ credits: 5 });
+    const create = t.app.services.pronostics.create(authUser(user) as never, {
+      type_id: 1,
+      teams_details: match,
+    });
+    await expect(create).rejects.toBeInstanceOf(Unauthenticated);
     await nothingWrittenFor(user);
   });
 
@@ -128,6 +150,20 @@ describe.runIf(usingPostgres())('each write racing a deletion over HTTP (Postgre
         headers: user.headers,
         payload: { name: 'Revenant' },
       }),
+    'device registration': (user) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/user/devices',
+        headers: user.headers,
+        payload: { token: fcmToken(user), platform: 'android' },
+      }),
+    'pronostic creation': (user) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/user/pronostics',
+        headers: user.headers,
+        payload: { type_id: 1, teams_details: match },
+      }),
     ticket: async (user) => {
       const form = await multipart([
         ['subject', 'Mon paiement'],
@@ -145,7 +181,7 @@ describe.runIf(usingPostgres())('each write racing a deletion over HTTP (Postgre
 
   for (const [name, write] of Object.entries(writes)) {
     it(`${name}: 401 Non authentifié., nothing written`, async () => {
-      const user = await signIn(t);
+      const user = await signIn(t, { credits: 5 });
       const deletion = await deletionUnderWay(user);
       const answer = await write(user);
       expect((await deletion).statusCode).toBe(200);

@@ -249,6 +249,13 @@ describe('TRUST_PROXY', () => {
     expect((await generate(t, sms(mobilePhone()), viaProxy('192.0.2.11'))).statusCode).toBe(200);
   });
 
+  it('X-Forwarded-For values that are not addresses are one network, sharing one budget', async () => {
+    const forged = (n: number) => ({ ip: '10.0.0.1', headers: { 'x-forwarded-for': `not-an-ip-${n}` } });
+    for (let i = 0; i < 20; i++) await requestCode(t, mobilePhone(), forged(i));
+    const next = await generate(t, sms(mobilePhone()), forged(99));
+    expect(next.statusCode).toBe(429);
+  });
+
   it('the verify limit follows the forwarded address too', async () => {
     const viaProxy = (client: string) => ({ ip: '10.0.0.1', headers: { 'x-forwarded-for': client } });
     for (let i = 0; i < 30; i++)

@@ -7,8 +7,14 @@
 import { type Challenge, solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { describe, expect, it } from 'vitest';
-import { type Answer, proofOf, simulateSignupFlood } from '../../scripts/attacks/signup-flood.js';
+import {
+  type Answer,
+  probeMembership,
+  proofOf,
+  simulateSignupFlood,
+} from '../../scripts/attacks/signup-flood.js';
 import { challengeCounters, networkShare } from '../../src/modules/auth/signup-challenge.js';
+import { PROBE_DISTINCT_NUMBERS } from '../../src/modules/auth/sms-limits.js';
 import { createTestDatabase } from '../helpers.js';
 import { createOtpApp, generate, mobilePhone, type OtpTestApp, requestCode, verify } from './helpers.js';
 
@@ -212,6 +218,41 @@ describe('the sign-up challenge', () => {
       await solveAndSend(t, mobilePhone(), stranger);
       const fromThere = await generate(t, { phone: owner, country: 'CM', method: 'sms' }, { ip: stranger });
       expect(fromThere.statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('under pressure, a network asking for many numbers learns nothing: known and unknown numbers answer alike', async () => {
+    // Strangers may use 20 an hour, the challenge starts at 10: eight members, then two new numbers.
+    const t = await createOtpApp({ config: { ...CONFIG, otpCountryHourlyBudget: 40 } });
+    try {
+      const known: string[] = [];
+      for (let i = 0; i < 8; i++) {
+        const owner = mobilePhone();
+        const ownerIp = freshIp();
+        const code = await requestCode(t, owner, { ip: ownerIp });
+        expect((await verify(t, { phone: owner, code }, { ip: ownerIp })).statusCode).toBe(200);
+        known.push(owner);
+      }
+      await pressurize(t, 2);
+      t.clock.advanceSeconds(61);
+      const send = async (body: Record<string, unknown>, ip: string): Promise<Answer> => {
+        const response = await generate(t, body, { ip });
+        return { status: response.statusCode, body: response.json() };
+      };
+      const unknown = known.map(() => mobilePhone());
+      const probe = await probeMembership(send, { known, unknown }, freshIp(), PROBE_DISTINCT_NUMBERS);
+      expect(probe.known.length + probe.unknown.length).toBe(16 - PROBE_DISTINCT_NUMBERS);
+      expect(probe).toMatchObject({ distinguishable: false });
+      expect(new Set([...probe.known, ...probe.unknown])).toEqual(new Set([428]));
+      // A returning user elsewhere, on a client that cannot solve a challenge, still gets a code.
+      const fromHome = await generate(
+        t,
+        { phone: known.at(-1), country: 'CM', method: 'sms' },
+        { ip: freshIp() },
+      );
+      expect(fromHome.statusCode, fromHome.body).toBe(200);
     } finally {
       await t.close();
     }

@@ -3,9 +3,24 @@
 // from a newer schema, a non-empty DATA_DIR (unless --force, which sets the old contents aside).
 // `backup` refuses PostgreSQL and memory:// with one line pointing to docs/operations.md.
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip, createGzip } from 'node:zlib';
+import tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acquireDataDirLock, DataDirInUse, lockFileOf } from '../../src/db/data-dir-lock.js';
 import { restoreBackup } from '../../src/modules/backups/service.js';
 import { createTestApp, signIn, type TestApp } from '../helpers.js';
 import { cli, listing, openRestored, rewriteArchive, scratchDir, writeTarGz } from './helpers.js';
@@ -23,6 +38,20 @@ beforeAll(async () => {
   await t.app.services.backups.backup(good);
 });
 afterAll(() => t.close());
+
+/** An archive's manifest.json as written. */
+async function manifestOf(file: string): Promise<Buffer> {
+  const extract = tar.extract();
+  const reading = pipeline(createReadStream(file), createGunzip(), extract);
+  reading.catch(() => {});
+  for await (const entry of extract) {
+    const parts: Buffer[] = [];
+    for await (const chunk of entry as AsyncIterable<Buffer>) parts.push(chunk);
+    extract.destroy();
+    return Buffer.concat(parts);
+  }
+  throw new Error('empty archive');
+}
 
 /** `restore` into `dataDir` through the CLI: the exit code and the error lines. */
 async function restore(dataDir: string, file: string, ...flags: string[]) {
@@ -105,6 +134,38 @@ describe('restore refuses', { timeout: 180_000 }, () => {
     await expectRefused(file, /has a manifest\.json with missing or malformed fields/);
   });
 
+  it('a member larger than its manifest says: refused before it is read', async () => {
+    const file = join(work, 'oversized.tar.gz');
+    const bytes = Buffer.from('{}'.padEnd(5000, ' '));
+    await rewriteArchive(
+      good,
+      file,
+      (manifest) => {
+        (manifest.members as Record<string, { bytes: number }>)['database/sequences.json']!.bytes = 2;
+      },
+      { name: 'database/sequences.json', bytes },
+    );
+    await expectRefused(file, /is corrupted: database\/sequences\.json is larger than manifest\.json says/);
+  });
+
+  it('a gzip bomb: stopped once it decompresses past what its manifest declares', async () => {
+    const manifest = await manifestOf(good);
+    const file = join(work, 'bomb.tar.gz');
+    const pack = tar.pack();
+    pack.entry({ name: 'manifest.json' }, manifest);
+    pack.finalize();
+    const tarBytes: Buffer[] = [];
+    for await (const chunk of pack as AsyncIterable<Buffer>) tarBytes.push(chunk);
+    // The manifest, then 256 MiB of zeros: a few hundred kilobytes on disk.
+    const zeros = Buffer.alloc(1024 * 1024);
+    async function* body() {
+      yield Buffer.concat(tarBytes);
+      for (let i = 0; i < 256; i++) yield zeros;
+    }
+    await pipeline(Readable.from(body()), createGzip({ level: 1 }), createWriteStream(file));
+    await expectRefused(file, /decompresses to more than its manifest\.json declares/);
+  });
+
   it('a backup from a newer schema than the code', async () => {
     const file = join(work, 'newer.tar.gz');
     await rewriteArchive(good, file, (manifest) => {
@@ -151,6 +212,45 @@ describe('restore refuses', { timeout: 180_000 }, () => {
 });
 
 describe('backup refuses', () => {
+  it('a backup to a named file in a shared folder: the file 0600, the folder left as it was', async () => {
+    const shared = join(scratchDir('pronostics-shared-'), 'shared');
+    mkdirSync(shared);
+    chmodSync(shared, 0o1777);
+    const file = join(shared, 'x.tar.gz');
+    await t.app.services.backups.backup(file);
+    expect(statSync(shared).mode & 0o7777).toBe(0o1777);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('a restore holds the DATA_DIR lock while it writes: a service starting meanwhile is refused', async () => {
+    const dataDir = join(scratchDir(), 'data');
+    const database = join(dataDir, 'pglite');
+    let settled = false;
+    const restoring = restoreBackup({ file: good, dataDir, backupDir: join(dataDir, 'backups') }).finally(
+      () => {
+        settled = true;
+      },
+    );
+    let refused: unknown;
+    while (!settled && refused === undefined) {
+      // Only while the lock is there: taking it first would make the restore the one refused.
+      if (existsSync(lockFileOf(database))) {
+        try {
+          acquireDataDirLock(database).release();
+          refused = 'opened';
+        } catch (error) {
+          refused = error;
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await restoring;
+    expect(refused).toBeInstanceOf(DataDirInUse);
+    // Released at the end: the service opens what was restored.
+    expect(existsSync(lockFileOf(database))).toBe(false);
+    acquireDataDirLock(database).release();
+  });
+
   it('PostgreSQL and memory:// with one line', async () => {
     const postgres = await cli({ ...t.config, databaseUrl: 'postgres://db.example/app' }, ['backup']);
     expect(postgres.code).toBe(1);

@@ -2,7 +2,8 @@
 // French message: a body past client_max_body_size (413), an api that does not answer in time
 // (504, the read timeout shortened for the test) and no api at all (502). No service runs here: the
 // upstream is a socket that accepts and never answers, then is closed.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,6 +56,7 @@ describe.skipIf(skip !== undefined)(`nginx's own errors${skip ? ` (skipped: ${sk
       httpsPort: port,
       certificate: tls.certificate,
       key: tls.key,
+      accessLog: join(dir, 'logs', 'site-access.log'),
       replace: [['proxy_read_timeout 60s;', 'proxy_read_timeout 1s;']],
     });
     nginx = await startNginx(dir, site, port);
@@ -67,13 +69,49 @@ describe.skipIf(skip !== undefined)(`nginx's own errors${skip ? ` (skipped: ${sk
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('plain HTTP only redirects to HTTPS', async () => {
-    const answer = await fetch(`http://127.0.0.1:${httpPort}/api/user/pronostics?page=2`, {
-      redirect: 'manual',
+  it('plain HTTP only redirects to HTTPS, on the configured name whatever Host the request claims', async () => {
+    const answer = await new Promise<{ status: number; location: string | undefined }>((resolve, reject) => {
+      http
+        .get(
+          {
+            host: '127.0.0.1',
+            port: httpPort,
+            path: '/api/user/pronostics?page=2',
+            headers: { host: 'attacker.example' },
+          },
+          (response) => {
+            response.resume();
+            resolve({ status: response.statusCode ?? 0, location: response.headers.location });
+          },
+        )
+        .on('error', reject);
     });
     expect(answer.status).toBe(308);
-    expect(answer.headers.get('location')).toBe('https://127.0.0.1/api/user/pronostics?page=2');
+    expect(answer.location).toBe('https://api.example.com/api/user/pronostics?page=2');
     expect(sockets.size).toBe(0);
+  });
+
+  it('names no nginx version, and logs paths without their query string', async () => {
+    const answer = await request(port, ca, {
+      method: 'POST',
+      path: '/api/otp/generate?phone=237690000001&search=secret&stream_key=k3y',
+      headers: { 'content-type': 'application/json', 'content-length': String(9 * 1024 * 1024) },
+      body: '{',
+    });
+    expect(answer.status).toBe(413);
+    expect(answer.headers.server).toBe('nginx');
+    // nginx writes the line once the answer is sent; a moment for it to land.
+    const logged = async () => {
+      for (let waited = 0; waited < 2000; waited += 50) {
+        const text = readFileSync(join(dir, 'logs', 'site-access.log'), 'utf8');
+        if (text.includes('/api/otp/generate')) return text;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return readFileSync(join(dir, 'logs', 'site-access.log'), 'utf8');
+    };
+    const text = await logged();
+    expect(text).toContain('"POST /api/otp/generate HTTP/1.1" 413');
+    expect(text).not.toMatch(/237690000001|secret|k3y|\?/);
   });
 
   it('a body past client_max_body_size: 413 in the envelope, before any byte reaches the api', async () => {

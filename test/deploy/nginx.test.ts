@@ -150,6 +150,7 @@ describe.skipIf(skip !== undefined)(
         httpsPort: port,
         certificate: tls.certificate,
         key: tls.key,
+        accessLog: join(dir, 'nginx', 'logs', 'site-access.log'),
       });
       nginx = await startNginx(join(dir, 'nginx'), site, port);
     }, 180_000);

@@ -49,6 +49,8 @@ export interface Rendering {
   httpsPort: number;
   certificate: string;
   key: string;
+  /** Where the site's access log goes (the file names /var/log/nginx). */
+  accessLog: string;
   /** Further [line as in the file, line for the test] replacements (each must be found). */
   replace?: [string, string][];
 }
@@ -92,6 +94,12 @@ export function renderConfig(options: Rendering): string {
     'certificate',
   );
   text = replaceOnce(text, /ssl_certificate_key\s+\S+;/, `ssl_certificate_key ${options.key};`, 'key');
+  text = replaceOnce(
+    text,
+    /access_log \S+ pronostics_access;/,
+    `access_log ${options.accessLog} pronostics_access;`,
+    'access log',
+  );
   for (const [from, to] of options.replace ?? [])
     text = replaceOnce(text, literal(from), to, `line "${from}"`);
   return text;

@@ -45,6 +45,34 @@ describe('deploy/systemd units', () => {
     }
   });
 
+  it('carry the hardening a reviewer expects, and not MemoryDenyWriteExecute (V8 needs it)', () => {
+    const expected: Record<string, string> = {
+      UMask: '0077',
+      CapabilityBoundingSet: '',
+      NoNewPrivileges: 'yes',
+      PrivateTmp: 'yes',
+      PrivateDevices: 'yes',
+      ProtectSystem: 'strict',
+      ProtectHome: 'yes',
+      ProtectKernelTunables: 'yes',
+      ProtectKernelModules: 'yes',
+      ProtectKernelLogs: 'yes',
+      ProtectControlGroups: 'yes',
+      ProtectClock: 'yes',
+      ProtectHostname: 'yes',
+      RestrictAddressFamilies: 'AF_UNIX AF_INET AF_INET6',
+      RestrictNamespaces: 'yes',
+      RestrictSUIDSGID: 'yes',
+      LockPersonality: 'yes',
+      SystemCallArchitectures: 'native',
+      SystemCallFilter: '@system-service',
+    };
+    for (const unit of Object.values(units)) {
+      for (const [key, value] of Object.entries(expected)) expect(values(unit, key), key).toEqual([value]);
+      expect(values(unit, 'MemoryDenyWriteExecute')).toEqual([]);
+    }
+  });
+
   it.skipIf(!systemdAnalyze())('pass `systemd-analyze verify` without a warning', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pronostics-units-'));
     try {

@@ -3,12 +3,19 @@
 // driver against the local FCM fake: after PRUNE_PAUSE_AFTER distinct devices answer dead in a row
 // (no success between, within the window), pruning pauses: the devices are kept and retried, one
 // `push.pruning_paused` admin event is raised, and /metrics shows it. A success resumes pruning.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testConfig } from '../../src/config.js';
 import { adminEvents, pushDevices } from '../../src/db/schema/index.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { PRUNE_PAUSE_AFTER } from '../../src/modules/devices/push.js';
+import { createPushDriver } from '../../src/providers/push/index.js';
 import { FCM_PROJECT, type FcmFake, startFcmFake } from '../fakes/fcm.js';
+import { startWebPushFake } from '../fakes/web-push.js';
 import { createTestApp, type SignedIn, signIn, type TestApp } from '../helpers.js';
 
 const METRICS_TOKEN = 'm'.repeat(32);
@@ -151,5 +158,54 @@ describe('a wrong sender: every device answers 403 SENDER_ID_MISMATCH', () => {
     }
     expect(fake.problems).toEqual([]);
     expect(FCM_PROJECT).toBe('pronostics-test');
+  });
+});
+
+describe('one pruning guard per driver', () => {
+  it("FCM's dead answers pause FCM's pruning only: a browser's gone subscription is still forgotten", async () => {
+    const webpushFake = await startWebPushFake();
+    const base = testConfig();
+    const clock = new ManualClock(new Date());
+    const config = {
+      pushDriver: 'fcm' as const,
+      fcm: { serviceAccount: fake.serviceAccount, projectId: 'wrong-project-43', baseUrl: fake.baseUrl },
+      webpush: {
+        ...base.webpush,
+        driver: 'vapid' as const,
+        subject: 'mailto:ops@example.cm',
+        allowedHosts: [new URL(webpushFake.origin).host],
+      },
+      dataDir: mkdtempSync(join(tmpdir(), 'push-guards-')),
+    };
+    const pushDriver = createPushDriver(
+      { ...base, ...config },
+      { clock, logger: pino({ level: 'silent' }), webpushCa: webpushFake.ca },
+    );
+    const t = await createTestApp({ config, clock, pushDriver });
+    try {
+      await devicesWithAnEvent(t, 8, 'guards');
+      const apps = await t.app.runtime.pushSender.runOnce();
+      expect(apps).toMatchObject({ pruned: PRUNE_PAUSE_AFTER - 1, held: 8 - (PRUNE_PAUSE_AFTER - 1) });
+
+      const user = await signIn(t);
+      const browser = webpushFake.subscribe(t.config.webpush.publicKey!);
+      const registered = await t.app.inject({
+        method: 'POST',
+        url: '/api/user/devices',
+        headers: user.headers,
+        payload: { token: JSON.stringify(browser.json), platform: 'webpush' },
+      });
+      expect(registered.statusCode, registered.body).toBe(201);
+      webpushFake.expire(browser.id);
+      await event(t, user);
+      const browsers = await t.app.runtime.pushSender.runOnce();
+      expect(browsers).toMatchObject({ pruned: 1, held: 0 });
+      const left = await t.app.db.select().from(pushDevices).where(eq(pushDevices.userId, user.id));
+      expect(left).toEqual([]);
+    } finally {
+      await t.close();
+      await webpushFake.close();
+      fake.problems.length = 0;
+    }
   });
 });

@@ -27,12 +27,12 @@ beforeAll(async () => {
     ...base.webpush,
     driver: 'vapid' as const,
     subject: 'mailto:ops@example.cm',
-    allowedHosts: [...base.webpush.allowedHosts, '127.0.0.1'],
+    allowedHosts: [...base.webpush.allowedHosts, new URL(fake.origin).host],
   };
   const dataDir = mkdtempSync(join(tmpdir(), 'webpush-app-'));
   const pushDriver = createPushDriver(
     { ...base, dataDir, webpush },
-    { clock, logger: pino({ level: 'silent' }), webpushAgent: fake.agent },
+    { clock, logger: pino({ level: 'silent' }), webpushCa: fake.ca },
   );
   t = await createTestApp({ clock, config: { webpush, dataDir }, pushDriver });
 });
@@ -116,7 +116,7 @@ describe('POST /api/user/devices with platform webpush', () => {
   });
 
   const valid = () => fake.subscribe(t.config.webpush.publicKey!).json;
-  it.each([
+  it.each<[string, () => string, string]>([
     ['not JSON', () => 'not-a-subscription-at-all', 'malformed'],
     ['JSON without keys', () => JSON.stringify({ endpoint: valid().endpoint }), 'malformed'],
     [
@@ -145,6 +145,26 @@ describe('POST /api/user/devices with platform webpush', () => {
       'host',
     ],
     ['a private address', () => JSON.stringify({ ...valid(), endpoint: 'https://10.0.0.7/push' }), 'host'],
+    ...[
+      'https://attacker.example;.notify.windows.com/w/',
+      "https://attacker.example'.notify.windows.com/w/",
+      'https://attacker.example{.notify.windows.com/w/',
+      'https://attacker.example".notify.windows.com/w/',
+      'https://127.0.0.1;.notify.windows.com/w/',
+      "https://169.254.169.254'.notify.windows.com/w/",
+    ].map(
+      (endpoint) =>
+        [
+          `a host the two URL parsers read differently (${endpoint})`,
+          () => JSON.stringify({ ...valid(), endpoint }),
+          'endpoint',
+        ] as [string, () => string, string],
+    ),
+    [
+      'a port other than 443 on an allowed host',
+      () => JSON.stringify({ ...valid(), endpoint: 'https://wns2.notify.windows.com:8443/w/' }),
+      'host',
+    ],
     [
       'a host only ending like an allowed one',
       () => JSON.stringify({ ...valid(), endpoint: 'https://evilnotify.windows.com/x' }),
@@ -167,8 +187,11 @@ describe('POST /api/user/devices with platform webpush', () => {
 
   it('a subscription on an allowed wildcard host passes; the English texts say the same', async () => {
     const user = await signIn(t);
-    const windows = { ...valid(), endpoint: 'https://wns2-db5p.notify.windows.com/w/?token=abc' };
+    const windows = { ...valid(), endpoint: 'https://WNS2-db5p.notify.windows.com:443/w/?token=abc' };
     expect((await register(user, JSON.stringify(windows))).statusCode).toBe(201);
+    // Stored (and posted to) as its normalized href.
+    const [row] = (await t.app.db.select().from(pushDevices)).filter((device) => device.userId === user.id);
+    expect(JSON.parse(row!.token).endpoint).toBe('https://wns2-db5p.notify.windows.com/w/?token=abc');
     const refused = await register(user, 'nope'.repeat(10), { 'accept-language': 'en' });
     expect(refused.json().errors.token).toEqual([
       'The token field must be the browser’s push subscription as JSON: {"endpoint", "keys": {"p256dh", "auth"}}.',

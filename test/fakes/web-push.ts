@@ -8,12 +8,12 @@
 // - RFC 8291 + RFC 8188: the body is `aes128gcm`, encrypted to the subscription's keys; the fake
 //   holds the browser's private key and auth secret and decrypts it, by its own code rather than
 //   the sender's library, so a wrong encryption is caught.
-// It serves HTTPS on loopback with a certificate made for the run (openssl), trusted by the agent
-// it hands out.
+// It serves HTTPS on loopback with a certificate made for the run (openssl, for 127.0.0.1 and
+// localhost), whose authority it hands out for the sender to trust.
 import { execFileSync } from 'node:child_process';
 import { createDecipheriv, createECDH, createPublicKey, hkdfSync, randomBytes, verify } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { Agent, createServer } from 'node:https';
+import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,13 +36,18 @@ export interface BrowserSubscription {
 export interface WebPushFake {
   /** `https://127.0.0.1:<port>` */
   origin: string;
-  /** An HTTPS agent that trusts this fake's certificate. */
-  agent: Agent;
+  /** This fake's certificate, for the sender to trust (its own authority). */
+  ca: string;
+  /** TCP connections this fake accepted, answered or not. */
+  connections(): number;
   /** A browser subscribing with `applicationServerKey` (the VAPID public key, base64url). */
   subscribe(applicationServerKey: string): BrowserSubscription;
   /** The subscription is gone (unsubscribed, browser data cleared): its endpoint answers 410. */
   expire(id: string): void;
-  /** The next POSTs get these statuses (then normal handling); 429 comes with Retry-After: 7. */
+  /**
+   * The next POSTs get these statuses (then normal handling); 429 comes with Retry-After: 7, and 0
+   * is no answer at all (the request is held until the fake closes: a stalled push service).
+   */
   respond(...statuses: number[]): void;
   delivered: WebPushDelivery[];
   /** What the fake found wrong in a request (empty when the sender did everything right). */
@@ -70,7 +75,7 @@ function loopbackCertificate(): { key: string; cert: string } {
         '-subj',
         '/CN=127.0.0.1',
         '-addext',
-        'subjectAltName=IP:127.0.0.1',
+        'subjectAltName=IP:127.0.0.1,DNS:localhost',
         '-keyout',
         join(dir, 'key.pem'),
         '-out',
@@ -139,10 +144,12 @@ export async function startWebPushFake(): Promise<WebPushFake> {
   >();
   const queued: number[] = [];
   let location = 0;
+  let connections = 0;
 
   const fake: WebPushFake = {
     origin: '',
-    agent: new Agent({ ca: cert }),
+    ca: cert,
+    connections: () => connections,
     subscribe(applicationServerKey) {
       const id = randomBytes(12).toString('base64url');
       const browserKey = createECDH('prime256v1');
@@ -215,6 +222,7 @@ export async function startWebPushFake(): Promise<WebPushFake> {
       response.end();
     };
     const queuedStatus = queued.shift();
+    if (queuedStatus === 0) return;
     if (queuedStatus !== undefined) {
       return answer(queuedStatus, queuedStatus === 429 ? { 'retry-after': '7' } : {});
     }
@@ -249,11 +257,13 @@ export async function startWebPushFake(): Promise<WebPushFake> {
     location += 1;
     return answer(201, { location: `${fake.origin}/message/${location}` });
   });
+  server.on('connection', () => {
+    connections += 1;
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   fake.origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
   fake.close = () =>
     new Promise<void>((resolve) => {
-      fake.agent.destroy();
       server.closeAllConnections();
       server.close(() => resolve());
     });

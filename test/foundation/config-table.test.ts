@@ -78,7 +78,8 @@ const vapidPublic = 'BASxLXNaHfu0hYKy1Bu6yYpKQUSP09vZXQYz2NfTNkFiW4cRaVO4vZ377-n
 const vapidPrivate = 'VWGFpqoSsZ9V1lPD4pH-Hk6vqF_3eq6vCjSSgYibhJY';
 const vapid: Env = { WEBPUSH_VAPID_PUBLIC_KEY: vapidPublic, WEBPUSH_VAPID_PRIVATE_KEY: vapidPrivate };
 const otherVapidPublic = `B${'Q'.repeat(86)}`;
-const hostsAccepts = 'host names separated by commas (*.example.com for any subdomain)';
+const hostsAccepts =
+  'host names separated by commas (*.example.com for any subdomain, host:port for another port than 443)';
 
 /** [variable, value (undefined: unset), Config field (dot path), parsed value, other variables set] */
 type Accepted = [string, string | undefined, string, unknown, Env?];
@@ -455,7 +456,12 @@ const refused: Refused[] = [
   [
     'APP_SECRET',
     '',
-    'APP_SECRET is required when APP_ENV=production (at least 32 characters)',
+    // Every fault of the start at once (issue 55): the development drivers are named too.
+    [
+      'APP_SECRET is required when APP_ENV=production (at least 32 characters)',
+      'MESSAGING_DRIVER/WHATSAPP_DRIVER=log is for development: APP_ENV=production needs twilio or whatsapp-cloud',
+      'PAYMENTS_DRIVER=sandbox is for development: APP_ENV=production needs PAYMENTS_DRIVER=notchpay',
+    ].join('\n'),
     { APP_ENV: 'production', DATA_DIR: secretDir },
   ],
   ['ROLE', 'both', 'ROLE="both" is invalid: expected one of all, api, worker'],
@@ -721,7 +727,10 @@ const refused: Refused[] = [
   [
     'APP_ENV',
     'production',
-    'MESSAGING_DRIVER/WHATSAPP_DRIVER=log is for development: APP_ENV=production needs twilio or whatsapp-cloud',
+    [
+      'MESSAGING_DRIVER/WHATSAPP_DRIVER=log is for development: APP_ENV=production needs twilio or whatsapp-cloud',
+      'PAYMENTS_DRIVER=sandbox is for development: APP_ENV=production needs PAYMENTS_DRIVER=notchpay',
+    ].join('\n'),
   ],
   [
     'WHATSAPP_DRIVER',

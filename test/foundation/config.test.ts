@@ -215,6 +215,57 @@ describe('configuration', () => {
     expect(configWarnings(production)).toEqual([expect.stringMatching(/^Web push is off/)]);
   });
 
+  it('production refuses RATE_LIMIT=off, with a line saying why', () => {
+    const message = (() => {
+      try {
+        loadConfig({ APP_ENV: 'production', APP_SECRET: secret, RATE_LIMIT: 'off' }, '/srv');
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return '';
+    })();
+    expect(message.split('\n')).toContain(
+      'RATE_LIMIT=off is refused when APP_ENV=production: it lifts every SMS budget, the per-phone caps and the sign-up challenge',
+    );
+    expect(load({ RATE_LIMIT: 'off' }).rateLimit).toBe(false);
+  });
+
+  it('a start that refuses names every wrong setting at once, one line each', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    let lines: string[] = [];
+    try {
+      loadConfig(
+        { APP_ENV: 'production', DATA_DIR: dataDir, PORT: 'abc', BODY_LIMIT_BYTES: '1', RATE_LIMIT: 'off' },
+        '/srv',
+      );
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      lines = (error as Error).message.split('\n');
+    }
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^PORT="abc" is invalid/),
+        expect.stringMatching(/^BODY_LIMIT_BYTES="1" is invalid/),
+        expect.stringMatching(/^APP_SECRET is required/),
+        expect.stringMatching(/^RATE_LIMIT=off is refused/),
+        expect.stringMatching(/MESSAGING_DRIVER/),
+        expect.stringMatching(/PAYMENTS_DRIVER=sandbox/),
+      ]),
+    );
+  });
+
+  it('warns when TRUST_PROXY is set and HOST is not a loopback address', () => {
+    const warned = (env: Record<string, string>) =>
+      configWarnings(load(env)).filter((line) => line.startsWith('TRUST_PROXY is set'));
+    expect(warned({ TRUST_PROXY: '1', HOST: '0.0.0.0' })).toEqual([
+      expect.stringContaining('HOST=0.0.0.0 is not a loopback address'),
+    ]);
+    expect(warned({ TRUST_PROXY: '10.0.0.1', HOST: '192.0.2.4' })).toHaveLength(1);
+    expect(warned({ TRUST_PROXY: '1', HOST: '127.0.0.1' })).toEqual([]);
+    expect(warned({ TRUST_PROXY: '1', HOST: '::1' })).toEqual([]);
+    expect(warned({ HOST: '0.0.0.0' })).toEqual([]);
+  });
+
   it('reads TRUST_PROXY as off, a hop count or addresses', () => {
     expect(load({ TRUST_PROXY: 'off' }).trustProxy).toBe(false);
     expect(load({ TRUST_PROXY: '2' }).trustProxy).toBe(2);

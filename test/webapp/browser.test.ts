@@ -68,13 +68,13 @@ describe.runIf(runBrowserTests)('the web app in a browser', { timeout: 180_000 }
       ...base0.webpush,
       driver: 'vapid' as const,
       subject: 'mailto:ops@example.cm',
-      allowedHosts: [...base0.webpush.allowedHosts, '127.0.0.1'],
+      allowedHosts: [...base0.webpush.allowedHosts, new URL(pushService.origin).host],
     };
     const clock = new ManualClock(new Date());
     const dataDir = await mkdtemp(join(tmpdir(), 'webapp-push-'));
     const pushDriver = createPushDriver(
       { ...base0, dataDir, webpush },
-      { clock, logger: pino({ level: 'silent' }), webpushAgent: pushService.agent },
+      { clock, logger: pino({ level: 'silent' }), webpushCa: pushService.ca },
     );
     t = await createTestApp({
       clock,

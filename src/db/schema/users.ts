@@ -141,6 +141,25 @@ export const signupProofs = pgTable('signup_proofs', {
 });
 
 /**
+ * Which numbers each stranger network asked codes for while under pressure (decision 0122): one
+ * that asked for many distinct numbers in the hour is a prober, challenged for every number. The
+ * number is kept as a keyed tag, never in clear; the housekeeping purge deletes rows past the hour.
+ */
+export const otpAsks = pgTable(
+  'otp_asks',
+  {
+    network: text('network').notNull(),
+    phoneTag: text('phone_tag').notNull(),
+    askedAt: timestamptz('asked_at').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.network, table.phoneTag] }),
+    index('otp_asks_network_idx').on(table.network, table.askedAt),
+    index('otp_asks_asked_idx').on(table.askedAt),
+  ],
+);
+
+/**
  * Wrong tries on one code from one client network: OTP_MAX_ATTEMPTS of them void the code for that
  * network only, so a stranger who knows the phone cannot void its owner's code.
  */

@@ -1,7 +1,13 @@
 // Queries for one-time codes. A row is a code the provider accepted; only its HMAC is stored.
 import { and, asc, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { otpCodes, otpNetworkAttempts, signupProofs, smsBudgetSpend } from '../../db/schema/users.js';
+import {
+  otpAsks,
+  otpCodes,
+  otpNetworkAttempts,
+  signupProofs,
+  smsBudgetSpend,
+} from '../../db/schema/users.js';
 
 export type OtpCodeRow = typeof otpCodes.$inferSelect;
 export type Channel = OtpCodeRow['channel'];
@@ -288,4 +294,34 @@ export async function spendByCallingCodeSince(
     .where(gt(smsBudgetSpend.spentAt, since.toISOString()))
     .groupBy(smsBudgetSpend.callingCode);
   return rows.map((row) => ({ callingCode: row.callingCode, used: Number(row.used) }));
+}
+
+/**
+ * Records that `network` asked for the number tagged `phoneTag` now, and returns how many distinct
+ * numbers it asked for since `since`, this one included.
+ */
+export async function recordAsk(
+  db: Executor,
+  network: string,
+  phoneTag: string,
+  at: Date,
+  since: Date,
+): Promise<number> {
+  await db
+    .insert(otpAsks)
+    .values({ network, phoneTag, askedAt: at.toISOString() })
+    .onConflictDoUpdate({ target: [otpAsks.network, otpAsks.phoneTag], set: { askedAt: at.toISOString() } });
+  const [row] = await db
+    .select({ total: count() })
+    .from(otpAsks)
+    .where(and(eq(otpAsks.network, network), gt(otpAsks.askedAt, since.toISOString())));
+  return Number(row?.total ?? 0);
+}
+
+export async function deleteAsksBefore(db: Executor, before: Date): Promise<number> {
+  const rows = await db
+    .delete(otpAsks)
+    .where(lt(otpAsks.askedAt, before.toISOString()))
+    .returning({ network: otpAsks.network });
+  return rows.length;
 }

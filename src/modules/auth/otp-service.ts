@@ -11,68 +11,41 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Database, Transaction } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
-import { keyedHash, newOtpCode, sameDigest } from '../../lib/crypto.js';
-import {
-  ChallengeRequired,
-  InvalidCode,
-  RateLimited,
-  UpstreamFailed,
-  ValidationFailed,
-} from '../../lib/errors.js';
+import { newOtpCode } from '../../lib/crypto.js';
+import { InvalidCode, UpstreamFailed, ValidationFailed } from '../../lib/errors.js';
 import { currentLocale, type Locale } from '../../lib/locale.js';
 import { messages, otpTexts } from '../../lib/messages.js';
-import { clientNetwork, strangerNetwork } from '../../lib/network.js';
+import { clientNetwork } from '../../lib/network.js';
 import { normalizePhone, phoneForCountry } from '../../lib/phone.js';
 import { addSeconds } from '../../lib/time.js';
 import { MessagingError, type Messenger } from '../../providers/messaging/index.js';
 import type { UserService } from '../users/service.js';
+import { CODE_FORMAT, codeHash, createCodeCheck } from './code-check.js';
+import { KeyedMutex } from './keyed-mutex.js';
 import {
-  type BudgetKey,
   type Channel,
-  closeCode,
   closeOpenCodes,
-  countNetworkSpendSince,
-  countSentSince,
-  countSpendSince,
   deleteCodesOfUser,
   deleteCodesSentBefore,
   deleteSignupProofsBefore,
-  deleteSpend,
-  deleteSpendBefore,
   insertCode,
-  insertSpend,
-  lastSentAt,
-  lockOpenCode,
-  lockSmsBudgets,
-  networkAttempts,
-  networkSpentAtByAge,
-  type OtpCodeRow,
   type Purpose,
-  recordWrongAttempt,
-  type SenderKey,
-  sentAtByAge,
-  spendByCallingCodeSince,
-  spentAtByAge,
 } from './otp-repository.js';
 import type { GenerateInput, SignedInUser, VerifyInput } from './schemas.js';
-import { CHALLENGE_PRESSURE, createSignupChallenges, networkShare } from './signup-challenge.js';
+import { createSignupChallenges } from './signup-challenge.js';
+import { createSmsLimits } from './sms-limits.js';
 import type { TokenService } from './tokens.js';
 
-/**
- * DESIGN.md, Sign-in: codes delivered in a rolling hour per phone from one client network, per phone
- * from all networks, and per client network.
- */
-export const CODES_PER_PHONE_PER_NETWORK_PER_HOUR = 5;
-export const CODES_PER_PHONE_PER_HOUR = 10;
-export const CODES_PER_IP_PER_HOUR = 20;
-/** Wrong tries from all networks that void a code for good, in multiples of OTP_MAX_ATTEMPTS. */
-export const TOTAL_ATTEMPTS_FACTOR = 3;
-/** An SMS budget this much used is worth a warning in the log (once per budget and hour). */
-export const BUDGET_WARNING_SHARE = 0.8;
-const HOUR_MS = 3_600_000;
-const CODE_FORMAT = /^\d{6}$/;
+export { codeHash, TOTAL_ATTEMPTS_FACTOR } from './code-check.js';
+export {
+  BUDGET_WARNING_SHARE,
+  CODES_PER_IP_PER_HOUR,
+  CODES_PER_PHONE_PER_HOUR,
+  CODES_PER_PHONE_PER_NETWORK_PER_HOUR,
+} from './sms-limits.js';
+
 /** Codes are kept this long after delivery: long past expiry, and well past the hourly counts. */
-export const CODE_RETENTION_MS = 24 * HOUR_MS;
+export const CODE_RETENTION_MS = 24 * 3_600_000;
 
 export interface OtpServiceDeps {
   db: Database;
@@ -94,198 +67,14 @@ export interface Client {
   askedLocale?: Locale | undefined;
 }
 
-export function codeHash(config: Pick<Config, 'appSecret'>, phone: string, code: string): string {
-  // Bound to the phone: a code's hash is useless for any other number.
-  return keyedHash(config.appSecret, 'otp', `${phone}:${code}`);
-}
-
-/** Runs tasks one after the other per key, in this process. */
-class KeyedMutex {
-  readonly #tails = new Map<string, Promise<unknown>>();
-
-  run<T>(key: string, task: () => Promise<T>): Promise<T> {
-    const previous = this.#tails.get(key) ?? Promise.resolve();
-    const result = previous.then(task, task);
-    const tail = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.#tails.set(key, tail);
-    void tail.then(() => {
-      if (this.#tails.get(key) === tail) this.#tails.delete(key);
-    });
-    return result;
-  }
-}
-
 export function createOtpService(deps: OtpServiceDeps) {
   const { db, config, clock, messenger, users, tokens } = deps;
   // Two simultaneous requests for one phone would both pass the cooldown and both pay for an SMS:
   // sends run one at a time per phone, and the second then meets the cooldown like a later request.
   const phones = new KeyedMutex();
-  // Per network, sends run side by side (many people share one carrier NAT), so the cap counts the
-  // sends in flight too. Checking and reserving, and storing and releasing, each hold the lock, so
-  // a count never sees one send both as a stored row and as a reservation.
-  const networks = new KeyedMutex();
-  const reserved = new Map<string, number>();
-  const release = (network: string) => {
-    const left = (reserved.get(network) ?? 1) - 1;
-    if (left > 0) reserved.set(network, left);
-    else reserved.delete(network);
-  };
-
-  // When each budget last warned, so the 80 % line is written once per budget and hour, not per
-  // request (in each process; a few processes write a few lines).
-  const budgetWarnedAt = new Map<string, number>();
   const challenges = createSignupChallenges({ db, config, clock });
-
-  /** Each budget of this calling code as [name, key, hourly limit]. */
-  const budgetsOf = (callingCode: string): [name: string, key: BudgetKey, max: number][] => [
-    [`+${callingCode}`, { callingCode }, config.otpCountryHourlyBudget],
-    ['global', { everyone: true }, config.otpGlobalHourlyBudget],
-  ];
-  const strangerCapOf = (max: number) => Math.floor((max * (100 - config.otpReturningSharePercent)) / 100);
-
-  /**
-   * Throws RateLimited when the key already had `max` codes (plus `inFlight` sends) in the last hour;
-   * returns how many it had.
-   */
-  async function checkHourlyCap(
-    key: SenderKey,
-    max: number,
-    inFlight: number,
-    now: Date,
-    message: string = messages.otpTooManyCodes,
-  ): Promise<number> {
-    const since = new Date(now.getTime() - HOUR_MS);
-    const delivered = await countSentSince(db, key, since);
-    const excess = delivered + inFlight - max;
-    if (excess < 0) return delivered;
-    // A slot frees when the (excess)-th oldest code of the window leaves it; sends still in flight
-    // will be stamped about now, so if the slot depends on them it frees in a full hour.
-    const freedBy = excess < delivered ? await sentAtByAge(db, key, since, excess) : undefined;
-    const freesAt = freedBy ? new Date(freedBy).getTime() + HOUR_MS : now.getTime() + HOUR_MS;
-    throw new RateLimited((freesAt - now.getTime()) / 1000, message);
-  }
-
-  async function checkPhoneLimits(
-    phone: string,
-    purpose: Purpose,
-    network: string,
-    now: Date,
-  ): Promise<void> {
-    // Per purpose: a deletion's confirmation code may follow a sign-in code at once (the public
-    // deletion page does exactly that); the hourly caps and budgets below count every code.
-    const last = await lastSentAt(db, phone, purpose);
-    if (last && config.otpResendCooldownSeconds > 0) {
-      const waitMs = new Date(last).getTime() + config.otpResendCooldownSeconds * 1000 - now.getTime();
-      if (waitMs > 0) throw new RateLimited(waitMs / 1000, messages.otpResendCooldown);
-    }
-    // Per network first, so a stranger's requests cannot spend the owner's codes; the ceiling over
-    // all networks still bounds what many networks together can spend on one phone.
-    await checkHourlyCap({ phone, ip: network }, CODES_PER_PHONE_PER_NETWORK_PER_HOUR, 0, now);
-    await checkHourlyCap({ phone }, CODES_PER_PHONE_PER_HOUR, 0, now);
-  }
-
-  /**
-   * The SMS-fraud budgets, per country calling code and in all: reserves this send in both (one
-   * row, counted for an hour) under one lock shared by every process, so sends in flight cannot
-   * overrun them; RateLimited when either is used up for this number. OTP_RETURNING_SHARE_PERCENT
-   * of each is kept for numbers that verified a code before: a number that never did may use only
-   * the rest, so strangers pumping SMS to new numbers cannot lock the app's users out.
-   */
-  async function reserveBudgets(
-    callingCode: string,
-    stranger: { network: string; share: number | undefined } | undefined,
-    now: Date,
-    log: FastifyBaseLogger,
-  ): Promise<number> {
-    const since = new Date(now.getTime() - HOUR_MS);
-    return db.transaction(async (tx) => {
-      await lockSmsBudgets(tx);
-      // Checked again under the lock, so one network's sends in flight cannot pass its share.
-      if (stranger?.share !== undefined) await checkNetworkShare(tx, stranger.network, stranger.share, now);
-      for (const [name, key, max] of budgetsOf(callingCode)) {
-        const used = await countSpendSince(tx, key, since);
-        const cap = stranger === undefined ? max : strangerCapOf(max);
-        if (used >= cap) {
-          // A slot frees when the (used - cap)-th oldest reservation of the hour leaves the window.
-          const freedBy = await spentAtByAge(tx, key, since, used - cap);
-          const freesAt = freedBy ? new Date(freedBy).getTime() + HOUR_MS : now.getTime() + HOUR_MS;
-          throw new RateLimited(Math.max(1, (freesAt - now.getTime()) / 1000), messages.otpBudgetExhausted);
-        }
-        // This send brings the budget to `used + 1`.
-        if (used + 1 < max * BUDGET_WARNING_SHARE) continue;
-        const warned = budgetWarnedAt.get(name);
-        if (warned !== undefined && now.getTime() - warned < HOUR_MS) continue;
-        budgetWarnedAt.set(name, now.getTime());
-        log.warn(
-          { budget: name, used: used + 1, limit: max },
-          'SMS budget 80 % used in the last hour: check for SMS-pumping fraud or raise the budget',
-        );
-      }
-      return insertSpend(tx, {
-        callingCode,
-        returning: stranger === undefined,
-        network: stranger?.network ?? null,
-        spentAt: now,
-      });
-    });
-  }
-
-  /**
-   * How far the strangers' share of this number's budgets is used in the last hour (1: used up; the
-   * most used of the two), and the smaller of the two shares.
-   */
-  async function strangerPressure(
-    callingCode: string,
-    now: Date,
-  ): Promise<{ pressure: number; strangerCap: number }> {
-    const since = new Date(now.getTime() - HOUR_MS);
-    let pressure = 0;
-    let strangerCap = Number.POSITIVE_INFINITY;
-    for (const [, key, max] of budgetsOf(callingCode)) {
-      const cap = strangerCapOf(max);
-      const used = await countSpendSince(db, key, since);
-      pressure = Math.max(pressure, cap > 0 ? used / cap : Number.POSITIVE_INFINITY);
-      strangerCap = Math.min(strangerCap, cap);
-    }
-    return { pressure, strangerCap };
-  }
-
-  /** RateLimited when the stranger network already had `share` SMS in the last hour. */
-  async function checkNetworkShare(tx: Database | Transaction, network: string, share: number, now: Date) {
-    const since = new Date(now.getTime() - HOUR_MS);
-    const spent = await countNetworkSpendSince(tx, network, since);
-    if (spent < share) return;
-    const freedBy = await networkSpentAtByAge(tx, network, since, spent - share);
-    const freesAt = freedBy ? new Date(freedBy).getTime() + HOUR_MS : now.getTime() + HOUR_MS;
-    throw new RateLimited(Math.max(1, (freesAt - now.getTime()) / 1000), messages.otpNetworkBusy);
-  }
-
-  /**
-   * A stranger's sign-up (decision 0104): under pressure, its network must be within its share
-   * (429) and it needs a proof (428 with a challenge when it has none). Returns the share to hold
-   * it to when reserving, undefined without pressure.
-   */
-  async function admitStranger(
-    phone: string,
-    callingCode: string,
-    network: string,
-    proof: string | undefined,
-    now: Date,
-  ): Promise<number | undefined> {
-    const { pressure, strangerCap } = await strangerPressure(callingCode, now);
-    // No share at all for strangers: the budget's own check refuses them.
-    if (strangerCap <= 0) return undefined;
-    const share = pressure >= CHALLENGE_PRESSURE ? networkShare(strangerCap) : undefined;
-    // The share first: a network past it is not made to work for a 429.
-    if (share !== undefined) await checkNetworkShare(db, network, share, now);
-    if (proof !== undefined) await challenges.redeem(proof, phone);
-    else if (share !== undefined)
-      throw new ChallengeRequired({ ...(await challenges.issue(phone, pressure)) });
-    return share;
-  }
+  const limits = createSmsLimits({ db, config, clock, users, challenges });
+  const consumeCode = createCodeCheck({ db, config, clock });
 
   /** Runs under the phone's lock. */
   async function deliver(
@@ -300,39 +89,11 @@ export function createOtpService(deps: OtpServiceDeps) {
     client: Client,
   ) {
     const { phone, callingCode, country, method, purpose, proof } = input;
-    const network = clientNetwork(client.ip);
     // After validation, on the normalized phone: "+237 6…" and "+2376…" share one budget, and a
     // request that cannot be sent never spends anyone's.
-    const limited = config.rateLimit;
-    let budgetSpend: number | undefined;
-    if (limited) {
-      await checkPhoneLimits(phone, purpose, network, clock.now());
-      await networks.run(network, async () => {
-        await checkHourlyCap({ ip: network }, CODES_PER_IP_PER_HOUR, reserved.get(network) ?? 0, clock.now());
-        reserved.set(network, (reserved.get(network) ?? 0) + 1);
-      });
-    }
-    let stored = false;
+    const reservation = await limits.reserve({ phone, callingCode, purpose, proof }, client);
+    let kept = false;
     try {
-      if (limited) {
-        const known = await users.findByPhone(phone);
-        // Numbers that verified a code before are never challenged nor held to a network's share.
-        if (known?.phoneVerifiedAt != null) {
-          if (proof !== undefined) await challenges.redeem(proof, phone);
-          budgetSpend = await reserveBudgets(callingCode, undefined, clock.now(), client.log);
-        } else {
-          const network = strangerNetwork(client.ip);
-          // A deletion's code goes to a signed-in account's own phone: never challenged.
-          const share =
-            purpose === 'sign_in'
-              ? await admitStranger(phone, callingCode, network, proof, clock.now())
-              : undefined;
-          budgetSpend = await reserveBudgets(callingCode, { network, share }, clock.now(), client.log);
-        }
-      } else if (proof !== undefined) {
-        // RATE_LIMIT=off asks for no proof, but one that is given is still checked.
-        await challenges.redeem(proof, phone);
-      }
       // The account exists from the first request, even if this send fails (the person retries).
       const { user } = await users.findOrCreate(phone, country, client.askedLocale);
       // A blocked account could not use a token anyway: pay for no SMS, and answer as for anyone else.
@@ -361,7 +122,7 @@ export function createOtpService(deps: OtpServiceDeps) {
         );
         throw new UpstreamFailed(messages.otpSendFailed, { provider, reason, providerCode, status });
       }
-      const store = async () => {
+      await reservation.keep(async () => {
         const sentAt = clock.now();
         await db.transaction(async (tx) => {
           await closeOpenCodes(tx, phone, purpose, sentAt);
@@ -372,53 +133,17 @@ export function createOtpService(deps: OtpServiceDeps) {
             channel: method,
             purpose,
             codeHash: codeHash(config, phone, code),
-            ip: network,
+            ip: clientNetwork(client.ip),
             sentAt,
             expiresAt: addSeconds(sentAt, config.otpTtlSeconds),
           });
         });
-        stored = true;
-        if (limited) release(network);
-      };
-      await (limited ? networks.run(network, store) : store());
+      });
+      kept = true;
     } finally {
-      // A failed send gives its reservations back (a count taken meanwhile was only too cautious).
-      if (limited && !stored) {
-        release(network);
-        if (budgetSpend !== undefined) await deleteSpend(db, budgetSpend);
-      }
+      // A failed send gives its reservations back.
+      if (!kept) await reservation.giveBack();
     }
-  }
-
-  /**
-   * Checks `code` against the phone's open code for `purpose` and, when it matches, closes it and
-   * runs `onMatch` in the same transaction; undefined for every kind of failure. Decided inside the
-   * transaction, thrown by the caller after it: a wrong try must be committed, not rolled back.
-   */
-  async function consumeCode<T>(
-    phone: string,
-    code: string,
-    purpose: Purpose,
-    client: Pick<Client, 'ip'>,
-    onMatch: (tx: Transaction, row: OtpCodeRow) => Promise<T | undefined>,
-  ): Promise<T | undefined> {
-    const now = clock.now();
-    const network = clientNetwork(client.ip);
-    return db.transaction(async (tx) => {
-      const row = await lockOpenCode(tx, phone, purpose);
-      if (!row || new Date(row.expiresAt).getTime() <= now.getTime()) return undefined;
-      // Void for this network: not even checked, and not counted again, so one network's tries
-      // never reach the ceiling over all networks on their own.
-      if ((await networkAttempts(tx, row.id, network)) >= config.otpMaxAttempts) return undefined;
-      // Constant time: the comparison must not tell how many leading characters matched.
-      if (!sameDigest(codeHash(config, phone, code), row.codeHash)) {
-        const ceiling = config.otpMaxAttempts * TOTAL_ATTEMPTS_FACTOR;
-        await recordWrongAttempt(tx, row.id, network, ceiling, now);
-        return undefined;
-      }
-      await closeCode(tx, row.id, now);
-      return onMatch(tx, row);
-    });
   }
 
   return {
@@ -426,22 +151,11 @@ export function createOtpService(deps: OtpServiceDeps) {
      * The SMS budgets' use in the last hour (the metrics): each country calling code's and the
      * global one, with their hourly limits.
      */
-    async smsBudgetUse(): Promise<{ budget: string; used: number; limit: number }[]> {
-      const rows = await spendByCallingCodeSince(db, new Date(clock.now().getTime() - HOUR_MS));
-      const global = rows.reduce((sum, row) => sum + row.used, 0);
-      return [
-        ...rows.map((row) => ({
-          budget: `+${row.callingCode}`,
-          used: row.used,
-          limit: config.otpCountryHourlyBudget,
-        })),
-        { budget: 'global', used: global, limit: config.otpGlobalHourlyBudget },
-      ];
-    },
+    smsBudgetUse: limits.budgetUse,
 
-    /** Deletes codes past retention (the hourly limits need the last hour) and old budget rows; how many codes. */
+    /** Deletes codes past retention (the hourly limits need the last hour), old budget rows and asks; how many codes. */
     async purgeExpired(): Promise<number> {
-      await deleteSpendBefore(db, new Date(clock.now().getTime() - 2 * HOUR_MS));
+      await limits.purge();
       await deleteSignupProofsBefore(db, clock.now());
       return deleteCodesSentBefore(db, new Date(clock.now().getTime() - CODE_RETENTION_MS));
     },

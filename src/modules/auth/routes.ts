@@ -28,9 +28,11 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['auth'],
         summary: 'Envoyer un code de connexion par SMS ou WhatsApp',
         description:
-          'Crée le compte au premier appel pour ce numéro. La réponse est la même pour un numéro connu ou nouveau. ' +
+          'Crée le compte au premier appel pour ce numéro. Hors pression, la réponse est la même pour un numéro connu ou nouveau. ' +
           'Quand le budget SMS est sous pression, un numéro qui n’a jamais validé de code reçoit un 428 avec ' +
-          '`data.challenge` (défi ALTCHA) : le résoudre et renvoyer la même requête avec `proof`.',
+          '`data.challenge` (défi ALTCHA) : le résoudre et renvoyer la même requête avec `proof`. Un réseau qui a ' +
+          'demandé des codes pour de nombreux numéros dans l’heure le reçoit pour chaque numéro, connu ou non : ' +
+          'ses réponses ne disent pas qui a un compte.',
         body: GenerateBody,
         response: {
           200: EnvelopeWithoutErrors(Type.Object({ phone: Type.String() }), Type.Null()),

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { chmod, open, rename, rm } from 'node:fs/promises';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Worker } from 'node:worker_threads';
 import { createGunzip, createGzip } from 'node:zlib';
@@ -150,6 +151,11 @@ export type MemberVisitor = (name: string, chunks: AsyncIterable<Buffer>) => Pro
  * missing, unlisted or does not match its sha256. The visitor's own effects happen before the
  * archive is known to be whole: a caller that must not act on a bad archive reads it twice.
  */
+/** The largest manifest.json read: a real one is a few kilobytes. */
+export const MANIFEST_MAX_BYTES = 1024 * 1024;
+/** What tar adds around the members it holds: headers, padding, the end blocks. */
+const TAR_OVERHEAD_BYTES = 64 * 1024;
+
 export async function readArchive(
   file: string,
   accept: (manifest: Manifest) => void,
@@ -157,7 +163,21 @@ export async function readArchive(
 ): Promise<Manifest> {
   await refuseNonGzip(file);
   const extract = tar.extract();
-  const feeding = pipeline(createReadStream(file), createGunzip(), extract);
+  // The whole archive decompresses to at most what its manifest declares, and to at most a
+  // manifest's size before it is read: a gzip bomb is stopped there, not when the disk is full.
+  let allowed = MANIFEST_MAX_BYTES + TAR_OVERHEAD_BYTES;
+  let inflated = 0;
+  let tooLarge = false;
+  const bounded = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      inflated += chunk.length;
+      if (inflated > allowed) {
+        tooLarge = true;
+        done(new Error('decompressed past its manifest'));
+      } else done(null, chunk);
+    },
+  });
+  const feeding = pipeline(createReadStream(file), createGunzip(), bounded, extract);
   feeding.catch(() => {});
   let manifest: Manifest | undefined;
   const seen = new Set<string>();
@@ -170,8 +190,11 @@ export async function readArchive(
             `${file} is not a backup of this service: its first member is ${name}, not ${MANIFEST_NAME}`,
           );
         }
-        manifest = readManifest(file, await collect(member as AsyncIterable<Buffer>));
+        const bytes = await collectAtMost(member as AsyncIterable<Buffer>, MANIFEST_MAX_BYTES, file, name);
+        manifest = readManifest(file, bytes);
         accept(manifest);
+        const declared = Object.values(manifest.members).reduce((sum, entry) => sum + entry.bytes, 0);
+        allowed = bytes.length + declared + TAR_OVERHEAD_BYTES * (2 + Object.keys(manifest.members).length);
         continue;
       }
       const expected = manifest.members[name];
@@ -184,10 +207,15 @@ export async function readArchive(
       seen.add(name);
       const hash = createHash('sha256');
       let bytes = 0;
+      const larger = () =>
+        new BackupRefused(`${file} is corrupted: ${name} is larger than ${MANIFEST_NAME} says`);
+      if ((member.header.size ?? 0) > expected.bytes) throw larger();
       const hashed = (async function* () {
         for await (const chunk of member as AsyncIterable<Buffer>) {
-          hash.update(chunk);
           bytes += chunk.length;
+          // Never read past the declared size, whatever the tar header says.
+          if (bytes > expected.bytes) throw larger();
+          hash.update(chunk);
           yield chunk;
         }
       })();
@@ -204,6 +232,11 @@ export async function readArchive(
   } catch (error) {
     extract.destroy();
     if (error instanceof BackupRefused) throw error;
+    if (tooLarge) {
+      throw new BackupRefused(
+        `${file} decompresses to more than its ${MANIFEST_NAME} declares: not an archive to trust`,
+      );
+    }
     throw new BackupRefused(`${file} is truncated or corrupted: ${describe(error)}`);
   }
   if (manifest === undefined) throw new BackupRefused(`${file} is not a backup of this service: it is empty`);
@@ -234,9 +267,21 @@ async function refuseNonGzip(file: string): Promise<void> {
   }
 }
 
-async function collect(chunks: AsyncIterable<Buffer>): Promise<Buffer> {
+/** A member read whole, refused past `max` bytes (before anything parses it). */
+export async function collectAtMost(
+  chunks: AsyncIterable<Buffer>,
+  max: number,
+  file: string,
+  name: string,
+): Promise<Buffer> {
   const parts: Buffer[] = [];
-  for await (const chunk of chunks) parts.push(chunk);
+  let total = 0;
+  for await (const chunk of chunks) {
+    total += chunk.length;
+    if (total > max)
+      throw new BackupRefused(`${file} holds a ${name} over ${max} bytes: not an archive to trust`);
+    parts.push(chunk);
+  }
   return Buffer.concat(parts);
 }
 

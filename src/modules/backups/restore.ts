@@ -25,9 +25,16 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { migrationsFolder, pgliteExtensions } from '../../db/client.js';
-import { isLive, lockFileOf, readLockOwner } from '../../db/data-dir-lock.js';
+import {
+  acquireDataDirLock,
+  DataDirInUse,
+  type DataDirLock,
+  isLive,
+  lockFileOf,
+  readLockOwner,
+} from '../../db/data-dir-lock.js';
 import { ensurePrivateDir } from '../../lib/private-files.js';
-import { readArchive } from './archive.js';
+import { collectAtMost, readArchive } from './archive.js';
 import {
   BackupRefused,
   COPY_SUFFIX,
@@ -66,6 +73,8 @@ export interface RestoreResult {
 
 /** What restore puts in DATA_DIR (and, with force, sets aside first). */
 const RESTORED = ['pglite', 'files'] as const;
+/** The largest sequences member read: one line per sequence, a few kilobytes. */
+const SEQUENCES_MAX_BYTES = 1024 * 1024;
 
 export async function restoreBackup(options: RestoreOptions): Promise<RestoreResult> {
   const file = resolve(options.file);
@@ -96,6 +105,18 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
 
   const createdDataDir = !(await exists(dataDir));
   ensurePrivateDir(dataDir);
+  // Held from the first write to the last: a service started meanwhile refuses the directory
+  // instead of opening a database half restored (and one already running stops the restore).
+  let lock: DataDirLock;
+  try {
+    lock = acquireDataDirLock(join(dataDir, 'pglite'));
+  } catch (error) {
+    if (createdDataDir) await rmdir(dataDir).catch(() => {});
+    if (!(error instanceof DataDirInUse)) throw error;
+    throw new BackupRefused(
+      `${dataDir} is in use by process ${error.owner.pid}: stop the service before restoring`,
+    );
+  }
   const staging = await mkdtemp(join(dataDir, '.restore-staging-'));
   const migrations = await mkdtemp(join(tmpdir(), 'pronostics-restore-migrations-'));
   let client: PGlite | undefined;
@@ -126,7 +147,8 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
             ? await copyTable(client!, join(staging, 'pglite'), table, columns, chunks, file)
             : await loadTable(client!, table, columns, chunks);
         } else if (name === SEQUENCES_MEMBER) {
-          await setSequences(client!, JSON.parse((await collect(chunks)).toString('utf8')));
+          const text = await collectAtMost(chunks, SEQUENCES_MAX_BYTES, file, name);
+          await setSequences(client!, JSON.parse(text.toString('utf8')));
         } else if (name.startsWith(FILES_PREFIX)) {
           await writeMember(join(staging, 'files'), name.slice(FILES_PREFIX.length), chunks);
         } else if (name.startsWith(SECRETS_PREFIX)) {
@@ -162,9 +184,11 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
   } catch (error) {
     await client?.close().catch(() => {});
     await rm(staging, { recursive: true, force: true });
+    lock.release();
     if (createdDataDir) await rmdir(dataDir).catch(() => {});
     throw error;
   } finally {
+    lock.release();
     await rm(migrations, { recursive: true, force: true });
   }
 }
@@ -336,12 +360,6 @@ async function writeMember(root: string, relativeName: string, chunks: AsyncIter
   }
   await mkdir(dirname(target), { recursive: true, mode: 0o700 });
   await pipeline(chunks, createWriteStream(target, { flags: 'wx', mode: 0o600 }));
-}
-
-async function collect(chunks: AsyncIterable<Buffer>): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const chunk of chunks) parts.push(chunk);
-  return Buffer.concat(parts);
 }
 
 function exists(path: string): Promise<boolean> {

@@ -71,7 +71,10 @@ export function createBackupsService(deps: BackupsDeps) {
   async function backup(target?: string): Promise<BackupResult> {
     const started = performance.now();
     const file = resolve(target ?? (await freeName()));
-    ensurePrivateDir(dirname(file));
+    // Only BACKUP_DIR is ours to make private: a named file's folder may be shared (/tmp, a mount
+    // point), and is left as it is; the archive itself is created 0600 in any case.
+    if (target === undefined) ensurePrivateDir(config.backupDir);
+    else await mkdir(dirname(file), { recursive: true, mode: 0o700 });
     try {
       await stat(file);
       throw new BackupRefused(`${file} already exists: name another file`);

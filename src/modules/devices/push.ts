@@ -6,7 +6,8 @@
 // out, another pass takes over from the stored cursor), a device that failed is retried alone,
 // later, with backoff, and a dead token is pruned. Events older than PUSH_MAX_AGE_SECONDS are
 // skipped (a late notification is noise; the app reads the log). A wrong push project answers
-// every device as dead: many such answers in a row pause the pruning (`PruneGuard`, below).
+// every device as dead: many such answers in a row pause the pruning (`PruneGuard`, below), one
+// guard per driver, so FCM's dead answers never pause the pruning of Web Push's, nor the reverse.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.js';
 import type { Locale, UserEventType } from '../../lib/allowed-values.js';
@@ -167,7 +168,12 @@ export function createPushDelivery(deps: PushDeliveryDeps) {
   const baseMs = deps.backoffBaseMs ?? 5_000;
   const capMs = deps.backoffCapMs ?? 15 * 60_000;
   const random = deps.random ?? Math.random;
-  const guard = pruneGuard(() => clock.now().getTime());
+  // One guard per driver: the app's devices go to PUSH_DRIVER's, the browsers to WEBPUSH_DRIVER's.
+  const guards = {
+    apps: pruneGuard(() => clock.now().getTime()),
+    browsers: pruneGuard(() => clock.now().getTime()),
+  };
+  const guardOf = (device: DeviceRow) => guards[device.platform === 'webpush' ? 'browsers' : 'apps'];
 
   /** Exponential backoff with jitter (half to all of the step), never sooner than Retry-After. */
   function backoffMs(attempts: number, retryAfterMs: number | undefined): number {
@@ -238,7 +244,7 @@ export function createPushDelivery(deps: PushDeliveryDeps) {
                 'push refused; skipped',
               );
             }
-            if (result.outcome === 'sent' && guard.succeeded()) {
+            if (result.outcome === 'sent' && guardOf(device.row).succeeded()) {
               logger.info({ device_id: device.row.id }, 'push sent again: pruning of dead tokens resumed');
             }
             device.seq = event.id;
@@ -247,6 +253,7 @@ export function createPushDelivery(deps: PushDeliveryDeps) {
             await advanceDevice(db, device.row.id, event.id, leaseUntil());
           } else if (result.outcome === 'unregistered') {
             active.delete(device.row.id);
+            const guard = guardOf(device.row);
             const verdict = guard.answeredDead(device.row.id);
             if (verdict === 'prune') {
               report.pruned += 1;
@@ -261,7 +268,7 @@ export function createPushDelivery(deps: PushDeliveryDeps) {
               const attempts = device.attempts + 1;
               const retryAt = new Date(clock.now().getTime() + backoffMs(attempts, undefined));
               await postponeDevice(db, device.row.id, device.seq, attempts, retryAt.toISOString());
-              if (verdict === 'paused') await pruningPaused(result.reason);
+              if (verdict === 'paused') await pruningPaused(guard.streak(), result.reason);
             }
           } else {
             active.delete(device.row.id);
@@ -296,9 +303,9 @@ export function createPushDelivery(deps: PushDeliveryDeps) {
   }
 
   /** The streak just paused pruning: one admin event and one warning. */
-  async function pruningPaused(reason: string | undefined): Promise<void> {
+  async function pruningPaused(streak: number, reason: string | undefined): Promise<void> {
     const data = {
-      dead_answers: guard.streak(),
+      dead_answers: streak,
       window_seconds: PRUNE_PAUSE_WINDOW_SECONDS,
       reason: reason ?? null,
       paused_at: clock.now().toISOString(),
@@ -313,9 +320,14 @@ export function createPushDelivery(deps: PushDeliveryDeps) {
   return {
     deliver,
 
-    /** The pruning's state for `/metrics`: paused now, devices kept, pauses. */
+    /** The pruning's state for `/metrics`: paused now (for either driver), devices kept, pauses. */
     pruningStats(): PruningStats {
-      return { ...guard.stats };
+      const { apps, browsers } = guards;
+      return {
+        paused: apps.stats.paused || browsers.stats.paused,
+        held: apps.stats.held + browsers.stats.held,
+        pauses: apps.stats.pauses + browsers.stats.pauses,
+      };
     },
 
     /**

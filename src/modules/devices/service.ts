@@ -44,6 +44,8 @@ export interface DeviceServiceDeps {
   webpushHosts: readonly string[];
   /** False without VAPID keys: no browser can subscribe, so no `webpush` device is taken. */
   webpushOn: boolean;
+  /** Holds the account active under its row while a registration writes (a deletion waits, or wins: 401). */
+  accounts: { holdActive(tx: Transaction, userId: number): Promise<void> };
 }
 
 export function deviceView(row: DeviceRow): Static<typeof DeviceSchema> {
@@ -93,9 +95,10 @@ function storedToken(
   return JSON.stringify({ endpoint: subscription.endpoint, keys: subscription.keys });
 }
 
-export function createDeviceService({ db, clock, events, ...webpush }: DeviceServiceDeps) {
+export function createDeviceService({ db, clock, events, accounts, ...webpush }: DeviceServiceDeps) {
   async function registerOnce(userId: number, body: Static<typeof RegisterDeviceBody>, head: number) {
     return db.transaction(async (tx) => {
+      await accounts.holdActive(tx, userId);
       // One registration of this user at a time: the cap below cannot be raced past.
       await lockRegistrations(tx, userId);
       await deleteTokenOfOthers(tx, body.token, userId);

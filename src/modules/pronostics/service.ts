@@ -184,8 +184,11 @@ export interface PronosticServiceDeps {
   wakeups: Wakeups;
   /** Moves balances with their ledger rows (money's ledger). */
   ledger: Ledger;
-  /** The account's language, which the analysis and the debit's ledger row are written in. */
-  accounts: AccountLocales;
+  /**
+   * The account's language, which the analysis and the debit's ledger row are written in; and the
+   * account held active under its row while the creation writes (a deletion waits, or wins: 401).
+   */
+  accounts: AccountLocales & { holdActive(tx: Transaction, userId: number): Promise<void> };
   /**
    * The match data of a pronostic created from a fixture (`fixture_id`); the container always
    * passes it (a service built without it knows no fixture: 422 on `fixture_id`).
@@ -408,6 +411,7 @@ export function createPronosticService({
       await admission?.waitForRoom();
       const now = clock.now();
       const created = await db.transaction(async (tx) => {
+        await accounts.holdActive(tx, user.id);
         // The account's language at creation: the narration is written in it, and the row keeps it.
         const locale = await accounts.localeOf(tx, user.id);
         const row = await insertPronostic(tx, {

@@ -2,7 +2,6 @@
 // app's devices (`android`, `ios`, `web`: FCM tokens), WEBPUSH_DRIVER's (`log`, or `vapid`: Web
 // Push) for browsers (`webpush`: a PushSubscription). The push sender sees one driver; each device
 // goes to its platform's.
-import type { Agent } from 'node:https';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Clock } from '../../lib/clock.js';
@@ -20,8 +19,8 @@ export function createPushDriver(
     clock: Clock;
     logger: FastifyBaseLogger;
     fetch?: typeof fetch;
-    /** The TLS agent of Web Push's requests (tests trust their fake push service with it). */
-    webpushAgent?: Agent;
+    /** A certificate authority Web Push trusts beside the system's (a test's fake push service). */
+    webpushCa?: string;
   },
 ): PushDriver {
   let logDriver: PushDriver | undefined;
@@ -31,7 +30,7 @@ export function createPushDriver(
   };
   const apps = config.pushDriver === 'log' ? log() : fcmDriver(config, deps);
   const browsers =
-    config.webpush.driver === 'log' ? log() : webPushDriver(config, deps.logger, deps.webpushAgent);
+    config.webpush.driver === 'log' ? log() : webPushDriver(config, deps.logger, deps.webpushCa);
   return {
     name: apps.name,
     send: (message) => (message.platform === 'webpush' ? browsers : apps).send(message),
@@ -51,7 +50,7 @@ function fcmDriver(
 function webPushDriver(
   config: Pick<Config, 'webpush' | 'pushMaxAgeSeconds'>,
   logger: FastifyBaseLogger,
-  agent: Agent | undefined,
+  ca: string | undefined,
 ) {
   const { publicKey, privateKey, subject } = config.webpush;
   // loadConfig refuses this already; a hand-built configuration gets the same line.
@@ -62,6 +61,11 @@ function webPushDriver(
   }
   return createWebPushDriver(
     { publicKey, privateKey, subject },
-    { logger, ttlSeconds: config.pushMaxAgeSeconds, ...(agent ? { agent } : {}) },
+    {
+      logger,
+      ttlSeconds: config.pushMaxAgeSeconds,
+      allowedHosts: config.webpush.allowedHosts,
+      ...(ca ? { ca } : {}),
+    },
   );
 }

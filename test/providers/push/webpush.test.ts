@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../../src/config.js';
 import { ManualClock } from '../../../src/lib/clock.js';
 import { createPushDriver, type PushMessage } from '../../../src/providers/push/index.js';
+import { createWebPushDriver } from '../../../src/providers/push/webpush.js';
 import { startWebPushFake, type WebPushFake } from '../../fakes/web-push.js';
 
 const config = testConfig();
@@ -30,9 +31,14 @@ beforeAll(async () => {
       ...config,
       dataDir: mkdtempSync(join(tmpdir(), 'webpush-driver-')),
       pushMaxAgeSeconds: 1800,
-      webpush: { ...config.webpush, ...vapid, driver: 'vapid' },
+      webpush: {
+        ...config.webpush,
+        ...vapid,
+        driver: 'vapid',
+        allowedHosts: [new URL(fake.origin).host, '127.0.0.1:9', `localhost:${new URL(fake.origin).port}`],
+      },
     },
-    { clock: new ManualClock(), logger: pino({ level: 'silent' }), webpushAgent: fake.agent },
+    { clock: new ManualClock(), logger: pino({ level: 'silent' }), webpushCa: fake.ca },
   );
 });
 afterAll(() => fake.close());
@@ -103,5 +109,55 @@ describe('the Web Push driver', () => {
     const before = fake.delivered.length;
     expect(await driver.send(message(fcmToken, { platform: 'android' }))).toEqual({ outcome: 'sent' });
     expect(fake.delivered.length).toBe(before);
+  });
+
+  it.each([
+    ['a `;` the legacy parser stops at', 'https://attacker.example;.notify.windows.com/w/'],
+    ["a `'`", "https://attacker.example'.notify.windows.com/w/"],
+    ['a `{`', 'https://attacker.example{.notify.windows.com/w/'],
+    ['a `"`', 'https://attacker.example".notify.windows.com/w/'],
+    ['loopback behind a `;`', 'https://127.0.0.1;.notify.windows.com/w/'],
+    ["the metadata address behind a `'`", "https://169.254.169.254'.notify.windows.com/w/"],
+    ['a port other than 443 on an allowed host', 'https://wns2.notify.windows.com:8443/w/'],
+  ])(
+    'a stored endpoint with %s is checked again at send time: nothing is posted',
+    async (_case, endpoint) => {
+      const browser = fake.subscribe(vapid.publicKey);
+      const before = fake.connections();
+      const result = await driver.send(message(JSON.stringify({ ...browser.json, endpoint })));
+      expect(result).toMatchObject({ outcome: 'unregistered' });
+      expect(fake.connections()).toBe(before);
+    },
+  );
+
+  it('posts to the normalized href, and refuses a name resolving to our own network at send time', async () => {
+    const browser = fake.subscribe(vapid.publicKey);
+    // An upper-case host and a default port are normalized; the request reaches the push service.
+    const shouting = browser.json.endpoint.replace('https://127.0.0.1', 'HTTPS://127.0.0.1');
+    expect(await driver.send(message(JSON.stringify({ ...browser.json, endpoint: shouting })))).toEqual({
+      outcome: 'sent',
+    });
+    // `localhost:<port>` is listed (as a DNS name an attacker rebinds to 127.0.0.1 would be) and the
+    // certificate names it, yet no connection is made: the lookup answers a loopback address.
+    const before = fake.connections();
+    const rebound = browser.json.endpoint.replace('127.0.0.1', 'localhost');
+    const result = await driver.send(message(JSON.stringify({ ...browser.json, endpoint: rebound })));
+    expect(result).toMatchObject({ outcome: 'retry', reason: expect.stringContaining('our own network') });
+    expect(fake.connections()).toBe(before);
+  });
+
+  it('a stalled push service is a retry within the per-send deadline', async () => {
+    const stalled = createWebPushDriver(vapid, {
+      logger: pino({ level: 'silent' }),
+      ttlSeconds: 60,
+      allowedHosts: [new URL(fake.origin).host],
+      timeoutMs: 300,
+      ca: fake.ca,
+    });
+    fake.respond(0);
+    const started = Date.now();
+    const result = await stalled.send(message(JSON.stringify(fake.subscribe(vapid.publicKey).json)));
+    expect(result).toMatchObject({ outcome: 'retry', reason: expect.stringContaining('within 300 ms') });
+    expect(Date.now() - started).toBeLessThan(3000);
   });
 });
