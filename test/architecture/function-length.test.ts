@@ -1,22 +1,12 @@
 // No function in src/ over 200 lines (issue 49): scripts/architecture/function-length.ts measures
 // every function, shown here catching planted long functions in memory, then the real tree must
-// report none but the known offenders below.
+// report none.
 import { describe, expect, it } from 'vitest';
 import {
   FUNCTION_LINE_LIMIT,
   longFunctions,
   readSources,
 } from '../../scripts/architecture/function-length.js';
-
-/**
- * Known offenders: functions other helpers of issue 49 are shortening at the same time, listed so
- * that this check can land before them. The lead empties this list when merging their branches;
- * nothing else may be added to it (a function listed here that is no longer long fails the test
- * until it leaves the list).
- */
-const KNOWN_OFFENDERS = new Set([
-  'createOtpService', // src/modules/auth/otp-service.ts (security)
-]);
 
 /** A body of `count` lines of statements. */
 const statements = (count: number) =>
@@ -58,13 +48,8 @@ describe('the function-length check', () => {
     ]);
   });
 
-  it('finds no function over the limit in src/ but the known offenders, each of them still long', () => {
+  it('finds no function over the limit in src/', () => {
     const found = longFunctions(readSources());
-    const unexpected = found.filter((fn) => !KNOWN_OFFENDERS.has(fn.name));
-    expect(unexpected.map((fn) => `${fn.name} (${fn.at}): ${fn.lines} lines`)).toEqual([]);
-    const stillLong = new Set(found.map((fn) => fn.name));
-    const shortened = [...KNOWN_OFFENDERS].filter((name) => !stillLong.has(name));
-    // A known offender now within the limit leaves the list.
-    expect(shortened).toEqual([]);
+    expect(found.map((fn) => `${fn.name} (${fn.at}): ${fn.lines} lines`)).toEqual([]);
   });
 });

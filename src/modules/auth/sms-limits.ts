@@ -71,29 +71,23 @@ export interface Reservation {
 
 const unlimited: Reservation = { keep: (store) => store(), giveBack: async () => {} };
 
-export function createSmsLimits(deps: {
-  db: Database;
-  config: Config;
-  clock: Clock;
-  users: Pick<UserService, 'findByPhone'>;
-  challenges: SignupChallenges;
-}) {
-  const { db, config, clock, users, challenges } = deps;
-  // Per network, sends run side by side (many people share one carrier NAT), so the cap counts the
-  // sends in flight too. Checking and reserving, and storing and releasing, each hold the lock, so
-  // a count never sees one send both as a stored row and as a reservation.
-  const networks = new KeyedMutex();
-  const reserved = new Map<string, number>();
-  const release = (network: string) => {
-    const left = (reserved.get(network) ?? 1) - 1;
-    if (left > 0) reserved.set(network, left);
-    else reserved.delete(network);
-  };
+/** A RateLimited for a slot freed an hour after `freedBy` (now, when unknown). */
+function freedIn(freedBy: string | undefined, now: Date, message: string) {
+  const freesAt = freedBy ? new Date(freedBy).getTime() + HOUR_MS : now.getTime() + HOUR_MS;
+  return new RateLimited(Math.max(1, (freesAt - now.getTime()) / 1000), message);
+}
+
+const hourBefore = (now: Date) => new Date(now.getTime() - HOUR_MS);
+
+/**
+ * The SMS-fraud budgets, per country calling code and in all, with the strangers' share of each:
+ * what a send reserves in them, how far the strangers' share is used, their use for the metrics.
+ */
+function createSmsBudgets(deps: { db: Database; config: Config; clock: Clock }) {
+  const { db, config, clock } = deps;
   // When each budget last warned, so the 80 % line is written once per budget and hour, not per
   // request (in each process; a few processes write a few lines).
   const budgetWarnedAt = new Map<string, number>();
-  const hourBefore = (now: Date) => new Date(now.getTime() - HOUR_MS);
-  const askTag = (phone: string) => keyedHash(config.appSecret, 'otp_ask', phone).slice(0, 32);
 
   /** Each budget of this calling code as [name, key, hourly limit]. */
   const budgetsOf = (callingCode: string): [name: string, key: BudgetKey, max: number][] => [
@@ -101,37 +95,6 @@ export function createSmsLimits(deps: {
     ['global', { everyone: true }, config.otpGlobalHourlyBudget],
   ];
   const strangerCapOf = (max: number) => Math.floor((max * (100 - config.otpReturningSharePercent)) / 100);
-  /** A RateLimited for a slot freed an hour after `freedBy` (now, when unknown). */
-  const freedIn = (freedBy: string | undefined, now: Date, message: string) => {
-    const freesAt = freedBy ? new Date(freedBy).getTime() + HOUR_MS : now.getTime() + HOUR_MS;
-    return new RateLimited(Math.max(1, (freesAt - now.getTime()) / 1000), message);
-  };
-
-  /** Throws RateLimited when the key already had `max` codes (plus `inFlight` sends) in the last hour. */
-  async function checkHourlyCap(key: SenderKey, max: number, inFlight: number, now: Date): Promise<void> {
-    const since = hourBefore(now);
-    const delivered = await countSentSince(db, key, since);
-    const excess = delivered + inFlight - max;
-    if (excess < 0) return;
-    // A slot frees when the (excess)-th oldest code of the window leaves it; sends still in flight
-    // will be stamped about now, so if the slot depends on them it frees in a full hour.
-    const freedBy = excess < delivered ? await sentAtByAge(db, key, since, excess) : undefined;
-    throw freedIn(freedBy, now, messages.otpTooManyCodes);
-  }
-
-  async function checkPhoneLimits(phone: string, purpose: Purpose, network: string, now: Date) {
-    // Per purpose: a deletion's confirmation code may follow a sign-in code at once (the public
-    // deletion page does exactly that); the hourly caps and budgets below count every code.
-    const last = await lastSentAt(db, phone, purpose);
-    if (last && config.otpResendCooldownSeconds > 0) {
-      const waitMs = new Date(last).getTime() + config.otpResendCooldownSeconds * 1000 - now.getTime();
-      if (waitMs > 0) throw new RateLimited(waitMs / 1000, messages.otpResendCooldown);
-    }
-    // Per network first, so a stranger's requests cannot spend the owner's codes; the ceiling over
-    // all networks still bounds what many networks together can spend on one phone.
-    await checkHourlyCap({ phone, ip: network }, CODES_PER_PHONE_PER_NETWORK_PER_HOUR, 0, now);
-    await checkHourlyCap({ phone }, CODES_PER_PHONE_PER_HOUR, 0, now);
-  }
 
   /** RateLimited when the stranger network already had `share` SMS in the last hour. */
   async function checkNetworkShare(tx: Database | Transaction, network: string, share: number, now: Date) {
@@ -147,7 +110,7 @@ export function createSmsLimits(deps: {
    * overrun them; RateLimited when either is used up for this number. OTP_RETURNING_SHARE_PERCENT
    * of each is kept for numbers that verified a code before: a stranger may use only the rest.
    */
-  async function reserveBudgets(
+  async function reserve(
     callingCode: string,
     stranger: { network: string; share: number | undefined } | undefined,
     log: FastifyBaseLogger,
@@ -195,6 +158,70 @@ export function createSmsLimits(deps: {
     return { pressure, strangerCap };
   }
 
+  /** The budgets' use in the last hour: each calling code's and the global one. */
+  async function use(): Promise<{ budget: string; used: number; limit: number }[]> {
+    const rows = await spendByCallingCodeSince(db, hourBefore(clock.now()));
+    const global = rows.reduce((sum, row) => sum + row.used, 0);
+    return [
+      ...rows.map((row) => ({
+        budget: `+${row.callingCode}`,
+        used: row.used,
+        limit: config.otpCountryHourlyBudget,
+      })),
+      { budget: 'global', used: global, limit: config.otpGlobalHourlyBudget },
+    ];
+  }
+
+  return { reserve, strangerPressure, checkNetworkShare, use };
+}
+
+export function createSmsLimits(deps: {
+  db: Database;
+  config: Config;
+  clock: Clock;
+  users: Pick<UserService, 'findByPhone'>;
+  challenges: SignupChallenges;
+}) {
+  const { db, config, clock, users, challenges } = deps;
+  // Per network, sends run side by side (many people share one carrier NAT), so the cap counts the
+  // sends in flight too. Checking and reserving, and storing and releasing, each hold the lock, so
+  // a count never sees one send both as a stored row and as a reservation.
+  const networks = new KeyedMutex();
+  const reserved = new Map<string, number>();
+  const release = (network: string) => {
+    const left = (reserved.get(network) ?? 1) - 1;
+    if (left > 0) reserved.set(network, left);
+    else reserved.delete(network);
+  };
+  const askTag = (phone: string) => keyedHash(config.appSecret, 'otp_ask', phone).slice(0, 32);
+  const budgets = createSmsBudgets({ db, config, clock });
+
+  /** Throws RateLimited when the key already had `max` codes (plus `inFlight` sends) in the last hour. */
+  async function checkHourlyCap(key: SenderKey, max: number, inFlight: number, now: Date): Promise<void> {
+    const since = hourBefore(now);
+    const delivered = await countSentSince(db, key, since);
+    const excess = delivered + inFlight - max;
+    if (excess < 0) return;
+    // A slot frees when the (excess)-th oldest code of the window leaves it; sends still in flight
+    // will be stamped about now, so if the slot depends on them it frees in a full hour.
+    const freedBy = excess < delivered ? await sentAtByAge(db, key, since, excess) : undefined;
+    throw freedIn(freedBy, now, messages.otpTooManyCodes);
+  }
+
+  async function checkPhoneLimits(phone: string, purpose: Purpose, network: string, now: Date) {
+    // Per purpose: a deletion's confirmation code may follow a sign-in code at once (the public
+    // deletion page does exactly that); the hourly caps and budgets below count every code.
+    const last = await lastSentAt(db, phone, purpose);
+    if (last && config.otpResendCooldownSeconds > 0) {
+      const waitMs = new Date(last).getTime() + config.otpResendCooldownSeconds * 1000 - now.getTime();
+      if (waitMs > 0) throw new RateLimited(waitMs / 1000, messages.otpResendCooldown);
+    }
+    // Per network first, so a stranger's requests cannot spend the owner's codes; the ceiling over
+    // all networks still bounds what many networks together can spend on one phone.
+    await checkHourlyCap({ phone, ip: network }, CODES_PER_PHONE_PER_NETWORK_PER_HOUR, 0, now);
+    await checkHourlyCap({ phone }, CODES_PER_PHONE_PER_HOUR, 0, now);
+  }
+
   /**
    * Admits this send and reserves its budgets; returns the reservation's row. Numbers that verified
    * a code before are never challenged nor held to a network's share, unless their network is a
@@ -207,10 +234,10 @@ export function createSmsLimits(deps: {
     const network = strangerNetwork(ip);
     // A deletion's code goes to a signed-in account's own phone: never challenged.
     if (purpose !== 'sign_in') {
-      return reserveBudgets(callingCode, returning ? undefined : { network, share: undefined }, log);
+      return budgets.reserve(callingCode, returning ? undefined : { network, share: undefined }, log);
     }
     const now = clock.now();
-    const { pressure, strangerCap } = await strangerPressure(callingCode, now);
+    const { pressure, strangerCap } = await budgets.strangerPressure(callingCode, now);
     // No share at all for strangers (strangerCap 0): the budget's own check refuses them.
     const share = strangerCap > 0 && pressure >= CHALLENGE_PRESSURE ? networkShare(strangerCap) : undefined;
     const prober =
@@ -218,13 +245,13 @@ export function createSmsLimits(deps: {
       (await recordAsk(db, network, askTag(phone), now, hourBefore(now))) > PROBE_DISTINCT_NUMBERS;
     if (returning && !prober) {
       if (proof !== undefined) await challenges.redeem(proof, phone);
-      return reserveBudgets(callingCode, undefined, log);
+      return budgets.reserve(callingCode, undefined, log);
     }
-    if (share !== undefined) await checkNetworkShare(db, network, share, now);
+    if (share !== undefined) await budgets.checkNetworkShare(db, network, share, now);
     if (proof !== undefined) await challenges.redeem(proof, phone);
     else if (share !== undefined)
       throw new ChallengeRequired({ ...(await challenges.issue(phone, pressure)) });
-    return reserveBudgets(callingCode, { network, share }, log);
+    return budgets.reserve(callingCode, { network, share }, log);
   }
 
   return {
@@ -272,18 +299,7 @@ export function createSmsLimits(deps: {
     },
 
     /** The SMS budgets' use in the last hour (the metrics): each calling code's and the global one. */
-    async budgetUse(): Promise<{ budget: string; used: number; limit: number }[]> {
-      const rows = await spendByCallingCodeSince(db, hourBefore(clock.now()));
-      const global = rows.reduce((sum, row) => sum + row.used, 0);
-      return [
-        ...rows.map((row) => ({
-          budget: `+${row.callingCode}`,
-          used: row.used,
-          limit: config.otpCountryHourlyBudget,
-        })),
-        { budget: 'global', used: global, limit: config.otpGlobalHourlyBudget },
-      ];
-    },
+    budgetUse: budgets.use,
 
     /** Deletes budget rows and asks the hourly counts no longer need. */
     async purge(): Promise<void> {
