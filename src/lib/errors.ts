@@ -107,6 +107,18 @@ export class FlagAlreadyResolved extends DomainError {
   }
 }
 
+/**
+ * A payment failed because the provider took another amount or currency is never credited by a
+ * flag's resolution, even when the provider later says it completed (409, the mismatch named).
+ */
+export class MismatchedPaymentCredit extends DomainError {
+  constructor(kind: 'amount_mismatch' | 'currency_mismatch') {
+    super(
+      kind === 'amount_mismatch' ? messages.flagCreditAmountMismatch : messages.flagCreditCurrencyMismatch,
+    );
+  }
+}
+
 /** A support ticket that is closed takes no reply (409). */
 export class TicketClosed extends DomainError {
   constructor() {

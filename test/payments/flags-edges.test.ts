@@ -189,3 +189,59 @@ describe('a flag raised again', () => {
     ]);
   });
 });
+
+describe('a late completion of a payment that failed on a mismatch (issue 55)', () => {
+  /** A payment the provider took for another amount or currency (failed, flagged), then said complete again. */
+  async function mismatchedThenComplete(
+    payer: SignedIn,
+    tag: string,
+    change: { amount?: number; currency?: string },
+  ) {
+    const payment = await checkedOut(t, payer, { pack_id: 2 });
+    fake.setPayment(payment.reference, { status: 'complete', ...change });
+    expect((await webhook('payment.complete', payment.reference, `evt.${tag}.0`)).statusCode).toBe(200);
+    expect((await paymentRow(t, payment.id)).status).toBe('failed');
+    expect((await webhook('payment.complete', payment.reference, `evt.${tag}.1`)).statusCode).toBe(200);
+    const raised = await flagsOf(t, payment.id);
+    const kinds = raised.map((flag) => flag.kind);
+    expect(kinds).toContain('late_complete');
+    return { payment, late: raised.find((flag) => flag.kind === 'late_complete')!, kinds };
+  }
+
+  it('is never credited by the resolution: 409 naming the mismatch, in either language; nothing written', async () => {
+    const payer = await signIn(t);
+    const { payment, late, kinds } = await mismatchedThenComplete(payer, 'cheap', { amount: 100 });
+    expect(kinds).toContain('amount_mismatch');
+    const before = (await t.app.services.users.findById(payer.id))!.creditsBalance;
+
+    const refused = await resolve(admin, late.id, { message: 'Payé chez NotchPay', credit: true });
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json().message).toBe(messages.flagCreditAmountMismatch);
+    const english = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/flags/${late.id}/resolve`,
+      headers: { ...admin.headers, 'accept-language': 'en' },
+      payload: { message: 'Paid at NotchPay', credit: true },
+    });
+    expect(english.statusCode).toBe(409);
+    expect(english.json().message).toMatch(/amount paid did not match the pack \(amount_mismatch\)/);
+    expect((await t.app.services.users.findById(payer.id))!.creditsBalance).toBe(before);
+    expect((await flagsOf(t, payment.id)).find((flag) => flag.id === late.id)).toMatchObject({
+      status: 'open',
+    });
+
+    // Resolved without a credit, it closes as any flag does.
+    const closed = await resolve(admin, late.id, { message: 'Remboursé hors service' });
+    expect(closed.statusCode, closed.body).toBe(200);
+    expect((await t.app.services.users.findById(payer.id))!.creditsBalance).toBe(before);
+  });
+
+  it('names a currency mismatch too', async () => {
+    const payer = await signIn(t);
+    const { late, kinds } = await mismatchedThenComplete(payer, 'euros', { currency: 'EUR' });
+    expect(kinds).toContain('currency_mismatch');
+    const refused = await resolve(admin, late.id, { message: 'Payé chez NotchPay', credit: true });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe(messages.flagCreditCurrencyMismatch);
+  });
+});

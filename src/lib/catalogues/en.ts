@@ -241,6 +241,10 @@ export const en: Catalogue = {
     flagAlreadyResolved: 'This flag is already resolved.',
     flagCreditNotAllowed:
       'Crediting is only possible for a payment flagged as succeeding after its failure (late_complete).',
+    flagCreditAmountMismatch:
+      'This payment failed because the amount paid did not match the pack (amount_mismatch): it cannot be credited this way.',
+    flagCreditCurrencyMismatch:
+      'This payment failed because the currency paid did not match the pack (currency_mismatch): it cannot be credited this way.',
     webpushKey: 'Web push public key (VAPID).',
     webpushOff: 'Web push notifications are not enabled on this service.',
     webpushSubscriptionMalformed:

@@ -208,6 +208,10 @@ const messages = {
   flagAlreadyResolved: 'Ce signalement est déjà résolu.',
   flagCreditNotAllowed:
     'Le crédit n’est possible que pour un paiement signalé comme réussi après son échec (late_complete).',
+  flagCreditAmountMismatch:
+    'Ce paiement a échoué parce que le montant payé ne correspondait pas au pack (amount_mismatch) : il ne peut pas être crédité ainsi.',
+  flagCreditCurrencyMismatch:
+    'Ce paiement a échoué parce que la devise payée ne correspondait pas au pack (currency_mismatch) : il ne peut pas être crédité ainsi.',
   webpushKey: 'Clé publique des notifications web (VAPID).',
   webpushOff: 'Les notifications web ne sont pas activées sur ce service.',
   webpushSubscriptionMalformed:

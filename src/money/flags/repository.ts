@@ -66,6 +66,26 @@ export async function countFlags(db: Executor, filter: FlagFilter): Promise<numb
   return Number(row?.total ?? 0);
 }
 
+/** The mismatch a payment failed on (its `amount_mismatch` or `currency_mismatch` flag, open or not), if any. */
+export async function paymentMismatchOf(
+  db: Executor,
+  paymentId: number,
+): Promise<'amount_mismatch' | 'currency_mismatch' | undefined> {
+  const [row] = await db
+    .select({ kind: flags.kind })
+    .from(flags)
+    .where(
+      and(
+        eq(flags.targetType, 'payment'),
+        eq(flags.targetId, paymentId),
+        sql`${flags.kind} IN ('amount_mismatch', 'currency_mismatch')`,
+      ),
+    )
+    .orderBy(flags.id)
+    .limit(1);
+  return row?.kind as 'amount_mismatch' | 'currency_mismatch' | undefined;
+}
+
 export async function lockFlag(db: Executor, id: number): Promise<FlagRow | undefined> {
   const [row] = await db.select().from(flags).where(eq(flags.id, id)).for('update');
   return row;

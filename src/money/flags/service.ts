@@ -3,14 +3,20 @@
 // `late_complete` payment may credit it once: checkout's compensation for a payment it failed that
 // the provider completed after all.
 import type { Database } from '../../db/client.js';
-import { FlagAlreadyResolved, NotFound, OwnFlag, ValidationFailed } from '../../lib/errors.js';
+import {
+  FlagAlreadyResolved,
+  MismatchedPaymentCredit,
+  NotFound,
+  OwnFlag,
+  ValidationFailed,
+} from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
 import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import type { AuditRecorder } from '../../modules/admin/service.js';
 import type { WithdrawalService } from '../cash-out/withdrawals.js';
 import type { PaymentService } from '../checkout/service.js';
 import { flagView } from './raise.js';
-import { countFlags, lockFlag, pageOfFlags, resolveFlagRow } from './repository.js';
+import { countFlags, lockFlag, pageOfFlags, paymentMismatchOf, resolveFlagRow } from './repository.js';
 import type { FlagsQuery, ResolveFlagInput } from './schemas.js';
 
 export interface FlagServiceDeps {
@@ -42,7 +48,7 @@ export function createFlagService({ db, audit, payments, withdrawals }: FlagServ
      * Resolves an open flag with the admin's note (OwnFlag when its payment or withdrawal is the
      * admin's own; FlagAlreadyResolved when it is not open), audited
      * as `flag.resolve` in the same transaction; `credit` (late_complete payment flags only) credits
-     * the payment once.
+     * the payment once, unless it failed on an amount or currency mismatch (MismatchedPaymentCredit).
      */
     async resolve(admin: { id: number }, id: number, input: ResolveFlagInput) {
       const note = input.message.trim();
@@ -57,6 +63,9 @@ export function createFlagService({ db, audit, payments, withdrawals }: FlagServ
           if (flag.kind !== 'late_complete' || flag.targetType !== 'payment') {
             throw ValidationFailed.field('credit', messages.flagCreditNotAllowed);
           }
+          // Completed after all, but not for the price we set: the pack is never granted this way.
+          const mismatch = await paymentMismatchOf(tx, flag.targetId);
+          if (mismatch) throw new MismatchedPaymentCredit(mismatch);
           credited = await payments.creditLatePayment(tx, flag.targetId);
         }
         const row = await resolveFlagRow(tx, id, { note, resolvedBy: admin.id });
