@@ -18,7 +18,7 @@ import accountRoutes from './modules/account/routes.js';
 import adminRoutes from './modules/admin/routes.js';
 import affiliationRoutes from './modules/affiliation/routes.js';
 import authRoutes from './modules/auth/routes.js';
-import backofficeRoutes from './modules/backoffice/routes.js';
+import backofficeRoutes, { approvalRoutes } from './modules/backoffice/routes.js';
 import consoleRoutes from './modules/console/routes.js';
 import dashboardRoutes from './modules/dashboard/routes.js';
 import deviceRoutes from './modules/devices/routes.js';
@@ -27,8 +27,10 @@ import fixtureRoutes from './modules/fixtures/routes.js';
 import healthRoutes from './modules/health/routes.js';
 import metricsRoutes from './modules/metrics/routes.js';
 import pronosticRoutes from './modules/pronostics/routes.js';
+import slipRoutes from './modules/slips/routes.js';
 import supportRoutes from './modules/support/routes.js';
 import trackRecordRoutes from './modules/track-record/routes.js';
+import playRoutes from './modules/users/play/routes.js';
 import userRoutes from './modules/users/routes.js';
 import webappRoutes from './modules/webapp/routes.js';
 import {
@@ -198,6 +200,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(idempotency);
   await app.register(openapi);
 
+  // Tombstone hashes written under APP_SECRET alone are keyed by TOMBSTONE_KEY before the first
+  // request (once; a no-op after, decision 0125).
+  app.addHook('onReady', async () => {
+    const rekeyed = await services.users.rekeyTombstones();
+    if (rekeyed > 0) app.log.info({ rekeyed }, 'tombstone phone hashes re-keyed with TOMBSTONE_KEY');
+  });
+
   // Valid but dangerous settings are said at every start, as loudly as the log allows.
   const warnings = configWarnings(config);
   if (warnings.length > 0) {
@@ -218,6 +227,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(packRoutes);
   await app.register(adminRoutes);
   await app.register(backofficeRoutes);
+  await app.register(approvalRoutes);
   await app.register(flagRoutes);
   await app.register(paymentRoutes);
   await app.register(webhookRoutes);
@@ -225,12 +235,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(walletRoutes);
   await app.register(dashboardRoutes);
   await app.register(userRoutes);
+  await app.register(playRoutes);
   await app.register(affiliationRoutes);
   await app.register(withdrawalRoutes);
   await app.register(supportRoutes);
   await app.register(eventRoutes);
   await app.register(deviceRoutes);
   await app.register(trackRecordRoutes);
+  await app.register(slipRoutes);
   await app.register(accountRoutes);
   await app.register(consoleRoutes);
   await app.register(webappRoutes);

@@ -9,7 +9,7 @@
 import { type Static, Type } from 'typebox';
 import { EventsSettings } from './config/events.js';
 import { FilesSettings, requireStorageSettings } from './config/files.js';
-import { generatedSecret, generatedVapidKeys } from './config/generated.js';
+import { generatedSecret, generatedVapidKeys, TOMBSTONE_KEY_FILE } from './config/generated.js';
 import {
   HttpSettings,
   proxyWarnings,
@@ -34,13 +34,14 @@ import {
   ProcessSettings,
   requirePostgresForSplitRoles,
   requireSecretInProduction,
+  requireTombstoneKeyInProduction,
 } from './config/process.js';
 import { PushSettings, requireFcmSettings, requireWebpushKeys, webpushWarnings } from './config/push.js';
 import { SignInSettings } from './config/sign-in.js';
 import type { PaymentProvider } from './lib/allowed-values.js';
 import { ConfigError, type Env, readSettings } from './lib/env-settings.js';
 
-export { VAPID_KEYS_FILE } from './config/generated.js';
+export { TOMBSTONE_KEY_FILE, VAPID_KEYS_FILE } from './config/generated.js';
 export type { ServiceAccount } from './config/push.js';
 export type {
   AiDriverName,
@@ -75,6 +76,7 @@ export type Config = Static<typeof ConfigSchema>;
 /** The rules on settings taken together: a start names every one that is broken, in this order. */
 const rules: ((config: Config) => void)[] = [
   requireSecretInProduction,
+  requireTombstoneKeyInProduction,
   refuseRateLimitOffInProduction,
   refuseLogMessagingInProduction,
   refuseSandboxInProduction,
@@ -102,6 +104,11 @@ export interface LoadOptions {
    * loadConfigOrExit). Off for every other reader, tests and tools, which must write nothing.
    */
   generateVapidKeys?: boolean;
+  /**
+   * true: an unset TOMBSTONE_KEY (outside production, where it is required) is generated once into
+   * DATA_DIR (the service and the CLI, through loadConfigOrExit). Off for tests and tools.
+   */
+  generateTombstoneKey?: boolean;
 }
 
 /**
@@ -127,6 +134,9 @@ export function loadConfig(
   if (broken.length > 0) throw new ConfigError(broken.join('\n'));
   if (options.generateSecret !== false) {
     if (config.appSecret === '') config.appSecret = generatedSecret(config.dataDir);
+    if (options.generateTombstoneKey === true && config.tombstoneKey === '') {
+      config.tombstoneKey = generatedSecret(config.dataDir, TOMBSTONE_KEY_FILE);
+    }
     const vapidWanted = options.generateVapidKeys === true && config.appEnv === 'development';
     if (vapidWanted && config.webpush.publicKey === undefined) {
       Object.assign(config.webpush, generatedVapidKeys(config.dataDir));
@@ -146,7 +156,11 @@ export function configWarnings(config: Config): string[] {
 /** For process entry points: the configuration, or one line on stderr and exit code 1. */
 export function loadConfigOrExit(options: LoadOptions = {}): Config {
   try {
-    return loadConfig(process.env, process.cwd(), { generateVapidKeys: true, ...options });
+    return loadConfig(process.env, process.cwd(), {
+      generateVapidKeys: true,
+      generateTombstoneKey: true,
+      ...options,
+    });
   } catch (error) {
     if (error instanceof ConfigError) {
       for (const line of error.message.split('\n')) console.error(`Configuration error: ${line}`);
@@ -162,6 +176,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     {
       APP_ENV: 'test',
       APP_SECRET: 'test-secret-0123456789abcdef0123456789abcdef',
+      TOMBSTONE_KEY: 'test-tombstone-key-0123456789abcdef0123456789',
       DATABASE_URL: 'memory://',
       // A pair made for the tests (`npx web-push generate-vapid-keys`), as APP_SECRET above.
       WEBPUSH_VAPID_PUBLIC_KEY:

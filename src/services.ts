@@ -7,6 +7,7 @@ import { wakeupsOver } from './db/channels.js';
 import type { DatabaseHandle } from './db/client.js';
 import type { Clock } from './lib/clock.js';
 import { createAccountService } from './modules/account/service.js';
+import { createApprovalService } from './modules/admin/approvals.js';
 import { createAdminService } from './modules/admin/service.js';
 import { createAffiliationService, createCommissionPolicy } from './modules/affiliation/service.js';
 import { createOtpService } from './modules/auth/otp-service.js';
@@ -28,6 +29,7 @@ import { createMetricsService } from './modules/metrics/service.js';
 import { createAnalysisAdmission } from './modules/pronostics/admission.js';
 import { createAnalysisJobs } from './modules/pronostics/analysis-jobs.js';
 import { createPronosticService } from './modules/pronostics/service.js';
+import { createSlipService } from './modules/slips/service.js';
 import { createSupportService, MAX_UNCLOSED_TICKETS } from './modules/support/service.js';
 import { createTrackRecordService } from './modules/track-record/service.js';
 import { createProfileService } from './modules/users/profile.js';
@@ -57,24 +59,28 @@ export interface ServiceDeps {
   pushDriver?: PushDriver;
 }
 
+/** The hold on pronostic creation while the analysis queue is too deep. */
+function analysisAdmission(db: ServiceDeps['database']['db'], clock: ServiceDeps['clock'], config: Config) {
+  return createAnalysisAdmission({
+    db,
+    clock,
+    options: {
+      maxWaitSeconds: config.analysisQueueMaxWaitSeconds,
+      holdSeconds: config.analysisQueueHoldSeconds,
+    },
+  });
+}
+
 export function createServices(deps: ServiceDeps) {
   const { database, config, clock, logger } = deps;
   const { db } = database;
   const messenger = deps.messenger ?? createMessenger({ config, logger, clock });
-  const football = createFootballService({ db, config });
-  const fixtures = createFixtureService({ db, clock, config, football });
-  const analyst: Analyst =
-    deps.analyst ??
-    createAnalyst({
-      football,
-      logger,
-      clock,
-      narrator: createNarrator(config, { logger }),
-      fitter: threadFitter(),
-    });
+  const football = createFootballService({ db, config, clock });
+  const admin = createAdminService({ db });
+  const fixtures = createFixtureService({ db, clock, config, football, audit: admin });
+  const analyst: Analyst = deps.analyst ?? footballAnalyst(config, football, logger, clock);
   const wakeups = wakeupsOver(database, logger);
 
-  const admin = createAdminService({ db });
   const ledger = createLedger();
   // The event logs, written by every module whose change a client or an admin is told about.
   const events = createEventService({ db, clock, retentionDays: config.eventsRetentionDays });
@@ -114,20 +120,15 @@ export function createServices(deps: ServiceDeps) {
     tokenMaxAgeSeconds: config.tokenMaxAgeSeconds,
     keepTokensAlive: tokens.keepAlive,
   });
-  const users = createUserService({ db, config, audit: admin, ledger, events });
+  // Four eyes: what one admin asks for and a second confirms (a promotion, a large withdrawal).
+  const approvals = createApprovalService({ db, clock, audit: admin, events });
+  const users = createUserService({ db, clock, config, audit: admin, ledger, events, approvals });
   const idempotency = createIdempotencyService({ db, clock });
   const otp = createOtpService({ db, config, clock, messenger, users, tokens });
   const pronostics = createPronosticService({
     db,
     clock,
-    admission: createAnalysisAdmission({
-      db,
-      clock,
-      options: {
-        maxWaitSeconds: config.analysisQueueMaxWaitSeconds,
-        holdSeconds: config.analysisQueueHoldSeconds,
-      },
-    }),
+    admission: analysisAdmission(db, clock, config),
     audit: admin,
     modelName: analyst.modelName,
     wakeups,
@@ -136,6 +137,8 @@ export function createServices(deps: ServiceDeps) {
     fixtures,
   });
   const analysisJobs = createAnalysisJobs({ db, ledger, events });
+  const slipNeeds = { db, clock, events, pronostics, fixtures, football };
+  const slips = createSlipService({ ...slipNeeds, accounts: users, voidDays: config.slipVoidDays });
   // Money, one capability: the ledger's reports, packs, checkout, cash-out, provider follow-up, flags.
   const money = createMoney({
     db,
@@ -145,6 +148,7 @@ export function createServices(deps: ServiceDeps) {
     ledger,
     events,
     audit: admin,
+    approvals,
     accounts: users,
     wakeups,
     commissions: createCommissionPolicy({ logger, config }),
@@ -154,7 +158,7 @@ export function createServices(deps: ServiceDeps) {
   const affiliation = createAffiliationService({ db, money: money.withdrawals });
   const dashboard = createDashboardService({ users, pronostics, wallet });
   const storage = deps.storage ?? createStorage(config);
-  const profile = createProfileService({ db, storage, logger });
+  const profile = createProfileService({ db, clock, storage, logger });
   const support = createSupportService({
     db,
     storage,
@@ -176,6 +180,7 @@ export function createServices(deps: ServiceDeps) {
     tokens,
     users,
     pronostics,
+    slips,
     support,
     events,
     devices,
@@ -224,6 +229,8 @@ export function createServices(deps: ServiceDeps) {
     withdrawals,
     flags,
     trackRecord,
+    approvals,
+    slips,
   });
 
   return {
@@ -245,6 +252,7 @@ export function createServices(deps: ServiceDeps) {
     analysisJobs,
     housekeeping,
     admin,
+    approvals,
     dashboard,
     affiliation,
     storage,
@@ -252,6 +260,7 @@ export function createServices(deps: ServiceDeps) {
     support,
     account,
     trackRecord,
+    slips,
     backoffice,
     backups,
     metrics,
@@ -259,3 +268,19 @@ export function createServices(deps: ServiceDeps) {
 }
 
 export type Services = ReturnType<typeof createServices>;
+
+/** The default analyst: the statistical model fitted off the event loop, with the configured narrator. */
+function footballAnalyst(
+  config: Config,
+  football: ReturnType<typeof createFootballService>,
+  logger: FastifyBaseLogger,
+  clock: Clock,
+): Analyst {
+  return createAnalyst({
+    football,
+    logger,
+    clock,
+    narrator: createNarrator(config, { logger }),
+    fitter: threadFitter(),
+  });
+}

@@ -5,12 +5,22 @@
 // p50/p99, errors, and the server's CPU per request served and peak RSS under load: the service's
 // read from its own GET /metrics (METRICS_TOKEN, as a production dashboard would), the reference's
 // from /proc; each pair prints the service ÷ reference ratios. Options:
-//   --workloads list,search,detail,history,create,wallet,otp,fixtures,pglite (default: all that the database allows)
+//   --workloads list,search,detail,history,create,wallet,otp,fixtures,competitions,fixtures-league,slip-check,checkout,pglite
+//                                                             (default: all that the database allows)
 //   --history 100                                             (ledger rows seeded per user for the history
 //                                                              workload: GET /api/user/wallet/operations by
 //                                                              type or currency, against bench/http/reference-history.ts)
-//   --fixtures 50000                                          (fixtures seeded for the fixtures workload,
-//                                                              which runs with 10 connections: issue 25's target)
+//   --fixtures 50000                                          (fixtures seeded over every stored league, ~40: for the
+//                                                              fixtures workload, page 1 unfiltered with 10 connections,
+//                                                              issue 25's target; fixtures-league, one competition's
+//                                                              page; competitions, GET /api/competitions; the last two
+//                                                              against bench/http/reference-reads.ts)
+//   --slip-legs 10                                            (legs of the slip-check workload's slip: POST
+//                                                              /api/user/slips/check, against reference-reads.ts)
+//   checkout                                                  (POST /api/user/wallet/checkout by users with spending
+//                                                              limits, against the same service and users without)
+//   --pglite-env 'A=1,B=2;A=3'                                (the PGlite list once per variant, each a fresh start of
+//                                                              the service on the same rows with these variables)
 //   --api-processes 0                                         (N > 0: N ROLE=api processes and one ROLE=worker
 //                                                              on the PostgreSQL, REDIS_URL set, behind nginx
 //                                                              (bench/http/balancer.ts), measured as the service)
@@ -29,11 +39,17 @@ import { openDatabase } from '../../src/db/client.js';
 import { openScratchDatabase } from '../scratch-database.js';
 import { type Server, startService as start } from '../service-process.js';
 import { serverGroup, startNginx } from './balancer.js';
-import { HISTORY_FILTERS, OTP_BENCH_CODE, type Seeded, seed, seedFixtures } from './seed.js';
+import { HISTORY_FILTERS, OTP_BENCH_CODE, type Seeded, seed, seedCheckout, seedFixtures } from './seed.js';
 
 const { values: args } = parseArgs({
   options: {
-    workloads: { type: 'string', default: 'list,search,detail,history,create,wallet,otp,fixtures,pglite' },
+    workloads: {
+      type: 'string',
+      default:
+        'list,search,detail,history,create,wallet,otp,fixtures,competitions,fixtures-league,slip-check,checkout,pglite',
+    },
+    'slip-legs': { type: 'string', default: '10' },
+    'pglite-env': { type: 'string', default: '' },
     history: { type: 'string', default: '100' },
     'api-processes': { type: 'string', default: '0' },
     'cpu-prof': { type: 'string' },
@@ -53,6 +69,7 @@ const warmup = Number(args.warmup);
 const pairs = Number(args.pairs);
 const connections = Number(args.connections);
 const perUser = Number(args['per-user']);
+const slipLegs = Number(args['slip-legs']);
 const APP_SECRET = `bench-${randomBytes(16).toString('hex')}`;
 const postgresBase = process.env.BENCH_DATABASE_URL;
 
@@ -164,23 +181,28 @@ function line(label: string, f: Figures): string {
 
 const summary: string[] = [];
 
-/** Warm-up of both, then `pairs` alternating reference/service runs; prints each and the ratios. */
+/**
+ * Warm-up of both, then `pairs` alternating reference/service runs; prints each and the ratios. The
+ * reference run sends `referenceNext`'s requests when given (the checkout: the same service, users
+ * without limits).
+ */
 async function compare(
   label: string,
   service: Server,
   reference: Server | undefined,
   next: RequestOf,
   connectionCount = connections,
+  referenceNext: RequestOf = next,
 ) {
   console.log(`\n${label}`);
   await drive(service, next, warmup, connectionCount);
-  if (reference) await drive(reference, next, warmup, connectionCount);
+  if (reference) await drive(reference, referenceNext, warmup, connectionCount);
   const ratios: number[] = [];
   const cpuRatios: number[] = [];
   const serviceRuns: Figures[] = [];
   const referenceRuns: Figures[] = [];
   for (let pair = 1; pair <= pairs; pair++) {
-    const ref = reference ? await drive(reference, next, duration, connectionCount) : undefined;
+    const ref = reference ? await drive(reference, referenceNext, duration, connectionCount) : undefined;
     const own = await drive(service, next, duration, connectionCount);
     serviceRuns.push(own);
     if (ref) console.log(line(`pair ${pair} reference`, ref));
@@ -273,6 +295,26 @@ const serviceEnv = (database: Record<string, string>) => ({
 });
 
 const apiProcesses = Number(args['api-processes']);
+
+/** `--pglite-env 'A=1,B=2;A=3'`: the PGlite list's variants, each its variables (none: as deployed). */
+function variantsOf(text: string): Record<string, string>[] {
+  const variants = text
+    .split(';')
+    .map((part) => part.trim())
+    .filter((part) => part.length > 0)
+    .map((part) => {
+      const variables: Record<string, string> = {};
+      for (const pair of part.split(',')) {
+        const [name, ...value] = pair.trim().split('=');
+        if (!name || !/^[A-Z][A-Z0-9_]*$/.test(name) || value.length === 0)
+          throw new Error(`--pglite-env: "${pair}" is not NAME=value`);
+        variables[name] = value.join('=');
+      }
+      return variables;
+    });
+  return variants.length > 0 ? variants : [{}];
+}
+const pgliteVariants = variantsOf(args['pglite-env']);
 const profiling = args['cpu-prof'] ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] } : {};
 
 /**
@@ -353,12 +395,15 @@ if (postgresBase && [...workloads].some((w) => w !== 'pglite')) {
       appSecret: APP_SECRET,
       otpCodesPerUser,
       historyPerUser,
+      slipLegs: workloads.has('slip-check') ? slipLegs : 0,
     });
     console.log(`seeded in ${seeded.seconds.toFixed(0)} s`);
-    if (workloads.has('fixtures')) {
+    let leagueCodes: string[] = [];
+    if (['fixtures', 'competitions', 'fixtures-league'].some((w) => workloads.has(w))) {
       console.log(`seeding ${args.fixtures} fixtures…`);
-      await seedFixtures(database.handle, Number(args.fixtures));
+      leagueCodes = await seedFixtures(database.handle, Number(args.fixtures));
     }
+    const packId = workloads.has('checkout') ? await seedCheckout(database.handle, seeded) : 0;
     await database.handle.close();
     const service = await startDeployment(databaseUrl);
     const reference = await start('reference', 'bench/http/reference-server.ts', {
@@ -373,6 +418,13 @@ if (postgresBase && [...workloads].some((w) => w !== 'pglite')) {
         })
       : undefined;
     if (referenceHistory) servers.push(referenceHistory);
+    const referenceReads = ['competitions', 'fixtures-league', 'slip-check'].some((w) => workloads.has(w))
+      ? await start('reference (reads)', 'bench/http/reference-reads.ts', {
+          REF_DATABASE_URL: databaseUrl,
+          REF_APP_SECRET: APP_SECRET,
+        })
+      : undefined;
+    if (referenceReads) servers.push(referenceReads);
 
     if (workloads.has('list')) await compare('list page', service, reference, listRequest(seeded));
     if (workloads.has('search')) {
@@ -406,6 +458,60 @@ if (postgresBase && [...workloads].some((w) => w !== 'pglite')) {
           headers: { authorization: `Bearer ${seeded.tokens[random(seeded.tokens.length)]}` },
         }),
         FIXTURES_CONNECTIONS,
+      );
+    }
+    const anyUser = () => random(seeded.tokens.length);
+    if (referenceReads && workloads.has('competitions')) {
+      await compare(`competitions (${leagueCodes.length} stored)`, service, referenceReads, () => ({
+        path: '/api/competitions',
+        headers: { authorization: `Bearer ${seeded.tokens[anyUser()]}` },
+      }));
+    }
+    if (referenceReads && workloads.has('fixtures-league')) {
+      // One competition's upcoming fixtures (~1/40 of them), one of its first pages.
+      await compare(
+        `fixtures of a competition (${args.fixtures} over ${leagueCodes.length})`,
+        service,
+        referenceReads,
+        () => ({
+          path: `/api/fixtures?league=${leagueCodes[random(leagueCodes.length)]}&page=${1 + random(3)}`,
+          headers: { authorization: `Bearer ${seeded.tokens[anyUser()]}` },
+        }),
+      );
+    }
+    if (referenceReads && workloads.has('slip-check')) {
+      // Each user's own first pronostics, one leg each (legs of different matches multiply).
+      await compare(`slip check (${slipLegs} legs)`, service, referenceReads, () => {
+        const who = anyUser();
+        return {
+          method: 'POST',
+          path: '/api/user/slips/check',
+          headers: { authorization: `Bearer ${seeded.tokens[who]}` },
+          body: JSON.stringify({
+            legs: seeded.slipLegs[who]!.map((leg, i) => ({ ...leg, odds: 1.5 + (i % 5) / 10 })),
+            stake: 1000,
+          }),
+        };
+      });
+    }
+    if (workloads.has('checkout')) {
+      // Users at an odd index have limits (seedCheckout), at an even one none; each pays from its own number.
+      const checkoutBy = (limited: boolean) => () => {
+        const who = 2 * random(Math.floor(seeded.tokens.length / 2)) + (limited ? 1 : 0);
+        return {
+          method: 'POST',
+          path: '/api/user/wallet/checkout',
+          headers: { authorization: `Bearer ${seeded.tokens[who]}` },
+          body: JSON.stringify({ pack_id: packId, phone: seeded.phones[who] }),
+        };
+      };
+      await compare(
+        'checkout with spending limits (reference: without)',
+        service,
+        service,
+        checkoutBy(true),
+        connections,
+        checkoutBy(false),
       );
     }
     if (workloads.has('wallet')) {
@@ -473,11 +579,22 @@ if (workloads.has('pglite') && (!postgresBase || args.workloads.includes('pglite
     const seeded = await seed(handle, { users, perUser, appSecret: APP_SECRET });
     await handle.close();
     console.log(`seeded in ${seeded.seconds.toFixed(0)} s`);
-    service = await start('service (PGlite)', 'src/server.ts', serviceEnv({ DATA_DIR: dir }), {
-      metrics: serviceMetrics,
-      ...profiling,
-    });
-    await compare('list page (PGlite)', service, undefined, listRequest(seeded));
+    // Each variant (--pglite-env) a fresh start on the same rows: settings compared in one block.
+    for (const variant of pgliteVariants) {
+      const named = Object.entries(variant).map(([name, value]) => `${name}=${value}`);
+      service = await start('service (PGlite)', 'src/server.ts', serviceEnv({ DATA_DIR: dir, ...variant }), {
+        metrics: serviceMetrics,
+        ...profiling,
+      });
+      await compare(
+        `list page (PGlite${named.length > 0 ? `, ${named.join(' ')}` : ''})`,
+        service,
+        undefined,
+        listRequest(seeded),
+      );
+      await service.stop();
+      service = undefined;
+    }
   } finally {
     await service?.stop();
     rmSync(dir, { recursive: true, force: true });

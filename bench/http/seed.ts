@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import type { DatabaseHandle } from '../../src/db/client.js';
 import { fitModel } from '../../src/engine/model.js';
 import { buildResult } from '../../src/engine/result.js';
+import { MARKET_PICKS } from '../../src/engine/slip.js';
 import { pronosticTypeSlugs } from '../../src/lib/allowed-values.js';
 import { keyedHash, newToken } from '../../src/lib/crypto.js';
 import { codeHash } from '../../src/modules/auth/otp-service.js';
@@ -21,6 +22,8 @@ export interface Seeded {
   phones: string[];
   /** A few pronostic ids of each user (for the detail workload): ids[i] are userIds[i]'s. */
   pronosticIds: number[][];
+  /** Slip legs on each user's first pronostics (`slipLegs` of them; the slip check workload). */
+  slipLegs: SeededLeg[][];
   seconds: number;
 }
 
@@ -29,6 +32,13 @@ interface Template {
   teams: string;
   result: string;
   searchText: string;
+}
+
+/** A slip leg on a seeded pronostic: the market its result offers and one of its picks. */
+export interface SeededLeg {
+  pronostic_id: number;
+  market: string;
+  pick: string;
 }
 
 function templates(): Template[] {
@@ -103,6 +113,8 @@ export async function seed(
     otpCodesPerUser?: number;
     /** Ledger rows per user besides the grant, of several types and both currencies (the history workload). */
     historyPerUser?: number;
+    /** Slip legs read back per user (the slip check workload): its first pronostics, one leg each. */
+    slipLegs?: number;
   },
 ): Promise<Seeded> {
   const started = performance.now();
@@ -211,40 +223,84 @@ export async function seed(
     rows: { user_id: number; ids: number[] }[];
   };
   const byUser = new Map(firstRows.rows.map((row) => [row.user_id, row.ids]));
+  const legsByUser = new Map<number, SeededLeg[]>();
+  if ((options.slipLegs ?? 0) > 0) {
+    // Each pronostic's own market (a full analysis offers 1x2) and its first pick: an exact
+    // score's first listed score, a market's first pick otherwise.
+    const legRows = (await db.execute(sql`
+      SELECT user_id, (array_agg(json_build_array(id, result->>'market', result->'scores'->0->>'score')
+                                 ORDER BY id))[1:${options.slipLegs}::int] AS legs
+      FROM pronostics GROUP BY user_id`)) as unknown as {
+      rows: { user_id: number; legs: [number, string, string | null][] }[];
+    };
+    for (const row of legRows.rows) {
+      legsByUser.set(
+        row.user_id,
+        row.legs.map(([id, market, score]) => {
+          const leg = market === 'full_analysis' ? '1x2' : market;
+          const picks = MARKET_PICKS[leg as keyof typeof MARKET_PICKS];
+          return { pronostic_id: id, market: leg, pick: leg === 'exact_score' ? (score ?? '1-1') : picks[0] };
+        }),
+      );
+    }
+  }
   return {
     tokens,
     userIds,
     phones,
     pronosticIds: userIds.map((id) => byUser.get(id) ?? []),
+    slipLegs: userIds.map((id) => legsByUser.get(id) ?? []),
     seconds: (performance.now() - started) / 1000,
   };
 }
 
 /**
- * The fixtures workload's rows (issue 25): `count` scheduled fixtures over 5 leagues of 200 teams,
- * one every 10 minutes from now on (50,000 reach about a year ahead), so page 1 of the default
- * list (scheduled, from now) counts them all. Each league pairing once, as the natural key wants.
+ * The fixtures workloads' rows (issues 25 and 57): `count` scheduled fixtures spread over every
+ * stored league (the catalogue's ~40 competitions the migrations seed), 200 teams, one every 10
+ * minutes from now on (50,000 reach about a year ahead), so page 1 of the default list counts them
+ * all and a competition holds ~1/40 of them; each league pairing once, as the natural key wants.
+ * Then `matches` played results over the last two years (what `GET /api/competitions` reads each
+ * competition's basis from), spread over the same leagues. Returns the leagues' codes.
  */
-export async function seedFixtures(database: DatabaseHandle, count: number): Promise<void> {
+export async function seedFixtures(
+  database: DatabaseHandle,
+  count: number,
+  matches = 20_000,
+): Promise<string[]> {
   const { db } = database;
-  await db.execute(sql`
-    INSERT INTO football_leagues (code, name)
-    SELECT 'BF' || l, 'Bench League ' || l FROM generate_series(1, 5) AS l
-    ON CONFLICT DO NOTHING`);
   await db.execute(sql`
     INSERT INTO football_teams (name, name_normalized)
     SELECT 'Bench Team ' || t, 'bench team ' || t FROM generate_series(0, 199) AS t
     ON CONFLICT DO NOTHING`);
+  const leagueRows = (await db.execute(
+    sql`SELECT id, code FROM football_leagues ORDER BY id`,
+  )) as unknown as { rows: { id: number; code: string }[] };
+  const leagueIds = pgArray(leagueRows.rows.map((row) => row.id));
+  const leagues = leagueRows.rows.length;
   await db.execute(sql`
     WITH spec AS (
-      SELECT i, 1 + i % 5 AS league, (i / 5) % 200 AS home,
-             ((i / 5) % 200 + 1 + ((i / 5) / 200) % 199) % 200 AS away
-      FROM generate_series(0, ${count - 1}) AS i
+      SELECT i, (${leagueIds}::int[])[1 + i % ${leagues}::int] AS league, (i / ${leagues}::int) % 200 AS home,
+             ((i / ${leagues}::int) % 200 + 1 + ((i / ${leagues}::int) / 200) % 199) % 200 AS away
+      FROM generate_series(0, ${count - 1}::int) AS i
     )
     INSERT INTO fixtures (league_id, season, home_team_id, away_team_id, home_name, away_name, kickoff_at)
-    SELECT l.id, '2025-26', h.id, a.id, h.name, a.name, now() + make_interval(mins => 10 * (spec.i + 1))
+    SELECT spec.league, '2025-26', h.id, a.id, h.name, a.name, now() + make_interval(mins => 10 * (spec.i + 1))
     FROM spec
-    JOIN football_leagues l ON l.code = 'BF' || spec.league
+    JOIN football_teams h ON h.name_normalized = 'bench team ' || spec.home
+    JOIN football_teams a ON a.name_normalized = 'bench team ' || spec.away
+    ON CONFLICT DO NOTHING`);
+  // A side plays at most once a day: day i % 700 back, home (i / 700) % 200, so (home, day) is unique.
+  await db.execute(sql`
+    WITH spec AS (
+      SELECT i, (${leagueIds}::int[])[1 + i % ${leagues}::int] AS league, current_date - (i % 700) AS day,
+             (i / 700) % 200 AS home, ((i / 700) % 200 + 1 + (i / 140000) % 199) % 200 AS away
+      FROM generate_series(0, ${matches - 1}::int) AS i
+    )
+    INSERT INTO football_matches (league_id, season, played_on, home_team_id, away_team_id, home_goals, away_goals,
+                                  pre_average_home, pre_average_draw, pre_average_away)
+    SELECT spec.league, '2025-26', spec.day, h.id, a.id, spec.i % 4, spec.i % 3,
+           CASE WHEN spec.i % 2 = 0 THEN 2.1 END, CASE WHEN spec.i % 2 = 0 THEN 3.3 END, CASE WHEN spec.i % 2 = 0 THEN 3.6 END
+    FROM spec
     JOIN football_teams h ON h.name_normalized = 'bench team ' || spec.home
     JOIN football_teams a ON a.name_normalized = 'bench team ' || spec.away
     ON CONFLICT DO NOTHING`);
@@ -255,4 +311,33 @@ export async function seedFixtures(database: DatabaseHandle, count: number): Pro
     FROM unnest(ARRAY['scheduled', 'played', 'postponed']) AS s
     ON CONFLICT (status) DO UPDATE SET total = EXCLUDED.total`);
   await db.execute(sql`VACUUM ANALYZE fixtures`);
+  await db.execute(sql`VACUUM ANALYZE football_matches`);
+  return leagueRows.rows.map((row) => row.code);
+}
+
+/** The spending limit every limited user of the checkout workload has on each window (XAF): never reached. */
+const BENCH_LIMIT_XAF = 1_000_000_000;
+
+/**
+ * The checkout workloads' setup (issue 57): users at an odd index get a daily, weekly and monthly
+ * spending limit (DESIGN "Responsible play": read in the checkout's transaction), users at an even
+ * index none. Returns the pack they buy: the first active one.
+ */
+export async function seedCheckout(database: DatabaseHandle, seeded: Seeded): Promise<number> {
+  const { db } = database;
+  const limited = seeded.userIds.filter((_, index) => index % 2 === 1);
+  for (let at = 0; at < limited.length; at += BATCH) {
+    await db.execute(sql`
+      INSERT INTO spending_limits (user_id, period, amount)
+      SELECT u, p, ${BENCH_LIMIT_XAF}::int
+      FROM unnest(${pgArray(limited.slice(at, at + BATCH))}::int[]) AS u,
+           unnest(ARRAY['daily', 'weekly', 'monthly']) AS p
+      ON CONFLICT DO NOTHING`);
+  }
+  const packRows = (await db.execute(
+    sql`SELECT id FROM packs WHERE active ORDER BY price, id LIMIT 1`,
+  )) as unknown as { rows: { id: number }[] };
+  const pack = packRows.rows[0];
+  if (!pack) throw new Error('no active pack to check out');
+  return pack.id;
 }

@@ -78,7 +78,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Types de pronostics actifs, par difficulté */
+        /** Types de pronostics actifs, par difficulté (nom et description dans la langue de la requête) */
         get: operations["getUserPronosticTypes"];
         put?: never;
         post?: never;
@@ -97,7 +97,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Créer un pronostic (débite la difficulté du type en crédits) */
+        /**
+         * Créer un pronostic (débite la difficulté du type en crédits)
+         * @description 403 data.reason self_excluded (data.until) : une pause de jeu est en cours, rien n’est débité.
+         */
         post: operations["postUserPronosticCreate"];
         delete?: never;
         options?: never;
@@ -136,7 +139,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Modifier le nom, la description, la difficulté (1 à 5) ou l’activation d’un type */
+        /** Modifier le nom et la description (français, anglais), la difficulté (1 à 5) ou l’activation d’un type */
         patch: operations["patchAdminPronosticTypesById"];
         trace?: never;
     };
@@ -209,6 +212,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/competitions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Les compétitions (championnats, coupes, sélections) : nom dans la langue de la requête, pays, niveau, base des analyses, matchs à venir */
+        get: operations["getCompetitions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/competitions/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Santé de la synchronisation de chaque compétition : dernier résultat importé, dernier match programmé, dernier échec et sa raison */
+        get: operations["getAdminCompetitionsHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/fixtures": {
         parameters: {
             query?: never;
@@ -219,11 +256,66 @@ export interface paths {
         /** Matchs à venir avec le nombre de pronostics de chacun, et les matchs programmés par championnat */
         get: operations["getAdminFixtures"];
         put?: never;
+        /** Ajouter un match que football-data ne liste pas (coupes, sélections) : compétition du catalogue, équipes connues, coup d’envoi à venir */
+        post: operations["postAdminFixtures"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Équipes connues dont le nom ou un alias contient le texte (le choix des équipes d’un match) */
+        get: operations["getAdminTeams"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/admin/fixtures/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Importer des matchs (multipart, champ file, 2 Mo au plus) : colonnes du fichier des résultats internationaux aux scores vides, ou fichier Football.TXT
+         * @description Tout ou rien ; un match déjà connu est compté, pas ajouté (réimporter le même fichier n’ajoute rien) ; les lignes écartées sont rendues avec leur raison.
+         */
+        post: operations["postAdminFixturesImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/fixtures/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Match à élimination directe : le marquer, saisir son score après 90 minutes (ce sur quoi ses pronostics se règlent) ; sa phase et sa manche */
+        patch: operations["patchAdminFixturesById"];
         trace?: never;
     };
     "/api/user/wallet/packs": {
@@ -451,23 +543,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/admin/users/{id}/role": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Changer le rôle d’un compte (user ou admin ; jamais le sien) */
-        post: operations["postAdminUsersByIdRole"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/admin/stats": {
         parameters: {
             query?: never;
@@ -479,6 +554,83 @@ export interface paths {
         get: operations["getAdminStats"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/role": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Changer le rôle d’un compte (user ou admin ; jamais le sien)
+         * @description Une promotion en admin demande un second administrateur (quatre yeux) : 202 avec data.approval en attente, que un autre administrateur confirme par POST /api/admin/approvals/{id}/confirm ; une seconde demande pendant qu’une est en attente : 409. Un retrait du rôle admin se fait seul (200).
+         */
+        post: operations["postAdminUsersByIdRole"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Approbations à quatre yeux (paginées, plus récentes d’abord ; filtre status) */
+        get: operations["getAdminApprovals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/approvals/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirmer une approbation en attente : l’action demandée est exécutée
+         * @description Par un autre administrateur que celui qui l’a demandée (sinon 403) ; une approbation déjà décidée : 409.
+         */
+        post: operations["postAdminApprovalsByIdConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/approvals/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refuser une approbation en attente : rien n’est exécuté
+         * @description Par un autre administrateur que celui qui l’a demandée (sinon 403) ; une approbation déjà décidée : 409.
+         */
+        post: operations["postAdminApprovalsByIdReject"];
         delete?: never;
         options?: never;
         head?: never;
@@ -528,7 +680,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Acheter un pack de crédits par mobile money (paiement en attente) */
+        /**
+         * Acheter un pack de crédits par mobile money (paiement en attente)
+         * @description 403 (jeu responsable, rien n’est débité) : data.reason age_required ou under_age (AGE_GATE), limit_reached (data.resets_at), self_excluded (data.until).
+         */
         post: operations["postUserWalletCheckout"];
         delete?: never;
         options?: never;
@@ -709,6 +864,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/wallet/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Mes limites de dépenses (jour, semaine ISO, mois ; heure de Douala) et leurs changements en attente */
+        get: operations["getUserWalletLimits"];
+        put?: never;
+        /** Fixer mes limites de dépenses (baisse ou nouvelle : tout de suite ; hausse ou suppression : après 72 h) */
+        post: operations["postUserWalletLimits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/birth-date": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Corriger la date de naissance d’un compte (audité) */
+        post: operations["postAdminUsersByIdBirthDate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/profile/apply-affiliation": {
         parameters: {
             query?: never;
@@ -820,7 +1010,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Approuver un retrait : le transfert mobile money part aussitôt (une seule décision) */
+        /**
+         * Approuver un retrait : le transfert mobile money part aussitôt (une seule décision)
+         * @description Quatre yeux : quand ce retrait et les autres retraits de l’utilisateur approuvés dans les dernières 24 h atteignent WITHDRAWAL_SECOND_APPROVAL_XAF, rien n’est approuvé : 202 avec data.approval en attente, qu’un autre administrateur confirme par POST /api/admin/approvals/{id}/confirm. Une nouvelle approbation pendant qu’une est en attente : 409.
+         */
         post: operations["postAdminWithdrawalsByIdApprove"];
         delete?: never;
         options?: never;
@@ -1244,6 +1437,79 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/slips/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Vérifier un ticket : probabilité, cotes justes, retour attendu et verdict (gratuit) */
+        post: operations["postUserSlipsCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/slips": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Mes tickets enregistrés (paginés, filtre status), les plus récents d’abord */
+        get: operations["getUserSlips"];
+        put?: never;
+        /**
+         * Enregistrer un ticket vérifié (il se règle seul une fois ses matchs joués)
+         * @description 403 data.reason self_excluded (data.until) : une pause de jeu est en cours, rien n’est enregistré.
+         */
+        post: operations["postUserSlips"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/slips/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Bilan de mes tickets réglés : misé, revenu, et ce que les probabilités annonçaient */
+        get: operations["getUserSlipsSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/slips/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Détail d’un ticket */
+        get: operations["getUserSlipsById"];
+        put?: never;
+        post?: never;
+        /** Supprimer (masquer) un ticket */
+        delete: operations["deleteUserSlipsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/account/delete/code": {
         parameters: {
             query?: never;
@@ -1278,6 +1544,46 @@ export interface paths {
          * @description 400 : code faux ou expiré. 403 : dernier administrateur. 409 : paiement ou retrait en cours, transfert en examen, ou solde (XAF) restant sans forfeit_balance: true (data.reason, data.money_balance).
          */
         post: operations["postUserAccountDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/account/self-exclusion/code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recevoir le code confirmant une pause de jeu (auto-exclusion)
+         * @description Envoyé au numéro du compte, avec les limites et budgets du code de suppression.
+         */
+        post: operations["postUserAccountSelfExclusionCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/account/self-exclusion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirmer une pause de jeu de 1 à 1825 jours (elle ne peut que s’allonger)
+         * @description Jusqu’à data.until : achat, nouvelle analyse et ticket répondent 403 self_excluded. 400 : code faux ou expiré.
+         */
+        post: operations["postUserAccountSelfExclusion"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2252,6 +2558,28 @@ export interface operations {
                 };
             };
             /** @description Error envelope */
+            403: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
             409: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
@@ -2416,6 +2744,10 @@ export interface operations {
                                 /** @description Crédits nécessaires */
                                 difficulty: number;
                                 active: boolean;
+                                /** @description English name; null: the French is shown */
+                                name_en: string | null;
+                                /** @description English description; null: the French is shown */
+                                description_en: string | null;
                                 /**
                                  * @description ISO 8601 UTC with microseconds
                                  * @example 2026-03-10T12:34:56.123456Z
@@ -2600,6 +2932,8 @@ export interface operations {
                     slug: string;
                     name: string;
                     description: string;
+                    name_en?: string;
+                    description_en?: string;
                     /** @description Crédits nécessaires */
                     difficulty: number;
                     is_active?: boolean;
@@ -2629,6 +2963,10 @@ export interface operations {
                                 /** @description Crédits nécessaires */
                                 difficulty: number;
                                 active: boolean;
+                                /** @description English name; null: the French is shown */
+                                name_en: string | null;
+                                /** @description English description; null: the French is shown */
+                                description_en: string | null;
                                 /**
                                  * @description ISO 8601 UTC with microseconds
                                  * @example 2026-03-10T12:34:56.123456Z
@@ -2833,6 +3171,8 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     description?: string;
+                    name_en?: string;
+                    description_en?: string;
                     /** @description Crédits nécessaires */
                     difficulty?: number;
                     is_active?: boolean;
@@ -2862,6 +3202,10 @@ export interface operations {
                                 /** @description Crédits nécessaires */
                                 difficulty: number;
                                 active: boolean;
+                                /** @description English name; null: the French is shown */
+                                name_en: string | null;
+                                /** @description English description; null: the French is shown */
+                                description_en: string | null;
                                 /**
                                  * @description ISO 8601 UTC with microseconds
                                  * @example 2026-03-10T12:34:56.123456Z
@@ -3728,6 +4072,10 @@ export interface operations {
             query?: {
                 /** @description League code or name (E0, Premier League) */
                 league?: string;
+                /** @description Competitions of a country: its code (FR, GB-ENG) or name */
+                country?: string;
+                /** @description Competitions of a kind */
+                kind?: "league" | "cup" | "international";
                 /** @description A team playing, home or away (aliases work) */
                 team?: string;
                 /** @description Default: scheduled */
@@ -3769,7 +4117,19 @@ export interface operations {
                                 id: number;
                                 league: {
                                     code: string;
+                                    /** @description The competition's name in the caller's language */
                                     name: string;
+                                    country: null | {
+                                        /**
+                                         * @description ISO 3166-1 alpha-2 (ISO 3166-2 for England and Scotland: GB-ENG, GB-SCT)
+                                         * @example FR
+                                         */
+                                        code: string;
+                                        /** @description In the caller's language */
+                                        name: string;
+                                    };
+                                    /** @enum {unknown} */
+                                    kind: "league" | "cup" | "international";
                                 };
                                 home: string;
                                 away: string;
@@ -3785,6 +4145,11 @@ export interface operations {
                                     home: number;
                                     away: number;
                                 };
+                                /**
+                                 * @description A cup's or tournament's stage (group, round, leg): the usual headings in the caller's language, others as the source wrote them; null for a league match (decision 0161)
+                                 * @example Huitièmes de finale, match retour
+                                 */
+                                stage: null | string;
                             }[];
                             meta: {
                                 current_page: number;
@@ -3961,7 +4326,19 @@ export interface operations {
                                 id: number;
                                 league: {
                                     code: string;
+                                    /** @description The competition's name in the caller's language */
                                     name: string;
+                                    country: null | {
+                                        /**
+                                         * @description ISO 3166-1 alpha-2 (ISO 3166-2 for England and Scotland: GB-ENG, GB-SCT)
+                                         * @example FR
+                                         */
+                                        code: string;
+                                        /** @description In the caller's language */
+                                        name: string;
+                                    };
+                                    /** @enum {unknown} */
+                                    kind: "league" | "cup" | "international";
                                 };
                                 home: string;
                                 away: string;
@@ -3977,6 +4354,11 @@ export interface operations {
                                     home: number;
                                     away: number;
                                 };
+                                /**
+                                 * @description A cup's or tournament's stage (group, round, leg): the usual headings in the caller's language, others as the source wrote them; null for a league match (decision 0161)
+                                 * @example Huitièmes de finale, match retour
+                                 */
+                                stage: null | string;
                             };
                         };
                         errors: unknown[];
@@ -4139,11 +4521,446 @@ export interface operations {
             };
         };
     };
+    getCompetitions: {
+        parameters: {
+            query?: {
+                /** @description league, cup or international */
+                kind?: "league" | "cup" | "international";
+                /** @description A country code (FR, GB-ENG) or name, either language */
+                country?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                        };
+                        message: string;
+                        data: {
+                            competitions: {
+                                /**
+                                 * @description football-data.co.uk's code (E0, SC1, BRA…)
+                                 * @example E1
+                                 */
+                                code: string;
+                                /** @description In the caller's language */
+                                name: string;
+                                country: null | {
+                                    /**
+                                     * @description ISO 3166-1 alpha-2 (ISO 3166-2 for England and Scotland: GB-ENG, GB-SCT)
+                                     * @example FR
+                                     */
+                                    code: string;
+                                    /** @description In the caller's language */
+                                    name: string;
+                                };
+                                /** @enum {unknown} */
+                                kind: "league" | "cup" | "international";
+                                /** @description 1 for a top division, 2 below it…; null for cups and internationals */
+                                tier: null | number;
+                                /**
+                                 * @description What its analyses rest on: two seasons of results mostly with odds, results with few odds, or too little history (priors)
+                                 * @enum {unknown}
+                                 */
+                                basis: "odds" | "results" | "priors";
+                                /** @description Scheduled fixtures from now on */
+                                upcoming_fixtures: number;
+                            }[];
+                        };
+                        errors: unknown[];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            413: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            415: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            500: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getAdminCompetitionsHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                        };
+                        message: string;
+                        data: {
+                            competitions: {
+                                /**
+                                 * @description football-data.co.uk's code (E0, SC1, BRA…)
+                                 * @example E1
+                                 */
+                                code: string;
+                                /** @description In the caller's language */
+                                name: string;
+                                country: null | {
+                                    /**
+                                     * @description ISO 3166-1 alpha-2 (ISO 3166-2 for England and Scotland: GB-ENG, GB-SCT)
+                                     * @example FR
+                                     */
+                                    code: string;
+                                    /** @description In the caller's language */
+                                    name: string;
+                                };
+                                /** @enum {unknown} */
+                                kind: "league" | "cup" | "international";
+                                /** @description 1 for a top division, 2 below it…; null for cups and internationals */
+                                tier: null | number;
+                                /**
+                                 * @description What its analyses rest on: two seasons of results mostly with odds, results with few odds, or too little history (priors)
+                                 * @enum {unknown}
+                                 */
+                                basis: "odds" | "results" | "priors";
+                                /** @description Scheduled fixtures from now on */
+                                upcoming_fixtures: number;
+                                /** @description Results stored */
+                                matches: number;
+                                last_result: null | {
+                                    played_on: string;
+                                    imported_at: null | string;
+                                };
+                                last_fixture: null | {
+                                    kickoff_at: string;
+                                    synced_at: string;
+                                };
+                                results_sync: {
+                                    last_success_at: null | string;
+                                    last_failure_at: null | string;
+                                    /** @description The latest failure's one-line reason */
+                                    last_error: null | string;
+                                };
+                                fixtures_sync: {
+                                    last_success_at: null | string;
+                                    last_failure_at: null | string;
+                                    /** @description The latest failure's one-line reason */
+                                    last_error: null | string;
+                                };
+                            }[];
+                        };
+                        errors: unknown[];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            413: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            415: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            500: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     getAdminFixtures: {
         parameters: {
             query?: {
                 /** @description League code or name (E0, Premier League) */
                 league?: string;
+                /** @description Competitions of a country: its code (FR, GB-ENG) or name */
+                country?: string;
+                /** @description Competitions of a kind */
+                kind?: "league" | "cup" | "international";
                 /** @description A team playing, home or away (aliases work) */
                 team?: string;
                 /** @description Default: scheduled */
@@ -4185,7 +5002,19 @@ export interface operations {
                                 id: number;
                                 league: {
                                     code: string;
+                                    /** @description The competition's name in the caller's language */
                                     name: string;
+                                    country: null | {
+                                        /**
+                                         * @description ISO 3166-1 alpha-2 (ISO 3166-2 for England and Scotland: GB-ENG, GB-SCT)
+                                         * @example FR
+                                         */
+                                        code: string;
+                                        /** @description In the caller's language */
+                                        name: string;
+                                    };
+                                    /** @enum {unknown} */
+                                    kind: "league" | "cup" | "international";
                                 };
                                 home: string;
                                 away: string;
@@ -4201,6 +5030,11 @@ export interface operations {
                                     home: number;
                                     away: number;
                                 };
+                                /**
+                                 * @description A cup's or tournament's stage (group, round, leg): the usual headings in the caller's language, others as the source wrote them; null for a league match (decision 0161)
+                                 * @example Huitièmes de finale, match retour
+                                 */
+                                stage: null | string;
                                 /** @description Pronostics made from this fixture, not cancelled (deleted ones included) */
                                 pronostics: number;
                             }[];
@@ -4247,6 +5081,958 @@ export interface operations {
             };
             /** @description Error envelope */
             403: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            413: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            415: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            500: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postAdminFixtures: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A competition code of GET /api/competitions (E0, UCL, INT-AFCON…)
+                     * @example UCL
+                     */
+                    league: string;
+                    /**
+                     * @description A known team, by name or alias
+                     * @example Cameroun
+                     */
+                    home: string;
+                    /**
+                     * @description A known team, by name or alias
+                     * @example Cameroun
+                     */
+                    away: string;
+                    /**
+                     * @description Kick-off, ISO 8601 date and time; UTC when no zone is given
+                     * @example 2026-06-11T19:00:00Z
+                     */
+                    kickoff_at: string;
+                    /** @description Played at a neutral venue */
+                    neutral: boolean;
+                    city?: null | string;
+                    /** @description A knockout match that may go to extra time (default false) */
+                    knockout?: boolean;
+                    stage?: null | string;
+                    leg?: null | number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                        };
+                        message: string;
+                        data: {
+                            fixture: {
+                                id: number;
+                                league: {
+                                    code: string;
+                                    /** @description The competition's name in the caller's language */
+                                    name: string;
+                                    country: null | {
+                                        /**
+                                         * @description ISO 3166-1 alpha-2 (ISO 3166-2 for England and Scotland: GB-ENG, GB-SCT)
+                                         * @example FR
+                                         */
+                                        code: string;
+                                        /** @description In the caller's language */
+                                        name: string;
+                                    };
+                                    /** @enum {unknown} */
+                                    kind: "league" | "cup" | "international";
+                                };
+                                home: string;
+                                away: string;
+                                /**
+                                 * @description Kick-off, ISO 8601 UTC
+                                 * @example 2026-03-14T15:00:00.000000Z
+                                 */
+                                kickoff_at: string;
+                                /** @enum {unknown} */
+                                status: "scheduled" | "played" | "postponed";
+                                /** @description The final score once played, else null */
+                                score: null | {
+                                    home: number;
+                                    away: number;
+                                };
+                                /**
+                                 * @description A cup's or tournament's stage (group, round, leg): the usual headings in the caller's language, others as the source wrote them; null for a league match (decision 0161)
+                                 * @example Huitièmes de finale, match retour
+                                 */
+                                stage: null | string;
+                                /** @description Played at a neutral venue (no home advantage) */
+                                neutral: boolean;
+                                city: null | string;
+                                /** @description A knockout match whose final score may include extra time: it settles by its 90-minute score (regular_time_score), its picks void without one */
+                                knockout: boolean;
+                                /** @description The score after 90 minutes, entered by an admin */
+                                regular_time_score: null | {
+                                    home: number;
+                                    away: number;
+                                };
+                                /** @description The stage as its source wrote it (what `stage` translates) */
+                                stage_written: null | string;
+                                /** @description Which leg of a two-legged tie, else null */
+                                leg: null | number;
+                            };
+                        };
+                        errors: unknown[];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            409: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            413: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            415: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            500: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getAdminTeams: {
+        parameters: {
+            query: {
+                /** @description Part of a name or alias, any case or accents */
+                q: string;
+                /** @description Default 20 */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                        };
+                        message: string;
+                        data: {
+                            /** @description Known teams, those whose name starts with the text first, then by name */
+                            teams: {
+                                id: number;
+                                name: string;
+                            }[];
+                        };
+                        errors: unknown[];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            413: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            415: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            500: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postAdminFixturesImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                        };
+                        message: string;
+                        data: {
+                            /** @enum {unknown} */
+                            format: "international-csv" | "football-txt";
+                            /** @description Fixtures added */
+                            added: number;
+                            /** @description Fixtures stored already (a re-import adds nothing) */
+                            already_known: number;
+                            /** @description Lines not imported, with why */
+                            skipped: {
+                                line: number;
+                                reason: string;
+                            }[];
+                        };
+                        errors: unknown[];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            413: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            415: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            500: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    patchAdminFixturesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description Any of the fields; the 90-minute score only for a knockout fixture */
+        requestBody: {
+            content: {
+                "application/json": {
+                    knockout?: boolean;
+                    regular_time_score?: null | {
+                        home: number;
+                        away: number;
+                    };
+                    stage?: null | string;
+                    leg?: null | number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                        };
+                        message: string;
+                        data: {
+                            fixture: {
+                                id: number;
+                                league: {
+                                    code: string;
+                                    /** @description The competition's name in the caller's language */
+                                    name: string;
+                                    country: null | {
+                                        /**
+                                         * @description ISO 3166-1 alpha-2 (ISO 3166-2 for England and Scotland: GB-ENG, GB-SCT)
+                                         * @example FR
+                                         */
+                                        code: string;
+                                        /** @description In the caller's language */
+                                        name: string;
+                                    };
+                                    /** @enum {unknown} */
+                                    kind: "league" | "cup" | "international";
+                                };
+                                home: string;
+                                away: string;
+                                /**
+                                 * @description Kick-off, ISO 8601 UTC
+                                 * @example 2026-03-14T15:00:00.000000Z
+                                 */
+                                kickoff_at: string;
+                                /** @enum {unknown} */
+                                status: "scheduled" | "played" | "postponed";
+                                /** @description The final score once played, else null */
+                                score: null | {
+                                    home: number;
+                                    away: number;
+                                };
+                                /**
+                                 * @description A cup's or tournament's stage (group, round, leg): the usual headings in the caller's language, others as the source wrote them; null for a league match (decision 0161)
+                                 * @example Huitièmes de finale, match retour
+                                 */
+                                stage: null | string;
+                                /** @description Played at a neutral venue (no home advantage) */
+                                neutral: boolean;
+                                city: null | string;
+                                /** @description A knockout match whose final score may include extra time: it settles by its 90-minute score (regular_time_score), its picks void without one */
+                                knockout: boolean;
+                                /** @description The score after 90 minutes, entered by an admin */
+                                regular_time_score: null | {
+                                    home: number;
+                                    away: number;
+                                };
+                                /** @description The stage as its source wrote it (what `stage` translates) */
+                                stage_written: null | string;
+                                /** @description Which leg of a two-legged tie, else null */
+                                leg: null | number;
+                            };
+                        };
+                        errors: unknown[];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
                     Vary: components["headers"]["VaryAcceptLanguage"];
@@ -6167,6 +7953,50 @@ export interface operations {
                                 pending_amount: number;
                             };
                             godchildren_count: number;
+                            /** @description Responsible play, read-only: age status, limits with pending changes, self-exclusion */
+                            play: {
+                                birth_date: string | null;
+                                /**
+                                 * @description No date of birth, under AGE_MINIMUM, or old enough
+                                 * @enum {unknown}
+                                 */
+                                age_status: "unknown" | "under_age" | "adult";
+                                self_excluded_until: string | null;
+                                limits: {
+                                    daily: number | null;
+                                    weekly: number | null;
+                                    monthly: number | null;
+                                };
+                                pending: {
+                                    daily: {
+                                        /** @description null: the limit is removed */
+                                        amount: number | null;
+                                        /**
+                                         * @description ISO 8601 UTC with microseconds
+                                         * @example 2026-03-10T12:34:56.123456Z
+                                         */
+                                        effective_at: string;
+                                    } | null;
+                                    weekly: {
+                                        /** @description null: the limit is removed */
+                                        amount: number | null;
+                                        /**
+                                         * @description ISO 8601 UTC with microseconds
+                                         * @example 2026-03-10T12:34:56.123456Z
+                                         */
+                                        effective_at: string;
+                                    } | null;
+                                    monthly: {
+                                        /** @description null: the limit is removed */
+                                        amount: number | null;
+                                        /**
+                                         * @description ISO 8601 UTC with microseconds
+                                         * @example 2026-03-10T12:34:56.123456Z
+                                         */
+                                        effective_at: string;
+                                    } | null;
+                                };
+                            };
                         };
                         errors: unknown[];
                     };
@@ -7701,6 +9531,280 @@ export interface operations {
             };
         };
     };
+    getAdminStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                        };
+                        message: string;
+                        data: {
+                            generated_at: string;
+                            today: {
+                                /**
+                                 * @description UTC day
+                                 * @example 2026-03-10
+                                 */
+                                day: string;
+                                signups: number;
+                                pronostics: {
+                                    total: number;
+                                    processing: number;
+                                    success: number;
+                                    cancelled: number;
+                                };
+                                payments: {
+                                    total: number;
+                                    pending: number;
+                                    success: number;
+                                    failed: number;
+                                    /** @description XAF of the successful payments */
+                                    revenue: number;
+                                };
+                                slips: {
+                                    checked: number;
+                                    saved: number;
+                                };
+                            };
+                            last_30_days: {
+                                /**
+                                 * @description UTC day
+                                 * @example 2026-03-10
+                                 */
+                                from: string;
+                                /**
+                                 * @description UTC day
+                                 * @example 2026-03-10
+                                 */
+                                to: string;
+                                signups: number;
+                                pronostics: {
+                                    total: number;
+                                    processing: number;
+                                    success: number;
+                                    cancelled: number;
+                                };
+                                payments: {
+                                    total: number;
+                                    pending: number;
+                                    success: number;
+                                    failed: number;
+                                    /** @description XAF of the successful payments */
+                                    revenue: number;
+                                };
+                                slips: {
+                                    checked: number;
+                                    saved: number;
+                                };
+                            };
+                            withdrawals_pending: {
+                                count: number;
+                                /** @description XAF */
+                                amount: number;
+                            };
+                            /** @description Pending withdrawals whose payout needs an admin */
+                            withdrawals_escalated: number;
+                            /** @description Open flags (contradictions an admin must see) */
+                            flags_open: number;
+                            /** @description The 30 UTC days, oldest first, today last */
+                            series: {
+                                /**
+                                 * @description UTC day
+                                 * @example 2026-03-10
+                                 */
+                                day: string;
+                                signups: number;
+                                pronostics: number;
+                                /** @description XAF */
+                                revenue: number;
+                                slips_checked: number;
+                                slips_saved: number;
+                            }[];
+                            engine_accuracy: null | {
+                                /** @enum {string} */
+                                window: "last_30_days";
+                                settled: number;
+                                won: number;
+                                lost: number;
+                                void: number;
+                                hit_rate: number | null;
+                            };
+                        };
+                        errors: unknown[];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            413: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            415: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            500: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     postAdminUsersByIdRole: {
         parameters: {
             query?: never;
@@ -7747,6 +9851,46 @@ export interface operations {
                                 credits_balance: number;
                                 /** @description XAF */
                                 money_balance: number;
+                                /**
+                                 * @description ISO 8601 UTC with microseconds
+                                 * @example 2026-03-10T12:34:56.123456Z
+                                 */
+                                created_at: string;
+                            };
+                        };
+                        errors: unknown[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            202: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                        };
+                        message: string;
+                        data: {
+                            approval: {
+                                id: number;
+                                /** @enum {unknown} */
+                                action: "user.promote" | "withdrawal.approve";
+                                target: {
+                                    /** @enum {unknown} */
+                                    type: "user" | "withdrawal";
+                                    id: number;
+                                };
+                                /** @description The admin who asked. */
+                                requested_by: number;
+                                /** @enum {unknown} */
+                                status: "pending" | "confirmed" | "rejected";
+                                decided_by: number | null;
+                                decided_at: string | null;
                                 /**
                                  * @description ISO 8601 UTC with microseconds
                                  * @example 2026-03-10T12:34:56.123456Z
@@ -7958,9 +10102,13 @@ export interface operations {
             };
         };
     };
-    getAdminStats: {
+    getAdminApprovals: {
         parameters: {
-            query?: never;
+            query?: {
+                status?: "pending" | "confirmed" | "rejected";
+                page?: number;
+                per_page?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -7981,85 +10129,33 @@ export interface operations {
                         };
                         message: string;
                         data: {
-                            generated_at: string;
-                            today: {
-                                /**
-                                 * @description UTC day
-                                 * @example 2026-03-10
-                                 */
-                                day: string;
-                                signups: number;
-                                pronostics: {
-                                    total: number;
-                                    processing: number;
-                                    success: number;
-                                    cancelled: number;
+                            approvals: {
+                                id: number;
+                                /** @enum {unknown} */
+                                action: "user.promote" | "withdrawal.approve";
+                                target: {
+                                    /** @enum {unknown} */
+                                    type: "user" | "withdrawal";
+                                    id: number;
                                 };
-                                payments: {
-                                    total: number;
-                                    pending: number;
-                                    success: number;
-                                    failed: number;
-                                    /** @description XAF of the successful payments */
-                                    revenue: number;
-                                };
-                            };
-                            last_30_days: {
+                                /** @description The admin who asked. */
+                                requested_by: number;
+                                /** @enum {unknown} */
+                                status: "pending" | "confirmed" | "rejected";
+                                decided_by: number | null;
+                                decided_at: string | null;
                                 /**
-                                 * @description UTC day
-                                 * @example 2026-03-10
+                                 * @description ISO 8601 UTC with microseconds
+                                 * @example 2026-03-10T12:34:56.123456Z
                                  */
-                                from: string;
-                                /**
-                                 * @description UTC day
-                                 * @example 2026-03-10
-                                 */
-                                to: string;
-                                signups: number;
-                                pronostics: {
-                                    total: number;
-                                    processing: number;
-                                    success: number;
-                                    cancelled: number;
-                                };
-                                payments: {
-                                    total: number;
-                                    pending: number;
-                                    success: number;
-                                    failed: number;
-                                    /** @description XAF of the successful payments */
-                                    revenue: number;
-                                };
-                            };
-                            withdrawals_pending: {
-                                count: number;
-                                /** @description XAF */
-                                amount: number;
-                            };
-                            /** @description Pending withdrawals whose payout needs an admin */
-                            withdrawals_escalated: number;
-                            /** @description Open flags (contradictions an admin must see) */
-                            flags_open: number;
-                            /** @description The 30 UTC days, oldest first, today last */
-                            series: {
-                                /**
-                                 * @description UTC day
-                                 * @example 2026-03-10
-                                 */
-                                day: string;
-                                signups: number;
-                                pronostics: number;
-                                /** @description XAF */
-                                revenue: number;
+                                created_at: string;
                             }[];
-                            engine_accuracy: null | {
-                                /** @enum {string} */
-                                window: "last_30_days";
-                                settled: number;
-                                won: number;
-                                lost: number;
-                                void: number;
-                                hit_rate: number | null;
+                            meta: {
+                                current_page: number;
+                                last_page: number;
+                                per_page: number;
+                                total: number;
+                                has_more: boolean;
                             };
                         };
                         errors: unknown[];
@@ -8090,6 +10186,600 @@ export interface operations {
             };
             /** @description Error envelope */
             403: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            413: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            415: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            500: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postAdminApprovalsByIdConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                        };
+                        message: string;
+                        data: {
+                            approval: {
+                                id: number;
+                                /** @enum {unknown} */
+                                action: "user.promote" | "withdrawal.approve";
+                                target: {
+                                    /** @enum {unknown} */
+                                    type: "user" | "withdrawal";
+                                    id: number;
+                                };
+                                /** @description The admin who asked. */
+                                requested_by: number;
+                                /** @enum {unknown} */
+                                status: "pending" | "confirmed" | "rejected";
+                                decided_by: number | null;
+                                decided_at: string | null;
+                                /**
+                                 * @description ISO 8601 UTC with microseconds
+                                 * @example 2026-03-10T12:34:56.123456Z
+                                 */
+                                created_at: string;
+                            };
+                            user?: {
+                                id: number;
+                                /** @description Null for a deleted account */
+                                phone: string | null;
+                                country: string;
+                                name: string | null;
+                                username: string | null;
+                                /** @enum {unknown} */
+                                role: "user" | "admin";
+                                /** @enum {unknown} */
+                                status: "active" | "blocked" | "deleted";
+                                credits_balance: number;
+                                /** @description XAF */
+                                money_balance: number;
+                                /**
+                                 * @description ISO 8601 UTC with microseconds
+                                 * @example 2026-03-10T12:34:56.123456Z
+                                 */
+                                created_at: string;
+                            };
+                            withdrawal?: {
+                                id: number;
+                                /** @description XAF */
+                                amount: number;
+                                /** @enum {unknown} */
+                                status: "pending" | "success" | "cancelled";
+                                message: string | null;
+                                meta: {
+                                    /** @description E.164 */
+                                    phone: string;
+                                    operator: {
+                                        name: string;
+                                        /** @description A URL */
+                                        icon: string;
+                                    };
+                                };
+                                /**
+                                 * @description ISO 8601 UTC with microseconds
+                                 * @example 2026-03-10T12:34:56.123456Z
+                                 */
+                                created_at: string;
+                                user: {
+                                    id: number;
+                                    phone: string | null;
+                                    name: string | null;
+                                    status: string | null;
+                                };
+                                decision: {
+                                    /** @enum {unknown} */
+                                    status: "approved" | "rejected";
+                                    admin_id: number | null;
+                                    message: string | null;
+                                    decided_at: string | null;
+                                } | null;
+                                payout: {
+                                    /** @enum {unknown} */
+                                    provider: "sandbox" | "notchpay";
+                                    /** @description Ours, sent to the provider: wd-<id> */
+                                    reference: string;
+                                    provider_reference: string | null;
+                                    provider_status: string | null;
+                                    /**
+                                     * @description pending until the provider’s final word (or an admin’s)
+                                     * @enum {unknown}
+                                     */
+                                    status: "pending" | "paid" | "failed";
+                                    checks: number;
+                                    /**
+                                     * @description ISO 8601 UTC with microseconds
+                                     * @example 2026-03-10T12:34:56.123456Z
+                                     */
+                                    create_attempted_at: string;
+                                    create_answered_at: string | null;
+                                    next_check_at: string | null;
+                                    /**
+                                     * @description ISO 8601 UTC with microseconds
+                                     * @example 2026-03-10T12:34:56.123456Z
+                                     */
+                                    deadline_at: string;
+                                    finished_at: string | null;
+                                } | null;
+                                /** @description The payout needs an admin: stuck, unknown or refused at the provider */
+                                escalated: boolean;
+                                escalation: {
+                                    reason: string | null;
+                                    /**
+                                     * @description ISO 8601 UTC with microseconds
+                                     * @example 2026-03-10T12:34:56.123456Z
+                                     */
+                                    escalated_at: string;
+                                } | null;
+                            };
+                        };
+                        errors: unknown[];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            409: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            413: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            415: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            500: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postAdminApprovalsByIdReject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                        };
+                        message: string;
+                        data: {
+                            approval: {
+                                id: number;
+                                /** @enum {unknown} */
+                                action: "user.promote" | "withdrawal.approve";
+                                target: {
+                                    /** @enum {unknown} */
+                                    type: "user" | "withdrawal";
+                                    id: number;
+                                };
+                                /** @description The admin who asked. */
+                                requested_by: number;
+                                /** @enum {unknown} */
+                                status: "pending" | "confirmed" | "rejected";
+                                decided_by: number | null;
+                                decided_at: string | null;
+                                /**
+                                 * @description ISO 8601 UTC with microseconds
+                                 * @example 2026-03-10T12:34:56.123456Z
+                                 */
+                                created_at: string;
+                            };
+                        };
+                        errors: unknown[];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            409: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
                     Vary: components["headers"]["VaryAcceptLanguage"];
@@ -8767,6 +11457,28 @@ export interface operations {
             };
             /** @description Error envelope */
             401: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
                     Vary: components["headers"]["VaryAcceptLanguage"];
@@ -9710,6 +12422,10 @@ export interface operations {
                              * @enum {unknown}
                              */
                             locale: "fr" | "en";
+                            /** @description YYYY-MM-DD, set once by the user (profile update); afterwards only an admin changes it */
+                            birth_date: string | null;
+                            /** @description End of a self-exclusion (DESIGN, Responsible play); null when none was ever confirmed */
+                            self_excluded_until: string | null;
                         };
                         message: string;
                         data: {
@@ -10255,6 +12971,10 @@ export interface operations {
                              * @enum {unknown}
                              */
                             locale: "fr" | "en";
+                            /** @description YYYY-MM-DD, set once by the user (profile update); afterwards only an admin changes it */
+                            birth_date: string | null;
+                            /** @description End of a self-exclusion (DESIGN, Responsible play); null when none was ever confirmed */
+                            self_excluded_until: string | null;
                         };
                         message: string;
                         data: unknown[];
@@ -10437,6 +13157,11 @@ export interface operations {
                      * @enum {unknown}
                      */
                     locale?: "fr" | "en";
+                    /**
+                     * @description YYYY-MM-DD: in the past, at most 120 years ago
+                     * @example 1990-04-21
+                     */
+                    birth_date?: string;
                 };
             };
         };
@@ -10467,6 +13192,10 @@ export interface operations {
                              * @enum {unknown}
                              */
                             locale: "fr" | "en";
+                            /** @description YYYY-MM-DD, set once by the user (profile update); afterwards only an admin changes it */
+                            birth_date: string | null;
+                            /** @description End of a self-exclusion (DESIGN, Responsible play); null when none was ever confirmed */
+                            self_excluded_until: string | null;
                         };
                         message: string;
                         data: unknown[];
@@ -10665,6 +13394,10 @@ export interface operations {
                              * @enum {unknown}
                              */
                             locale: "fr" | "en";
+                            /** @description YYYY-MM-DD, set once by the user (profile update); afterwards only an admin changes it */
+                            birth_date: string | null;
+                            /** @description End of a self-exclusion (DESIGN, Responsible play); null when none was ever confirmed */
+                            self_excluded_until: string | null;
                         };
                         message: string;
                         data: {
@@ -10699,6 +13432,654 @@ export interface operations {
             };
             /** @description Error envelope */
             404: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            413: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            415: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            500: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getUserWalletLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                        };
+                        message: string;
+                        data: {
+                            limits: {
+                                daily: number | null;
+                                weekly: number | null;
+                                monthly: number | null;
+                            };
+                            pending: {
+                                daily: {
+                                    /** @description null: the limit is removed */
+                                    amount: number | null;
+                                    /**
+                                     * @description ISO 8601 UTC with microseconds
+                                     * @example 2026-03-10T12:34:56.123456Z
+                                     */
+                                    effective_at: string;
+                                } | null;
+                                weekly: {
+                                    /** @description null: the limit is removed */
+                                    amount: number | null;
+                                    /**
+                                     * @description ISO 8601 UTC with microseconds
+                                     * @example 2026-03-10T12:34:56.123456Z
+                                     */
+                                    effective_at: string;
+                                } | null;
+                                monthly: {
+                                    /** @description null: the limit is removed */
+                                    amount: number | null;
+                                    /**
+                                     * @description ISO 8601 UTC with microseconds
+                                     * @example 2026-03-10T12:34:56.123456Z
+                                     */
+                                    effective_at: string;
+                                } | null;
+                            };
+                        };
+                        errors: unknown[];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            413: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            415: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            500: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postUserWalletLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Any of the three, in XAF (a whole number ≥ 100, or null to remove): lower or new at once, higher or null after 72 h */
+        requestBody: {
+            content: {
+                "application/json": {
+                    daily?: number | null;
+                    weekly?: number | null;
+                    monthly?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                        };
+                        message: string;
+                        data: {
+                            limits: {
+                                daily: number | null;
+                                weekly: number | null;
+                                monthly: number | null;
+                            };
+                            pending: {
+                                daily: {
+                                    /** @description null: the limit is removed */
+                                    amount: number | null;
+                                    /**
+                                     * @description ISO 8601 UTC with microseconds
+                                     * @example 2026-03-10T12:34:56.123456Z
+                                     */
+                                    effective_at: string;
+                                } | null;
+                                weekly: {
+                                    /** @description null: the limit is removed */
+                                    amount: number | null;
+                                    /**
+                                     * @description ISO 8601 UTC with microseconds
+                                     * @example 2026-03-10T12:34:56.123456Z
+                                     */
+                                    effective_at: string;
+                                } | null;
+                                monthly: {
+                                    /** @description null: the limit is removed */
+                                    amount: number | null;
+                                    /**
+                                     * @description ISO 8601 UTC with microseconds
+                                     * @example 2026-03-10T12:34:56.123456Z
+                                     */
+                                    effective_at: string;
+                                } | null;
+                            };
+                        };
+                        errors: unknown[];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            413: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            415: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            500: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postAdminUsersByIdBirthDate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description YYYY-MM-DD: in the past, at most 120 years ago
+                     * @example 1990-04-21
+                     */
+                    birth_date: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                        };
+                        message: string;
+                        data: {
+                            id: number;
+                            birth_date: string;
+                            /**
+                             * @description No date of birth, under AGE_MINIMUM, or old enough
+                             * @enum {unknown}
+                             */
+                            age_status: "unknown" | "under_age" | "adult";
+                        };
+                        errors: unknown[];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            409: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
                     Vary: components["headers"]["VaryAcceptLanguage"];
@@ -12155,6 +15536,46 @@ export interface operations {
                                      */
                                     escalated_at: string;
                                 } | null;
+                            };
+                        };
+                        errors: unknown[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            202: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                        };
+                        message: string;
+                        data: {
+                            approval: {
+                                id: number;
+                                /** @enum {unknown} */
+                                action: "user.promote" | "withdrawal.approve";
+                                target: {
+                                    /** @enum {unknown} */
+                                    type: "user" | "withdrawal";
+                                    id: number;
+                                };
+                                /** @description The admin who asked. */
+                                requested_by: number;
+                                /** @enum {unknown} */
+                                status: "pending" | "confirmed" | "rejected";
+                                decided_by: number | null;
+                                decided_at: string | null;
+                                /**
+                                 * @description ISO 8601 UTC with microseconds
+                                 * @example 2026-03-10T12:34:56.123456Z
+                                 */
+                                created_at: string;
                             };
                         };
                         errors: unknown[];
@@ -16187,7 +19608,7 @@ export interface operations {
                             events: {
                                 /** @description The seq: increases by one per event of this log, with no gap. */
                                 id: number;
-                                type: "pronostic.succeeded" | "pronostic.cancelled" | "payment.succeeded" | "payment.failed" | "withdrawal.succeeded" | "withdrawal.cancelled" | "credits.adjusted" | "ticket.replied";
+                                type: "pronostic.succeeded" | "pronostic.cancelled" | "payment.succeeded" | "payment.failed" | "withdrawal.succeeded" | "withdrawal.cancelled" | "credits.adjusted" | "ticket.replied" | "slip.settled";
                                 /**
                                  * @description ISO 8601 UTC with microseconds
                                  * @example 2026-03-10T12:34:56.123456Z
@@ -16375,7 +19796,7 @@ export interface operations {
                             events: {
                                 /** @description The seq: increases by one per event of this log, with no gap. */
                                 id: number;
-                                type: "withdrawal.requested" | "ticket.created" | "ticket.replied" | "flag.raised" | "push.pruning_paused";
+                                type: "withdrawal.requested" | "ticket.created" | "ticket.replied" | "flag.raised" | "push.pruning_paused" | "approval.requested";
                                 /**
                                  * @description ISO 8601 UTC with microseconds
                                  * @example 2026-03-10T12:34:56.123456Z
@@ -17427,6 +20848,101 @@ export interface operations {
                                     mean_confidence: number | null;
                                 }[];
                             };
+                            returns: {
+                                /** @description The flat stake of each bet (XAF) */
+                                stake: number;
+                                /** @description Every market; those without stored odds show bets: 0 */
+                                markets: {
+                                    market: string;
+                                    analyses: {
+                                        bets: number;
+                                        /** @description XAF: bets × 1,000 */
+                                        staked: number;
+                                        /** @description XAF */
+                                        returned: number;
+                                        /** @description returned / staked − 1; null without bets */
+                                        roi: number | null;
+                                        /** @description roi − 1.96 standard errors of the mean return */
+                                        roi_low: number | null;
+                                        /** @description roi + 1.96 standard errors of the mean return */
+                                        roi_high: number | null;
+                                    };
+                                    /** @description The same flat bet on the bookmaker’s favourite of that market, on the same analyses’ matches */
+                                    favourite: {
+                                        bets: number;
+                                        /** @description XAF: bets × 1,000 */
+                                        staked: number;
+                                        /** @description XAF */
+                                        returned: number;
+                                        /** @description returned / staked − 1; null without bets */
+                                        roi: number | null;
+                                        /** @description roi − 1.96 standard errors of the mean return */
+                                        roi_low: number | null;
+                                        /** @description roi + 1.96 standard errors of the mean return */
+                                        roi_high: number | null;
+                                    };
+                                }[];
+                                months: {
+                                    /** @example 2027-03 */
+                                    month: string;
+                                    analyses: {
+                                        bets: number;
+                                        /** @description XAF: bets × 1,000 */
+                                        staked: number;
+                                        /** @description XAF */
+                                        returned: number;
+                                        /** @description returned / staked − 1; null without bets */
+                                        roi: number | null;
+                                        /** @description roi − 1.96 standard errors of the mean return */
+                                        roi_low: number | null;
+                                        /** @description roi + 1.96 standard errors of the mean return */
+                                        roi_high: number | null;
+                                    };
+                                    /** @description The same flat bet on the bookmaker’s favourite of that market, on the same analyses’ matches */
+                                    favourite: {
+                                        bets: number;
+                                        /** @description XAF: bets × 1,000 */
+                                        staked: number;
+                                        /** @description XAF */
+                                        returned: number;
+                                        /** @description returned / staked − 1; null without bets */
+                                        roi: number | null;
+                                        /** @description roi − 1.96 standard errors of the mean return */
+                                        roi_low: number | null;
+                                        /** @description roi + 1.96 standard errors of the mean return */
+                                        roi_high: number | null;
+                                    };
+                                }[];
+                                all: {
+                                    analyses: {
+                                        bets: number;
+                                        /** @description XAF: bets × 1,000 */
+                                        staked: number;
+                                        /** @description XAF */
+                                        returned: number;
+                                        /** @description returned / staked − 1; null without bets */
+                                        roi: number | null;
+                                        /** @description roi − 1.96 standard errors of the mean return */
+                                        roi_low: number | null;
+                                        /** @description roi + 1.96 standard errors of the mean return */
+                                        roi_high: number | null;
+                                    };
+                                    /** @description The same flat bet on the bookmaker’s favourite of that market, on the same analyses’ matches */
+                                    favourite: {
+                                        bets: number;
+                                        /** @description XAF: bets × 1,000 */
+                                        staked: number;
+                                        /** @description XAF */
+                                        returned: number;
+                                        /** @description returned / staked − 1; null without bets */
+                                        roi: number | null;
+                                        /** @description roi − 1.96 standard errors of the mean return */
+                                        roi_low: number | null;
+                                        /** @description roi + 1.96 standard errors of the mean return */
+                                        roi_high: number | null;
+                                    };
+                                };
+                            };
                         };
                         errors: unknown[];
                     };
@@ -17740,6 +21256,1323 @@ export interface operations {
             };
             /** @description Error envelope */
             401: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            413: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            415: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            500: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postUserSlipsCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    legs: {
+                        /** @description One of your own successful pronostics */
+                        pronostic_id: number;
+                        /**
+                         * @description A market its result offers (a full analysis offers them all)
+                         * @enum {unknown}
+                         */
+                        market: "1x2" | "double_chance" | "btts" | "over_under_2_5" | "exact_score";
+                        /** @description One of the market’s picks; for exact_score, one of the analysis’s five listed scores */
+                        pick: string;
+                        /** @description Decimal odds, at most two decimals */
+                        odds: number;
+                    }[];
+                    /** @description Whole XAF (default 1000) */
+                    stake?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                        };
+                        message: string;
+                        data: {
+                            slip: {
+                                legs: {
+                                    pronostic_id: number;
+                                    /** @enum {unknown} */
+                                    market: "1x2" | "double_chance" | "btts" | "over_under_2_5" | "exact_score";
+                                    pick: string;
+                                    /** @description Ours, as the analysis’s result shows it */
+                                    probability: number;
+                                    odds: number;
+                                    /** @description 1 / odds */
+                                    implied_probability: number;
+                                    /** @description probability × odds − 1 */
+                                    edge: number;
+                                }[];
+                                /** @description Legs of different matches multiply; legs of one match are summed from its score matrix */
+                                probability: number;
+                                /** @description The product of the legs’ odds */
+                                odds: number;
+                                /** @description 1 / probability */
+                                fair_odds: number | null;
+                                stake: number;
+                                /** @description stake × probability × odds, whole XAF (half up) */
+                                expected_return: number;
+                                /** @description expected_return − stake */
+                                expected_gain: number;
+                                /**
+                                 * @description value: expected gain above 2 % of the stake; fair: within ±2 %; negative: below
+                                 * @enum {unknown}
+                                 */
+                                verdict: "value" | "fair" | "negative";
+                                /** @description The verdict in words, in the request’s language */
+                                verdict_text: string;
+                            };
+                        };
+                        errors: unknown[];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            413: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            415: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            500: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getUserSlips: {
+        parameters: {
+            query?: {
+                status?: "open" | "won" | "lost" | "void";
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                        };
+                        message: string;
+                        data: {
+                            slips: {
+                                id: number;
+                                /** @enum {unknown} */
+                                status: "open" | "won" | "lost" | "void";
+                                legs: {
+                                    pronostic_id: number;
+                                    /** @enum {unknown} */
+                                    market: "1x2" | "double_chance" | "btts" | "over_under_2_5" | "exact_score";
+                                    pick: string;
+                                    /** @description Ours, as the analysis’s result shows it */
+                                    probability: number;
+                                    odds: number;
+                                    /** @description 1 / odds */
+                                    implied_probability: number;
+                                    /** @description probability × odds − 1 */
+                                    edge: number;
+                                    /** @description Null until the slip settles */
+                                    outcome: ("won" | "lost" | "void") | null;
+                                }[];
+                                /** @description Legs of different matches multiply; legs of one match are summed from its score matrix */
+                                probability: number;
+                                /** @description The product of the legs’ odds */
+                                odds: number;
+                                /** @description 1 / probability */
+                                fair_odds: number | null;
+                                stake: number;
+                                /** @description stake × probability × odds, whole XAF (half up) */
+                                expected_return: number;
+                                /** @description expected_return − stake */
+                                expected_gain: number;
+                                /**
+                                 * @description value: expected gain above 2 % of the stake; fair: within ±2 %; negative: below
+                                 * @enum {unknown}
+                                 */
+                                verdict: "value" | "fair" | "negative";
+                                /** @description The verdict in words, in the request’s language */
+                                verdict_text: string;
+                                /** @description What came back (XAF) once settled */
+                                returned: number | null;
+                                settled_at: string | null;
+                                /**
+                                 * @description ISO 8601 UTC with microseconds
+                                 * @example 2026-03-10T12:34:56.123456Z
+                                 */
+                                created_at: string;
+                            }[];
+                            meta: {
+                                current_page: number;
+                                last_page: number;
+                                per_page: number;
+                                total: number;
+                                has_more: boolean;
+                            };
+                        };
+                        errors: unknown[];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            413: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            415: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            500: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postUserSlips: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    legs: {
+                        /** @description One of your own successful pronostics */
+                        pronostic_id: number;
+                        /**
+                         * @description A market its result offers (a full analysis offers them all)
+                         * @enum {unknown}
+                         */
+                        market: "1x2" | "double_chance" | "btts" | "over_under_2_5" | "exact_score";
+                        /** @description One of the market’s picks; for exact_score, one of the analysis’s five listed scores */
+                        pick: string;
+                        /** @description Decimal odds, at most two decimals */
+                        odds: number;
+                    }[];
+                    /** @description Whole XAF (default 1000) */
+                    stake?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                        };
+                        message: string;
+                        data: {
+                            slip: {
+                                id: number;
+                                /** @enum {unknown} */
+                                status: "open" | "won" | "lost" | "void";
+                                legs: {
+                                    pronostic_id: number;
+                                    /** @enum {unknown} */
+                                    market: "1x2" | "double_chance" | "btts" | "over_under_2_5" | "exact_score";
+                                    pick: string;
+                                    /** @description Ours, as the analysis’s result shows it */
+                                    probability: number;
+                                    odds: number;
+                                    /** @description 1 / odds */
+                                    implied_probability: number;
+                                    /** @description probability × odds − 1 */
+                                    edge: number;
+                                    /** @description Null until the slip settles */
+                                    outcome: ("won" | "lost" | "void") | null;
+                                }[];
+                                /** @description Legs of different matches multiply; legs of one match are summed from its score matrix */
+                                probability: number;
+                                /** @description The product of the legs’ odds */
+                                odds: number;
+                                /** @description 1 / probability */
+                                fair_odds: number | null;
+                                stake: number;
+                                /** @description stake × probability × odds, whole XAF (half up) */
+                                expected_return: number;
+                                /** @description expected_return − stake */
+                                expected_gain: number;
+                                /**
+                                 * @description value: expected gain above 2 % of the stake; fair: within ±2 %; negative: below
+                                 * @enum {unknown}
+                                 */
+                                verdict: "value" | "fair" | "negative";
+                                /** @description The verdict in words, in the request’s language */
+                                verdict_text: string;
+                                /** @description What came back (XAF) once settled */
+                                returned: number | null;
+                                settled_at: string | null;
+                                /**
+                                 * @description ISO 8601 UTC with microseconds
+                                 * @example 2026-03-10T12:34:56.123456Z
+                                 */
+                                created_at: string;
+                            };
+                        };
+                        errors: unknown[];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            413: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            415: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            500: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getUserSlipsSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                        };
+                        message: string;
+                        data: {
+                            summary: {
+                                settled: number;
+                                won: number;
+                                /** @description XAF */
+                                staked: number;
+                                /** @description XAF */
+                                returned: number;
+                                /** @description What the probabilities said would come back (XAF) */
+                                expected_return: number;
+                            };
+                        };
+                        errors: unknown[];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            413: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            415: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            500: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getUserSlipsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                        };
+                        message: string;
+                        data: {
+                            slip: {
+                                id: number;
+                                /** @enum {unknown} */
+                                status: "open" | "won" | "lost" | "void";
+                                legs: {
+                                    pronostic_id: number;
+                                    /** @enum {unknown} */
+                                    market: "1x2" | "double_chance" | "btts" | "over_under_2_5" | "exact_score";
+                                    pick: string;
+                                    /** @description Ours, as the analysis’s result shows it */
+                                    probability: number;
+                                    odds: number;
+                                    /** @description 1 / odds */
+                                    implied_probability: number;
+                                    /** @description probability × odds − 1 */
+                                    edge: number;
+                                    /** @description Null until the slip settles */
+                                    outcome: ("won" | "lost" | "void") | null;
+                                }[];
+                                /** @description Legs of different matches multiply; legs of one match are summed from its score matrix */
+                                probability: number;
+                                /** @description The product of the legs’ odds */
+                                odds: number;
+                                /** @description 1 / probability */
+                                fair_odds: number | null;
+                                stake: number;
+                                /** @description stake × probability × odds, whole XAF (half up) */
+                                expected_return: number;
+                                /** @description expected_return − stake */
+                                expected_gain: number;
+                                /**
+                                 * @description value: expected gain above 2 % of the stake; fair: within ±2 %; negative: below
+                                 * @enum {unknown}
+                                 */
+                                verdict: "value" | "fair" | "negative";
+                                /** @description The verdict in words, in the request’s language */
+                                verdict_text: string;
+                                /** @description What came back (XAF) once settled */
+                                returned: number | null;
+                                settled_at: string | null;
+                                /**
+                                 * @description ISO 8601 UTC with microseconds
+                                 * @example 2026-03-10T12:34:56.123456Z
+                                 */
+                                created_at: string;
+                            };
+                        };
+                        errors: unknown[];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            413: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            415: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            500: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteUserSlipsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                        };
+                        message: string;
+                        data: unknown[];
+                        errors: unknown[];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
                     Vary: components["headers"]["VaryAcceptLanguage"];
@@ -18282,6 +23115,375 @@ export interface operations {
             };
         };
     };
+    postUserAccountSelfExclusionCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description How the code is sent; sms by default
+                     * @enum {unknown}
+                     */
+                    method?: "sms" | "whatsapp";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                        };
+                        message: string;
+                        data: unknown[];
+                        errors: unknown[];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            413: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            415: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            500: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postUserAccountSelfExclusion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The 6 digits of the self-exclusion code
+                     * @example 123456
+                     */
+                    code: string;
+                    /** @description 1 day to 5 years; only ever lengthens a pause */
+                    days: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                        };
+                        message: string;
+                        data: {
+                            /** @description When the pause ends (ISO 8601); nothing restarts by itself then */
+                            until: string;
+                        };
+                        errors: unknown[];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            413: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            415: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope */
+            500: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | ({
+                            id: number;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        message: string;
+                        data: unknown;
+                        errors?: unknown[] | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     getUserAccountExport: {
         parameters: {
             query?: never;
@@ -18291,7 +23493,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A JSON attachment (not an envelope), streamed: {exported_at, user, pronostics, operations, payments, withdrawals, tickets, referrals} */
+            /** @description A JSON attachment (not an envelope), streamed: {exported_at, user, pronostics, operations, payments, withdrawals, tickets, devices, slips, referrals} */
             200: {
                 headers: {
                     [name: string]: unknown;

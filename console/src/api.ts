@@ -1,14 +1,18 @@
 // The console's connection to the service (clients/web/api.ts): the admin's token kept in
 // sessionStorage (gone when the tab closes), every call in the console's language; and how the
 // console words a failed call.
-import { ApiError, connect } from '../../clients/web/api.js';
+import { ApiError, connect, upload } from '../../clients/web/api.js';
 import { locale, t } from './i18n.js';
 
-export const { api, session, headers } = connect({
+const connection = connect({
   storage: sessionStorage,
   tokenKey: 'pronostics.admin.token',
   language: () => locale,
 });
+export const { api, session, headers } = connection;
+
+/** A multipart call (a fixtures file) with the admin's token and language: the answer's `data`. */
+export const uploadForm = <T>(path: string, form: FormData) => upload<T>(connection, path, form);
 
 export { ApiError, dataOf, type PageMeta, type ResponseData } from '../../clients/web/api.js';
 

@@ -4,7 +4,9 @@ import { api, session } from './api.js';
 import { t } from './i18n.js';
 import { type AdminEvent, connectLive, type Live, LiveContext, type LiveState } from './live.js';
 import { follow, navigate, usePath } from './router.js';
+import { Approvals } from './screens/approvals.js';
 import { Audit } from './screens/audit.js';
+import { Competitions } from './screens/competitions.js';
 import { Dashboard } from './screens/dashboard.js';
 import { Fixtures } from './screens/fixtures.js';
 import { Flags } from './screens/flags.js';
@@ -20,11 +22,13 @@ const SCREENS = [
   '/',
   '/retraits',
   '/signalements',
+  '/approbations',
   '/utilisateurs',
   '/types',
   '/packs',
   '/support',
   '/matchs',
+  '/competitions',
   '/journal',
 ] as const;
 
@@ -42,6 +46,8 @@ function newsOf(event: AdminEvent): string | undefined {
       return f.ticketReplied(id);
     case 'flag.raised':
       return f.newFlag(id, typeof data.kind === 'string' ? f.kindSuffix(data.kind) : '');
+    case 'approval.requested':
+      return f.newApproval(id, typeof data.action === 'string' ? f.kindSuffix(data.action) : '');
     case 'stream.reset':
       return f.streamReset;
     default:
@@ -64,8 +70,12 @@ function screenOf(path: string) {
       return <Support id={second ? Number(second) : undefined} />;
     case 'signalements':
       return <Flags />;
+    case 'approbations':
+      return <Approvals />;
     case 'matchs':
       return <Fixtures />;
+    case 'competitions':
+      return <Competitions />;
     case 'journal':
       return <Audit />;
     default:

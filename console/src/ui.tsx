@@ -52,11 +52,15 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
 export function useAction() {
   const notifier = useNotifier();
   const [busy, setBusy] = useState(false);
-  const run = async (action: () => Promise<unknown>, success: string): Promise<boolean> => {
+  /** `success` may read the answer (a 202 asking for a second admin says so instead). */
+  const run = async <T,>(
+    action: () => Promise<T>,
+    success: string | ((answer: T) => string),
+  ): Promise<boolean> => {
     setBusy(true);
     try {
-      await action();
-      notifier.say(success, 'ok');
+      const answer = await action();
+      notifier.say(typeof success === 'string' ? success : success(answer), 'ok');
       return true;
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) notifier.signedOut();

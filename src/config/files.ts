@@ -49,6 +49,13 @@ export const FilesSettings = Type.Object({
     description:
       'Hours between scheduled backups of the embedded database and its files, each verified once written (0: none).',
   }),
+  backupKey: optionalText('BACKUP_KEY', {
+    pattern: '^.{32,}$',
+    accepts: 'at least 32 characters',
+    hidden: true,
+    description:
+      "Key of the HMAC-SHA256 that signs each archive's manifest.json; a restore refuses an archive it does not authenticate (unless --force-unsigned). Never stored in DATA_DIR or in an archive. Unset: archives unsigned.",
+  }),
   backupKeep: wholeNumber('BACKUP_KEEP', {
     default: 7,
     minimum: 1,

@@ -5,9 +5,15 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePrivateDir } from '../lib/private-files.js';
 
-/** The secret APP_SECRET would give, generated once into DATA_DIR and read back from there after. */
-export function generatedSecret(dataDir: string): string {
-  const file = join(dataDir, 'app-secret');
+/** DATA_DIR's generated TOMBSTONE_KEY (development): never copied into a backup. */
+export const TOMBSTONE_KEY_FILE = 'tombstone-key';
+
+/**
+ * The secret APP_SECRET (or, with `name`, TOMBSTONE_KEY) would give, generated once into DATA_DIR
+ * (0600) and read back from there after.
+ */
+export function generatedSecret(dataDir: string, name = 'app-secret'): string {
+  const file = join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   ensurePrivateDir(dataDir);
   const secret = randomBytes(32).toString('hex');

@@ -2,14 +2,21 @@
 // escalated, and the payments driver (the sandbox, or NotchPay and its keys).
 import { type Static, Type } from 'typebox';
 import { notchpayChargeMethods, paymentProviders } from '../lib/allowed-values.js';
-import { ConfigError, choice, httpUrl, optionalText, wholeNumber } from '../lib/env-settings.js';
-import { requireSet } from './common.js';
+import { ConfigError, choice, httpUrl, onOff, optionalText, text, wholeNumber } from '../lib/env-settings.js';
+import { inProduction, requireSet } from './common.js';
 import type { MessagingConfig } from './messaging.js';
 import type { ProcessConfig } from './process.js';
 
 export const MoneySettings = Type.Object({
   welcomeCredits: wholeNumber('WELCOME_CREDITS', { default: 0, minimum: 0, maximum: 1_000_000 }),
   withdrawMin: wholeNumber('WITHDRAW_MIN', { default: 5000, minimum: 1, maximum: 100_000_000 }),
+  withdrawalSecondApprovalXaf: wholeNumber('WITHDRAWAL_SECOND_APPROVAL_XAF', {
+    default: 100_000,
+    minimum: 1,
+    maximum: 1_000_000_000,
+    description:
+      "An approval that brings the user's withdrawals approved over 24 h to this many XAF or more needs a second, different admin to confirm it.",
+  }),
   referralCommissionPercent: wholeNumber('REFERRAL_COMMISSION_PERCENT', {
     default: 10,
     minimum: 0,
@@ -33,6 +40,18 @@ export const MoneySettings = Type.Object({
     minimum: 1,
     maximum: 1000,
     description: 'Pending payments one user may hold at once (429 past it; lifted by RATE_LIMIT=off).',
+  }),
+  responsiblePlay: Type.Object({
+    ageGate: onOff('AGE_GATE', {
+      defaultFrom: (earlier) => inProduction(earlier),
+      description:
+        'A checkout needs a date of birth at least AGE_MINIMUM years ago (403 age_required / under_age). Default: on in production, off elsewhere.',
+    }),
+    ageMinimum: wholeNumber('AGE_MINIMUM', { default: 18, minimum: 1, maximum: 120 }),
+    url: text('RESPONSIBLE_PLAY_URL', {
+      default: '/responsible-play',
+      description: 'The help link beside the 18+ notice on every page and in the web app.',
+    }),
   }),
   notchpay: Type.Object({
     baseUrl: httpUrl('NOTCHPAY_BASE_URL', { default: 'https://api.notchpay.co' }),

@@ -2,6 +2,7 @@
 // often, and the analysis worker (its concurrency, its lease, the queue's hold).
 import { type Static, Type } from 'typebox';
 import { aiDrivers } from '../lib/allowed-values.js';
+import { ALL_COMPETITION_CODES } from '../lib/competitions.js';
 import {
   ConfigError,
   choice,
@@ -35,6 +36,15 @@ function parseFixturesUrl(raw: string): string {
   return raw.trim();
 }
 
+/** FOOTBALL_TXT_URL: comma-separated addresses, each on the web or a file of this machine. */
+function parseUrlList(raw: string): string[] {
+  const parts = raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '' && part.toLowerCase() !== 'none');
+  return [...new Set(parts.map(parseFixturesUrl))];
+}
+
 export const PredictionSettings = Type.Object({
   aiDriver: choice('AI_DRIVER', aiDrivers, { default: 'builtin' }),
   ai: Type.Object({
@@ -59,10 +69,10 @@ export const PredictionSettings = Type.Object({
     env: 'RESULTS_SYNC_LEAGUES',
     accepts: 'comma-separated league codes such as E0,SP1 (or none)',
     // Nothing leaves the machine in development or tests unless asked.
-    defaultFrom: (earlier) => (inProduction(earlier) ? ['E0', 'SP1', 'D1', 'I1', 'F1'] : []),
+    defaultFrom: (earlier) => (inProduction(earlier) ? [...ALL_COMPETITION_CODES] : []),
     parse: parseLeagueCodes,
     description:
-      'Leagues whose current season the worker downloads from RESULTS_BASE_URL daily (football-data.co.uk codes). Default: the five big leagues in production, none elsewhere.',
+      "Leagues whose current season the worker downloads from RESULTS_BASE_URL daily (football-data.co.uk codes: its divisions E0…G1 and its extra leagues ARG…USA, whose country files sit in RESULTS_BASE_URL's sibling folder `new/`). Default: every division and extra league in production, none elsewhere.",
   } satisfies SettingKeywords<string[]>),
   fixturesUrl: Type.String({
     env: 'FIXTURES_URL',
@@ -72,12 +82,49 @@ export const PredictionSettings = Type.Object({
     description:
       "Where `fixtures:sync` downloads upcoming fixtures (football-data.co.uk's fixtures.csv); `file:///…` reads a local copy.",
   } satisfies SettingKeywords<string>),
+  extraFixturesUrl: Type.Union([Type.String(), Type.Undefined()], {
+    env: 'EXTRA_FIXTURES_URL',
+    accepts: 'an http(s) URL or a file:// URL',
+    // Nothing leaves the machine in development or tests unless asked.
+    defaultFrom: (earlier) =>
+      inProduction(earlier) ? 'https://www.football-data.co.uk/new_league_fixtures.csv' : undefined,
+    parse: parseFixturesUrl,
+    description:
+      "Upcoming fixtures of the extra leagues (ARG…USA; football-data.co.uk's new_league_fixtures.csv), synced with FIXTURES_URL's. Default: football-data's file in production, unset elsewhere.",
+  } satisfies SettingKeywords<string | undefined>),
+  footballTxtUrls: Type.Array(Type.String(), {
+    env: 'FOOTBALL_TXT_URL',
+    accepts: 'comma-separated http(s) or file:// URLs (or none)',
+    default: [],
+    parse: parseUrlList,
+    description:
+      "Football.TXT season files of the European cups (openfootball's cl.txt, el.txt, conf.txt): their scheduled matches become fixtures and their played ones results, at each fixtures sync (FIXTURES_SYNC_INTERVAL_HOURS) and `fixtures:sync`. Unset: none.",
+  } satisfies SettingKeywords<string[]>),
+  internationalResultsUrl: Type.Union([Type.String(), Type.Undefined()], {
+    env: 'INTERNATIONAL_RESULTS_URL',
+    accepts: 'an http(s) URL or a file:// URL',
+    // Nothing leaves the machine in development or tests unless asked.
+    defaultFrom: (earlier) =>
+      inProduction(earlier)
+        ? 'https://raw.githubusercontent.com/martj42/international_results/master/results.csv'
+        : undefined,
+    parse: parseFixturesUrl,
+    description:
+      "The national teams' results file (martj42/international_results' results.csv), synced by the worker with the daily results sync. Default: the dataset's published CSV in production, unset elsewhere.",
+  } satisfies SettingKeywords<string | undefined>),
   downloadMaxBytes: wholeNumber('DOWNLOAD_MAX_BYTES', {
     default: 20 * 1024 * 1024,
     minimum: 1024,
     maximum: 1024 * 1024 * 1024,
     description:
       'Largest results or fixtures file a sync downloads (bytes); past it the sync fails with one line.',
+  }),
+  slipVoidDays: wholeNumber('SLIP_VOID_DAYS', {
+    default: 3,
+    minimum: 1,
+    maximum: 60,
+    description:
+      'A slip leg whose match is not played this many days after its kick-off is void (DESIGN "Slips").',
   }),
   fixturesSyncIntervalHours: wholeNumber('FIXTURES_SYNC_INTERVAL_HOURS', {
     // Nothing leaves the machine in development or tests unless asked.

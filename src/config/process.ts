@@ -25,6 +25,16 @@ export const ProcessSettings = Type.Object({
     default: '',
     description: 'The secret that keys code and token hashes.',
   } satisfies SettingKeywords<string> & { minLength: number }),
+  tombstoneKey: Type.String({
+    env: 'TOMBSTONE_KEY',
+    minLength: 32,
+    accepts: 'at least 32 characters',
+    hidden: true,
+    // Unset: required in production, elsewhere generated once into DATA_DIR (after every check).
+    default: '',
+    description:
+      "Key of a deleted account's phone hash (the tombstone's); never written into a backup, so a backup and its generated APP_SECRET cannot recover deleted numbers.",
+  } satisfies SettingKeywords<string> & { minLength: number }),
   role: choice('ROLE', roles, { default: 'all' }),
   port: wholeNumber('PORT', { default: 3000, minimum: 0, maximum: 65535 }),
   heapGrowingPercent: wholeNumber('HEAP_GROWING_PERCENT', {
@@ -78,6 +88,16 @@ export type ProcessConfig = Static<typeof ProcessSettings>;
 export function requireSecretInProduction(config: ProcessConfig): void {
   if (config.appEnv === 'production' && config.appSecret === '') {
     throw new ConfigError('APP_SECRET is required when APP_ENV=production (at least 32 characters)');
+  }
+}
+
+/**
+ * A production start needs its own tombstone key too: one generated into DATA_DIR would differ between
+ * machines, and a key kept beside the data protects nothing from whoever holds the data.
+ */
+export function requireTombstoneKeyInProduction(config: ProcessConfig): void {
+  if (config.appEnv === 'production' && config.tombstoneKey === '') {
+    throw new ConfigError('TOMBSTONE_KEY is required when APP_ENV=production (at least 32 characters)');
   }
 }
 

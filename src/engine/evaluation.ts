@@ -2,10 +2,14 @@
 // matches plus every test match played on an earlier day (their results and, for the market
 // rating, their odds), never on the predicted match's own closing odds; with `prematchOdds` each
 // match's own pre-match odds are an input too. The engine is scored beside a naive baseline
-// (training H/D/A frequencies) and the bookmaker's margin-free closing odds.
+// (training H/D/A frequencies) and the bookmaker's margin-free closing odds. Every test match is
+// forecast; one without prices (a results-only season) is scored for the engine and the
+// baseline only, and the bookmaker's figures and the ratio are over the priced matches
+// (docs/decisions/0141-evaluate-every-format.md).
 
+import { dayClusteredRatio } from './bootstrap.js';
+import { type LinkedHistory, linkedDivisions } from './divisions.js';
 import { dayOf, type FittedModel, fitModel, type ModelSettings } from './model.js';
-import { seededRandom } from './random.js';
 import { seasonOf } from './season.js';
 import type { PlayedMatch, PrematchOdds } from './types.js';
 
@@ -22,6 +26,8 @@ export interface EvaluationMatch extends PlayedMatch {
   block?: string | null;
   /** The match's own pre-match odds (collected days before): an input only with `prematchOdds`. */
   prematchOdds?: PrematchOdds | null;
+  /** The names exactly as the file writes them, where not `home`/`away` (spaces around them). */
+  written?: { home: string; away: string } | undefined;
 }
 
 export interface WalkOptions {
@@ -37,18 +43,25 @@ export interface Scores {
 }
 
 export interface LeagueScores {
+  /** Every match forecast, priced or not. */
   matches: number;
+  /** The engine's RPS over every match forecast. */
   engine_rps: number;
-  bookmaker_rps: number;
-  rps_ratio: number;
+  /** The matches with the bookmaker's prices: the bookmaker's figures and the ratio are over these. */
+  priced_matches: number;
+  /** Null where no match had prices. */
+  bookmaker_rps: number | null;
+  /** The engine's RPS over the bookmaker's over the priced matches (paired); null without prices. */
+  rps_ratio: number | null;
 }
 
 export interface EvaluationReport {
   matches: number;
   engine: Scores;
   baseline: Scores;
-  bookmaker: Scores;
-  rps_ratio: number;
+  /** Over the priced matches; null where none had prices. */
+  bookmaker: Scores | null;
+  rps_ratio: number | null;
   leagues: Record<string, LeagueScores>;
 }
 
@@ -114,11 +127,19 @@ class Accumulator {
 }
 
 export interface ModelForecaster {
-  fit(history: readonly PlayedMatch[], asOf: number, previous?: FittedModel): FittedModel;
+  /** `linked`: the league's neighbouring divisions' matches (all of them: the fit reads those before `asOf`). */
+  fit(
+    history: readonly PlayedMatch[],
+    asOf: number,
+    previous?: FittedModel,
+    linked?: LinkedHistory<PlayedMatch>,
+  ): FittedModel;
 }
 
 export function defaultForecaster(settings?: ModelSettings): ModelForecaster {
-  return { fit: (history, asOf, previous) => fitModel(history, asOf, settings, previous) };
+  return {
+    fit: (history, asOf, previous, linked) => fitModel(history, asOf, settings, previous, linked),
+  };
 }
 
 export type EvaluationProgress = (done: number, total: number) => void;
@@ -131,10 +152,14 @@ export interface ScoredMatch {
   month: string;
   block: string | null;
   date: number;
+  /** The teams as the test file writes them (the forecasts file repeats them). */
+  home: string;
+  away: string;
   outcome: Outcome;
   engine: Probabilities3;
   baseline: Probabilities3;
-  bookmaker: Probabilities3;
+  /** Null where the file has no prices for the match (never a made-up one). */
+  bookmaker: Probabilities3 | null;
   /** Over/under 2.5 [over, under] when the bookmaker priced it. */
   overUnder: {
     over: boolean;
@@ -144,7 +169,15 @@ export interface ScoredMatch {
   } | null;
 }
 
-/** Walk-forward predictions of every test match with bookmaker odds, in league then date order. */
+/** A scored match the bookmaker priced (the plots and the ratio read only these). */
+export type PricedMatch = ScoredMatch & { bookmaker: Probabilities3 };
+export const isPriced = (match: ScoredMatch): match is PricedMatch => match.bookmaker !== null;
+
+/**
+ * Walk-forward predictions of every test match, priced or not, in league then date order (a day's
+ * matches in the order given). Each league's model is fitted as of the start of each match day on
+ * its training matches and its test matches of earlier days only.
+ */
 export function walkForward(
   train: readonly EvaluationMatch[],
   test: readonly EvaluationMatch[],
@@ -154,9 +187,20 @@ export function walkForward(
 ): ScoredMatch[] {
   const leagues = [...new Set(test.map((match) => match.league))].sort();
   const scored: ScoredMatch[] = [];
-  const total = test.filter((match) => match.bookmaker !== null).length;
+  const total = test.length;
   const pooledFrequencies = frequencies(train);
+  // Every division's matches, train and test: a league's fit reads its neighbours' before its day.
+  const byLeague = new Map<string, PlayedMatch[]>();
+  for (const match of [...train, ...test]) {
+    const list = byLeague.get(match.league);
+    if (list) list.push(match);
+    else byLeague.set(match.league, [match]);
+  }
   for (const league of leagues) {
+    const neighbours = linkedDivisions(league)
+      .filter((code) => byLeague.has(code))
+      .map((code) => ({ league: code, matches: byLeague.get(code)! }));
+    const linked = neighbours.length > 0 ? { league, neighbours } : undefined;
     const leagueTrain = train.filter((match) => match.league === league);
     const leagueTest = test.filter((match) => match.league === league).sort((a, b) => a.date - b.date);
     const base = leagueTrain.length > 0 ? frequencies(leagueTrain) : pooledFrequencies;
@@ -167,9 +211,8 @@ export function walkForward(
       let end = i;
       while (end < leagueTest.length && dayOf(leagueTest[end]!.date) === day) end++;
       // Fitted as of the start of the match day: nothing of that day is known yet.
-      model = forecaster.fit(history, day, model);
+      model = forecaster.fit(history, day, model, linked);
       for (const match of leagueTest.slice(i, end)) {
-        if (match.bookmaker === null) continue;
         const prematchOdds = options.prematchOdds ? (match.prematchOdds ?? undefined) : undefined;
         const markets = model.predict(match.home, match.away, {
           season: seasonOf(match),
@@ -182,10 +225,13 @@ export function walkForward(
           month,
           block: match.block ?? null,
           date: match.date,
+          home: match.written?.home ?? match.home,
+          away: match.written?.away ?? match.away,
           outcome: outcomeOf(match),
           engine: [markets.oneXTwo.home, markets.oneXTwo.draw, markets.oneXTwo.away],
           baseline: base.result,
           bookmaker: match.bookmaker,
+          // The engine's over/under is scored only beside the bookmaker's.
           overUnder: match.bookmakerOverUnder
             ? {
                 over: match.homeGoals + match.awayGoals > 2,
@@ -206,8 +252,8 @@ export function walkForward(
 
 /** A group's comparison with the market: RPS and O/U log-loss of both, their ratios, a bootstrap interval. */
 export interface GroupScores extends LeagueScores {
-  /** 95 % bootstrap interval of the RPS ratio (matches resampled with replacement, seeded). */
-  rps_ratio_ci: [number, number];
+  /** 95 % bootstrap interval of the RPS ratio (match days resampled with replacement, seeded); null without prices. */
+  rps_ratio_ci: [number, number] | null;
   ou_matches: number;
   engine_ou_logloss: number | null;
   bookmaker_ou_logloss: number | null;
@@ -215,7 +261,7 @@ export interface GroupScores extends LeagueScores {
 }
 
 export interface DetailedReport extends EvaluationReport {
-  rps_ratio_ci: [number, number];
+  rps_ratio_ci: [number, number] | null;
   ou_ratio: number | null;
   ou_ratio_ci: [number, number] | null;
   blocks: Record<string, GroupScores & { leagues: Record<string, GroupScores> }>;
@@ -224,9 +270,6 @@ export interface DetailedReport extends EvaluationReport {
   /** Calendar month of the year (09 = September), pooled over seasons. */
   months_of_year: Record<string, GroupScores>;
 }
-
-const BOOTSTRAP_SAMPLES = 1000;
-const BOOTSTRAP_SEED = 20_240_601;
 
 function groupBy<K extends string>(matches: readonly ScoredMatch[], key: (match: ScoredMatch) => K | null) {
   const groups = new Map<K, ScoredMatch[]>();
@@ -240,55 +283,37 @@ function groupBy<K extends string>(matches: readonly ScoredMatch[], key: (match:
   return new Map([...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-/** Percentile interval of Σ engine / Σ bookmaker over matches drawn with replacement. */
-export function bootstrapRatio(
-  engine: Float64Array,
-  bookmaker: Float64Array,
-  seed = BOOTSTRAP_SEED,
-): [number, number] {
-  const n = engine.length;
-  if (n === 0) return [Number.NaN, Number.NaN];
-  const random = seededRandom(seed);
-  const ratios = new Float64Array(BOOTSTRAP_SAMPLES);
-  for (let b = 0; b < BOOTSTRAP_SAMPLES; b++) {
-    let e = 0;
-    let k = 0;
-    for (let i = 0; i < n; i++) {
-      const j = Math.floor(random() * n);
-      e += engine[j]!;
-      k += bookmaker[j]!;
-    }
-    ratios[b] = e / k;
-  }
-  ratios.sort();
-  return [ratios[Math.floor(0.025 * BOOTSTRAP_SAMPLES)]!, ratios[Math.ceil(0.975 * BOOTSTRAP_SAMPLES) - 1]!];
-}
-
 export function groupScores(matches: readonly ScoredMatch[]): GroupScores {
   const n = matches.length;
-  const engine = new Float64Array(n);
-  const bookmaker = new Float64Array(n);
+  const priced = matches.filter(isPriced);
+  const engine = Float64Array.from(priced, (match) => rps(match.engine, match.outcome));
+  const bookmaker = Float64Array.from(priced, (match) => rps(match.bookmaker, match.outcome));
   let ouN = 0;
   let engineOu = 0;
   let bookmakerOu = 0;
-  matches.forEach((match, i) => {
-    engine[i] = rps(match.engine, match.outcome);
-    bookmaker[i] = rps(match.bookmaker, match.outcome);
-    if (match.overUnder) {
-      ouN++;
-      const side = match.overUnder.over ? 0 : 1;
-      engineOu += logLoss(match.overUnder.engine, side);
-      bookmakerOu += logLoss(match.overUnder.bookmaker, side);
-    }
-  });
-  const engineRps = engine.reduce((sum, value) => sum + value, 0) / Math.max(n, 1);
-  const bookmakerRps = bookmaker.reduce((sum, value) => sum + value, 0) / Math.max(n, 1);
+  for (const match of matches) {
+    if (!match.overUnder) continue;
+    ouN++;
+    const side = match.overUnder.over ? 0 : 1;
+    engineOu += logLoss(match.overUnder.engine, side);
+    bookmakerOu += logLoss(match.overUnder.bookmaker, side);
+  }
+  const sum = (values: Float64Array) => values.reduce((total, value) => total + value, 0);
+  const engineAll = matches.reduce((total, match) => total + rps(match.engine, match.outcome), 0);
   return {
     matches: n,
-    engine_rps: engineRps,
-    bookmaker_rps: bookmakerRps,
-    rps_ratio: engineRps / bookmakerRps,
-    rps_ratio_ci: bootstrapRatio(engine, bookmaker),
+    engine_rps: engineAll / Math.max(n, 1),
+    priced_matches: priced.length,
+    bookmaker_rps: priced.length > 0 ? sum(bookmaker) / priced.length : null,
+    rps_ratio: priced.length > 0 ? sum(engine) / sum(bookmaker) : null,
+    rps_ratio_ci:
+      priced.length > 0
+        ? dayClusteredRatio(
+            Float64Array.from(priced, (m) => m.date),
+            engine,
+            bookmaker,
+          )
+        : null,
     ou_matches: ouN,
     engine_ou_logloss: ouN > 0 ? engineOu / ouN : null,
     bookmaker_ou_logloss: ouN > 0 ? bookmakerOu / ouN : null,
@@ -303,13 +328,17 @@ function overUnderCi(matches: readonly ScoredMatch[]): [number, number] | null {
   const bookmaker = Float64Array.from(priced, (m) =>
     logLoss(m.overUnder!.bookmaker, m.overUnder!.over ? 0 : 1),
   );
-  return bootstrapRatio(engine, bookmaker);
+  return dayClusteredRatio(
+    Float64Array.from(priced, (m) => m.date),
+    engine,
+    bookmaker,
+  );
 }
 
-function scoresOf(
-  matches: readonly ScoredMatch[],
-  pick: (match: ScoredMatch) => Probabilities3,
-  ou: (match: ScoredMatch) => [number, number] | undefined,
+function scoresOf<M extends ScoredMatch>(
+  matches: readonly M[],
+  pick: (match: M) => Probabilities3,
+  ou: (match: M) => [number, number] | undefined,
 ): Scores {
   const accumulator = new Accumulator();
   for (const match of matches) {
@@ -327,11 +356,15 @@ export function summarise(matches: readonly ScoredMatch[]): DetailedReport {
     (m) => m.engine,
     (m) => m.overUnder?.engine,
   );
-  const bookmaker = scoresOf(
-    matches,
-    (m) => m.bookmaker,
-    (m) => m.overUnder?.bookmaker,
-  );
+  const priced = matches.filter(isPriced);
+  const bookmaker =
+    priced.length > 0
+      ? scoresOf(
+          priced,
+          (m) => m.bookmaker,
+          (m) => m.overUnder?.bookmaker,
+        )
+      : null;
   const pooled = groupScores(matches);
   const leagues: Record<string, LeagueScores> = {};
   for (const [league, group] of groupBy(matches, (m) => m.league)) leagues[league] = groupScores(group);
@@ -356,7 +389,7 @@ export function summarise(matches: readonly ScoredMatch[]): DetailedReport {
       (m) => m.overUnder?.baseline,
     ),
     bookmaker,
-    rps_ratio: engine.rps / bookmaker.rps,
+    rps_ratio: pooled.rps_ratio,
     leagues,
     rps_ratio_ci: pooled.rps_ratio_ci,
     ou_ratio: pooled.ou_ratio,

@@ -6,10 +6,13 @@
 // within a season. The market prices team news, injuries and transfers that results show late;
 // these ratings carry that into the next match. They only ever read matches strictly before the
 // fit's day: a match's own odds are never its input.
+import { type LinkedHistory, linkKey } from './divisions.js';
 import { solveLinear } from './linear.js';
 import { marginFree } from './margin.js';
 import { DAY_MS, seasonOf } from './season.js';
+import { addToTable, type StakeClass, type Standing, stakeClasses } from './stakes.js';
 import type {
+  ArrivingSide,
   FilterSettings,
   MarketRating,
   MarketSettings,
@@ -163,6 +166,9 @@ interface PricedMatch {
   season?: string | null | undefined;
   home: string;
   away: string;
+  /** The result, when known: the season's table the stakes classes are read from. */
+  homeGoals?: number;
+  awayGoals?: number;
   market?: MatchMarket | null | undefined;
 }
 
@@ -209,7 +215,15 @@ export interface FilterScore {
   strength: { logDensity: number; count: number };
   goals: { logDensity: number; count: number };
   draw: { logDensity: number; count: number };
+  /** When present, the strength figures' density of August and September only (the season's start). */
+  seasonStart?: { logDensity: number; count: number };
 }
+
+/** August and September (UTC months 7 and 8): the season's start the carry-over is fitted on. */
+const isSeasonStart = (day: number) => {
+  const month = new Date(day).getUTCMonth();
+  return month === 7 || month === 8;
+};
 
 /**
  * One Kalman step of a linear observation y = Σ beliefs[k].mean + noise (every coefficient 1 or
@@ -243,18 +257,24 @@ function observe(
  * Watches a league term for a shift its slow drift would follow a season late (a season behind
  * closed doors): every match's error shares the shift, while the sides' own errors average out.
  * The errors, in units of their forecast's spread, are averaged over about the last
- * `SHIFT_MATCHES`; when that average strays beyond four of its standard errors, the term's
- * variance is opened to the size of the shift, and the next matches move it. Not fitted: the
- * seasons before 2018 hold no such shift (docs/engine/model.md); tested on a simulated one.
+ * `shiftWatch.matches` (60 unless fitted); when that average strays beyond `shiftWatch.limit` (4)
+ * of its standard errors, the term's variance is opened to the size of the shift, and the next
+ * matches move it. `npm run engine:fit` fits both on the 2020 restart (behind closed doors, the
+ * only such shift in the data: docs/engine/model.md); tested on a simulated one.
  */
-const SHIFT_MATCHES = 60;
-const SHIFT_STEP = 1 / SHIFT_MATCHES;
-const SHIFT_LIMIT = 4 * Math.sqrt(SHIFT_STEP / (2 - SHIFT_STEP));
+export const DEFAULT_SHIFT_WATCH = { matches: 60, limit: 4 } as const;
 
-function watchShift(watch: { mean: number }, term: Belief, error: number, variance: number): void {
+function watchShift(
+  watch: { mean: number },
+  term: Belief,
+  error: number,
+  variance: number,
+  { matches, limit }: { matches: number; limit: number },
+): void {
+  const step = 1 / matches;
   const spread = Math.sqrt(variance);
-  watch.mean += SHIFT_STEP * (error / spread - watch.mean);
-  if (Math.abs(watch.mean) > SHIFT_LIMIT) {
+  watch.mean += step * (error / spread - watch.mean);
+  if (Math.abs(watch.mean) > limit * Math.sqrt(step / (2 - step))) {
     const shift = watch.mean * spread;
     term.variance = Math.max(term.variance, shift * shift);
     watch.mean = 0;
@@ -277,6 +297,8 @@ interface TeamState {
   /** The latest season it played in. */
   season: string;
   matches: number;
+  /** Its matches read in the current season (the season's start: `MarketSettings.seasonStart`). */
+  seasonMatches: number;
 }
 
 /** The league's means over one season's sides, and the level a promoted side starts at. */
@@ -351,6 +373,7 @@ function newcomer(
     day,
     season,
     matches: 0,
+    seasonMatches: 0,
   };
 }
 
@@ -370,6 +393,10 @@ interface FilterState {
   season: string;
   /** Where a promoted side starts (the last season's relegated sides, carried over). */
   level: { strength: number; goals: number };
+  /** The means the sides were carried toward when this season started (a linked arrival's reference). */
+  startMean: { strength: number; goals: number; draw: number };
+  /** The league's code and its neighbouring divisions' filters (`MarketSettings.divisions`). */
+  links: DivisionLinks | null;
   previousSeason: Set<string>;
   currentSeason: Set<string>;
   latest: number;
@@ -382,6 +409,9 @@ interface FilterState {
   xty: number[];
   decayPerDay: number;
   score: FilterScore;
+  /** The current season's table, and each side's stake class as of the day being read (`stakes` only). */
+  table: Map<string, Standing>;
+  classes: Map<string, StakeClass>;
 }
 
 /**
@@ -391,7 +421,7 @@ interface FilterState {
  * a league's history; the tuning script feeds it once and reads the rating before each day, which
  * is the same as fitting as of each day.
  */
-export function marketFilter(settings: MarketSettings, score?: FilterScore) {
+export function marketFilter(settings: MarketSettings, score?: FilterScore, links?: DivisionLinks) {
   const state: FilterState = {
     settings,
     teams: new Map(),
@@ -402,6 +432,8 @@ export function marketFilter(settings: MarketSettings, score?: FilterScore) {
     leagueDay: Number.NaN,
     season: '',
     level: { strength: 0, goals: 0 },
+    startMean: { strength: 0, goals: 0, draw: 0 },
+    links: settings.divisions && links ? links : null,
     previousSeason: new Set(),
     currentSeason: new Set(),
     latest: Number.NaN,
@@ -413,6 +445,8 @@ export function marketFilter(settings: MarketSettings, score?: FilterScore) {
     ],
     xty: [0, 0, 0],
     decayPerDay: Math.LN2 / settings.drawHalfLifeDays,
+    table: new Map(),
+    classes: new Map(),
     score: score ?? {
       strength: { logDensity: 0, count: 0 },
       goals: { logDensity: 0, count: 0 },
@@ -428,7 +462,12 @@ export function marketFilter(settings: MarketSettings, score?: FilterScore) {
       ageLeague(state, day);
       // The draw curve of the days before: a day's matches are read against it.
       const curve = drawCurveOf(state.xtx, state.xty);
+      if (state.settings.stakes) state.classes = stakeClasses(state.table);
       for (const match of matches) readMatch(state, match, day, curve);
+      if (state.settings.stakes)
+        for (const match of matches)
+          if (match.homeGoals !== undefined && match.awayGoals !== undefined)
+            addToTable(state.table, match as PricedMatch & { homeGoals: number; awayGoals: number });
       state.latest = day;
       state.matchesRead += matches.length;
     },
@@ -440,6 +479,178 @@ export function marketFilter(settings: MarketSettings, score?: FilterScore) {
     rating(asOf: number): MarketRating | null {
       return ratingOf(state, asOf);
     },
+
+    /**
+     * A side as it would leave this division for another on `day` (a fixture of `season`): its
+     * beliefs relative to the division's mean, carried into a new season. Null when it plays here
+     * in `season` or later, or has not played here for `LINK_DAYS`.
+     */
+    departing(name: string, day: number, season: string): Departure | null {
+      return departingOf(state, name, day, season);
+    },
+
+    /** Every side that could leave this division on `day`, by name. */
+    departures(day: number): Map<string, Departure> {
+      const out = new Map<string, Departure>();
+      for (const name of state.teams.keys()) {
+        const side = departingOf(state, name, day, LATEST_SEASON);
+        if (side) out.set(name, side);
+      }
+      return out;
+    },
+  };
+}
+
+/** A side's beliefs relative to its division's mean, as it leaves it (see `departing`). */
+export interface Departure {
+  strength: Belief;
+  goals: Belief;
+  draw: Belief;
+  /** The latest season it played in that division. */
+  season: string;
+  matches: number;
+}
+
+/**
+ * A side rated in a neighbouring division is linked if it played there within about a year: a
+ * season and its summer. Older ratings (a season missing from the data, a spell outside it) are not.
+ */
+const LINK_DAYS = 400;
+/** Above every season label: `departures` lists sides whatever the season they would arrive in. */
+const LATEST_SEASON = '\uffff';
+
+/** A neighbouring division's own filter (not linked further), read lazily up to each lookup's day. */
+export interface LinkSource {
+  league: string;
+  departing(name: string, day: number, season: string): Departure | null;
+  departures(day: number): Map<string, Departure>;
+}
+
+/** A league's code and where its sides may come from (`marketFilter`'s `links`). */
+export interface DivisionLinks {
+  league: string;
+  sources: readonly LinkSource[];
+}
+
+/**
+ * A neighbouring division's priced days before `before`, filtered by the same settings, read only
+ * as far as the latest day a lookup asks for (days strictly before it).
+ */
+export function linkSource(
+  league: string,
+  matches: readonly PricedMatch[],
+  settings: MarketSettings,
+  before: number,
+): LinkSource {
+  const filter = marketFilter(settings);
+  const days = pricedDays(matches, before);
+  let next = 0;
+  const advance = (day: number) => {
+    for (; next < days.length && days[next]![0]!.date < day; next++)
+      filter.read(days[next]![0]!.date, days[next]!);
+  };
+  return {
+    league,
+    departing(name, day, season) {
+      advance(day);
+      return filter.departing(name, day, season);
+    },
+    departures(day) {
+      advance(day);
+      return filter.departures(day);
+    },
+  };
+}
+
+/** The links of `league` to the neighbours' histories given (none without `settings.divisions`). */
+export function divisionLinks(
+  linked: LinkedHistory<PricedMatch> | undefined,
+  settings: MarketSettings,
+  before: number,
+): DivisionLinks | undefined {
+  if (!linked || !settings.divisions) return undefined;
+  return {
+    league: linked.league,
+    sources: linked.neighbours.map((neighbour) =>
+      linkSource(neighbour.league, neighbour.matches, settings, before),
+    ),
+  };
+}
+
+function departingOf(state: FilterState, name: string, day: number, season: string): Departure | null {
+  const team = state.teams.get(name);
+  if (!team || team.season >= season || day - team.day > LINK_DAYS * DAY_MS) return null;
+  const { settings } = state;
+  const since = (day - team.day) / DAY_MS;
+  const drifted = (belief: Belief, drift: number) => ({
+    mean: belief.mean,
+    variance: belief.variance + drift * since,
+  });
+  const strength = drifted(team.strength, settings.strength.drift);
+  const goals = drifted(team.goals, settings.goals.drift);
+  const draw = drifted(team.draw, settings.draw.drift);
+  const relative = (belief: Belief, mean: number) => ({
+    mean: belief.mean - mean,
+    variance: belief.variance,
+  });
+  if (team.season === state.season) {
+    // Its division's season is not over: carried as that division's next season would carry it.
+    const { mean } = summarise(
+      [...state.currentSeason].map((member) => state.teams.get(member)!),
+      settings,
+    );
+    return {
+      strength: relative(carryOver(strength, mean.strength, carryOf(settings.strength)), mean.strength),
+      goals: relative(carryOver(goals, mean.goals, carryOf(settings.goals)), mean.goals),
+      draw: relative(carryOver(draw, mean.draw, carryOf(settings.draw)), mean.draw),
+      season: team.season,
+      matches: team.matches,
+    };
+  }
+  // Carried already when its division's next season started.
+  return {
+    strength: relative(strength, state.startMean.strength),
+    goals: relative(goals, state.startMean.goals),
+    draw: relative(draw, state.startMean.draw),
+    season: team.season,
+    matches: team.matches,
+  };
+}
+
+/**
+ * A side new to the league on `day` that a neighbouring division rated more recently than this
+ * one did (`existing`): its beliefs there, relative to that division's mean, put on this league's
+ * (the link's offset on its strength, whose variance opens by `divisions.variance`). Null: none.
+ */
+function arrivalOf(
+  state: FilterState,
+  name: string,
+  day: number,
+  existing: TeamState | undefined,
+): TeamState | null {
+  const { links, settings, season } = state;
+  if (!links || !settings.divisions) return null;
+  let best: { offset: number; side: Departure } | null = null;
+  for (const source of links.sources) {
+    const offset = settings.divisions.offsets[linkKey(source.league, links.league)];
+    if (offset === undefined) continue;
+    const side = source.departing(name, day, season);
+    if (side && (!best || side.season > best.side.season)) best = { offset, side };
+  }
+  if (!best || (existing && existing.season >= best.side.season)) return null;
+  const { side, offset } = best;
+  return {
+    strength: {
+      mean: state.startMean.strength + side.strength.mean + offset,
+      variance: side.strength.variance + settings.divisions.variance,
+    },
+    goals: { mean: state.startMean.goals + side.goals.mean, variance: side.goals.variance },
+    draw: { mean: state.startMean.draw + side.draw.mean, variance: side.draw.variance },
+    steam: 0,
+    day,
+    season,
+    matches: side.matches,
+    seasonMatches: 0,
   };
 }
 
@@ -452,11 +663,14 @@ function startSeason(state: FilterState, label: string): void {
       settings,
     );
     state.level = summary.newcomer;
+    state.startMean = summary.mean;
     for (const [name, team] of teams) teams.set(name, intoSeason(team, summary, settings, team.season));
     state.previousSeason = state.currentSeason;
     state.currentSeason = new Set();
   }
   state.season = label;
+  state.table = new Map();
+  state.classes = new Map();
 }
 
 /** The league's terms drift from the last day read to `day`, and the draw curve's weights decay. */
@@ -479,12 +693,14 @@ function ageLeague(state: FilterState, day: number): void {
 function teamOf(state: FilterState, name: string, day: number): TeamState {
   const { settings, season } = state;
   let team = state.teams.get(name);
-  // Met neither this season nor the last: promoted (or back after a spell below).
+  // Met neither this season nor the last: promoted (or back after a spell below), from its rating
+  // in a linked division when it has one.
   if (!team || (team.season !== season && !state.previousSeason.has(name))) {
-    team = newcomer(state.level, settings, season, day);
+    team = arrivalOf(state, name, day, team) ?? newcomer(state.level, settings, season, day);
     state.teams.set(name, team);
   } else if (team.season !== season) {
     team.season = season;
+    team.seasonMatches = 0;
   }
   const days = (day - team.day) / DAY_MS;
   age(team.strength, days, settings.strength.drift);
@@ -511,26 +727,43 @@ function readMatch(
   const a = teamOf(state, match.away, day);
   state.currentSeason.add(match.home);
   state.currentSeason.add(match.away);
+  // The season's first matches believed faster (or slower) than the rest: `seasonStart`.
+  const early =
+    settings.seasonStart && Math.min(h.seasonMatches, a.seasonMatches) < settings.seasonStart.matches
+      ? settings.seasonStart.noise
+      : 1;
   h.matches++;
   a.matches++;
+  h.seasonMatches++;
+  a.seasonMatches++;
   const y = Math.max(Math.min(Math.log(clampP(pH) / clampP(pA)), 6), -6);
   // The draw price beside the favourite's, against the curve of the days before.
   const drawError = logit(clampP(pD)) - drawLogit(curve, y);
-  const steam = settings.steam ? settings.steam.weight * (h.steam - a.steam) : 0;
+  // The price's known offsets: the sides' price moves, and their stake classes (priced by the
+  // market, kept out of the strengths the next season inherits).
+  const steam =
+    (settings.steam ? settings.steam.weight * (h.steam - a.steam) : 0) +
+    stakeTerm(state, match.home, match.away);
   watchShift(
     state.homeWatch,
     home,
     y - (home.mean + h.strength.mean - a.strength.mean + steam),
-    home.variance + h.strength.variance + a.strength.variance + settings.strength.noise,
+    home.variance + h.strength.variance + a.strength.variance + settings.strength.noise * early,
+    settings.shiftWatch ?? DEFAULT_SHIFT_WATCH,
   );
-  score.strength.logDensity += observe(
+  const density = observe(
     [home, h.strength, a.strength],
     [1, 1, -1],
     y,
-    settings.strength.noise,
+    settings.strength.noise * early,
     steam,
   );
+  score.strength.logDensity += density;
   score.strength.count++;
+  if (score.seasonStart && isSeasonStart(day)) {
+    score.seasonStart.logDensity += density;
+    score.seasonStart.count++;
+  }
   // The Asian handicap's view of the same match, as a second figure of its strength: the
   // goal supremacy its line and price imply, on the 1X2's scale (`handicap.scale`).
   const handicap = match.market!.asianHandicap;
@@ -560,9 +793,15 @@ function readMatch(
       state.levelWatch,
       goalLevel,
       total - (goalLevel.mean + h.goals.mean + a.goals.mean),
-      goalLevel.variance + h.goals.variance + a.goals.variance + settings.goals.noise,
+      goalLevel.variance + h.goals.variance + a.goals.variance + settings.goals.noise * early,
+      settings.shiftWatch ?? DEFAULT_SHIFT_WATCH,
     );
-    score.goals.logDensity += observe([goalLevel, h.goals, a.goals], [1, 1, 1], total, settings.goals.noise);
+    score.goals.logDensity += observe(
+      [goalLevel, h.goals, a.goals],
+      [1, 1, 1],
+      total,
+      settings.goals.noise * early,
+    );
     score.goals.count++;
   }
   const features = [1, Math.abs(y), y * y];
@@ -571,6 +810,24 @@ function readMatch(
     state.xty[r]! += features[r]! * target;
     for (let c = 0; c < 3; c++) state.xtx[r]![c]! += features[r]! * features[c]!;
   }
+}
+
+/** Each side's stake term as of the last day read (its class's κ, from the season's table). */
+function stakeTerms(state: FilterState): Map<string, number> {
+  const terms = new Map<string, number>();
+  for (const [team, stake] of stakeClasses(state.table)) terms.set(team, state.settings.stakes?.[stake] ?? 0);
+  return terms;
+}
+
+/** κ(home's class) − κ(away's class) on ln(pH/pA): 0 without `stakes` or outside the last matches. */
+function stakeTerm(state: FilterState, home: string, away: string): number {
+  const terms = state.settings.stakes;
+  if (!terms) return 0;
+  const of = (team: string) => {
+    const stake = state.classes.get(team);
+    return stake ? (terms[stake] ?? 0) : 0;
+  };
+  return of(home) - of(away);
 }
 
 /** The filter's rating as of `asOf`, every belief drifted on to it (null: nothing fresh read). */
@@ -609,6 +866,8 @@ function ratingOf(state: FilterState, asOf: number): MarketRating | null {
     ),
     season: state.season,
     seasonMean: summary.mean,
+    startMean: state.startMean,
+    ...(state.links ? { arrivals: arrivalsOf(state, asOf) } : {}),
     newcomer: summary.newcomer,
     newcomerVariance: {
       strength: settings.strength.newcomerVariance,
@@ -622,9 +881,37 @@ function ratingOf(state: FilterState, asOf: number): MarketRating | null {
     },
     flatten: settings.flatten,
     steamWeight: settings.steam?.weight ?? 0,
+    ...(settings.stakes ? { stakes: stakeTerms(state) } : {}),
     latest,
     matches: matchesRead,
   };
+}
+
+/** The neighbours' sides as each would arrive in this league (see `ArrivingSide`). */
+function arrivalsOf(state: FilterState, asOf: number): Map<string, ArrivingSide> {
+  const arrivals = new Map<string, ArrivingSide>();
+  const { links, settings } = state;
+  if (!links || !settings.divisions) return arrivals;
+  for (const source of links.sources) {
+    const offset = settings.divisions.offsets[linkKey(source.league, links.league)];
+    if (offset === undefined) continue;
+    for (const [name, side] of source.departures(asOf)) {
+      const known = arrivals.get(name);
+      if (known && known.season >= side.season) continue;
+      arrivals.set(name, {
+        from: source.league,
+        strength: side.strength.mean + offset,
+        strengthVariance: side.strength.variance + settings.divisions.variance,
+        goals: side.goals.mean,
+        goalsVariance: side.goals.variance,
+        draw: side.draw.mean,
+        drawVariance: side.draw.variance,
+        season: side.season,
+        matches: side.matches,
+      });
+    }
+  }
+  return arrivals;
 }
 
 /** A league's priced matches before `asOf`, by day (and by home side within a day, for determinism). */
@@ -649,8 +936,9 @@ export function fitMarketRating(
   matches: readonly PricedMatch[],
   asOf: number,
   settings: MarketSettings,
+  linked?: LinkedHistory<PricedMatch>,
 ): MarketRating | null {
-  const filter = marketFilter(settings);
+  const filter = marketFilter(settings, undefined, divisionLinks(linked, settings, asOf));
   for (const day of pricedDays(matches, asOf)) filter.read(day[0]!.date, day);
   return filter.rating(asOf);
 }
@@ -686,9 +974,11 @@ function sideFor(rating: MarketRating, name: string, season: string): MarketTeam
     matches: 0,
   };
   const team = rating.teams.get(name);
-  if (!team) return fresh;
-  if (season <= rating.season) return team;
-  if (team.season !== rating.season) return fresh;
+  // From a linked division, when a neighbour rated it after this league last did.
+  const arrived = arrivingSide(rating, name, season, team);
+  if (!team) return arrived ?? fresh;
+  if (season <= rating.season) return team.season === rating.season || !arrived ? team : arrived;
+  if (team.season !== rating.season) return arrived ?? fresh;
   const strength = carryOver(
     { mean: team.strength, variance: team.strengthVariance },
     rating.seasonMean.strength,
@@ -718,6 +1008,32 @@ function sideFor(rating: MarketRating, name: string, season: string): MarketTeam
 }
 
 /**
+ * A neighbouring division's side as it starts a fixture of `season` here: relative to the means
+ * this league's sides are carried toward (the next season's, or this one's start), or null.
+ */
+function arrivingSide(
+  rating: MarketRating,
+  name: string,
+  season: string,
+  team: MarketTeam | undefined,
+): MarketTeam | null {
+  const side = rating.arrivals?.get(name);
+  if (!side || side.season >= season || (team && team.season >= side.season)) return null;
+  const reference = season > rating.season ? rating.seasonMean : rating.startMean;
+  return {
+    strength: reference.strength + side.strength,
+    strengthVariance: side.strengthVariance,
+    goals: reference.goals + side.goals,
+    goalsVariance: side.goalsVariance,
+    draw: reference.draw + side.draw,
+    drawVariance: side.drawVariance,
+    steam: 0,
+    season,
+    matches: side.matches,
+  };
+}
+
+/**
  * The rating's 1X2 and over-2.5 forecast of a fixture of `season` (the rating's latest season
  * when not given). With `flatten`, the home/away split is the logistic averaged over the
  * rating's uncertainty (the probit approximation): an unsure rating says less.
@@ -731,7 +1047,12 @@ export function marketForecast(
   const when = season ?? rating.season;
   const h = sideFor(rating, home, when);
   const a = sideFor(rating, away, when);
-  const x = rating.home + h.strength - a.strength + rating.steamWeight * (h.steam - a.steam);
+  // The sides' stake classes (`MarketSettings.stakes`), for a fixture of the rating's own season.
+  const stake =
+    rating.stakes && when === rating.season
+      ? (rating.stakes.get(home) ?? 0) - (rating.stakes.get(away) ?? 0)
+      : 0;
+  const x = rating.home + h.strength - a.strength + rating.steamWeight * (h.steam - a.steam) + stake;
   const variance = rating.homeVariance + h.strengthVariance + a.strengthVariance;
   const draw = Math.min(Math.max(sigmoid(drawLogit(rating.drawCurve, x)), 0.02), 0.5);
   const split = rating.flatten ? x / Math.sqrt(1 + (Math.PI * variance) / 8) : x;

@@ -1,5 +1,7 @@
 // Written by `npm run engine:fit -- <data dir>` (scripts/engine/fit-market.ts), fitted on every season
-// from 2005-06 (the rating) and 2008-09 (the pools) to 2017-18: do not edit by hand.
+// from 2005-06 (the rating) and 2008-09 (the pools) to 2017-18.
+// The linked divisions: `fit-market.ts links` over those settings, on every division's seasons from 2005-06 to 2019-20 (run by slices of DIVISIONS).
+// Do not edit by hand.
 import type { MarketSettings } from './types.js';
 
 export const FITTED_MARKET_SETTINGS: MarketSettings = {
@@ -66,6 +68,33 @@ export const FITTED_MARKET_SETTINGS: MarketSettings = {
       ouDc: 0.0454,
       ouMarket: 0,
       ouPrematch: 0.9797,
+    },
+  },
+  divisions: {
+    variance: 0.009208974121027043,
+    offsets: {
+      'E1>E0': -1.4336,
+      'E0>E1': 1.0817,
+      'E2>E1': -0.9485,
+      'E1>E2': 0.6874,
+      'E3>E2': -0.6678,
+      'E2>E3': 0.4485,
+      'EC>E3': -0.8618,
+      'E3>EC': 0.7436,
+      'SC1>SC0': -1.4506,
+      'SC0>SC1': 1.2141,
+      'SC2>SC1': -0.8457,
+      'SC1>SC2': 0.588,
+      'SC3>SC2': -0.6848,
+      'SC2>SC3': 0.8169,
+      'D2>D1': -1.2335,
+      'D1>D2': 1.0307,
+      'I2>I1': -1.3686,
+      'I1>I2': 1.1537,
+      'SP2>SP1': -1.3819,
+      'SP1>SP2': 0.9986,
+      'F2>F1': -1.0584,
+      'F1>F2': 0.7792,
     },
   },
 };

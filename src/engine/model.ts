@@ -1,5 +1,7 @@
 // The engine's model as one object: fit on past matches as of a date, then predict fixtures.
 // Its name and version go into `ai_model`; change MODEL_NAME when the settings change the figures.
+
+import type { LinkedHistory } from './divisions.js';
 import { DEFAULT_FIT, type FitOptions, fitDixonColes } from './dixon-coles.js';
 import { fitMarketRating, type MarketSettings } from './market-rating.js';
 import { FITTED_MARKET_SETTINGS } from './market-settings.js';
@@ -65,19 +67,23 @@ function wrap(ratings: Ratings): FittedModel {
 
 /**
  * Fits the model on the matches played before `asOf` (epoch ms). `previous`, a fit of nearly the
- * same data, only speeds convergence: the optimum reached is the same.
+ * same data, only speeds convergence: the optimum reached is the same. `linked`, the league's code
+ * and its neighbouring divisions' matches: the market rating starts a side promoted or relegated
+ * from one of them at its rating there (`MarketSettings.divisions`); the results-only fit reads
+ * the league's own matches only.
  */
 export function fitModel(
   matches: readonly PlayedMatch[],
   asOf: number,
   settings: ModelSettings = DEFAULT_SETTINGS,
   previous?: FittedModel,
+  linked?: LinkedHistory<PlayedMatch>,
 ): FittedModel {
   const when = Number.isFinite(asOf) ? asOf : Date.now();
   const ratings = fitDixonColes(matches, { ...settings, asOf: when, warmStart: previous?.ratings });
   const blend = settings.market?.weights;
   // Past matches' odds only (the fit's day excluded); null without recent priced matches.
-  const market = settings.market ? fitMarketRating(matches, when, settings.market) : null;
+  const market = settings.market ? fitMarketRating(matches, when, settings.market, linked) : null;
   if (ratings.matches === 0) return wrap({ ...globalRatings(when), market, ...(blend ? { blend } : {}) });
   return wrap({
     ...ratings,

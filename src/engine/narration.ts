@@ -245,3 +245,27 @@ export function writeAnalysis(facts: AnalysisFacts, phrases: NarrationPhrases): 
   sentences.push(choose(phrases.closings, seed, 4));
   return sentences.join(' ');
 }
+
+/**
+ * An analysis with a sentence on its competition's thin history (issue 50): `short` when it holds
+ * too few recent results, `results` when they carry no odds. The sentence goes before the closing
+ * one (after the whole text when the closing is not found, an LLM's rewrite).
+ */
+export function withHistoryNote(
+  analysis: string,
+  note: 'short' | 'results',
+  league: string | null,
+  phrases: NarrationPhrases,
+): string {
+  const { caveats } = phrases;
+  const name = league ?? caveats.thisLeague;
+  const sentence = note === 'short' ? caveats.historyShort(name) : caveats.resultsOnly(name);
+  return withSentence(analysis, sentence, phrases);
+}
+
+/** A caveat sentence added before the text's closing line (or at its end without one). */
+export function withSentence(analysis: string, sentence: string, phrases: NarrationPhrases): string {
+  const closing = phrases.closings.find((text) => analysis.endsWith(text));
+  if (!closing) return `${analysis} ${sentence}`;
+  return `${analysis.slice(0, analysis.length - closing.length)}${sentence} ${closing}`;
+}

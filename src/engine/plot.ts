@@ -2,7 +2,7 @@
 // worth a dependency for two charts): a reliability diagram of home / draw / away and of over 2.5
 // goals, the engine's points beside the bookmaker's, and the engine / bookmaker RPS ratio per
 // season with its bootstrap interval.
-import { groupScores, type ScoredMatch } from './evaluation.js';
+import { groupScores, isPriced, type PricedMatch, type ScoredMatch } from './evaluation.js';
 
 const BINS = 10;
 const PANEL = 220;
@@ -20,7 +20,7 @@ export type PlottedOutcome = 0 | 1 | 2 | 'over';
 
 /** Per probability bin (tenths): mean forecast and observed frequency of one outcome. */
 export function reliability(
-  matches: readonly ScoredMatch[],
+  matches: readonly PricedMatch[],
   outcome: PlottedOutcome,
   source: 'engine' | 'bookmaker',
 ): ReliabilityPoint[] {
@@ -52,7 +52,7 @@ function text(x: number, y: number, content: string, extra = ''): string {
 }
 
 function reliabilityPanel(
-  matches: readonly ScoredMatch[],
+  matches: readonly PricedMatch[],
   outcome: PlottedOutcome,
   left: number,
   top: number,
@@ -86,9 +86,13 @@ function reliabilityPanel(
   return parts.join('\n');
 }
 
-function seasonPanel(matches: readonly ScoredMatch[], left: number, top: number, width: number): string {
+function seasonPanel(matches: readonly PricedMatch[], left: number, top: number, width: number): string {
   const seasons = [...new Set(matches.map((m) => m.season))].sort();
-  const scores = seasons.map((season) => groupScores(matches.filter((m) => m.season === season)));
+  // Priced matches only: every season here has a ratio and an interval.
+  const scores = seasons.map((season) => {
+    const group = groupScores(matches.filter((m) => m.season === season));
+    return { ...group, rps_ratio: group.rps_ratio ?? 1, rps_ratio_ci: group.rps_ratio_ci ?? [1, 1] };
+  });
   const values = scores.flatMap((s) => [s.rps_ratio_ci[0], s.rps_ratio_ci[1], 1]).filter(Number.isFinite);
   const low = Math.min(0.98, ...values);
   const high = Math.max(1.06, ...values);
@@ -118,8 +122,12 @@ function seasonPanel(matches: readonly ScoredMatch[], left: number, top: number,
   return parts.join('\n');
 }
 
-/** The whole picture: four reliability panels on top (1X2, over 2.5), the season chart below. */
-export function evaluationPlot(matches: readonly ScoredMatch[]): string {
+/**
+ * The whole picture: four reliability panels on top (1X2, over 2.5), the season chart below; the
+ * matches the bookmaker priced only, so both sides are drawn over the same matches.
+ */
+export function evaluationPlot(scored: readonly ScoredMatch[]): string {
+  const matches = scored.filter(isPriced);
   const width = MARGIN + 4 * (PANEL + MARGIN);
   const height = 2 * (PANEL + 2 * MARGIN) + 30;
   const body = [

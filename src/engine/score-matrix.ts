@@ -147,3 +147,24 @@ export function calibrateTotals(matrix: ScoreMatrix, calibration: TotalsCalibrat
   }
   return { ...matrix, p };
 }
+
+/**
+ * The matrix as stored with a successful analysis (issue 53): its cells as little-endian float64,
+ * base64. A slip's legs on one match are summed from it, never from a model run again.
+ */
+export function encodeMatrix(matrix: ScoreMatrix): string {
+  const bytes = Buffer.alloc(matrix.p.length * 8);
+  for (let i = 0; i < matrix.p.length; i++) bytes.writeDoubleLE(matrix.p[i]!, i * 8);
+  return bytes.toString('base64');
+}
+
+/** A stored matrix back to its cells (p[home * size + away]); undefined when it is not one. */
+export function decodeMatrix(text: string): { p: Float64Array; size: number } | undefined {
+  const bytes = Buffer.from(text, 'base64');
+  const cells = bytes.length / 8;
+  const size = Math.round(Math.sqrt(cells));
+  if (cells === 0 || size * size !== cells) return undefined;
+  const p = new Float64Array(cells);
+  for (let i = 0; i < cells; i++) p[i] = bytes.readDoubleLE(i * 8);
+  return { p, size };
+}

@@ -41,6 +41,10 @@ export interface DataQuality {
    * the match: the ratings describe the past, and the text says so.
    */
   stale?: true;
+  /** The side(s) rated from European cup results alone: their league is not in the data (issue 51). */
+  cups_only?: ('home' | 'away')[];
+  /** A cup's second leg: the first leg's goals of this match's home and away sides (decision 0161). */
+  first_leg?: { home: number; away: number };
   /** With `stale`: the day of the league's latest result we hold (`yyyy-mm-dd`), or null if none. */
   latest_result?: string | null;
   /**
@@ -222,6 +226,32 @@ export interface MarketSettings {
    * times the home side's minus the away side's. Absent: unused.
    */
   steam?: { gain: number; weight: number };
+  /**
+   * The league terms' shift watch (a season behind closed doors): the errors averaged over about
+   * `matches`, a shift declared beyond `limit` standard errors. Absent: 60 and 4.
+   */
+  shiftWatch?: { matches: number; limit: number };
+  /**
+   * The season's start: while either side has played fewer than `matches` matches of the season,
+   * the price's noise is multiplied by `noise` (below 1: the first prices believed faster).
+   * Absent: off (fitted on August–September by `engine:fit` with `SEASON_START=1`).
+   */
+  seasonStart?: { matches: number; noise: number };
+  /**
+   * Stakes priced by the market: a term κ per stake class (`STAKE_CLASSES` in stakes.ts: champion,
+   * title, europe, safe, relegation, relegated) on ln(pH/pA), home's minus away's, for sides in
+   * their last ten matches. The strengths are filtered net of it, so a dead rubber's prices do not
+   * follow a side into the next season. Absent: off (fitted on closing prices with `STAKES=1`).
+   */
+  stakes?: Readonly<Record<string, number>>;
+  /**
+   * Linked divisions (divisions.ts): a side new to the league that was rated in a neighbouring
+   * division within the last year starts from that rating, relative to its old division's mean,
+   * moved by `offsets[from>to]` (ln(pH/pA) units; `E1>E0` is promotion from E1), its strength's
+   * variance opened by `variance`; goal and draw tendencies carry over relative to the means.
+   * Absent, a link without an offset, or no neighbour's history given: such a side is a newcomer.
+   */
+  divisions?: { variance: number; offsets: Readonly<Record<string, number>> };
   /** The rating is used only when the league's latest priced match is at most this old. */
   freshDays: number;
   /** Half-life of a match's weight in the draw curve's regression (days). */
@@ -264,6 +294,13 @@ export interface MarketRating {
   season: string;
   /** That season's sides' mean beliefs: where a side is pulled into the next season. */
   seasonMean: { strength: number; goals: number; draw: number };
+  /** The means the sides were carried toward at the start of that season (a linked arrival's reference). */
+  startMean: { strength: number; goals: number; draw: number };
+  /**
+   * The neighbouring divisions' sides as each would arrive here (`MarketSettings.divisions`):
+   * beliefs relative to the league's mean, the link's offset included. Absent: not linked.
+   */
+  arrivals?: ReadonlyMap<string, ArrivingSide>;
   /** Where a side the rating does not know starts: the level of the season's weakest three. */
   newcomer: { strength: number; goals: number };
   newcomerVariance: { strength: number; goals: number; draw: number };
@@ -271,7 +308,25 @@ export interface MarketRating {
   carry: { strength: [number, number]; goals: [number, number]; draw: [number, number] };
   flatten: boolean;
   steamWeight: number;
+  /** Each side's stake term (κ of its class) as of `latest`, when the settings price stakes. */
+  stakes?: ReadonlyMap<string, number>;
   /** Day of the latest priced match. */
   latest: number;
+  matches: number;
+}
+
+/**
+ * A side of a neighbouring division as it would start in this one: each belief's mean relative to
+ * the league's mean (the link's offset included) and its variance; `season` is its latest there.
+ */
+export interface ArrivingSide {
+  from: string;
+  strength: number;
+  strengthVariance: number;
+  goals: number;
+  goalsVariance: number;
+  draw: number;
+  drawVariance: number;
+  season: string;
   matches: number;
 }

@@ -34,6 +34,14 @@ export const flagKinds = [
 export type FlagKind = (typeof flagKinds)[number];
 
 export const flagStatuses = ['open', 'resolved'] as const;
+/** Four eyes (DESIGN, "Admin routes and the back office"): what waits for a second admin. */
+export const approvalActions = ['user.promote', 'withdrawal.approve'] as const;
+export type ApprovalAction = (typeof approvalActions)[number];
+export const approvalStatuses = ['pending', 'confirmed', 'rejected'] as const;
+export type ApprovalStatus = (typeof approvalStatuses)[number];
+export const approvalTargetTypes = ['user', 'withdrawal'] as const;
+/** What keys a tombstone's phone hash: APP_SECRET before the re-keying (issue 55), TOMBSTONE_KEY after. */
+export const phoneHashKeys = ['app_secret', 'tombstone_key'] as const;
 export type FlagStatus = (typeof flagStatuses)[number];
 
 /** A payout's state in our books: under way (or unknown), or final. */
@@ -64,6 +72,7 @@ export const userEventTypes = [
   'withdrawal.cancelled',
   'credits.adjusted',
   'ticket.replied',
+  'slip.settled',
 ] as const;
 export type UserEventType = (typeof userEventTypes)[number];
 
@@ -74,6 +83,7 @@ export const adminEventTypes = [
   'ticket.replied',
   'flag.raised',
   'push.pruning_paused',
+  'approval.requested',
 ] as const;
 export type AdminEventType = (typeof adminEventTypes)[number];
 
@@ -85,7 +95,7 @@ export const otpChannels = ['sms', 'whatsapp'] as const;
 export type OtpChannel = (typeof otpChannels)[number];
 
 /** What a one-time code is for: signing in, or confirming the deletion of one's account. */
-export const otpPurposes = ['sign_in', 'account_delete'] as const;
+export const otpPurposes = ['sign_in', 'account_delete', 'self_exclusion'] as const;
 export type OtpPurpose = (typeof otpPurposes)[number];
 
 /** `deleted`: the account's owner deleted it (issue 30); the row is a tombstone, never active again. */
@@ -143,6 +153,14 @@ export const settlementOutcomes = ['won', 'lost', 'void'] as const;
 export type SettlementOutcome = (typeof settlementOutcomes)[number];
 
 /** The pronostic list's `outcome` filter: a settled outcome, or `pending` (not settled yet, not cancelled). */
+/** A saved slip (DESIGN "Slips"): `open` until every leg is decided, then won, lost or void. */
+export const slipStatuses = ['open', 'won', 'lost', 'void'] as const;
+export type SlipStatus = (typeof slipStatuses)[number];
+
+/** The markets a slip's leg may name (a full analysis offers them all). */
+export const slipMarkets = ['1x2', 'double_chance', 'btts', 'over_under_2_5', 'exact_score'] as const;
+export type SlipMarket = (typeof slipMarkets)[number];
+
 export const outcomeFilters = [...settlementOutcomes, 'pending'] as const;
 export type OutcomeFilter = (typeof outcomeFilters)[number];
 
@@ -208,6 +226,17 @@ export function isOneOf<T extends string>(values: readonly T[], value: string): 
 export const fixtureStatuses = ['scheduled', 'played', 'postponed'] as const;
 export type FixtureStatus = (typeof fixtureStatuses)[number];
 
+/** What a competition is (DESIGN, "Fixtures"): a league, a cup, or national teams. */
+export const competitionKinds = ['league', 'cup', 'international'] as const;
+
 /** The languages a text is written in (DESIGN, "Languages"); French is the default. */
 export const locales = ['fr', 'en'] as const;
 export type Locale = (typeof locales)[number];
+
+/** Responsible play: the windows of a spending limit (Africa/Douala calendar day, ISO week, month). */
+export const spendingPeriods = ['daily', 'weekly', 'monthly'] as const;
+export type SpendingPeriod = (typeof spendingPeriods)[number];
+
+/** Why a checkout (or an analysis, a slip) was refused for responsible play: `data.reason` of the 403. */
+export const playRefusals = ['age_required', 'under_age', 'limit_reached', 'self_excluded'] as const;
+export type PlayRefusal = (typeof playRefusals)[number];

@@ -1,6 +1,7 @@
 // Domain errors: services throw these, named after what happened, and know nothing of HTTP;
 // plugins/app/errors.ts maps each one to a status and an envelope, in one place.
-import { messages } from './messages.js';
+import type { PlayRefusal } from './allowed-values.js';
+import { messages, playTexts } from './messages.js';
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -39,6 +40,13 @@ export class AdminOnly extends AccessDenied {
 export class OwnWithdrawal extends AccessDenied {
   constructor() {
     super(messages.withdrawalOwnDecision);
+  }
+}
+
+/** An admin confirming or rejecting an approval they asked for: four eyes need another admin. */
+export class OwnApproval extends AccessDenied {
+  constructor() {
+    super(messages.approvalOwnDecision);
   }
 }
 
@@ -119,6 +127,16 @@ export class MismatchedPaymentCredit extends DomainError {
   }
 }
 
+/** An admin's fixture whose teams meet in that competition and season already (409, its id in data). */
+export class FixtureExists extends DomainError {
+  override readonly data: { fixture_id: number };
+
+  constructor(fixtureId: number) {
+    super(messages.fixtureExists);
+    this.data = { fixture_id: fixtureId };
+  }
+}
+
 /** A support ticket that is closed takes no reply (409). */
 export class TicketClosed extends DomainError {
   constructor() {
@@ -172,6 +190,20 @@ export class InsufficientBalance extends DomainError {
 }
 
 /** A withdrawal already has its admin's decision (approved or rejected): a decision is taken once. */
+/** An approval already confirmed or rejected. */
+export class ApprovalAlreadyDecided extends DomainError {
+  constructor() {
+    super(messages.approvalAlreadyDecided);
+  }
+}
+
+/** A second request for an action whose approval is still pending. */
+export class ApprovalPending extends DomainError {
+  constructor() {
+    super(messages.approvalPending);
+  }
+}
+
 export class AlreadyDecided extends DomainError {
   constructor() {
     super(messages.withdrawalAlreadyDecided);
@@ -217,6 +249,39 @@ export class AccountDeletionRefused extends DomainError {
   ) {
     super(message);
     this.data = moneyBalance === undefined ? { reason } : { reason, money_balance: moneyBalance };
+  }
+}
+
+/**
+ * Responsible play refused the action (403, DESIGN "Responsible play"): no date of birth, under age,
+ * a spending limit reached (`data.resets_at`), or a self-exclusion under way (`data.until`). The
+ * message says what to do, in the request's language.
+ */
+export class PlayRefused extends AccessDenied {
+  override readonly data: { reason: PlayRefusal; until?: string; resets_at?: string };
+
+  constructor(reason: 'age_required');
+  constructor(reason: 'under_age', minimum: number);
+  constructor(reason: 'limit_reached' | 'self_excluded', at: string);
+  constructor(
+    readonly reason: PlayRefusal,
+    detail?: number | string,
+  ) {
+    super(
+      reason === 'age_required'
+        ? playTexts.ageRequired
+        : reason === 'under_age'
+          ? playTexts.underAge(Number(detail))
+          : reason === 'limit_reached'
+            ? playTexts.limitReached
+            : playTexts.selfExcluded,
+    );
+    this.data =
+      reason === 'limit_reached'
+        ? { reason, resets_at: String(detail) }
+        : reason === 'self_excluded'
+          ? { reason, until: String(detail) }
+          : { reason };
   }
 }
 

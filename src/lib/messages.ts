@@ -39,6 +39,8 @@ export const accountTexts = localized('accountTexts');
 export const paymentTexts = localized('paymentTexts');
 export const withdrawalTexts = localized('withdrawalTexts');
 export const pushTexts = localized('pushTexts');
+export const playTexts = localized('playTexts');
+export const slipTexts = localized('slipTexts');
 
 export type MessageKey = keyof Catalogue['messages'];
 export type { Catalogue };

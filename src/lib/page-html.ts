@@ -34,7 +34,17 @@ export function jsText(text: (...args: string[]) => string, ...expressions: stri
 
 /** The switch's rule, one line in a page's `<style>`: two links, the current one marked. */
 export const LANGUAGE_SWITCH_STYLE =
-  '  nav.lang { display: flex; justify-content: flex-end; gap: .25rem; font-size: .9rem; } nav.lang a { display: inline-block; min-width: 2.75rem; padding: .3rem .5rem; text-align: center; border-radius: 6px; color: #1d4f91; } nav.lang a[aria-current] { background: #1d2330; color: #fff; text-decoration: none; }\n';
+  '  nav.lang { display: flex; justify-content: flex-end; gap: .25rem; font-size: .9rem; } nav.lang a { display: inline-block; min-width: 2.75rem; padding: .3rem .5rem; text-align: center; border-radius: 6px; color: #1d4f91; } nav.lang a[aria-current] { background: #1d2330; color: #fff; text-decoration: none; }\n' +
+  '  p.adults { display: flex; justify-content: flex-end; align-items: center; gap: .5rem; margin: .25rem 0 0; font-size: .9rem; } p.adults strong { border: 2px solid #b3261e; color: #b3261e; border-radius: 50%; padding: .15rem .3rem; font-size: .8rem; }\n';
+
+/** Where every page's 18+ mark links: the service's own page, which sends on to RESPONSIBLE_PLAY_URL when another is set. */
+export const RESPONSIBLE_PLAY_PATH = '/responsible-play';
+
+/** The 18+ mark and the responsible-play link every page carries (issue 54), in the page's language. */
+export function adultsMark(locale: Locale): string {
+  const t = catalogueFor(locale).playTexts;
+  return `<p class="adults"><strong>${t.adultsOnly}</strong><a href="${RESPONSIBLE_PLAY_PATH}">${t.link}</a></p>\n`;
+}
 
 /**
  * The FR / EN switch: plain links to `?lang=xx` (the server answers with the page in that language
@@ -46,7 +56,8 @@ export function languageSwitch(locale: Locale): string {
     (each) =>
       `<a href="?lang=${each}" hreflang="${each}" lang="${each}"${each === locale ? ' aria-current="true"' : ''}>${each.toUpperCase()}</a>`,
   );
-  return `<nav class="lang" aria-label="${attr(catalogueFor(locale).pages.languageSwitch)}">${links.join(' ')}</nav>\n`;
+  // Every page that has the switch has the 18+ mark below it.
+  return `<nav class="lang" aria-label="${attr(catalogueFor(locale).pages.languageSwitch)}">${links.join(' ')}</nav>\n${adultsMark(locale)}`;
 }
 
 /** A page rendered once per language (its texts are fixed): `perLocale(render)(locale)`. */

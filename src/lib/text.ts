@@ -10,3 +10,10 @@ export function foldForSearch(text: string): string {
 export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
+
+/** An error as one short line (a sync's failure beside its competition in the console). */
+export function oneLine(error: unknown, max = 200): string {
+  const text = error instanceof Error ? error.message : String(error);
+  const first = (text.split(/\r?\n/, 1)[0] ?? '').trim();
+  return first.length > max ? `${first.slice(0, max - 1)}…` : first;
+}

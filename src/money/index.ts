@@ -7,6 +7,7 @@
 // /api/user/affiliation/withdraw*, /api/admin/{packs,withdrawals,flags}, /api/webhooks/payments/*).
 // Everything else in src/money/ is money's own business.
 export { default as withdrawalRoutes } from './cash-out/routes.js';
+export { AdminWithdrawalSchema } from './cash-out/schemas.js';
 export type { WithdrawalService } from './cash-out/withdrawals.js';
 export { default as paymentRoutes } from './checkout/routes.js';
 export type { PaymentService } from './checkout/service.js';

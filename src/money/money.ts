@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import type { Wakeups } from '../db/channels.js';
 import type { Database } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
+import type { ApprovalDesk } from '../modules/admin/approvals.js';
 import type { AuditRecorder } from '../modules/admin/service.js';
 import type { AdminEventLog, UserEventLog } from '../modules/events/service.js';
 import {
@@ -37,6 +38,8 @@ export interface MoneyDeps {
   events: UserEventLog & AdminEventLog;
   /** The admins' audit trail: pack changes, withdrawal decisions, flag resolutions. */
   audit: AuditRecorder;
+  /** Four eyes: large withdrawal approvals wait for a second admin. */
+  approvals: ApprovalDesk;
   /** The accounts (the users module): held active during a checkout, their language, their names. */
   accounts: ActiveAccounts & WithdrawalAccounts;
   /** Wakes the payment pollers once a payment is committed. */
@@ -76,6 +79,7 @@ export function createMoney(deps: MoneyDeps) {
     logger,
     config,
     audit,
+    approvals: deps.approvals,
     payouts,
     ledger,
     events,
@@ -88,6 +92,7 @@ export function createMoney(deps: MoneyDeps) {
     drivers,
     packs,
     maxPending: config.rateLimit ? config.paymentMaxPending : null,
+    ageGate: config.responsiblePlay.ageGate ? { minimum: config.responsiblePlay.ageMinimum } : null,
     firstCheckAfterMs,
     commissions: deps.commissions,
     wakeups: deps.wakeups,

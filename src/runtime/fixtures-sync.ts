@@ -11,6 +11,8 @@ export interface FixturesSource {
     leagues: readonly string[],
   ): Promise<{ url: string; rows: number; fixtures: number; odds: number; skipped: number }>;
   closeFromResults(): Promise<{ played: number; postponed: number }>;
+  /** The European cups' Football.TXT files (FOOTBALL_TXT_URL; nothing when unset). */
+  syncFootballTxt?(): Promise<{ files: number; results: number; fixtures: number; skipped: number }>;
 }
 
 export interface FixturesSyncDeps {
@@ -36,8 +38,9 @@ export function createFixturesSync(deps: FixturesSyncDeps) {
   async function pass(): Promise<boolean> {
     try {
       const report = await source.sync(leagues);
+      const cups = source.syncFootballTxt ? await source.syncFootballTxt() : undefined;
       const closed = await source.closeFromResults();
-      logger.info({ leagues, ...report, ...closed }, 'fixtures synced');
+      logger.info({ leagues, ...report, ...(cups?.files ? { cups } : {}), ...closed }, 'fixtures synced');
       if (closed.played > 0) settlement.wake();
       return true;
     } catch (error) {

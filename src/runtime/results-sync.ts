@@ -2,7 +2,8 @@
 // (RESULTS_SYNC_LEAGUES, from RESULTS_BASE_URL in football-data.co.uk's layout) and imports it, so a
 // production install stays current with no cron. Each league is tried up to three times with
 // growing pauses; one log line per league says what came in or why it failed. Importing is
-// idempotent, so a sync that runs twice (two workers, a restart) adds nothing twice.
+// idempotent, so a sync that runs twice (two workers, a restart) adds nothing twice. The national
+// teams' results file (INTERNATIONAL_RESULTS_URL, issue 52) is synced in the same pass, the same way.
 import type { FastifyBaseLogger } from 'fastify';
 
 /** What the sync needs of the football module (its service implements it). */
@@ -20,6 +21,16 @@ export interface ResultsSource {
     skipped: unknown[];
   }>;
 }
+
+/** The national teams' results file (the fixtures service implements it; issue 52). */
+export interface InternationalResultsSource {
+  syncInternationalResults(): Promise<
+    { url: string; rows: number; inserted: number; duplicates: number; skipped: number } | undefined
+  >;
+}
+
+/** The outcome's `league` for the national teams' file. */
+export const INTERNATIONAL_SYNC_LABEL = 'international';
 
 export interface ResultsSyncOptions {
   leagues: readonly string[];
@@ -44,6 +55,8 @@ export interface ResultsSyncDeps {
   options: Partial<ResultsSyncOptions> & { leagues: readonly string[] };
   /** Woken after a pass that stored new matches. */
   settlement: { wake(): void };
+  /** Synced after the leagues when INTERNATIONAL_RESULTS_URL is set (absent: not synced). */
+  internationals?: InternationalResultsSource;
   /** Closes the fixtures the new results were played in (the fixtures service). */
   fixtures?: { closeFromResults(): Promise<{ played: number; postponed: number }> };
 }
@@ -79,6 +92,8 @@ export function createResultsSync(deps: ResultsSyncDeps) {
       if (stop.signal.aborted) break;
       outcomes.push(await syncLeague(league));
     }
+    if (deps.internationals && !stop.signal.aborted)
+      outcomes.push(await syncInternationals(deps.internationals));
     if (outcomes.some((outcome) => outcome.ok)) await closeFixtures();
     if (outcomes.some((outcome) => (outcome.inserted ?? 0) > 0)) settlement.wake();
     return outcomes;
@@ -98,26 +113,46 @@ export function createResultsSync(deps: ResultsSyncDeps) {
     }
   }
 
-  async function syncLeague(league: string): Promise<LeagueSyncOutcome> {
+  function syncLeague(league: string): Promise<LeagueSyncOutcome> {
+    return withRetries(league, async () => {
+      const report = await source.syncCurrentSeason(league, clock.now());
+      return {
+        details: {
+          league,
+          season: report.season,
+          url: report.url,
+          rows: report.rows,
+          inserted: report.inserted,
+          duplicates: report.duplicates,
+          skipped: report.skipped.length,
+        },
+        inserted: report.inserted,
+      };
+    });
+  }
+
+  function syncInternationals(internationals: InternationalResultsSource): Promise<LeagueSyncOutcome> {
+    return withRetries(INTERNATIONAL_SYNC_LABEL, async () => {
+      const report = await internationals.syncInternationalResults();
+      return {
+        details: { league: INTERNATIONAL_SYNC_LABEL, ...report },
+        inserted: report?.inserted ?? 0,
+      };
+    });
+  }
+
+  /** One source tried up to three times; one log line says what came in or why it failed. */
+  async function withRetries(
+    league: string,
+    attemptSync: () => Promise<{ details: Record<string, unknown>; inserted: number }>,
+  ): Promise<LeagueSyncOutcome> {
     const tries = options.retryDelaysMs.length + 1;
     let lastError = '';
     for (let attempt = 1; attempt <= tries; attempt++) {
       try {
-        const report = await source.syncCurrentSeason(league, clock.now());
-        logger.info(
-          {
-            league,
-            season: report.season,
-            url: report.url,
-            rows: report.rows,
-            inserted: report.inserted,
-            duplicates: report.duplicates,
-            skipped: report.skipped.length,
-            attempts: attempt,
-          },
-          'results synced',
-        );
-        return { league, ok: true, attempts: attempt, inserted: report.inserted };
+        const { details, inserted } = await attemptSync();
+        logger.info({ ...details, attempts: attempt }, 'results synced');
+        return { league, ok: true, attempts: attempt, inserted };
       } catch (error) {
         lastError = error instanceof Error ? error.message : String(error);
         if (attempt === tries || !(await pause(options.retryDelaysMs[attempt - 1]!))) break;
@@ -147,9 +182,9 @@ export function createResultsSync(deps: ResultsSyncDeps) {
   return {
     options,
 
-    /** Schedules the first sync, then one every interval; nothing when no league is configured. */
+    /** Schedules the first sync, then one every interval; nothing when there is nothing to sync. */
     start(): void {
-      if (options.leagues.length === 0 || timer) return;
+      if ((options.leagues.length === 0 && !deps.internationals) || timer) return;
       stop = new AbortController();
       const tick = (delay: number) => {
         timer = setTimeout(() => {

@@ -5,7 +5,8 @@
 //   analysis worker   claims pronostics in `processing` and analyses them (woken by NOTIFY)
 //   payment poller    follows pending payments and payouts to the provider's word (woken by NOTIFY)
 //   settlement        settles due pronostics against results (woken by the results sync)
-//   results sync      downloads the current season of RESULTS_SYNC_LEAGUES once a day
+//   results sync      downloads the current season of RESULTS_SYNC_LEAGUES and the national teams'
+//                     results (INTERNATIONAL_RESULTS_URL) once a day
 //   fixtures sync     downloads upcoming fixtures every FIXTURES_SYNC_INTERVAL_HOURS (production)
 //   housekeeping      purges expired codes, dead tokens and old idempotent answers
 //   push sender       sends users' events to their push devices (woken by NOTIFY, a slow poll)
@@ -64,7 +65,14 @@ export function createRuntime(deps: RuntimeDeps) {
     logger: logger.child({ component: 'payment-poller' }),
   });
   const settlement = createSettlementLoop({
-    settler: services.trackRecord,
+    // The analyses first, then the slips, which read their legs' analyses as just settled.
+    settler: {
+      async settleDue() {
+        const report = await services.trackRecord.settleDue();
+        const slips = await services.slips.settleDue();
+        return { ...report, slipsSettled: slips.settled };
+      },
+    },
     logger: logger.child({ component: 'settlement' }),
   });
   const resultsSync = createResultsSync({
@@ -72,6 +80,7 @@ export function createRuntime(deps: RuntimeDeps) {
     clock,
     logger: logger.child({ component: 'results-sync' }),
     options: { leagues: config.resultsSyncLeagues },
+    ...(config.internationalResultsUrl ? { internationals: services.fixtures } : {}),
     settlement,
     fixtures: services.fixtures,
   });
@@ -135,8 +144,11 @@ export function createRuntime(deps: RuntimeDeps) {
           'BACKUP_INTERVAL_HOURS backs up the embedded database only: on PostgreSQL use pg_dump or base backups (docs/operations.md, "Backups")',
         );
       }
-      if (config.resultsSyncLeagues.length > 0) {
-        logger.info({ leagues: config.resultsSyncLeagues }, 'daily results sync scheduled');
+      if (config.resultsSyncLeagues.length > 0 || config.internationalResultsUrl) {
+        logger.info(
+          { leagues: config.resultsSyncLeagues, international: config.internationalResultsUrl ?? null },
+          'daily results sync scheduled',
+        );
       }
     },
 

@@ -6,7 +6,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { SettleReport } from '../modules/track-record/service.js';
 
 export interface Settler {
-  settleDue(): Promise<SettleReport>;
+  /** The analyses' report, and how many slips settled after them (issue 53). */
+  settleDue(): Promise<SettleReport & { slipsSettled?: number }>;
 }
 
 export interface SettlementLoopOptions {
@@ -47,7 +48,7 @@ export function createSettlementLoop(deps: {
       again = false;
       try {
         const report = await settler.settleDue();
-        if (report.settled > 0) logger.info(report, 'pronostics settled');
+        if (report.settled > 0 || (report.slipsSettled ?? 0) > 0) logger.info(report, 'pronostics settled');
       } catch (error) {
         logger.error({ err: error }, 'settlement pass failed');
       }

@@ -20,6 +20,8 @@ export interface AnalysisOutcome {
   result: Record<string, unknown>;
   /** The model that actually produced the result (e.g. the statistical one when the LLM failed). */
   aiModel: string;
+  /** The score matrix the result was read off (engine `encodeMatrix`), stored and never shown. */
+  scoreMatrix?: string;
 }
 
 export interface Analyst {

@@ -63,6 +63,7 @@ describe('GET /api/user/account/export', () => {
       'withdrawals',
       'tickets',
       'devices',
+      'slips',
       'referrals',
     ]);
     expect(document.user).toMatchObject({

@@ -60,11 +60,13 @@ describe('GET /account/delete in its reader’s language', () => {
     expect(page.body).toContain('<script src="/account/delete/app.js?lang=en" defer></script>');
   });
 
-  it('sends the French page as before but for the switch and those two sentences', async () => {
+  it('sends the French page as before but for the switch, the 18+ mark and those two sentences', async () => {
     const page = await getPage(t, '/account/delete');
     const now = page.body
       .replace(/<nav class="lang"[^\n]*<\/nav>\n/, '')
       .replace(/ {2}nav\.lang \{[^\n]*\n/, '')
+      .replace(/<p class="adults">[^\n]*<\/p>\n/, '')
+      .replace(/ {2}p\.adults \{[^\n]*\n/, '')
       .split('\n');
     const before = PAGE_BEFORE.split('\n');
     expect(now.length).toBe(before.length);

@@ -1,6 +1,6 @@
 // The admin console in a real browser (fixture: ./setup.ts): an admin signs in with a one-time code
 // read from the test outbox, approves one withdrawal and rejects another, replies to a ticket,
-// adjusts a user's credits and sees the ledger row; blocks, unblocks and promotes a user; creates,
+// adjusts a user's credits and sees the ledger row; blocks, unblocks and asks to promote a user; creates,
 // edits, deactivates and reactivates a pronostic type and a pack; resolves a flag with a note; and
 // closes escalated payouts by hand (paid, failed on the provider's read shown before deciding,
 // failed by override). Every
@@ -190,9 +190,17 @@ describe.skipIf(!runBrowserTests)('the admin console in Chromium', () => {
     await f.status(page, 'Utilisateur débloqué.');
     // The page reloads the user after the answer: wait for it rather than read at once.
     await page.locator('[data-field="status"]', { hasText: 'Actif' }).waitFor();
+    // Four eyes: the promotion is asked for here, and a second admin confirms it (approvals.test.ts).
     await page.getByRole('button', { name: 'Nommer administrateur' }).click();
-    await f.status(page, 'Rôle changé : Administrateur.');
-    await page.locator('[data-field="role"]', { hasText: 'Administrateur' }).waitFor();
+    await f.status(page, 'un second administrateur doit la confirmer dans Approbations');
+    const [pending] = (await f.t.app.services.approvals.list({ status: 'pending' })).approvals;
+    expect(pending).toMatchObject({ action: 'user.promote', target: { type: 'user', id: target.id } });
+    const confirmed = await f.t.app.inject({
+      method: 'POST',
+      url: `/api/admin/approvals/${pending!.id}/confirm`,
+      headers: f.admin.headers,
+    });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
     const [row] = await f.t.app.db.select().from(users).where(eq(users.id, target.id));
     expect(row).toMatchObject({ status: 'active', role: 'admin' });
 
@@ -200,8 +208,8 @@ describe.skipIf(!runBrowserTests)('the admin console in Chromium', () => {
     expect(block!.details).toEqual({ before: { status: 'active' }, after: { status: 'blocked' } });
     const [unblock] = await audited(page, 'user.unblock', `user:${target.id}`);
     expect(unblock!.details).toEqual({ before: { status: 'blocked' }, after: { status: 'active' } });
-    const [role] = await audited(page, 'user.role', `user:${target.id}`, ['admin']);
-    expect(role!.details).toEqual({ before: { role: 'user' }, after: { role: 'admin' } });
+    const [asked] = await audited(page, 'approval.request', `approval:${pending!.id}`, ['user.promote']);
+    expect(asked!.details).toMatchObject({ action: 'user.promote', target: { type: 'user', id: target.id } });
     expect(f.pageErrors).toEqual([]);
     await page.context().close();
   }, 60_000);
@@ -213,19 +221,29 @@ describe.skipIf(!runBrowserTests)('the admin console in Chromium', () => {
     await page.getByRole('link', { name: 'Types de pronostic' }).click();
     const form = page.locator('form[aria-labelledby="new-type-title"]');
     await form.getByLabel(/Marché/).fill('full-analysis');
-    await form.getByLabel('Nom').fill('Analyse intégrale');
+    await form.getByLabel('Nom', { exact: true }).fill('Analyse intégrale');
+    await form.getByLabel(/Nom en anglais/).fill('Thorough analysis');
     await form.getByLabel(/Difficulté/).fill('5');
-    await form.getByLabel('Description').fill('Tous les marchés du match.');
+    await form.getByLabel('Description', { exact: true }).fill('Tous les marchés du match.');
+    await form.getByLabel(/Description en anglais/).fill('Every market of the match.');
     await form.getByRole('button', { name: 'Créer le type' }).click();
     await f.status(page, 'Type « Analyse intégrale » créé.');
     const [created] = await f.t.app.db
       .select()
       .from(pronosticTypes)
       .where(eq(pronosticTypes.slug, 'full-analysis'));
-    expect(created).toMatchObject({ name: 'Analyse intégrale', difficulty: 5, active: true });
+    expect(created).toMatchObject({
+      name: 'Analyse intégrale',
+      nameEn: 'Thorough analysis',
+      descriptionEn: 'Every market of the match.',
+      difficulty: 5,
+      active: true,
+    });
 
     const card = page.getByRole('form', { name: 'Type Analyse intégrale' });
-    await card.getByLabel('Nom').fill('Analyse complète');
+    expect(await card.getByLabel(/Nom en anglais/).inputValue()).toBe('Thorough analysis');
+    await card.getByLabel('Nom', { exact: true }).fill('Analyse complète');
+    await card.getByLabel(/Nom en anglais/).fill('Full analysis');
     await card.getByRole('button', { name: 'Enregistrer' }).click();
     await f.status(page, 'Type « Analyse complète » enregistré.');
     const edited = page.getByRole('form', { name: 'Type Analyse complète' });
@@ -235,7 +253,7 @@ describe.skipIf(!runBrowserTests)('the admin console in Chromium', () => {
     await edited.getByRole('button', { name: 'Activer' }).click();
     await f.status(page, 'Type « Analyse complète » activé.');
     const [after] = await f.t.app.db.select().from(pronosticTypes).where(eq(pronosticTypes.id, created!.id));
-    expect(after).toMatchObject({ name: 'Analyse complète', active: true });
+    expect(after).toMatchObject({ name: 'Analyse complète', nameEn: 'Full analysis', active: true });
 
     const target = `pronostic_type:${created!.id}`;
     const [creation] = await audited(page, 'pronostic_type.create', target, ['Analyse intégrale']);
@@ -248,7 +266,7 @@ describe.skipIf(!runBrowserTests)('the admin console in Chromium', () => {
     expect(updates.map((entry) => entry.details.after)).toEqual([
       { active: true },
       { active: false },
-      { name: 'Analyse complète' },
+      { name: 'Analyse complète', nameEn: 'Full analysis' },
     ]);
     expect(f.pageErrors).toEqual([]);
     await page.context().close();

@@ -1,4 +1,4 @@
-// English cases (issue 40) for the back office's user, audit, statistics and flags routes.
+// English cases (issue 40) for the back office's user, audit, statistics, flags and approvals routes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { en, expectEnglish, expectEnglish422, inEnglish } from '../english.js';
 import { createTestApp, type SignedIn, signIn, type TestApp } from '../helpers.js';
@@ -77,6 +77,45 @@ describe('English', () => {
     const invalid = await post(`/api/admin/users/${target.id}/role`, { role: 'king' });
     expect(invalid.statusCode).toBe(422);
     expect(invalid.json().errors.role[0]).toMatch(/^The role field must be one of: /);
+  });
+
+  it('GET /api/admin/approvals', async () => {
+    expectEnglish(await get('/api/admin/approvals?status=pending'), 200, en.messages.approvalList);
+  });
+
+  it('POST /api/admin/approvals/:id/confirm', async () => {
+    const promoted = await signIn(t);
+    const asked = await post(`/api/admin/users/${promoted.id}/role`, { role: 'admin' });
+    expectEnglish(asked, 202, en.messages.approvalRequested);
+    const id = asked.json().data.approval.id;
+    expectEnglish(await post(`/api/admin/approvals/${id}/confirm`), 403, en.messages.approvalOwnDecision);
+    const second = await signIn(t, { role: 'admin' });
+    const confirmed = await inEnglish(t.app, {
+      method: 'POST',
+      url: `/api/admin/approvals/${id}/confirm`,
+      headers: second.headers,
+    });
+    expectEnglish(confirmed, 200, en.messages.approvalConfirmed);
+    expectEnglish(await post(`/api/admin/approvals/${id}/confirm`), 409, en.messages.approvalAlreadyDecided);
+    expectEnglish(await post('/api/admin/approvals/999999/confirm'), 404, en.messages.approvalNotFound);
+  });
+
+  it('POST /api/admin/approvals/:id/reject', async () => {
+    const other = await signIn(t);
+    const asked = await post(`/api/admin/users/${other.id}/role`, { role: 'admin' });
+    const id = asked.json().data.approval.id;
+    expectEnglish(
+      await post(`/api/admin/users/${other.id}/role`, { role: 'admin' }),
+      409,
+      en.messages.approvalPending,
+    );
+    const second = await signIn(t, { role: 'admin' });
+    const rejected = await inEnglish(t.app, {
+      method: 'POST',
+      url: `/api/admin/approvals/${id}/reject`,
+      headers: second.headers,
+    });
+    expectEnglish(rejected, 200, en.messages.approvalRejected);
   });
 
   it('GET /api/admin/stats', async () => {

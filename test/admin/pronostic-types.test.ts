@@ -237,3 +237,86 @@ describe('POST /api/admin/pronostic-types', () => {
     }
   });
 });
+
+describe('both languages (issue 50)', () => {
+  const englishTypes = async () =>
+    (
+      await t.app.inject({
+        method: 'GET',
+        url: '/api/user/pronostic/types',
+        headers: { ...user.headers, 'accept-language': 'en' },
+      })
+    ).json().data.types as { id: number; name: string; description: string }[];
+
+  it('lists the English beside the French; an edit of the English reaches English readers only', async () => {
+    const type = await typeOf('exact-score');
+    const listed = (await listAll()).json().data.types.find((one: { id: number }) => one.id === type.id);
+    expect(listed).toMatchObject({
+      name: type.name,
+      description: type.description,
+      name_en: 'Exact score',
+      description_en: 'The likeliest scores of the match.',
+    });
+    const response = await patch(type.id, {
+      name_en: ' Correct score ',
+      description_en: 'The likeliest scores.',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().data.type).toMatchObject({
+      name: type.name,
+      name_en: 'Correct score',
+      description_en: 'The likeliest scores.',
+    });
+    expect((await englishTypes()).find((one) => one.id === type.id)).toMatchObject({
+      name: 'Correct score',
+      description: 'The likeliest scores.',
+    });
+    expect((await userTypes()).find((one) => one.id === type.id)?.name).toBe(type.name);
+    const audit = await t.app.db.select().from(auditLog).where(eq(auditLog.action, 'pronostic_type.update'));
+    expect(audit.filter((row) => row.targetId === String(type.id)).at(-1)?.details).toEqual({
+      before: { nameEn: 'Exact score', descriptionEn: 'The likeliest scores of the match.' },
+      after: { nameEn: 'Correct score', descriptionEn: 'The likeliest scores.' },
+    });
+    for (const [payload, field] of [
+      [{ name_en: 'x' }, 'name_en'],
+      [{ name_en: '    ' }, 'name_en'],
+      [{ description_en: 'ab' }, 'description_en'],
+      [{ name_en: 'y'.repeat(61) }, 'name_en'],
+    ] as const) {
+      const refused = await patch(type.id, payload);
+      expect(refused.statusCode, JSON.stringify(payload)).toBe(422);
+      expect(Object.keys(refused.json().errors), JSON.stringify(payload)).toContain(field);
+    }
+  });
+
+  it('a type created without English shows its French to English readers; created with it, its English', async () => {
+    const removed = await typeOf('double-chance');
+    await t.app.db.delete(pronosticTypes).where(eq(pronosticTypes.id, removed.id));
+    const bare = await create({
+      slug: 'double-chance',
+      name: 'Deux issues',
+      description: 'Deux issues sur trois.',
+      difficulty: 1,
+    });
+    expect(bare.statusCode).toBe(201);
+    expect(bare.json().data.type).toMatchObject({ name_en: null, description_en: null });
+    expect((await englishTypes()).find((one) => one.id === bare.json().data.type.id)).toMatchObject({
+      name: 'Deux issues',
+      description: 'Deux issues sur trois.',
+    });
+    await t.app.db.delete(pronosticTypes).where(eq(pronosticTypes.slug, 'double-chance'));
+    const full = await create({
+      slug: 'double-chance',
+      name: 'Deux issues',
+      description: 'Deux issues sur trois.',
+      name_en: 'Two outcomes',
+      description_en: 'Two outcomes out of three.',
+      difficulty: 1,
+    });
+    expect(full.statusCode).toBe(201);
+    expect((await englishTypes()).find((one) => one.id === full.json().data.type.id)).toMatchObject({
+      name: 'Two outcomes',
+      description: 'Two outcomes out of three.',
+    });
+  });
+});

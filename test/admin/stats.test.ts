@@ -49,10 +49,18 @@ describe('GET /api/admin/stats', () => {
       signups: 0,
       pronostics: { total: 0, processing: 0, success: 0, cancelled: 0 },
       payments: { total: 0, pending: 0, success: 0, failed: 0, revenue: 0 },
+      slips: { checked: 0, saved: 0 },
     });
     expect(data.last_30_days).toMatchObject({ from: dayOf(29), to: TODAY, signups: 0 });
     expect(data.series).toHaveLength(30);
-    expect(data.series[0]).toEqual({ day: dayOf(29), signups: 0, pronostics: 0, revenue: 0 });
+    expect(data.series[0]).toEqual({
+      day: dayOf(29),
+      signups: 0,
+      pronostics: 0,
+      revenue: 0,
+      slips_checked: 0,
+      slips_saved: 0,
+    });
     expect(data.series[29].day).toBe(TODAY);
     expect(data.engine_accuracy).toBeNull();
   });
@@ -125,12 +133,15 @@ describe('GET /api/admin/stats', () => {
       signups: 0,
       pronostics: 0,
       revenue: 0,
+      slips_checked: 0,
+      slips_saved: 0,
     }));
     const slot = (daysAgo: number) => series[29 - daysAgo]!;
     const period = () => ({
       signups: 0,
       pronostics: { total: 0, processing: 0, success: 0, cancelled: 0 },
       payments: { total: 0, pending: 0, success: 0, failed: 0, revenue: 0 },
+      slips: { checked: 0, saved: 0 },
     });
     const today = period();
     const month = period();

@@ -356,10 +356,12 @@ describe('POST /api/admin/users/:id/credits', () => {
     const { createUserService } = await import('../../src/modules/users/service.js');
     const service = createUserService({
       db: t.app.db,
+      clock: t.clock,
       config: t.config,
       audit: failing,
       ledger: t.app.services.ledger,
       events: t.app.services.events,
+      approvals: t.app.services.approvals,
     });
     await expect(service.adjustCredits(admin, target.id, { amount: 9, reason: 'Annulé' })).rejects.toThrow(
       'audit failed',
@@ -409,7 +411,15 @@ describe('block, unblock and role', () => {
     expect(
       (await t.app.inject({ method: 'GET', url: '/api/admin/users', headers: target.headers })).statusCode,
     ).toBe(403);
-    const promoted = await call('POST', `/api/admin/users/${target.id}/role`, { payload: { role: 'admin' } });
+    // Four eyes: the promotion waits for a second admin, who confirms it.
+    const asked = await call('POST', `/api/admin/users/${target.id}/role`, { payload: { role: 'admin' } });
+    expect(asked.statusCode).toBe(202);
+    const second = await signIn(t, { role: 'admin' });
+    const promoted = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/approvals/${asked.json().data.approval.id}/confirm`,
+      headers: second.headers,
+    });
     expect(promoted.statusCode).toBe(200);
     expect(promoted.json().data.user.role).toBe('admin');
     expect(

@@ -207,6 +207,7 @@ describe('POST /api/admin/withdrawals/:id/resolve', () => {
       config: t.config,
       payouts: t.app.services.payouts,
       accounts: t.app.services.users,
+      approvals: t.app.services.approvals,
       audit: {
         record: async () => {
           throw new Error('audit failed');

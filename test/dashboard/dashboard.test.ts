@@ -73,6 +73,8 @@ describe('GET /api/user/dashboard', () => {
       credits_balance: 1,
       money_balance: 0,
       locale: 'fr',
+      birth_date: null,
+      self_excluded_until: null,
     });
     expect(body.message).toBe('Votre tableau de bord.');
     expect(body.errors).toEqual([]);

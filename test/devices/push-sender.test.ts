@@ -108,7 +108,7 @@ describe('the push sender', () => {
       appended.push(await append(t, user.id, type, { id: 40 + appended.length }));
 
     const report = await t.app.runtime.pushSender.runOnce();
-    expect(report).toMatchObject({ sent: 16, skipped: 0, pruned: 0, postponed: 0 });
+    expect(report).toMatchObject({ sent: userEventTypes.length * 2, skipped: 0, pruned: 0, postponed: 0 });
     for (const device of [phone, browser]) {
       const got = driver.sent.filter((m) => m.token === device.token);
       expect(got.map((m) => m.data.type)).toEqual([...userEventTypes]);

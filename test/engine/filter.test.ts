@@ -169,6 +169,13 @@ describe('the market rating as a filter', () => {
     // points the same way, and it comes down as fast.
     const shipped = fitMarketRating(closedDoors, closedFrom + 10 * 7 * DAY, MARKET_SETTINGS)!.home;
     expect(shipped).toBeLessThan(0.18);
+    // The watch's two constants are settings (engine:fit fits them on the 2020 restart): one that
+    // never fires leaves the home term where its slow drift keeps it.
+    const silent = { ...MARKET_SETTINGS, shiftWatch: { matches: 60, limit: 1e9 } };
+    // (0.23 here against 0.1 with the shipped watch.)
+    expect(fitMarketRating(closedDoors, closedFrom + 10 * 7 * DAY, silent)!.home).toBeGreaterThan(0.2);
+    const quick = { ...MARKET_SETTINGS, shiftWatch: { matches: 20, limit: 3 } };
+    expect(fitMarketRating(closedDoors, closedFrom + 10 * 7 * DAY, quick)!.home).toBeLessThan(0.18);
     // Without a shift, the watch stays quiet: the home term of an unchanged league holds.
     const steady = price(seasons, (team) => TRUE.get(team)!);
     expect(fitMarketRating(steady, closedFrom + 10 * 7 * DAY, MARKET_SETTINGS)!.home).toBeCloseTo(0.35, 1);

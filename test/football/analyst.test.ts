@@ -135,7 +135,8 @@ describe('analyst with results', () => {
         type,
       );
       expect(aiModel).toBe('dixon-coles-7');
-      expect(result.data_quality).toMatchObject({ level: 'high' });
+      // Results without odds: at most medium, and the text says so (issue 50).
+      expect(result.data_quality).toMatchObject({ level: 'medium' });
       expect(result.analysis).toContain('ATLETICO norte');
       expect(result.analysis).toContain('Real Sur');
       expect(result.market).toBe(MARKET_OF[type]);
@@ -155,7 +156,7 @@ describe('analyst with results', () => {
       fitter: inlineFitter(),
     });
     const { result } = await analyst.analyse({ home: 'club trois', away: 'SP1 Team 04' }, 'btts');
-    expect(result.data_quality).toMatchObject({ level: 'high' });
+    expect(result.data_quality).toMatchObject({ level: 'medium' });
   });
 
   it('rates a side from another league with its own league figures (a cup tie)', async () => {
@@ -170,7 +171,7 @@ describe('analyst with results', () => {
       { home: 'Real Sur', away: 'SP1 Atlético Norte', league: 'Ligue des champions' },
       '1x2',
     );
-    expect(result.data_quality).toMatchObject({ home_matches: 44, away_matches: 44, level: 'high' });
+    expect(result.data_quality).toMatchObject({ home_matches: 44, away_matches: 44, level: 'medium' });
     expect(result.analysis).not.toContain('ne figure pas');
     // The weakest E0 side at home to the strongest SP1 side.
     expect((result.probabilities as { away: number }).away).toBeGreaterThan(0.5);
@@ -358,6 +359,7 @@ function countingFitter() {
       calls.push({ matches, asOf });
       return inner.fit(matches, asOf);
     },
+    rateCups: inner.rateCups,
     close: () => inner.close(),
   };
 }
@@ -378,8 +380,8 @@ describe('analyst fits', () => {
       analyst.analyse({ ...details, home: 'Team 07' }, 'btts'),
     ]);
     expect(fitter.calls).toHaveLength(1);
-    expect(first.result.data_quality).toMatchObject({ level: 'high' });
-    expect(second.result.data_quality).toMatchObject({ level: 'high' });
+    expect(first.result.data_quality).toMatchObject({ level: 'medium' });
+    expect(second.result.data_quality).toMatchObject({ level: 'medium' });
 
     // Results of another league arrive: this league's fit stays.
     await football.importRows(rowsFor('SP1', 77, Date.UTC(2024, 9, 25)).slice(0, 12));

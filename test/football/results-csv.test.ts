@@ -79,6 +79,7 @@ describe('football-data.co.uk CSV reader', () => {
 
   it('refuses a file without the needed columns, with one clear reason', () => {
     expect(parseResultsCsv('a,b,c\n1,2,3\n')).toEqual({
+      format: 'division',
       rows: [],
       skipped: [{ line: 1, reason: 'missing columns: Date, HomeTeam, AwayTeam, FTHG, FTAG' }],
     });

@@ -118,6 +118,7 @@ describe('daily results sync', () => {
       {
         APP_ENV: 'production',
         APP_SECRET: 'production-secret-0123456789abcdef0123456789',
+        TOMBSTONE_KEY: 'production-tombstone-key-0123456789abcdef',
         MESSAGING_DRIVER: 'twilio',
         TWILIO_ACCOUNT_SID: 'AC1',
         TWILIO_AUTH_TOKEN: 't',
@@ -131,7 +132,9 @@ describe('daily results sync', () => {
       },
       '/srv',
     );
-    expect(production.resultsSyncLeagues).toEqual(['E0', 'SP1', 'D1', 'I1', 'F1']);
+    // Every football-data division and extra league (issue 50).
+    expect(production.resultsSyncLeagues).toHaveLength(38);
+    expect(production.resultsSyncLeagues).toEqual(expect.arrayContaining(['E0', 'SC3', 'G1', 'BRA', 'USA']));
   });
 
   it('a scheduled sync runs after its first delay, and stop() ends the schedule', async () => {

@@ -8,14 +8,23 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Config, ConfigError, loadConfig } from '../../src/config.js';
+import { ALL_COMPETITION_CODES } from '../../src/lib/competitions.js';
 
 type Env = Record<string, string>;
 
 const secret = 'x'.repeat(40);
+const tombstoneKey = 't'.repeat(40);
 const cwd = '/srv/app';
-/** APP_SECRET is set unless the row is about it. */
+/** APP_SECRET and TOMBSTONE_KEY are set unless the row is about them. */
 const load = (variable: string, env: Env) =>
-  loadConfig(variable === 'APP_SECRET' ? env : { APP_SECRET: secret, ...env }, cwd);
+  loadConfig(
+    {
+      ...(variable === 'APP_SECRET' ? {} : { APP_SECRET: secret }),
+      ...(variable === 'TOMBSTONE_KEY' ? {} : { TOMBSTONE_KEY: tombstoneKey }),
+      ...env,
+    },
+    cwd,
+  );
 
 const twilio: Env = {
   MESSAGING_DRIVER: 'twilio',
@@ -107,12 +116,14 @@ const wholeNumbers: [string, string, number, number, number, Env?][] = [
   ['OTP_GLOBAL_HOURLY_BUDGET', 'otpGlobalHourlyBudget', 1500, 1, 10_000_000],
   ['OTP_RETURNING_SHARE_PERCENT', 'otpReturningSharePercent', 50, 0, 100],
   ['SIGNUP_CHALLENGE_COST', 'signupChallengeCost', 1000, 1, 100_000],
+  ['SLIP_VOID_DAYS', 'slipVoidDays', 3, 1, 60],
   ['WELCOME_CREDITS', 'welcomeCredits', 0, 0, 1_000_000],
   ['WITHDRAW_MIN', 'withdrawMin', 5000, 1, 100_000_000],
   ['REFERRAL_COMMISSION_PERCENT', 'referralCommissionPercent', 10, 0, 100],
   ['PAYOUT_STUCK_SECONDS', 'payoutStuckSeconds', 21_600, 60, 2_592_000],
   ['PAYMENT_SANDBOX_DELAY_MS', 'paymentSandboxDelayMs', 2000, 0, 3_600_000],
   ['PAYMENT_MAX_PENDING', 'paymentMaxPending', 10, 1, 1000],
+  ['AGE_MINIMUM', 'responsiblePlay.ageMinimum', 18, 1, 120],
   ['NOTCHPAY_TIMEOUT_MS', 'notchpay.timeoutMs', 15_000, 1000, 120_000],
   ['AI_TIMEOUT_MS', 'ai.timeoutMs', 10_000, 100, 600_000],
   // The deadline's bound is 3 600 000, but the longest lease (3600 s) lets it reach 2 400 000 only.
@@ -126,6 +137,7 @@ const wholeNumbers: [string, string, number, number, number, Env?][] = [
   ['DOWNLOAD_MAX_BYTES', 'downloadMaxBytes', 20_971_520, 1024, 1_073_741_824],
   ['BACKUP_INTERVAL_HOURS', 'backupIntervalHours', 0, 0, 720],
   ['BACKUP_KEEP', 'backupKeep', 7, 1, 1000],
+  ['WITHDRAWAL_SECOND_APPROVAL_XAF', 'withdrawalSecondApprovalXaf', 100_000, 1, 1_000_000_000],
   ['WORKER_LEASE_SECONDS', 'workerLeaseSeconds', 60, 10, 3600, { AI_NARRATIVE_DEADLINE_MS: '6666' }],
 ];
 
@@ -160,6 +172,7 @@ const texts: [string, string, string][] = [
   ['WHATSAPP_CLOUD_TEMPLATE', 'whatsappCloud.templateName', 'code_verification'],
   ['WHATSAPP_CLOUD_TEMPLATE_LANGUAGE', 'whatsappCloud.templateLanguage', 'fr'],
   ['S3_REGION', 's3.region', 'us-east-1'],
+  ['RESPONSIBLE_PLAY_URL', 'responsiblePlay.url', '/responsible-play'],
 ];
 
 /** http(s) URLs: trailing slashes dropped. */
@@ -186,6 +199,11 @@ const accepted: Accepted[] = [
   ['APP_SECRET', undefined, 'appSecret', expect.stringMatching(/^[0-9a-f]{64}$/), { DATA_DIR: secretDir }],
   ['APP_SECRET', 'y'.repeat(32), 'appSecret', 'y'.repeat(32)],
   ['APP_SECRET', 'z'.repeat(80), 'appSecret', 'z'.repeat(80)],
+  // Unset outside production: empty for a reader that generates nothing (the service generates it, issue 55).
+  ['TOMBSTONE_KEY', undefined, 'tombstoneKey', ''],
+  ['TOMBSTONE_KEY', 'k'.repeat(32), 'tombstoneKey', 'k'.repeat(32)],
+  ['BACKUP_KEY', undefined, 'backupKey', undefined],
+  ['BACKUP_KEY', 'b'.repeat(32), 'backupKey', 'b'.repeat(32)],
 
   ['ROLE', undefined, 'role', 'all'],
   ['ROLE', 'all', 'role', 'all'],
@@ -242,6 +260,12 @@ const accepted: Accepted[] = [
     'corsOrigins',
     ['https://app.example.com', 'http://localhost:5173'],
   ],
+
+  // Responsible play's age gate: on in production, off elsewhere (the test suite included).
+  ['AGE_GATE', undefined, 'responsiblePlay.ageGate', false],
+  ['AGE_GATE', undefined, 'responsiblePlay.ageGate', true, production],
+  ['AGE_GATE', 'off', 'responsiblePlay.ageGate', false, production],
+  ['AGE_GATE', 'on', 'responsiblePlay.ageGate', true],
 
   ['RATE_LIMIT', undefined, 'rateLimit', true],
   ['RATE_LIMIT', '', 'rateLimit', true],
@@ -329,7 +353,39 @@ const accepted: Accepted[] = [
   ['FIXTURES_URL', undefined, 'fixturesUrl', 'https://www.football-data.co.uk/fixtures.csv'],
   ['FIXTURES_URL', 'http://127.0.0.1:8123/fixtures.csv', 'fixturesUrl', 'http://127.0.0.1:8123/fixtures.csv'],
   ['FIXTURES_URL', 'file:///srv/data/fixtures.csv', 'fixturesUrl', 'file:///srv/data/fixtures.csv'],
-  ['RESULTS_SYNC_LEAGUES', undefined, 'resultsSyncLeagues', ['E0', 'SP1', 'D1', 'I1', 'F1'], production],
+  ['EXTRA_FIXTURES_URL', undefined, 'extraFixturesUrl', undefined],
+  [
+    'EXTRA_FIXTURES_URL',
+    undefined,
+    'extraFixturesUrl',
+    'https://www.football-data.co.uk/new_league_fixtures.csv',
+    production,
+  ],
+  ['EXTRA_FIXTURES_URL', 'file:///srv/data/extra.csv', 'extraFixturesUrl', 'file:///srv/data/extra.csv'],
+  ['INTERNATIONAL_RESULTS_URL', undefined, 'internationalResultsUrl', undefined],
+  [
+    'INTERNATIONAL_RESULTS_URL',
+    undefined,
+    'internationalResultsUrl',
+    'https://raw.githubusercontent.com/martj42/international_results/master/results.csv',
+    production,
+  ],
+  [
+    'INTERNATIONAL_RESULTS_URL',
+    'file:///srv/data/results.csv',
+    'internationalResultsUrl',
+    'file:///srv/data/results.csv',
+  ],
+  ['FOOTBALL_TXT_URL', undefined, 'footballTxtUrls', []],
+  ['FOOTBALL_TXT_URL', undefined, 'footballTxtUrls', [], production],
+  ['FOOTBALL_TXT_URL', 'none', 'footballTxtUrls', []],
+  [
+    'FOOTBALL_TXT_URL',
+    'https://example.org/cl.txt, file:///srv/data/el.txt,https://example.org/cl.txt',
+    'footballTxtUrls',
+    ['https://example.org/cl.txt', 'file:///srv/data/el.txt'],
+  ],
+  ['RESULTS_SYNC_LEAGUES', undefined, 'resultsSyncLeagues', [...ALL_COMPETITION_CODES], production],
   ['RESULTS_SYNC_LEAGUES', 'none', 'resultsSyncLeagues', []],
   ['RESULTS_SYNC_LEAGUES', 'NONE', 'resultsSyncLeagues', [], production],
   ['RESULTS_SYNC_LEAGUES', ', ,', 'resultsSyncLeagues', []],
@@ -453,6 +509,14 @@ const refused: Refused[] = [
   ['APP_ENV', 'staging', 'APP_ENV="staging" is invalid: expected one of development, production, test'],
   ['APP_ENV', 'Production', 'APP_ENV="Production" is invalid: expected one of development, production, test'],
   ['APP_SECRET', 'y'.repeat(31), 'APP_SECRET="<hidden>" is invalid: expected at least 32 characters'],
+  ['TOMBSTONE_KEY', 'k'.repeat(31), 'TOMBSTONE_KEY="<hidden>" is invalid: expected at least 32 characters'],
+  [
+    'TOMBSTONE_KEY',
+    '',
+    'TOMBSTONE_KEY is required when APP_ENV=production (at least 32 characters)',
+    production,
+  ],
+  ['BACKUP_KEY', 'b'.repeat(31), 'BACKUP_KEY="<hidden>" is invalid: expected at least 32 characters'],
   [
     'APP_SECRET',
     '',
@@ -548,6 +612,7 @@ const refused: Refused[] = [
     { PORT: '8080' },
   ],
   ['RATE_LIMIT', 'maybe', 'RATE_LIMIT="maybe" is invalid: expected on or off'],
+  ['AGE_GATE', 'sometimes', 'AGE_GATE="sometimes" is invalid: expected on or off'],
   // The value is named lower-cased, as it was compared.
   ['RATE_LIMIT', 'MAYBE', 'RATE_LIMIT="maybe" is invalid: expected on or off'],
   ['RATE_LIMIT', ' on', 'RATE_LIMIT=" on" is invalid: expected on or off'],
@@ -614,6 +679,17 @@ const refused: Refused[] = [
     'FIXTURES_URL',
     'fixtures.csv',
     'FIXTURES_URL="fixtures.csv" is invalid: expected an http(s) URL or a file:// URL',
+  ],
+  [
+    'INTERNATIONAL_RESULTS_URL',
+    'results.csv',
+    'INTERNATIONAL_RESULTS_URL="results.csv" is invalid: expected an http(s) URL or a file:// URL',
+  ],
+  [
+    'FOOTBALL_TXT_URL',
+    'https://example.org/cl.txt,cl.txt',
+    // The refusal names the one bad address.
+    'FOOTBALL_TXT_URL="cl.txt" is invalid: expected comma-separated http(s) or file:// URLs (or none)',
   ],
   ...wholeNumberRefusals,
   ...urlRefusals,
@@ -788,7 +864,7 @@ describe('configuration table', () => {
   it('has a row for every variable the service reads, and none for a variable it does not', () => {
     const read = new Set<string>();
     const env = new Proxy<Env>(
-      { APP_SECRET: secret },
+      { APP_SECRET: secret, TOMBSTONE_KEY: tombstoneKey },
       {
         get(target, name) {
           if (typeof name === 'string') read.add(name);

@@ -88,6 +88,7 @@ describe('configuration', () => {
     const production = {
       APP_ENV: 'production',
       APP_SECRET: secret,
+      TOMBSTONE_KEY: secret,
       MESSAGING_DRIVER: 'twilio',
       TWILIO_ACCOUNT_SID: 'AC1',
       TWILIO_AUTH_TOKEN: 't',
@@ -196,6 +197,7 @@ describe('configuration', () => {
       {
         APP_ENV: 'production',
         APP_SECRET: 'x'.repeat(40),
+        TOMBSTONE_KEY: 'x'.repeat(40),
         DATA_DIR: mkdtempSync(join(tmpdir(), 'cfg-vapid-prod-')),
         MESSAGING_DRIVER: 'twilio',
         TWILIO_ACCOUNT_SID: 'AC1',
@@ -247,6 +249,7 @@ describe('configuration', () => {
         expect.stringMatching(/^PORT="abc" is invalid/),
         expect.stringMatching(/^BODY_LIMIT_BYTES="1" is invalid/),
         expect.stringMatching(/^APP_SECRET is required/),
+        expect.stringMatching(/^TOMBSTONE_KEY is required/),
         expect.stringMatching(/^RATE_LIMIT=off is refused/),
         expect.stringMatching(/MESSAGING_DRIVER/),
         expect.stringMatching(/PAYMENTS_DRIVER=sandbox/),

@@ -11,6 +11,7 @@ import {
   filteredListQuery,
   filterValues,
   type ListFilter,
+  legSourcesStatement,
   listPageStatement,
   liveCount,
 } from '../../src/modules/pronostics/repository.js';
@@ -191,6 +192,18 @@ describe('hot query plans on a seeded table', () => {
     const counterSql = await captureSql(t.app.db, () => liveCount(db(), userId));
     expectIndexedAndUnsorted(await planOf(t.app.db, counterSql, 'force_generic_plan'), 'live count');
     expect(await liveCount(db(), userId)).toBe(PER_USER - PER_USER / 10 + HEAVY_EXTRA);
+  });
+
+  it('a slip check reads its legs’ pronostics by key, each with its matrix by key (issue 57)', async () => {
+    // Full analyses keep a score matrix (a third of the rows here): an empty table is rightly scanned.
+    await t.app.db.execute(sql`
+      INSERT INTO pronostic_matrices (pronostic_id, matrix)
+      SELECT id, repeat('m', 200) FROM pronostics WHERE id % 3 = 0 ON CONFLICT DO NOTHING`);
+    await t.app.db.execute(sql`ANALYZE pronostic_matrices`);
+    const legs = { sql: legSourcesStatement.text, params: [userId, '{1,2,3,4,5,6,7,8,9,10}'] };
+    for (const mode of ['force_custom_plan', 'force_generic_plan'] as const) {
+      expectIndexedAndUnsorted(await planOf(t.app.db, legs, mode), `slip legs (${mode})`);
+    }
   });
 
   it('the back office’s user list reads users_created_idx in order; its search can use the trigram indexes', async () => {

@@ -46,6 +46,8 @@ describe('GET /api/user/profile', () => {
         credits_balance: 0,
         money_balance: 0,
         locale: 'fr',
+        birth_date: null,
+        self_excluded_until: null,
       },
       message: 'Votre profil.',
       data: [],

@@ -26,6 +26,60 @@ describe('English', () => {
       headers: user.headers,
     });
     expectEnglish(types, 200, en.messages.pronosticTypes);
+    // The types' names and descriptions too (issue 50): the English app showed the French.
+    expect(types.json().data.types.map((type: { name: string }) => type.name)).toEqual([
+      'Match result (1X2)',
+      'Double chance',
+      'Both teams to score',
+      'Over/Under 2.5 goals',
+      'Exact score',
+      'Full analysis',
+    ]);
+    expect(types.json().data.types[0]).toEqual({
+      id: 1,
+      name: 'Match result (1X2)',
+      slug: '1x2',
+      description: 'Home win, draw or away win.',
+      difficulty: 1,
+      active: true,
+    });
+  });
+
+  it('GET /api/user/pronostic/types without Accept-Language: the French bytes as before', async () => {
+    const types = await t.app.inject({
+      method: 'GET',
+      url: '/api/user/pronostic/types',
+      headers: user.headers,
+    });
+    const seeded = [
+      [1, 'Résultat du match (1X2)', '1x2', "Victoire à domicile, match nul ou victoire à l'extérieur.", 1],
+      [2, 'Double chance', 'double-chance', 'Deux issues sur trois couvertes : 1X, 12 ou X2.', 1],
+      [3, 'Les deux équipes marquent', 'btts', 'Les deux équipes marqueront-elles au moins un but ?', 2],
+      [
+        4,
+        'Plus/Moins de 2,5 buts',
+        'over-under-2-5',
+        'Trois buts ou plus dans le match, ou au plus deux.',
+        2,
+      ],
+      [5, 'Score exact', 'exact-score', 'Les scores les plus probables du match.', 3],
+      [
+        6,
+        'Analyse complète',
+        'full-analysis',
+        'Tous les marchés, les buts attendus et une analyse détaillée.',
+        5,
+      ],
+    ] as const;
+    const listed = seeded
+      .map(
+        ([id, name, slug, description, difficulty]) =>
+          `{"id":${id},"name":"${name}","slug":"${slug}","description":"${description}","difficulty":${difficulty},"active":true}`,
+      )
+      .join(',');
+    expect(types.body).toBe(
+      `{"user":{"id":${user.id}},"message":"Types de pronostics.","data":{"types":[${listed}]},"errors":[]}`,
+    );
   });
 
   it('POST /api/user/pronostic/create', async () => {
@@ -76,6 +130,18 @@ describe('English', () => {
       headers: user.headers,
     });
     expectEnglish(one, 200, en.messages.pronosticDetail);
+    expect(one.json().data.pronostic.type).toEqual({
+      id: 1,
+      name: 'Match result (1X2)',
+      slug: '1x2',
+      difficulty: 1,
+    });
+    const french = await t.app.inject({
+      method: 'GET',
+      url: `/api/user/pronostic/${pronosticId}`,
+      headers: user.headers,
+    });
+    expect(french.json().data.pronostic.type.name).toBe('Résultat du match (1X2)');
     const missing = await inEnglish(t.app, {
       method: 'GET',
       url: '/api/user/pronostic/999999',

@@ -43,11 +43,13 @@ describe('GET /track-record in its reader’s language', () => {
     await expectSwitch(t, '/track-record');
   });
 
-  it('sends the French page as before, the switch aside, with its script at the same address', async () => {
+  it('sends the French page as before, the switch and the 18+ mark aside, with its script at the same address', async () => {
     const page = await getPage(t, '/track-record');
     const withoutSwitch = page.body
       .replace(/<nav class="lang"[^\n]*<\/nav>\n/, '')
-      .replace(/ {2}nav\.lang \{[^\n]*\n/, '');
+      .replace(/ {2}nav\.lang \{[^\n]*\n/, '')
+      .replace(/<p class="adults">[^\n]*<\/p>\n/, '')
+      .replace(/ {2}p\.adults \{[^\n]*\n/, '');
     expect(withoutSwitch).toBe(PAGE_BEFORE);
     expect(page.body).toContain('<script src="/track-record/app.js" defer></script>');
   });

@@ -9,8 +9,10 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureOdds } from '../../src/db/schema/fixtures.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import {
   FIND_OVERFLOW,
@@ -23,6 +25,7 @@ import {
   WIDTHS,
   warnWithoutChromium,
 } from '../browser/page-checks.js';
+import { seedFixture } from '../fixtures/seed.js';
 import { createTestApp, type TestApp } from '../helpers.js';
 import { RECORD_CASES, RECORD_NOW, seedMarket, seedRecord, seedUser } from './seed.js';
 
@@ -62,6 +65,26 @@ describe.skipIf(!runBrowserTests)('the /track-record page in Chromium', () => {
     const owners: [number, number] = [await seedUser(filled), await seedUser(filled)];
     await seedRecord(filled, owners);
     await seedMarket(filled, owners[1], PRICED);
+    // The money section (issue 53): every settled 1X2 or full analysis given one stored odds row.
+    const fixture = await seedFixture(filled, {
+      home: 'Odds Home',
+      away: 'Odds Away',
+      kickoffAt: RECORD_NOW,
+    });
+    const [odds] = await filled.database.db
+      .insert(fixtureOdds)
+      .values({
+        fixtureId: fixture,
+        collectedAt: RECORD_NOW,
+        averageHome: 1.9,
+        averageDraw: 3.4,
+        averageAway: 4.2,
+      })
+      .returning({ id: fixtureOdds.id });
+    await filled.app.db.execute(
+      sql`UPDATE pronostics SET fixture_odds_id = ${odds!.id} WHERE outcome IN ('won', 'lost')
+          AND type_id IN (SELECT id FROM pronostic_types WHERE slug IN ('1x2', 'full-analysis'))`,
+    );
     base = await listening(filled);
     api = ((await (await fetch(`${base}/api/track-record`)).json()) as { data: { track_record: ApiRecord } })
       .data.track_record;
@@ -178,6 +201,8 @@ describe.skipIf(!runBrowserTests)('the /track-record page in Chromium', () => {
         const overlaps = (await page.evaluate(FIND_OVERLAPPING_LABELS)) as string[];
         const small = (await page.evaluate(findSmallLabels(10))) as string[];
         const axe = await seriousAxeViolations(page);
+        if (state === 'filled')
+          expect(await page.locator('#returns svg [data-returns]').count()).toBeGreaterThan(0);
         problems.push(...[...errors, ...overflow, ...overlaps, ...small, ...axe].map((p) => `${name}: ${p}`));
         expect(existsSync(join(OUT, `${name}.png`))).toBe(true);
         await page.close();

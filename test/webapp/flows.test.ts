@@ -148,7 +148,7 @@ describe.runIf(runBrowserTests).each([
       await page.getByRole('link', { name: L.navProfile }).click();
       await page.getByLabel(L.name, { exact: true }).fill('Awa Ngono');
       await page.getByRole('button', { name: L.save }).click();
-      await page.getByText(L.saved).waitFor();
+      await page.getByText(L.saved, { exact: true }).waitFor();
       const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#0b6e4f' } })
         .png()
         .toBuffer();

@@ -19,6 +19,8 @@ const Wallet = lazyScreen(() => import('./screens/wallet.js').then((m) => m.Wall
 const Referrals = lazyScreen(() => import('./screens/referrals.js').then((m) => m.Referrals));
 const Profile = lazyScreen(() => import('./screens/profile.js').then((m) => m.Profile));
 const Support = lazyScreen(() => import('./screens/support.js').then((m) => m.Support));
+const ResponsiblePlay = lazyScreen(() => import('./screens/play.js').then((m) => m.ResponsiblePlay));
+const Slips = lazyScreen(() => import('./screens/slips.js').then((m) => m.Slips));
 
 interface ScreenProps {
   route: Route;
@@ -38,18 +40,25 @@ function Screen({ route, onOffline, onLanguage, onSignedOut }: ScreenProps) {
         <>
           <Profile onLanguage={onLanguage} onDeleted={onSignedOut} />
           <p>
+            <a {...linkTo({ name: 'play' })}>{t('playTitle')}</a>
+          </p>
+          <p>
             <a {...linkTo({ name: 'support' })}>{t('supportTitle')}</a>
           </p>
         </>
       );
     case 'support':
       return <Support />;
+    case 'play':
+      return <ResponsiblePlay />;
     case 'new':
       return <NewAnalysis />;
     case 'analysis':
       return <AnalysisScreen id={route.id} />;
     case 'history':
       return <History />;
+    case 'slips':
+      return <Slips from={route.from} />;
     default:
       return <Home onOffline={onOffline} />;
   }
@@ -103,6 +112,13 @@ export function App({
     <div class="shell" data-language={language}>
       <header>
         <span class="brand">{t('appName')}</span>
+        {/* Responsible play (issue 54): the 18+ mark and the service's page, on every screen. */}
+        <span class="adults">
+          <strong>{t('adultsOnly')}</strong>{' '}
+          <a href="/responsible-play" target="_blank" rel="noopener">
+            {t('playLink')}
+          </a>
+        </span>
         <nav>
           <button
             type="button"
@@ -144,6 +160,7 @@ export function App({
                 [{ name: 'home' }, 'navHome'],
                 [{ name: 'new' }, 'navNew'],
                 [{ name: 'history' }, 'navHistory'],
+                [{ name: 'slips' }, 'navSlips'],
                 [{ name: 'wallet' }, 'navWallet'],
                 [{ name: 'referrals' }, 'navReferrals'],
                 [{ name: 'profile' }, 'navProfile'],

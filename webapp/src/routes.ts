@@ -10,9 +10,11 @@ export type Route =
   | { name: 'wallet' }
   | { name: 'referrals' }
   | { name: 'profile' }
-  | { name: 'support' };
+  | { name: 'support' }
+  | { name: 'play' }
+  | { name: 'slips'; from?: number };
 
-const SIMPLE = ['new', 'history', 'wallet', 'referrals', 'profile', 'support'] as const;
+const SIMPLE = ['new', 'history', 'wallet', 'referrals', 'profile', 'support', 'play'] as const;
 
 const router = pathRouter('/app', () => window.scrollTo(0, 0));
 
@@ -21,6 +23,8 @@ export function routeOf(path: string): Route {
   const rest = path.replace(/^\/+/, '').replace(/\/+$/, '');
   const analysis = /^analyses\/(\d{1,10})$/.exec(rest);
   if (analysis) return { name: 'analysis', id: Number(analysis[1]) };
+  const slip = /^slips(?:\/from\/(\d{1,10}))?$/.exec(rest);
+  if (slip) return slip[1] ? { name: 'slips', from: Number(slip[1]) } : { name: 'slips' };
   const simple = SIMPLE.find((name) => name === rest);
   return simple ? { name: simple } : { name: 'home' };
 }
@@ -32,6 +36,8 @@ export function pathOf(route: Route): string {
       return '/';
     case 'analysis':
       return `/analyses/${route.id}`;
+    case 'slips':
+      return route.from === undefined ? '/slips' : `/slips/from/${route.from}`;
     default:
       return `/${route.name}`;
   }

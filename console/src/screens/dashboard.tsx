@@ -108,6 +108,8 @@ function PeriodFigures({ period, name }: { period: Period; name: string }) {
       number(period.payments.total),
     ],
     ['revenue', d.revenueFigure, xaf(period.payments.revenue)],
+    // Counts only: the console never shows a user's slip.
+    ['slips', d.slipsFigure(number(period.slips.saved)), number(period.slips.checked)],
   ];
   return (
     <ul class="kpis">

@@ -1,10 +1,11 @@
-// Upcoming fixtures: the scheduled matches from now on, by kick-off, grouped by league, each with
-// how many pronostics were made from it (`GET /api/admin/fixtures`); a league filter built from the
-// leagues that have a scheduled match.
+// Upcoming fixtures: the scheduled matches from now on, by kick-off, grouped by league, each with its
+// id and how many pronostics were made from it (`GET /api/admin/fixtures`); a league filter built
+// from the leagues that have a scheduled match; below, an admin's entries (./fixture-form.tsx).
 import { useState } from 'preact/hooks';
 import { api, dataOf, type ResponseData } from '../api.js';
 import { t } from '../i18n.js';
 import { Field, LoadState, number, Pager, ScrollRegion, useLoad, when } from '../ui.js';
+import { ImportFixtures, NewFixture, RegularTimeScore } from './fixture-form.js';
 
 type Data = ResponseData<'/api/admin/fixtures', 'get'>;
 type Fixture = Data['fixtures'][number];
@@ -71,6 +72,7 @@ export function Fixtures() {
                 <caption class="visually-hidden">{f.caption(group.name)}</caption>
                 <thead>
                   <tr>
+                    <th scope="col">{f.id}</th>
                     <th scope="col">{f.kickoff}</th>
                     <th scope="col">{f.match}</th>
                     <th scope="col" class="num">
@@ -81,9 +83,11 @@ export function Fixtures() {
                 <tbody>
                   {group.fixtures.map((fixture) => (
                     <tr key={fixture.id} data-fixture={fixture.id}>
+                      <td>{fixture.id}</td>
                       <td>{when(fixture.kickoff_at)}</td>
                       <td>
                         {fixture.home} – {fixture.away}
+                        {fixture.stage ? <span data-field="stage"> · {fixture.stage}</span> : null}
                       </td>
                       <td class="num" data-field="pronostics">
                         {number(fixture.pronostics)}
@@ -97,6 +101,9 @@ export function Fixtures() {
         ))}
         {data ? <Pager meta={data.meta} onPage={setPage} label={f.pager} /> : null}
       </LoadState>
+      <NewFixture onDone={loaded.reload} />
+      <ImportFixtures onDone={loaded.reload} />
+      <RegularTimeScore onDone={loaded.reload} />
     </section>
   );
 }

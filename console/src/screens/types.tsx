@@ -1,5 +1,6 @@
-// Pronostic types: edit name, description, difficulty, activate; create for a market the engine
-// answers (the service refuses any other slug with 422).
+// Pronostic types: edit name and description in French and English, difficulty, activate; create
+// for a market the engine answers (the service refuses any other slug with 422). An English field
+// left blank is not sent: users reading English then see the French (decision 0136).
 import { useState } from 'preact/hooks';
 import { api, dataOf, type ResponseData } from '../api.js';
 import { t } from '../i18n.js';
@@ -16,7 +17,11 @@ export function Types() {
         {loaded.data?.types.length === 0 ? <p class="empty">{t.types.empty}</p> : null}
         <ul class="cards">
           {loaded.data?.types.map((type) => (
-            <TypeCard key={`${type.id}-${type.name}-${type.active}`} type={type} onDone={loaded.reload} />
+            <TypeCard
+              key={`${type.id}-${type.name}-${type.name_en}-${type.active}`}
+              type={type}
+              onDone={loaded.reload}
+            />
           ))}
         </ul>
       </LoadState>
@@ -25,18 +30,48 @@ export function Types() {
   );
 }
 
-function TypeFields(props: {
+/** The texts of a type in both languages and its cost, as the two forms edit them. */
+interface TypeTexts {
   name: string;
-  setName: (v: string) => void;
   description: string;
-  setDescription: (v: string) => void;
+  nameEn: string;
+  descriptionEn: string;
   difficulty: string;
-  setDifficulty: (v: string) => void;
+}
+
+function useTypeTexts(initial: TypeTexts) {
+  const [texts, setTexts] = useState(initial);
+  const set = (key: keyof TypeTexts) => (value: string) => setTexts((now) => ({ ...now, [key]: value }));
+  return { texts, setTexts, set };
+}
+
+/** The body's texts: trimmed, an English one only when written. */
+function textsBody(texts: TypeTexts) {
+  const nameEn = texts.nameEn.trim();
+  const descriptionEn = texts.descriptionEn.trim();
+  return {
+    name: texts.name.trim(),
+    description: texts.description.trim(),
+    ...(nameEn ? { name_en: nameEn } : {}),
+    ...(descriptionEn ? { description_en: descriptionEn } : {}),
+    difficulty: Number(texts.difficulty),
+  };
+}
+
+function TypeFields({
+  texts,
+  set,
+}: {
+  texts: TypeTexts;
+  set: (key: keyof TypeTexts) => (v: string) => void;
 }) {
   return (
     <div class="row">
       <Field label={t.types.name}>
-        <input required value={props.name} onInput={(e) => props.setName(e.currentTarget.value)} />
+        <input required value={texts.name} onInput={(e) => set('name')(e.currentTarget.value)} />
+      </Field>
+      <Field label={t.types.nameEn}>
+        <input lang="en" value={texts.nameEn} onInput={(e) => set('nameEn')(e.currentTarget.value)} />
       </Field>
       <Field label={t.types.difficulty}>
         <input
@@ -44,16 +79,24 @@ function TypeFields(props: {
           min={1}
           max={5}
           required
-          value={props.difficulty}
-          onInput={(e) => props.setDifficulty(e.currentTarget.value)}
+          value={texts.difficulty}
+          onInput={(e) => set('difficulty')(e.currentTarget.value)}
         />
       </Field>
       <Field label={t.types.description}>
         <textarea
           rows={2}
           required
-          value={props.description}
-          onInput={(e) => props.setDescription(e.currentTarget.value)}
+          value={texts.description}
+          onInput={(e) => set('description')(e.currentTarget.value)}
+        />
+      </Field>
+      <Field label={t.types.descriptionEn}>
+        <textarea
+          rows={2}
+          lang="en"
+          value={texts.descriptionEn}
+          onInput={(e) => set('descriptionEn')(e.currentTarget.value)}
         />
       </Field>
     </div>
@@ -61,14 +104,15 @@ function TypeFields(props: {
 }
 
 function TypeCard({ type, onDone }: { type: PronosticType; onDone: () => void }) {
-  const [name, setName] = useState(type.name);
-  const [description, setDescription] = useState(type.description);
-  const [difficulty, setDifficulty] = useState(String(type.difficulty));
+  const { texts, set } = useTypeTexts({
+    name: type.name,
+    description: type.description,
+    nameEn: type.name_en ?? '',
+    descriptionEn: type.description_en ?? '',
+    difficulty: String(type.difficulty),
+  });
   const { busy, run } = useAction();
-  const patch = async (
-    body: { name?: string; description?: string; difficulty?: number; is_active?: boolean },
-    done: string,
-  ) => {
+  const patch = async (body: ReturnType<typeof textsBody> | { is_active: boolean }, done: string) => {
     if (
       await run(
         () =>
@@ -85,10 +129,7 @@ function TypeCard({ type, onDone }: { type: PronosticType; onDone: () => void })
         aria-label={t.types.formLabel(type.name)}
         onSubmit={(event) => {
           event.preventDefault();
-          patch(
-            { name: name.trim(), description: description.trim(), difficulty: Number(difficulty) },
-            t.types.saved(name.trim()),
-          );
+          patch(textsBody(texts), t.types.saved(texts.name.trim()));
         }}
       >
         <h2>
@@ -97,7 +138,7 @@ function TypeCard({ type, onDone }: { type: PronosticType; onDone: () => void })
             {type.active ? t.editing.active : t.editing.inactive}
           </span>
         </h2>
-        <TypeFields {...{ name, setName, description, setDescription, difficulty, setDifficulty }} />
+        <TypeFields texts={texts} set={set} />
         <div class="buttons">
           <button type="submit" class="primary" disabled={busy}>
             {t.editing.save}
@@ -122,9 +163,8 @@ function TypeCard({ type, onDone }: { type: PronosticType; onDone: () => void })
 
 function NewType({ onDone }: { onDone: () => void }) {
   const [slug, setSlug] = useState('');
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
-  const [difficulty, setDifficulty] = useState('3');
+  const blank = { name: '', description: '', nameEn: '', descriptionEn: '', difficulty: '3' };
+  const { texts, setTexts, set } = useTypeTexts(blank);
   const { busy, run } = useAction();
   const create = async (event: Event) => {
     event.preventDefault();
@@ -132,20 +172,14 @@ function NewType({ onDone }: { onDone: () => void }) {
       () =>
         dataOf(
           api.POST('/api/admin/pronostic-types', {
-            body: {
-              slug: slug.trim(),
-              name: name.trim(),
-              description: description.trim(),
-              difficulty: Number(difficulty),
-            },
+            body: { slug: slug.trim(), ...textsBody(texts) },
           }),
         ),
-      t.types.created(name.trim()),
+      t.types.created(texts.name.trim()),
     );
     if (ok) {
       setSlug('');
-      setName('');
-      setDescription('');
+      setTexts(blank);
       onDone();
     }
   };
@@ -155,7 +189,7 @@ function NewType({ onDone }: { onDone: () => void }) {
       <Field label={t.types.market} hint={t.types.marketHint}>
         <input required value={slug} onInput={(e) => setSlug(e.currentTarget.value)} />
       </Field>
-      <TypeFields {...{ name, setName, description, setDescription, difficulty, setDifficulty }} />
+      <TypeFields texts={texts} set={set} />
       <button type="submit" class="primary" disabled={busy}>
         {t.types.create}
       </button>

@@ -6,6 +6,7 @@ import { api, dataOf, type ResponseData } from '../api.js';
 import { byCount, t } from '../i18n.js';
 import { follow } from '../router.js';
 import { Field, LoadState, Pager, ScrollRegion, useAction, useLoad, when, xaf } from '../ui.js';
+import { UserPlay } from './user-play.js';
 
 type Detail = ResponseData<'/api/admin/users/{id}', 'get'>;
 const u = t.users;
@@ -172,6 +173,7 @@ function UserDetail({ id }: { id: number }) {
           <>
             <h1 id="user-title">{u.heading(String(detail.user.id), detail.user.phone ?? NO_PHONE)}</h1>
             <Summary detail={detail} />
+            <UserPlay play={detail.play} />
             <div class="row">
               <Credits id={id} onDone={changed} />
               <Account detail={detail} onDone={changed} />
@@ -370,7 +372,7 @@ function Account({ detail, onDone }: { detail: Detail; onDone: () => void }) {
   const { user } = detail;
   const { busy, run } = useAction();
   const params = { path: { id: user.id } };
-  const act = async (call: () => Promise<unknown>, done: string) => {
+  const act = async <T,>(call: () => Promise<T>, done: string | ((answer: T) => string)) => {
     if (await run(call, done)) onDone();
   };
   const otherRole = user.role === 'admin' ? 'user' : 'admin';
@@ -412,7 +414,11 @@ function Account({ detail, onDone }: { detail: Detail; onDone: () => void }) {
           onClick={() =>
             act(
               () => dataOf(api.POST('/api/admin/users/{id}/role', { params, body: { role: otherRole } })),
-              u.roleChanged(ROLE_LABEL[otherRole]),
+              // Four eyes: a promotion waits for a second admin (202 with the approval).
+              (answer) =>
+                'approval' in answer
+                  ? t.approvals.requested(String(answer.approval.id))
+                  : u.roleChanged(ROLE_LABEL[otherRole]),
             )
           }
         >

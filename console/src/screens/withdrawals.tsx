@@ -122,7 +122,12 @@ function WithdrawalCard({ withdrawal: w, onDone }: { withdrawal: WithdrawalView;
           : dataOf(
               api.POST('/api/admin/withdrawals/{id}/reject', { params, body: { message: message.trim() } }),
             ),
-      verb === 'approve' ? texts.approved(String(w.id)) : texts.rejected(String(w.id)),
+      (answer: object) =>
+        'approval' in answer
+          ? t.approvals.requested(String((answer as { approval: { id: number } }).approval.id))
+          : verb === 'approve'
+            ? texts.approved(String(w.id))
+            : texts.rejected(String(w.id)),
     );
     if (ok) onDone();
   };

@@ -31,8 +31,12 @@ export function register(program: Command, ctx: CliContext): void {
     .command('restore')
     .argument('<file>', 'a backup archive written by `backup`')
     .option('--force', 'restore over a non-empty DATA_DIR, its database, files and secrets moved aside first')
+    .option(
+      '--force-unsigned',
+      'restore an archive BACKUP_KEY cannot authenticate (unsigned while the key is set, a wrong hmac, or signed while no key is set)',
+    )
     .description('Restore a backup into an empty DATA_DIR, then migrate it to this release')
-    .action(async (file: string, options: { force?: boolean }) => {
+    .action(async (file: string, options: { force?: boolean; forceUnsigned?: boolean }) => {
       if (ctx.config.databaseUrl !== undefined) {
         throw new Error(
           'restore is for the embedded database (DATABASE_URL unset): on PostgreSQL use pg_restore (docs/operations.md, "Backups")',
@@ -43,6 +47,8 @@ export function register(program: Command, ctx: CliContext): void {
         dataDir: ctx.config.dataDir,
         backupDir: ctx.config.backupDir,
         force: options.force === true,
+        forceUnsigned: options.forceUnsigned === true,
+        ...(ctx.config.backupKey !== undefined ? { backupKey: ctx.config.backupKey } : {}),
         log: ctx.out,
       });
       if (result.setAside) ctx.out(`The previous database, files and secrets are in ${result.setAside}.`);

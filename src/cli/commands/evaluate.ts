@@ -3,6 +3,8 @@
 // each match its own pre-match odds). Two ways to name the files:
 // `--train <csv…> --test <csv…>`, or `--data <dir> --block validation` for the honest protocol
 // (docs/engine/protocol.md: tune ≤ 2015-16, validate 2016-17..2017-18, report 2018-19..2019-20).
+// Any of the three results layouts (division, extra league, results only) is read, told apart by
+// its header; `--forecasts OUT.csv` writes every test match's forecast for an outside evaluation.
 // Reads the CSV files directly; no database needed.
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
@@ -10,6 +12,7 @@ import {
   type DetailedReport,
   type EvaluationFiles,
   evaluate,
+  forecastsOf,
   type GroupScores,
   MODEL_VERSION_NAMES,
   PROTOCOL_BLOCKS,
@@ -20,23 +23,27 @@ import {
   settingsFrom,
 } from '../../modules/football/evaluation.js';
 import type { CliContext } from '../context.js';
+import { evaluateNationalTeams, testsAreInternational } from './evaluate-international.js';
 import { progressBar } from './progress.js';
 
 const fixed = (value: number | null, digits = 4) =>
   value === null || !Number.isFinite(value) ? '—' : value.toFixed(digits);
 
 function groupLine(name: string, scores: GroupScores, width = 10): string {
-  const ci = `[${fixed(scores.rps_ratio_ci[0])}, ${fixed(scores.rps_ratio_ci[1])}]`;
-  return `${name.padEnd(width)} ${String(scores.matches).padStart(7)} ${fixed(scores.engine_rps).padStart(10)} ${fixed(scores.bookmaker_rps).padStart(10)} ${fixed(scores.rps_ratio).padStart(7)} ${ci.padStart(18)} ${fixed(scores.ou_ratio).padStart(8)}`;
+  const ci = scores.rps_ratio_ci
+    ? `[${fixed(scores.rps_ratio_ci[0])}, ${fixed(scores.rps_ratio_ci[1])}]`
+    : '—';
+  return `${name.padEnd(width)} ${String(scores.matches).padStart(7)} ${String(scores.priced_matches).padStart(6)} ${fixed(scores.engine_rps).padStart(10)} ${fixed(scores.bookmaker_rps).padStart(10)} ${fixed(scores.rps_ratio).padStart(7)} ${ci.padStart(18)} ${fixed(scores.ou_ratio).padStart(8)}`;
 }
 
 function groupHeader(name: string, width = 10): string {
-  return `${name.padEnd(width)} ${'matches'.padStart(7)} ${'engine RPS'.padStart(10)} ${'book. RPS'.padStart(10)} ${'ratio'.padStart(7)} ${'95 % bootstrap'.padStart(18)} ${'O/U rat.'.padStart(8)}`;
+  return `${name.padEnd(width)} ${'matches'.padStart(7)} ${'priced'.padStart(6)} ${'engine RPS'.padStart(10)} ${'book. RPS'.padStart(10)} ${'ratio'.padStart(7)} ${'95 % bootstrap'.padStart(18)} ${'O/U rat.'.padStart(8)}`;
 }
 
 export function formatReport(report: DetailedReport, trainMatches: number): string[] {
-  const row = (name: string, scores: Scores) =>
-    `${name.padEnd(10)} ${fixed(scores.rps).padStart(8)} ${fixed(scores.logloss).padStart(9)} ${fixed(scores.brier).padStart(8)} ${fixed(scores.ou_logloss).padStart(14)}`;
+  const row = (name: string, scores: Scores | null) =>
+    `${name.padEnd(10)} ${fixed(scores?.rps ?? null).padStart(8)} ${fixed(scores?.logloss ?? null).padStart(9)} ${fixed(scores?.brier ?? null).padStart(8)} ${fixed(scores?.ou_logloss ?? null).padStart(14)}`;
+  const priced = report.bookmaker ? '' : ' (no test match has prices)';
   const lines = [
     `Walk-forward evaluation over ${report.matches} test matches (model fitted on ${trainMatches} training matches plus every earlier test day).`,
     '',
@@ -45,7 +52,9 @@ export function formatReport(report: DetailedReport, trainMatches: number): stri
     row('baseline', report.baseline),
     row('bookmaker', report.bookmaker),
     '',
-    `RPS ratio engine / bookmaker: ${fixed(report.rps_ratio)} (95 % bootstrap ${fixed(report.rps_ratio_ci[0])}–${fixed(report.rps_ratio_ci[1])})`,
+    report.rps_ratio_ci
+      ? `RPS ratio engine / bookmaker: ${fixed(report.rps_ratio)} (95 % bootstrap ${fixed(report.rps_ratio_ci[0])}–${fixed(report.rps_ratio_ci[1])})`
+      : `RPS ratio engine / bookmaker: —${priced}`,
   ];
   if (report.ou_ratio !== null && report.ou_ratio_ci) {
     lines.push(
@@ -79,6 +88,7 @@ interface EvaluateOptions {
   model?: string;
   json?: boolean;
   plot?: string;
+  forecasts?: string;
   prematchOdds?: boolean;
 }
 
@@ -103,8 +113,16 @@ export function register(program: Command, ctx: CliContext): void {
       "score the second mode: each test match's own pre-match odds as an input (never its closing odds)",
     )
     .option('--json', 'print one JSON object instead of the table')
+    .option(
+      '--forecasts <out.csv>',
+      "write every test match's walked-forward forecast: date,competition,home_team,away_team,p_home,p_draw,p_away",
+    )
     .option('--plot <file.svg>', 'write a reliability diagram and a per-season ratio chart')
     .action(async (options: EvaluateOptions) => {
+      if (!options.data && (await testsAreInternational(options.test))) {
+        await evaluateNationalTeams(options, ctx);
+        return;
+      }
       let files: EvaluationFiles;
       if (options.data) {
         files = {
@@ -129,6 +147,7 @@ export function register(program: Command, ctx: CliContext): void {
       ).finally(() => bar.stop());
       const { report } = evaluation;
       if (options.plot) await writeFile(options.plot, plotOf(evaluation));
+      if (options.forecasts) await writeFile(options.forecasts, forecastsOf(evaluation));
       if (options.json) {
         ctx.out(JSON.stringify(report));
         return;
@@ -143,5 +162,7 @@ export function register(program: Command, ctx: CliContext): void {
       );
       for (const line of formatReport(report, evaluation.trainMatches)) ctx.out(line);
       if (options.plot) ctx.out(`Plot written to ${options.plot}`);
+      if (options.forecasts)
+        ctx.out(`Forecasts of ${evaluation.scored.length} test matches written to ${options.forecasts}`);
     });
 }

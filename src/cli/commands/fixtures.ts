@@ -20,6 +20,12 @@ export function register(program: Command, ctx: CliContext): void {
       ctx.out(
         `${leagues.join(', ')}: ${report.rows} rows read, ${report.fixtures} fixtures stored, ${report.odds} odds changes, ${report.skipped} skipped`,
       );
+      const cups = await fixtures.syncFootballTxt();
+      if (cups.files > 0) {
+        ctx.out(
+          `European cups (FOOTBALL_TXT_URL): ${cups.files} files, ${cups.results} new results, ${cups.fixtures} fixtures stored, ${cups.skipped} skipped`,
+        );
+      }
       const closed = await fixtures.closeFromResults();
       ctx.out(`Closed by results: ${closed.played} played, ${closed.postponed} postponed.`);
     });

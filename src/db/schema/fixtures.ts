@@ -3,6 +3,7 @@
 // key, so a changed date updates the row (a rescheduled match keeps its id and its pronostics).
 import { sql } from 'drizzle-orm';
 import {
+  boolean,
   check,
   doublePrecision,
   index,
@@ -41,6 +42,25 @@ export const fixtures = pgTable(
     homeName: text('home_name').notNull(),
     awayName: text('away_name').notNull(),
     kickoffAt: timestamptz('kickoff_at').notNull(),
+    /** Played at a neutral venue (a final, most national-team tournaments): no home advantage. */
+    neutral: boolean('neutral').notNull().default(false),
+    /** Where it is played, when an admin or an import said so. */
+    city: text('city'),
+    /**
+     * A knockout match whose final score may include extra time (a cup's or a national team's
+     * knockout round, not a tie's first leg): it settles by its 90-minute score (DESIGN, "Fixtures").
+     */
+    knockout: boolean('knockout').notNull().default(false),
+    /**
+     * The cup's or tournament's stage as its file or admin wrote it (`Group A`, `Round of 16`,
+     * `Final`), shown translated where the heading is a usual one (decision 0161); null for a league.
+     */
+    stage: text('stage'),
+    /** Which leg of a two-legged tie (1 or 2); null for a single match. */
+    leg: smallint('leg'),
+    /** The score after 90 minutes of a knockout fixture, an admin's entry (null until given). */
+    regularHomeGoals: smallint('regular_home_goals'),
+    regularAwayGoals: smallint('regular_away_goals'),
     status: text('status', { enum: fixtureStatuses }).notNull().default('scheduled'),
     homeGoals: smallint('home_goals'),
     awayGoals: smallint('away_goals'),
@@ -57,6 +77,11 @@ export const fixtures = pgTable(
     index('fixtures_home_kickoff_idx').on(table.homeTeamId, table.kickoffAt),
     index('fixtures_away_kickoff_idx').on(table.awayTeamId, table.kickoffAt),
     check('fixtures_status_allowed', sql`${table.status} IN (${statusList})`),
+    check(
+      'fixtures_regular_score_pair',
+      sql`(${table.regularHomeGoals} IS NULL) = (${table.regularAwayGoals} IS NULL)`,
+    ),
+    check('fixtures_leg_allowed', sql`${table.leg} IS NULL OR ${table.leg} IN (1, 2)`),
     check(
       'fixtures_score_when_played',
       sql`(${table.status} = 'played') = (${table.homeGoals} IS NOT NULL AND ${table.awayGoals} IS NOT NULL)`,

@@ -2,17 +2,19 @@
 // matches. Names are also stored normalised (lower-case, accents and punctuation stripped) so a
 // client's "Atlético Madrid" or "premier league" finds its row; unique keys make re-imports no-ops.
 import {
+  boolean,
   date,
   doublePrecision,
   index,
   integer,
   pgTable,
+  primaryKey,
   serial,
   smallint,
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { createdAt } from './columns.js';
+import { createdAt, timestamptz } from './columns.js';
 
 export const footballLeagues = pgTable('football_leagues', {
   id: serial('id').primaryKey(),
@@ -147,6 +149,8 @@ export const footballMatches = pgTable(
     awayShots: smallint('away_shots'),
     homeShotsOnTarget: smallint('home_shots_on_target'),
     awayShotsOnTarget: smallint('away_shots_on_target'),
+    /** Played on neutral ground (national teams' file says so; league matches never are). */
+    neutral: boolean('neutral').notNull().default(false),
     // The market's decimal odds in two groups that never mix (see odds-columns.ts): pre-match,
     // taken days before kick-off (the only kind a fixture has, so a model input), and closing, at
     // kick-off (what the engine is scored against; a past match's closing odds train the
@@ -169,3 +173,23 @@ export type FootballLeague = typeof footballLeagues.$inferSelect;
 export type FootballTeam = typeof footballTeams.$inferSelect;
 export type FootballMatch = typeof footballMatches.$inferSelect;
 export type NewFootballMatch = typeof footballMatches.$inferInsert;
+
+/**
+ * Each competition's sync health (issue 50): the latest success and failure of its results and of
+ * its fixtures sync, with the failure's one-line reason. One row per competition code and source.
+ */
+export const footballSyncStatus = pgTable(
+  'football_sync_status',
+  {
+    leagueCode: text('league_code').notNull(),
+    /** `results` or `fixtures`. */
+    source: text('source').notNull(),
+    lastSuccessAt: timestamptz('last_success_at'),
+    /** Matches (results) or fixtures the latest success stored. */
+    lastStored: integer('last_stored'),
+    lastFailureAt: timestamptz('last_failure_at'),
+    lastError: text('last_error'),
+  },
+  (table) => [primaryKey({ columns: [table.leagueCode, table.source] })],
+);
+export type FootballSyncStatus = typeof footballSyncStatus.$inferSelect;

@@ -8,5 +8,6 @@ export * from './football.js';
 export * from './idempotency.js';
 export * from './money.js';
 export * from './pronostics.js';
+export * from './slips.js';
 export * from './support.js';
 export * from './users.js';

@@ -7,10 +7,12 @@ import { sql } from 'drizzle-orm';
 import {
   boolean,
   check,
+  date,
   index,
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   serial,
   text,
   uniqueIndex,
@@ -25,6 +27,7 @@ import {
   paymentProviders,
   paymentStatuses,
   payoutStatuses,
+  spendingPeriods,
   withdrawalDecisions,
   withdrawalStatuses,
 } from '../../lib/allowed-values.js';
@@ -284,4 +287,23 @@ export const flags = pgTable(
     index('flags_kind_target_idx').on(table.kind, table.targetType, table.targetId),
     index('flags_status_created_idx').on(table.status, table.createdAt.desc(), table.id.desc()),
   ],
+);
+
+/**
+ * Responsible play: what a user's payments (pending or succeeded) add up to in each spending window
+ * (the Africa/Douala calendar day, ISO week and month, by the window's first day). Raised in the
+ * checkout's transaction, lowered when a payment fails: a limit is checked against one row per
+ * window, never a scan of the user's payments.
+ */
+export const spendingTotals = pgTable(
+  'spending_totals',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    period: text('period', { enum: spendingPeriods }).notNull(),
+    windowStart: date('window_start', { mode: 'string' }).notNull(),
+    amount: integer('amount').notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.period, table.windowStart] })],
 );

@@ -33,6 +33,9 @@ export const pronosticTypes = pgTable('pronostic_types', {
   /** The engine's list is the one source of the slugs (a text enum: no SQL check). */
   slug: text('slug', { enum: pronosticTypeSlugs }).notNull().unique(),
   description: text('description').notNull(),
+  /** The English name and description; null where an admin gave none (the French is shown). */
+  nameEn: text('name_en'),
+  descriptionEn: text('description_en'),
   difficulty: integer('difficulty').notNull(),
   active: boolean('active').notNull().default(true),
   createdAt: createdAt(),
@@ -142,6 +145,18 @@ export const pronostics = pgTable(
     index('pronostics_fixture_idx').on(table.fixtureId).where(sql`${table.fixtureId} IS NOT NULL`),
   ],
 );
+
+/**
+ * The score matrix a successful analysis read its markets off (engine `encodeMatrix`), written in
+ * the transaction that stores the result; never shown. A table of its own so the pronostics' rows
+ * (their lists) stay as narrow as they were. Analyses from before it have none.
+ */
+export const pronosticMatrices = pgTable('pronostic_matrices', {
+  pronosticId: integer('pronostic_id')
+    .primaryKey()
+    .references(() => pronostics.id),
+  matrix: text('matrix').notNull(),
+});
 
 /**
  * Each user's live (not deleted) pronostics, kept by the pronostic service in the same transaction

@@ -4,6 +4,7 @@ import {
   type AnyPgColumn,
   boolean,
   check,
+  date,
   index,
   integer,
   pgTable,
@@ -11,7 +12,15 @@ import {
   serial,
   text,
 } from 'drizzle-orm/pg-core';
-import { locales, otpChannels, otpPurposes, userRoles, userStatuses } from '../../lib/allowed-values.js';
+import {
+  locales,
+  otpChannels,
+  otpPurposes,
+  phoneHashKeys,
+  spendingPeriods,
+  userRoles,
+  userStatuses,
+} from '../../lib/allowed-values.js';
 import { createdAt, timestamptz } from './columns.js';
 
 export const users = pgTable(
@@ -38,11 +47,23 @@ export const users = pgTable(
      */
     welcomedPhoneHash: text('welcomed_phone_hash'),
     /**
+     * What keys `welcomed_phone_hash`: `tombstone_key` (HMAC(TOMBSTONE_KEY, HMAC(APP_SECRET, phone)));
+     * `app_secret` for a hash written before TOMBSTONE_KEY, re-keyed once at the next start (decision 0125).
+     */
+    welcomedPhoneHashKey: text('welcomed_phone_hash_key', { enum: phoneHashKeys }),
+    /**
      * The account's language, for what is sent with no request there to ask (push, narration,
      * payout messages, ledger rows): written from a request's Accept-Language only when it resolves
      * (code request, sign-in), or by the profile (DESIGN, "Languages").
      */
     locale: text('locale', { enum: locales }).notNull().default('fr'),
+    /** Responsible play: the date of birth, set once by its owner, changed after only by an admin (audited). */
+    birthDate: date('birth_date', { mode: 'string' }),
+    /**
+     * Responsible play: no checkout, new analysis or slip until then; only ever lengthened. A
+     * tombstone keeps it, and a new account on the same number inherits it (its keyed phone hash).
+     */
+    selfExcludedUntil: timestamptz('self_excluded_until'),
     createdAt: createdAt(),
     updatedAt: timestamptz('updated_at').notNull().default(sql`now()`),
   },
@@ -64,6 +85,27 @@ export const users = pgTable(
     index('users_username_trgm_idx').using('gin', sql`lower(${table.username}) gin_trgm_ops`),
     index('users_name_trgm_idx').using('gin', sql`lower(${table.name}) gin_trgm_ops`),
   ],
+);
+
+/**
+ * Responsible play: the spending limits a user set on their packs, in XAF, one row per period. A
+ * lower or new limit is `amount` at once; a higher one or a removal waits 72 h as `pending_amount`
+ * (null: removed) until `pending_at`, and counts from then without any job (read as applied). A
+ * tombstone keeps its rows, and a new account on the same number inherits them.
+ */
+export const spendingLimits = pgTable(
+  'spending_limits',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    period: text('period', { enum: spendingPeriods }).notNull(),
+    amount: integer('amount'),
+    pendingAmount: integer('pending_amount'),
+    pendingAt: timestamptz('pending_at'),
+    updatedAt: timestamptz('updated_at').notNull().default(sql`now()`),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.period] })],
 );
 
 /** A delivered code. Only its HMAC is kept; a row exists only once the provider accepted the message. */

@@ -4,6 +4,7 @@ import type { Catalogue } from './fr.js';
 
 const plural = new Intl.PluralRules('en');
 const number = new Intl.NumberFormat('en');
+const xaf = (amount: number) => `${number.format(amount)} XAF`;
 
 /** `1 credit`, `2 credits`: the noun's form for `count` by English's plural rules. */
 function counted(count: number, one: string, other: string): string {
@@ -86,6 +87,8 @@ export const en: Catalogue = {
     pronosticNotFound: 'Prediction not found.',
     fixtures: 'Upcoming matches.',
     adminFixtures: 'Upcoming matches and their predictions.',
+    competitions: 'Competitions.',
+    adminCompetitionHealth: 'Sync health of each competition.',
     fixture: 'Match.',
     fixtureNotFound: 'Match not found.',
     fixtureUnknown: 'This match does not exist.',
@@ -93,6 +96,23 @@ export const en: Catalogue = {
     fixtureNotScheduled: 'This match is not scheduled (played or postponed).',
     fixtureBadDate: 'The field must be an ISO 8601 date (YYYY-MM-DD or date and time).',
     fixtureBadRange: 'The end of the period is before its start.',
+    adminTeams: 'Known teams.',
+    fixtureCreated: 'Match added.',
+    fixtureUpdated: 'Match updated.',
+    fixturesImported: 'Fixtures imported.',
+    fixtureExists: 'This match exists already (same teams, same competition, same season).',
+    fixtureUnknownCompetition:
+      'Unknown competition: give the code of a competition of the catalogue (E0, UCL, INT-AFCON…).',
+    fixtureUnknownTeam: 'Unknown team: pick a known team (or import a file that names it).',
+    fixtureSameTeams: 'A team does not play itself.',
+    fixtureBadKickoff:
+      'The field must be an ISO 8601 date and time (YYYY-MM-DDTHH:MM, time zone optional, UTC by default).',
+    fixtureKickoffPast: 'The kick-off must be ahead (and within two years).',
+    fixtureRegularScoreNotKnockout: 'The 90-minute score is only entered for a knockout match.',
+    fixturesImportFileRequired: 'The file is required (field file).',
+    fixturesImportUnreadable:
+      'Unreadable file: neither the international results file’s columns nor a Football.TXT file.',
+    fixturesImportTooManyRows: 'Too many matches in the file.',
     teamsDetailsOrFixture: 'The teams_details field is required without fixture_id.',
     pronosticForbidden: 'Access denied: this prediction is not yours.',
     insufficientCredits: 'Not enough credits for this prediction type.',
@@ -254,6 +274,15 @@ export const en: Catalogue = {
     otpChallengeRequired: 'Your device must pass a check before the code is sent: it happens automatically.',
     otpProofInvalid: 'The check of your device failed or expired. Ask for the code again.',
     otpNetworkBusy: 'Too many new sign-ups from your network right now. Try again later.',
+    approvalRequested: 'Request recorded: a second administrator must confirm it before it takes effect.',
+    approvalConfirmed: 'Approval confirmed: the action was carried out.',
+    approvalRejected: 'Approval rejected: the action was not carried out.',
+    approvalList: 'Approvals (four eyes).',
+    approvalNotFound: 'Approval not found.',
+    approvalOwnDecision: 'You asked for this action: another administrator must confirm or reject it.',
+    approvalAlreadyDecided: 'This approval has already been decided: the decision can no longer change.',
+    approvalPending:
+      'An approval is already pending for this action: another administrator must confirm or reject it.',
     flagOwnResolution:
       'You cannot resolve a flag about your own payment or withdrawal: another administrator must do it.',
     consoleNotBuilt: 'The admin console is not built: run `npm run build` (or `npm start`, which builds it).',
@@ -343,6 +372,10 @@ export const en: Catalogue = {
       body: 'Your credit balance has been adjusted. Open the app for the details.',
     },
     'ticket.replied': { title: 'New reply from support', body: 'Support has replied to your request.' },
+    'slip.settled': {
+      title: 'Your slip is settled',
+      body: 'The matches on your slip have been played. Open the app to see the result.',
+    },
   },
   analysisTexts: {
     picks: {
@@ -470,6 +503,25 @@ export const en: Catalogue = {
       oneUnknown: (team) =>
         `${team} is not in our data: the model gives them the typical level of a promoted side, so reliability is limited.`,
       lowData: 'Few recent matches are available for these teams: the estimate stays cautious.',
+      historyShort: (league: string) =>
+        `Our data on ${league} is still thin (less than half a season of results over two years): the estimate rests mostly on general benchmarks and should be read with caution.`,
+      resultsOnly: (league: string) =>
+        `For ${league} we hold results only, without the bookmakers' odds that sharpen our estimates elsewhere: this one is less precise.`,
+      cupsOnly: (team: string) =>
+        `${team} plays in a league our data does not cover: it is rated from its European cup results alone, starting from a cautious level, so this estimate is less reliable.`,
+      firstLeg: (home, away, homeGoals, awayGoals, shifted) => {
+        const lead = homeGoals - awayGoals;
+        const behind = lead > 0 ? away : home;
+        const margin = Math.abs(lead);
+        const situation =
+          lead === 0
+            ? 'The tie is level: the winner of this second leg goes through, a draw leads to extra time.'
+            : `${behind} must win by ${margin + 1} goals to go through; a ${margin}-goal win leads to extra time.`;
+        const model = shifted
+          ? 'The model reads that score: it moved both teams’ levels, and it expects a more open match when a side must come back.'
+          : 'The model reads that score in both teams’ levels, without shifting its probabilities for the margin to make up: the figures are for this match alone, not for qualification.';
+        return `First leg: ${away} ${awayGoals}-${homeGoals} ${home}. ${situation} ${model}`;
+      },
     },
     closings: [
       'Football keeps its share of the unexpected: these figures are probabilities, not promises.',
@@ -630,6 +682,105 @@ do not count towards the hit rate.`,
       unreachable: 'The service cannot be reached. Try again in a moment.',
       signInCodeSent: (phone: string) => `A sign-in code has been sent to ${phone}.`,
       start: 'Enter your account’s phone number to start.',
+    },
+  },
+  playTexts: {
+    ageRequired:
+      'Enter your date of birth before buying a pack: in the app, Profile, then “Responsible play”.',
+    underAge: (minimum: number) =>
+      `Purchases are for people aged ${minimum} or over. The analyses you already bought stay readable.`,
+    limitReached:
+      'This purchase would go past a spending limit you set: you can buy again from the date given (data.resets_at). Manage your limits in Profile, then “Responsible play”.',
+    selfExcluded:
+      'You chose a break from play: purchases, new analyses and slips are blocked until it ends (data.until). Your history, the export and deleting your account stay available.',
+    birthDateInvalid: 'The date of birth must be a past date (YYYY-MM-DD), at most 120 years ago.',
+    birthDateLocked: 'Your date of birth is already recorded: to correct it, write to support from the app.',
+    birthDateChanged: 'Date of birth changed.',
+    limitsNothing: 'Give at least one limit: daily, weekly or monthly.',
+    limits: 'Your spending limits.',
+    limitsSaved: 'Limits saved: a lower one applies at once, a higher one or a removal in 72 hours.',
+    exclusionCodeSent: 'A code confirming your break from play has been sent to you.',
+    excluded: 'Break from play confirmed: it cannot be shortened.',
+    adultsOnly: '18+',
+    link: 'Responsible play',
+    page: {
+      title: 'Responsible play',
+      intro:
+        'Our analyses are estimates of probabilities, never certainties: no win is guaranteed, and a bet can always be lost.',
+      adults: 'For adults only',
+      adultsText:
+        'Betting and purchases are forbidden to minors. You are asked for your date of birth before your first purchase.',
+      risks: 'The risks',
+      riskItems: [
+        'Only stake what you can afford to lose.',
+        'Do not chase your losses.',
+        'Play is not a source of income.',
+        'If play worries you or those close to you, take a break.',
+      ],
+      tools: 'What we offer',
+      toolItems: [
+        '<strong>Spending limits</strong> per day, per week and per month: a lower one applies at once, a higher one or a removal after 72 hours.',
+        '<strong>A break from play</strong> of 1 day to 5 years, confirmed with a code: no purchase, no new analysis, no slip until it ends. It cannot be shortened, not even by deleting your account.',
+        'In the app: Profile, then “Responsible play”.',
+      ],
+      help: 'Finding help',
+      helpItems: [
+        'Talk to a doctor or a health centre near you.',
+        'Gamblers Anonymous (self-help groups, online): <strong>gamblersanonymous.org</strong>',
+        'GamCare (online help, in English): <strong>gamcare.org.uk</strong>',
+        'Our support, from the app (Profile, then Support), can start a break with you.',
+      ],
+    },
+  },
+  // Slips (issue 53): the answers, the refusals on a leg, and the verdict in words.
+  slipTexts: {
+    checked: 'Slip checked.',
+    saved: 'Slip saved.',
+    list: 'Your slips.',
+    detail: 'Slip details.',
+    deleted: 'Slip deleted.',
+    summary: 'Your settled slips at a glance.',
+    notFound: 'Slip not found.',
+    notYours: 'Choose one of your own successful analyses.',
+    marketNotOffered: 'This analysis does not cover that market.',
+    unknownPick: 'That pick does not exist for this market.',
+    badOdds: 'Odds must be a decimal number from 1.01 to 1000, with at most two decimals.',
+    sameFixture:
+      'This match is already on the slip with another analysis: add this market from the same analysis.',
+    noMatrix:
+      'This analysis predates slips: only one bet on this match can be drawn from it. Run a new analysis to combine several.',
+    duplicateLeg: 'This pick is already on the slip.',
+    cannotBothWin: 'These two picks on the same match cannot both win.',
+    trackRecordMoney: {
+      title: 'In money: a flat 1,000 XAF stake on each analysis',
+      intro:
+        'Every settled analysis whose pick had stored pre-match odds counts as a 1,000 XAF bet at the market’s average odds (Pinnacle’s where missing), beside the same bet on the bookmakers’ favourite. Every settled analysis since the first counts; the interval is 95 %.',
+      chart: 'Return by month, with its 95 % interval',
+      legendOurs: 'Our analyses',
+      legendFavourite: 'The bookmakers’ favourite',
+      table: 'Return by market',
+      market: 'Market',
+      bets: 'Bets',
+      staked: 'Staked (XAF)',
+      returned: 'Returned (XAF)',
+      roi: 'Return (interval)',
+      favouriteRoi: 'Favourite: return (interval)',
+      empty: 'No settled analysis with stored odds yet.',
+      markets: {
+        '1x2': '1X2',
+        double_chance: 'Double chance',
+        btts: 'Both teams to score',
+        over_under_2_5: 'Over/under 2.5 goals',
+        exact_score: 'Exact score',
+      },
+    },
+    verdict: {
+      value: (expected: number, stake: number) =>
+        `On average this slip returns ${xaf(expected)} for ${xaf(stake)} staked: the odds are better than the probability.`,
+      fair: (expected: number, stake: number) =>
+        `On average this slip returns ${xaf(expected)} for ${xaf(stake)} staked: the odds are fair, with no edge.`,
+      negative: (expected: number, stake: number) =>
+        `On average this slip returns ${xaf(expected)} for ${xaf(stake)} staked: the odds are too low for the probability.`,
     },
   },
 };

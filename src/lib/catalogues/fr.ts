@@ -47,6 +47,8 @@ const messages = {
   pronosticNotFound: 'Pronostic introuvable.',
   fixtures: 'Matchs à venir.',
   adminFixtures: 'Matchs à venir et leurs pronostics.',
+  competitions: 'Compétitions.',
+  adminCompetitionHealth: 'Santé de la synchronisation de chaque compétition.',
   fixture: 'Match.',
   fixtureNotFound: 'Match introuvable.',
   fixtureUnknown: 'Ce match n’existe pas.',
@@ -54,6 +56,24 @@ const messages = {
   fixtureNotScheduled: 'Ce match n’est pas programmé (joué ou reporté).',
   fixtureBadDate: 'Le champ doit être une date ISO 8601 (AAAA-MM-JJ ou date et heure).',
   fixtureBadRange: 'La fin de la période précède son début.',
+  adminTeams: 'Équipes connues.',
+  fixtureCreated: 'Match ajouté.',
+  fixtureUpdated: 'Match mis à jour.',
+  fixturesImported: 'Import des matchs terminé.',
+  fixtureExists: 'Ce match existe déjà (mêmes équipes, même compétition, même saison).',
+  fixtureUnknownCompetition:
+    'Compétition inconnue : donnez le code d’une compétition du catalogue (E0, UCL, INT-AFCON…).',
+  fixtureUnknownTeam: 'Équipe inconnue : choisissez une équipe connue (ou importez un fichier qui la nomme).',
+  fixtureSameTeams: 'Une équipe ne joue pas contre elle-même.',
+  fixtureBadKickoff:
+    'Le champ doit être une date et heure ISO 8601 (AAAA-MM-JJTHH:MM, fuseau facultatif, UTC par défaut).',
+  fixtureKickoffPast: 'Le coup d’envoi doit être à venir (et dans les deux ans).',
+  fixtureRegularScoreNotKnockout:
+    'Le score après 90 minutes ne se saisit que pour un match à élimination directe.',
+  fixturesImportFileRequired: 'Le fichier est obligatoire (champ file).',
+  fixturesImportUnreadable:
+    'Fichier illisible : ni les colonnes du fichier des résultats internationaux, ni un fichier Football.TXT.',
+  fixturesImportTooManyRows: 'Trop de matchs dans le fichier.',
   teamsDetailsOrFixture: 'Le champ teams_details est obligatoire sans fixture_id.',
   pronosticForbidden: 'Accès refusé : ce pronostic ne vous appartient pas.',
   insufficientCredits: 'Crédits insuffisants pour ce type de pronostic.',
@@ -222,6 +242,17 @@ const messages = {
     'Une vérification de votre appareil est nécessaire avant l’envoi du code : elle se fait automatiquement.',
   otpProofInvalid: 'La vérification de votre appareil a échoué ou a expiré. Redemandez le code.',
   otpNetworkBusy: 'Trop de nouvelles inscriptions depuis votre réseau en ce moment. Réessayez plus tard.',
+  approvalRequested:
+    'Demande enregistrée : un second administrateur doit la confirmer avant qu’elle prenne effet.',
+  approvalConfirmed: 'Approbation confirmée : l’action a été exécutée.',
+  approvalRejected: 'Approbation refusée : l’action n’a pas été exécutée.',
+  approvalList: 'Approbations (quatre yeux).',
+  approvalNotFound: 'Approbation introuvable.',
+  approvalOwnDecision:
+    'Vous avez demandé cette action : un autre administrateur doit la confirmer ou la refuser.',
+  approvalAlreadyDecided: 'Cette approbation a déjà été décidée : la décision ne peut plus changer.',
+  approvalPending:
+    'Une approbation est déjà en attente pour cette action : un autre administrateur doit la confirmer ou la refuser.',
   flagOwnResolution:
     'Vous ne pouvez pas résoudre un signalement sur votre propre paiement ou retrait : un autre administrateur doit le faire.',
   consoleNotBuilt:
@@ -356,6 +387,67 @@ const pushTexts: Record<UserEventType, { title: string; body: string }> = {
   'ticket.replied': {
     title: 'Nouvelle réponse du support',
     body: 'Le support a répondu à votre demande d’assistance.',
+  },
+  'slip.settled': {
+    title: 'Votre ticket est réglé',
+    body: 'Les matchs de votre ticket sont joués. Ouvrez l’application pour voir le résultat.',
+  },
+};
+
+// One formatter for the process: `toLocaleString('fr-FR')` built one per call (issue 57).
+const frenchNumber = new Intl.NumberFormat('fr-FR');
+const xaf = (amount: number) => `${frenchNumber.format(amount).replace(/\s/g, ' ')} XAF`;
+
+/** Slips (issue 53): the answers, the refusals on a leg, and the verdict in words. */
+const slipTexts = {
+  checked: 'Ticket vérifié.',
+  saved: 'Ticket enregistré.',
+  list: 'Vos tickets.',
+  detail: 'Détail du ticket.',
+  deleted: 'Ticket supprimé.',
+  summary: 'Bilan de vos tickets réglés.',
+  notFound: 'Ticket introuvable.',
+  notYours: 'Choisissez une de vos analyses réussies.',
+  marketNotOffered: 'Cette analyse ne couvre pas ce marché.',
+  unknownPick: 'Ce choix n’existe pas pour ce marché.',
+  badOdds: 'La cote doit être un nombre décimal entre 1,01 et 1000, avec au plus deux décimales.',
+  sameFixture:
+    'Ce match figure déjà sur le ticket avec une autre analyse : ajoutez ce marché depuis la même analyse.',
+  noMatrix:
+    'Cette analyse est antérieure aux tickets : un seul pari sur ce match peut en être tiré. Refaites une analyse pour en combiner plusieurs.',
+  duplicateLeg: 'Ce choix figure déjà sur le ticket.',
+  cannotBothWin: 'Ces deux choix sur le même match ne peuvent pas gagner ensemble.',
+  /** The track-record page's money section (its chart and table). */
+  trackRecordMoney: {
+    title: 'En argent : une mise fixe de 1 000 XAF par analyse',
+    intro:
+      'Chaque analyse réglée dont le choix avait des cotes d’avant-match enregistrées compte comme un pari de 1 000 XAF à la cote moyenne du marché (celle de Pinnacle à défaut), à côté du même pari sur le favori des bookmakers. Toutes les analyses réglées depuis la première comptent ; l’intervalle est à 95 %.',
+    chart: 'Rendement par mois, avec son intervalle à 95 %',
+    legendOurs: 'Nos analyses',
+    legendFavourite: 'Le favori des bookmakers',
+    table: 'Rendement par marché',
+    market: 'Marché',
+    bets: 'Paris',
+    staked: 'Misé (XAF)',
+    returned: 'Revenu (XAF)',
+    roi: 'Rendement (intervalle)',
+    favouriteRoi: 'Favori : rendement (intervalle)',
+    empty: 'Aucune analyse réglée avec des cotes enregistrées pour l’instant.',
+    markets: {
+      '1x2': '1X2',
+      double_chance: 'Double chance',
+      btts: 'Les deux équipes marquent',
+      over_under_2_5: 'Plus/moins de 2,5 buts',
+      exact_score: 'Score exact',
+    },
+  },
+  verdict: {
+    value: (expected: number, stake: number) =>
+      `En moyenne, ce ticket rapporte ${xaf(expected)} pour ${xaf(stake)} misés : la cote est meilleure que la probabilité.`,
+    fair: (expected: number, stake: number) =>
+      `En moyenne, ce ticket rapporte ${xaf(expected)} pour ${xaf(stake)} misés : la cote est juste, sans avantage.`,
+    negative: (expected: number, stake: number) =>
+      `En moyenne, ce ticket rapporte ${xaf(expected)} pour ${xaf(stake)} misés : la cote est trop basse pour la probabilité.`,
   },
 };
 
@@ -521,6 +613,26 @@ const analysisTexts = {
     oneUnknown: (team: string) =>
       `${team} ne figure pas dans nos données : le modèle lui prête le niveau type d’un promu, d’où une fiabilité limitée.`,
     lowData: 'Peu de matchs récents sont disponibles pour ces équipes : l’estimation reste prudente.',
+    historyShort: (league: string) =>
+      `Nos données de ${league} sont encore minces (moins d’une demi-saison de résultats sur deux ans) : l’estimation s’appuie surtout sur des repères généraux et reste à prendre avec prudence.`,
+    resultsOnly: (league: string) =>
+      `Pour ${league}, nous n’avons que des résultats, sans les cotes des bookmakers qui affinent nos estimations ailleurs : celle-ci est moins précise.`,
+    cupsOnly: (team: string) =>
+      `${team} joue dans un championnat que nos données ne couvrent pas : son niveau est estimé à partir de ses seuls résultats en coupes d’Europe, en partant d’un niveau prudent, d’où une estimation moins fiable.`,
+    /** A cup's second leg: the first leg's score, who must win by how much, what the model does with it. */
+    firstLeg: (home: string, away: string, homeGoals: number, awayGoals: number, shifted: boolean) => {
+      const lead = homeGoals - awayGoals;
+      const behind = lead > 0 ? away : home;
+      const margin = Math.abs(lead);
+      const situation =
+        lead === 0
+          ? 'Les deux équipes sont à égalité : le vainqueur de ce match retour se qualifie, un nul mène à la prolongation.'
+          : `${behind} doit l’emporter par ${margin + 1} buts d’écart pour se qualifier ; une victoire par ${margin === 1 ? 'un seul but' : `${margin} buts`} d’écart mène à la prolongation.`;
+      const model = shifted
+        ? 'Le modèle tient compte de ce score : il a fait évoluer le niveau des deux équipes et prévoit un match plus ouvert quand une équipe doit remonter un retard.'
+        : 'Le modèle tient compte de ce score dans le niveau des deux équipes, sans modifier ses probabilités selon l’écart à combler : les chiffres portent sur ce match seul, pas sur la qualification.';
+      return `Match aller : ${away} ${awayGoals}-${homeGoals} ${home}. ${situation} ${model}`;
+    },
   },
   closings: [
     'Le football garde sa part d’imprévu : ces chiffres sont des probabilités, pas des promesses.',
@@ -696,6 +808,62 @@ n’entrent pas dans le taux de réussite.`,
   },
 };
 
+/**
+ * Responsible play (issue 54): the refusals' messages (each says what to do and where in the app),
+ * the answers of its routes, the 18+ mark every page carries and the /responsible-play page. No text
+ * here or anywhere promises a win (test/play/promises.test.ts).
+ */
+const playTexts = {
+  ageRequired:
+    'Indiquez votre date de naissance avant d’acheter un pack : dans l’application, Profil, puis « Jeu responsable ».',
+  underAge: (minimum: number) =>
+    `Les achats sont réservés aux personnes d’au moins ${minimum} ans. Vos analyses déjà achetées restent consultables.`,
+  limitReached:
+    'Cet achat dépasserait une limite de dépenses que vous avez fixée : vous pourrez acheter à nouveau à la date indiquée (data.resets_at). Vos limites se gèrent dans Profil, puis « Jeu responsable ».',
+  selfExcluded:
+    'Vous avez choisi une pause de jeu : achats, nouvelles analyses et tickets sont bloqués jusqu’à sa fin (data.until). Votre historique, l’export et la suppression de votre compte restent disponibles.',
+  birthDateInvalid: 'La date de naissance doit être une date passée (AAAA-MM-JJ), il y a au plus 120 ans.',
+  birthDateLocked:
+    'Votre date de naissance est déjà enregistrée : pour la corriger, écrivez au support depuis l’application.',
+  birthDateChanged: 'Date de naissance modifiée.',
+  limitsNothing: 'Indiquez au moins une limite : daily, weekly ou monthly.',
+  limits: 'Vos limites de dépenses.',
+  limitsSaved:
+    'Limites enregistrées : une baisse s’applique tout de suite, une hausse ou une suppression dans 72 heures.',
+  exclusionCodeSent: 'Un code confirmant votre pause de jeu vous a été envoyé.',
+  excluded: 'Pause de jeu confirmée : elle ne peut pas être raccourcie.',
+  adultsOnly: '18+',
+  link: 'Jeu responsable',
+  page: {
+    title: 'Jeu responsable',
+    intro:
+      'Nos analyses sont des estimations de probabilités, jamais des certitudes : aucun gain n’est garanti, et un pari peut toujours être perdu.',
+    adults: 'Réservé aux personnes majeures',
+    adultsText:
+      'Les paris et les achats sont interdits aux mineurs. Votre date de naissance vous est demandée avant votre premier achat.',
+    risks: 'Les risques',
+    riskItems: [
+      'Ne misez que ce que vous pouvez vous permettre de perdre.',
+      'Ne cherchez pas à « vous refaire » après une perte.',
+      'Le jeu n’est pas une source de revenus.',
+      'Si le jeu vous cause du souci, à vous ou à vos proches, faites une pause.',
+    ],
+    tools: 'Ce que nous vous proposons',
+    toolItems: [
+      '<strong>Limites de dépenses</strong> par jour, par semaine et par mois : une baisse s’applique tout de suite, une hausse ou une suppression après 72 heures.',
+      '<strong>Pause de jeu</strong> de 1 jour à 5 ans, confirmée par un code : plus d’achat, plus de nouvelle analyse, plus de ticket jusqu’à sa fin. Elle ne peut pas être raccourcie, même en supprimant votre compte.',
+      'Dans l’application : Profil, puis « Jeu responsable ».',
+    ],
+    help: 'Trouver de l’aide',
+    helpItems: [
+      'Parlez-en à un médecin ou à un centre de santé près de chez vous.',
+      'Gamblers Anonymous (groupes d’entraide, en ligne) : <strong>gamblersanonymous.org</strong>',
+      'GamCare (aide en ligne, en anglais) : <strong>gamcare.org.uk</strong>',
+      'Notre support, depuis l’application (Profil, puis Support), peut activer une pause avec vous.',
+    ],
+  },
+};
+
 export const fr = {
   messages,
   adminTexts,
@@ -707,6 +875,8 @@ export const fr = {
   pushTexts,
   analysisTexts,
   pages,
+  playTexts,
+  slipTexts,
 };
 
 /** The shape every language's catalogue has: the French one's, key for key. */

@@ -4,7 +4,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { envelope } from '../../lib/envelope.js';
-import { messages } from '../../lib/messages.js';
+import { messages, playTexts } from '../../lib/messages.js';
 import { pageLocale, scriptLocale } from '../../lib/page-locale.js';
 import { currentUser } from '../../plugins/app/auth.js';
 import {
@@ -16,7 +16,7 @@ import {
   UserId,
 } from '../../schemas/common.js';
 import { accountDeletePage, accountDeleteScript } from './page.js';
-import { DeleteAccountBody, DeletionCodeBody } from './schemas.js';
+import { DeleteAccountBody, DeletionCodeBody, SelfExclusionBody, SelfExclusionData } from './schemas.js';
 
 const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { account } = app.services;
@@ -73,6 +73,49 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
+  app.post(
+    '/api/user/account/self-exclusion/code',
+    {
+      schema: {
+        tags: ['account'],
+        summary: 'Recevoir le code confirmant une pause de jeu (auto-exclusion)',
+        description: 'Envoyé au numéro du compte, avec les limites et budgets du code de suppression.',
+        security: [{ bearer: [] }],
+        body: DeletionCodeBody,
+        response: { 200: Envelope(EmptyArray, UserId), ...authErrors },
+      },
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      await account.sendExclusionCode(user, request.body, { ip: request.ip, log: request.log });
+      return envelope({ user: { id: user.id }, message: playTexts.exclusionCodeSent });
+    },
+  );
+
+  app.post(
+    '/api/user/account/self-exclusion',
+    {
+      config: { rateLimit: { max: 30, timeWindow: 600_000 } },
+      schema: {
+        tags: ['account'],
+        summary: 'Confirmer une pause de jeu de 1 à 1825 jours (elle ne peut que s’allonger)',
+        description:
+          'Jusqu’à data.until : achat, nouvelle analyse et ticket répondent 403 self_excluded. 400 : code faux ou expiré.',
+        security: [{ bearer: [] }],
+        body: SelfExclusionBody,
+        response: { 200: Envelope(SelfExclusionData, UserId), 400: ErrorEnvelope, ...authErrors },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const until = await account.excludeSelf(user, request.body, { ip: request.ip });
+      return envelope({ user: { id: user.id }, message: playTexts.excluded, data: { until } });
+    },
+  );
+
   app.get(
     '/api/user/account/export',
     {
@@ -83,7 +126,7 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: {
           200: FileResponse(
             ['application/json'],
-            'A JSON attachment (not an envelope), streamed: {exported_at, user, pronostics, operations, payments, withdrawals, tickets, referrals}',
+            'A JSON attachment (not an envelope), streamed: {exported_at, user, pronostics, operations, payments, withdrawals, tickets, devices, slips, referrals}',
           ),
           ...authErrors,
         },

@@ -29,6 +29,7 @@ import type { DeviceService } from '../devices/service.js';
 import type { EventService } from '../events/service.js';
 import type { IdempotencyService } from '../idempotency/service.js';
 import type { PronosticService } from '../pronostics/service.js';
+import type { SlipService } from '../slips/service.js';
 import type { SupportService } from '../support/service.js';
 import { avatarKeyOf } from '../users/avatars.js';
 import type { UserRow, UserService } from '../users/service.js';
@@ -41,7 +42,7 @@ import {
   pendingFileDeletions,
   recordFileDeletions,
 } from './repository.js';
-import type { DeleteAccountInput, DeletionCodeInput } from './schemas.js';
+import type { DeleteAccountInput, DeletionCodeInput, SelfExclusionInput } from './schemas.js';
 
 /** DESIGN.md: at most one export an hour per user. */
 export const EXPORT_INTERVAL_SECONDS = 3600;
@@ -57,10 +58,17 @@ export interface AccountServiceDeps {
   storage: StorageDriver;
   ledger: Ledger;
   audit: AuditRecorder & Pick<AdminService, 'forgetPhones'>;
-  otp: Pick<OtpService, 'sendDeletionCode' | 'useDeletionCode' | 'forgetCodes'>;
+  otp: Pick<
+    OtpService,
+    'sendDeletionCode' | 'useDeletionCode' | 'forgetCodes' | 'sendExclusionCode' | 'useExclusionCode'
+  >;
   tokens: Pick<TokenService, 'revokeAllOf' | 'cache'>;
-  users: Pick<UserService, 'findById' | 'lockForDeletion' | 'anotherAdminRemains' | 'tombstone'>;
+  users: Pick<
+    UserService,
+    'findById' | 'lockForDeletion' | 'anotherAdminRemains' | 'tombstone' | 'holdActive' | 'excludeFor'
+  >;
   pronostics: Pick<PronosticService, 'forgetOwner' | 'exportPage'>;
+  slips: Pick<SlipService, 'exportPage'>;
   support: Pick<SupportService, 'forgetOwner' | 'exportPage'>;
   events: Pick<EventService, 'forgetUser' | 'forgetPhones'>;
   devices: Pick<DeviceService, 'forgetAll' | 'exportPage'>;
@@ -127,6 +135,27 @@ export function createAccountService(deps: AccountServiceDeps) {
     /** Sends the user a code confirming the deletion (the sign-in code's limits and budgets). */
     async sendDeletionCode(user: { id: number }, input: DeletionCodeInput, client: Client): Promise<void> {
       await otp.sendDeletionCode(user, input.method ?? 'sms', client);
+    },
+
+    /** Sends the user a code confirming a self-exclusion (as a deletion's, issue 54). */
+    async sendExclusionCode(user: { id: number }, input: DeletionCodeInput, client: Client): Promise<void> {
+      await otp.sendExclusionCode(user, input.method ?? 'sms', client);
+    },
+
+    /**
+     * A self-exclusion of `days` days, confirmed with its code (InvalidCode otherwise): it only ever
+     * lengthens the pause under way; its end.
+     */
+    async excludeSelf(
+      user: { id: number },
+      input: SelfExclusionInput,
+      client: Pick<Client, 'ip'>,
+    ): Promise<string> {
+      await otp.useExclusionCode(user, input.code, client);
+      return db.transaction(async (tx) => {
+        await users.holdActive(tx, user.id);
+        return users.excludeFor(tx, user.id, input.days);
+      });
     },
 
     /**
@@ -236,6 +265,7 @@ export function createAccountService(deps: AccountServiceDeps) {
         ['withdrawals', (after) => deps.withdrawals.exportPage(user.id, after, EXPORT_PAGE_SIZE)],
         ['tickets', (after) => deps.support.exportPage(user.id, after, EXPORT_PAGE_SIZE)],
         ['devices', (after) => deps.devices.exportPage(user.id, after, EXPORT_PAGE_SIZE)],
+        ['slips', (after) => deps.slips.exportPage(user.id, after, EXPORT_PAGE_SIZE)],
       ];
       const userView = {
         ...fullUserView(account),

@@ -146,6 +146,8 @@ export function createOtpService(deps: OtpServiceDeps) {
     }
   }
 
+  const accountCodes = createAccountCodes({ users, phones, deliver, consumeCode });
+
   return {
     /**
      * The SMS budgets' use in the last hour (the metrics): each country calling code's and the
@@ -186,16 +188,8 @@ export function createOtpService(deps: OtpServiceDeps) {
      * account's own phone, with the sign-in code's limits and budgets (its cooldown counts deletion
      * codes only).
      */
-    async sendDeletionCode(user: { id: number }, method: Channel, client: Client): Promise<void> {
-      const account = await users.findById(user.id);
-      if (!account?.phone || account.status !== 'active') throw new InvalidCode();
-      const checked = phoneForCountry(account.phone, account.country);
-      // The stored phone was accepted by this very check when its first code was sent.
-      if ('invalid' in checked) throw ValidationFailed.field('phone', messages.phoneInvalid);
-      const { phone, callingCode } = checked;
-      await phones.run(phone, () =>
-        deliver({ phone, callingCode, country: account.country, method, purpose: 'account_delete' }, client),
-      );
+    sendDeletionCode(user: { id: number }, method: Channel, client: Client): Promise<void> {
+      return accountCodes.send(user, method, client, 'account_delete');
     },
 
     /**
@@ -203,14 +197,18 @@ export function createOtpService(deps: OtpServiceDeps) {
      * a sign-in's (per client network, and for everyone), in a transaction of its own so that it is
      * committed whatever the caller does next.
      */
-    async useDeletionCode(user: { id: number }, code: string, client: Pick<Client, 'ip'>): Promise<void> {
-      if (!CODE_FORMAT.test(code)) throw ValidationFailed.field('code', messages.otpCodeFormat);
-      const account = await users.findById(user.id);
-      if (!account?.phone) throw new InvalidCode();
-      const used = await consumeCode(account.phone, code, 'account_delete', client, async (_tx, row) =>
-        row.userId === user.id ? true : undefined,
-      );
-      if (!used) throw new InvalidCode();
+    useDeletionCode(user: { id: number }, code: string, client: Pick<Client, 'ip'>): Promise<void> {
+      return accountCodes.use(user, code, client, 'account_delete');
+    },
+
+    /** A code confirming a self-exclusion (issue 54), sent and limited as a deletion's. */
+    sendExclusionCode(user: { id: number }, method: Channel, client: Client): Promise<void> {
+      return accountCodes.send(user, method, client, 'self_exclusion');
+    },
+
+    /** Uses the user's open self-exclusion code, as a deletion's, or throws InvalidCode. */
+    useExclusionCode(user: { id: number }, code: string, client: Pick<Client, 'ip'>): Promise<void> {
+      return accountCodes.use(user, code, client, 'self_exclusion');
     },
 
     /** Forgets the account's codes (its deletion's transaction): the phone is personal data. */
@@ -263,3 +261,55 @@ export function createOtpService(deps: OtpServiceDeps) {
 }
 
 export type OtpService = ReturnType<typeof createOtpService>;
+
+/** What the codes confirming an action on one's own account need of the OTP service. */
+interface AccountCodeDeps {
+  users: Pick<UserService, 'findById'>;
+  phones: KeyedMutex;
+  deliver(
+    input: { phone: string; callingCode: string; country: string; method: Channel; purpose: Purpose },
+    client: Client,
+  ): Promise<void>;
+  consumeCode: ReturnType<typeof createCodeCheck>;
+}
+
+/**
+ * The codes confirming an action on the signed-in user's own account (a deletion, a self-exclusion):
+ * sent to its phone with the sign-in code's limits and budgets, each good for its purpose only.
+ */
+function createAccountCodes({ users, phones, deliver, consumeCode }: AccountCodeDeps) {
+  return {
+    async send(
+      user: { id: number },
+      method: Channel,
+      client: Client,
+      purpose: Exclude<Purpose, 'sign_in'>,
+    ): Promise<void> {
+      const account = await users.findById(user.id);
+      if (!account?.phone || account.status !== 'active') throw new InvalidCode();
+      const checked = phoneForCountry(account.phone, account.country);
+      // The stored phone was accepted by this very check when its first code was sent.
+      if ('invalid' in checked) throw ValidationFailed.field('phone', messages.phoneInvalid);
+      const { phone, callingCode } = checked;
+      await phones.run(phone, () =>
+        deliver({ phone, callingCode, country: account.country, method, purpose }, client),
+      );
+    },
+
+    /** Uses the user's open code of this purpose, or throws InvalidCode (wrong tries counted as a sign-in's). */
+    async use(
+      user: { id: number },
+      code: string,
+      client: Pick<Client, 'ip'>,
+      purpose: Exclude<Purpose, 'sign_in'>,
+    ): Promise<void> {
+      if (!CODE_FORMAT.test(code)) throw ValidationFailed.field('code', messages.otpCodeFormat);
+      const account = await users.findById(user.id);
+      if (!account?.phone) throw new InvalidCode();
+      const used = await consumeCode(account.phone, code, purpose, client, async (_tx, row) =>
+        row.userId === user.id ? true : undefined,
+      );
+      if (!used) throw new InvalidCode();
+    },
+  };
+}

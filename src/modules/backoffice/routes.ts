@@ -1,14 +1,21 @@
-// The back office's users and dashboard (its flags are money's: src/money/flags/routes.ts) (`/api/admin/*` is guarded by the auth plugin: an admin
-// token, else 401 or 403). Reads compose the owning modules' services; each action is one service
-// call that writes its effect and its audit row in one transaction.
+// The back office's users, dashboard and four-eyes approvals (its flags are money's: src/money/flags/routes.ts)
+// (`/api/admin/*` is guarded by the auth plugin: an admin token, else 401 or 403). Reads compose the
+// owning modules' services; each action is one service call that writes its effect and its audit row
+// in one transaction.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { envelope } from '../../lib/envelope.js';
 import { messages } from '../../lib/messages.js';
-import { OperationsQuery } from '../../money/index.js';
+import { AdminWithdrawalSchema, OperationsQuery } from '../../money/index.js';
 import { currentUser } from '../../plugins/app/auth.js';
 import { Envelope, ErrorEnvelope, IdParams, UserId } from '../../schemas/common.js';
-import { adminErrors } from '../admin/schemas.js';
+import {
+  ApprovalData,
+  ApprovalListData,
+  ApprovalSchema,
+  ApprovalsQuery,
+  adminErrors,
+} from '../admin/schemas.js';
 import type { CreditAdjustment } from '../users/service.js';
 import {
   AdjustCreditsBody,
@@ -183,26 +190,6 @@ const backofficeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     );
   }
 
-  app.post(
-    '/api/admin/users/:id/role',
-    {
-      schema: {
-        tags: ['admin'],
-        summary: 'Changer le rôle d’un compte (user ou admin ; jamais le sien)',
-        security: [{ bearer: [] }],
-        params: IdParams,
-        body: RoleBody,
-        response: { 200: Envelope(OneUserData, UserId), ...oneUserErrors },
-      },
-    },
-    async (request) => {
-      const admin = currentUser(request);
-      const user = await users.setRoleAsAdmin(admin, request.params.id, request.body.role);
-      tokens.cache.forgetUser(user.id);
-      return envelope({ user: { id: admin.id }, message: messages.userRoleChanged, data: { user } });
-    },
-  );
-
   app.get(
     '/api/admin/stats',
     {
@@ -221,6 +208,118 @@ const backofficeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         message: messages.adminStats,
         data: await backoffice.stats(),
       });
+    },
+  );
+};
+
+// 403 also for the admin who asked; 404 unknown; 409 decided already (or the effect refused).
+const approvalDecisionErrors = { ...adminErrors, 404: ErrorEnvelope, 409: ErrorEnvelope };
+
+/** A confirmation's answer: the approval and the effect's object (the account or the withdrawal). */
+const ConfirmedData = Type.Object({
+  approval: ApprovalSchema,
+  user: Type.Optional(OneUserData.properties.user),
+  withdrawal: Type.Optional(AdminWithdrawalSchema),
+});
+
+/**
+ * Four eyes (DESIGN, "Admin routes and the back office"): a role change (a promotion to admin waits
+ * for a second admin), the approvals waiting for a second admin, and their confirmation (the owning module runs the action, through the back office's service) or
+ * rejection (nothing is done but recording it).
+ */
+export const approvalRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { approvals, backoffice, users, tokens } = app.services;
+
+  app.post(
+    '/api/admin/users/:id/role',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Changer le rôle d’un compte (user ou admin ; jamais le sien)',
+        description:
+          'Une promotion en admin demande un second administrateur (quatre yeux) : 202 avec data.approval en attente, que un autre administrateur confirme par POST /api/admin/approvals/{id}/confirm ; une seconde demande pendant qu’une est en attente : 409. Un retrait du rôle admin se fait seul (200).',
+        security: [{ bearer: [] }],
+        params: IdParams,
+        body: RoleBody,
+        response: {
+          200: Envelope(OneUserData, UserId),
+          202: Envelope(ApprovalData, UserId),
+          ...oneUserErrors,
+        },
+      },
+    },
+    async (request, reply) => {
+      const admin = currentUser(request);
+      const change = await users.setRoleAsAdmin(admin, request.params.id, request.body.role);
+      if ('approval' in change) {
+        return reply
+          .code(202)
+          .send(envelope({ user: { id: admin.id }, message: messages.approvalRequested, data: change }));
+      }
+      tokens.cache.forgetUser(change.user.id);
+      return envelope({ user: { id: admin.id }, message: messages.userRoleChanged, data: change });
+    },
+  );
+
+  app.get(
+    '/api/admin/approvals',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Approbations à quatre yeux (paginées, plus récentes d’abord ; filtre status)',
+        security: [{ bearer: [] }],
+        querystring: ApprovalsQuery,
+        response: { 200: Envelope(ApprovalListData, UserId), ...adminErrors },
+      },
+    },
+    async (request) => {
+      const admin = currentUser(request);
+      return envelope({
+        user: { id: admin.id },
+        message: messages.approvalList,
+        data: await approvals.list(request.query),
+      });
+    },
+  );
+
+  app.post(
+    '/api/admin/approvals/:id/confirm',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Confirmer une approbation en attente : l’action demandée est exécutée',
+        description:
+          'Par un autre administrateur que celui qui l’a demandée (sinon 403) ; une approbation déjà décidée : 409.',
+        security: [{ bearer: [] }],
+        params: IdParams,
+        response: { 200: Envelope(ConfirmedData, UserId), ...approvalDecisionErrors },
+      },
+    },
+    async (request) => {
+      const admin = currentUser(request);
+      const confirmed = await backoffice.confirmApproval(admin, request.params.id);
+      if ('user' in confirmed) app.services.tokens.cache.forgetUser(confirmed.user.id);
+      return envelope({ user: { id: admin.id }, message: messages.approvalConfirmed, data: confirmed });
+    },
+  );
+
+  app.post(
+    '/api/admin/approvals/:id/reject',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Refuser une approbation en attente : rien n’est exécuté',
+        description:
+          'Par un autre administrateur que celui qui l’a demandée (sinon 403) ; une approbation déjà décidée : 409.',
+        security: [{ bearer: [] }],
+        params: IdParams,
+        response: { 200: Envelope(ApprovalData, UserId), ...approvalDecisionErrors },
+      },
+    },
+    async (request) => {
+      const admin = currentUser(request);
+      const approval = await approvals.reject(admin, request.params.id);
+      return envelope({ user: { id: admin.id }, message: messages.approvalRejected, data: { approval } });
     },
   );
 };

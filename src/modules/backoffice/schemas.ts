@@ -7,7 +7,7 @@ export { AdjustCreditsBody, AdjustCreditsData, AdminUserListQuery } from '../use
 
 import { OperationSchema } from '../../schemas/operations.js';
 import { ListedPronostic } from '../pronostics/schemas.js';
-import { AdminUserSchema } from '../users/schemas.js';
+import { AccountPlaySchema, AdminUserSchema } from '../users/schemas.js';
 
 export const AdminUserListData = Type.Object({ users: Type.Array(AdminUserSchema), meta: PageMetaSchema });
 
@@ -35,6 +35,9 @@ export const AdminUserDetailData = Type.Object({
     pending_amount: Type.Integer({ description: 'XAF' }),
   }),
   godchildren_count: Type.Integer(),
+  play: Type.Object(AccountPlaySchema.properties, {
+    description: 'Responsible play, read-only: age status, limits with pending changes, self-exclusion',
+  }),
 });
 
 export const AdminUserPageQuery = Type.Object({ ...PageQuery });
@@ -74,6 +77,9 @@ const PaymentCounts = Type.Object({
   revenue: Type.Integer({ description: 'XAF of the successful payments' }),
 });
 
+/** Slips checked and saved (counts only: no user, no leg, no amount). */
+const SlipCounts = Type.Object({ checked: Type.Integer(), saved: Type.Integer() });
+
 const Day = Type.String({ description: 'UTC day', examples: ['2026-03-10'] });
 
 export const StatsData = Type.Object({
@@ -83,6 +89,7 @@ export const StatsData = Type.Object({
     signups: Type.Integer(),
     pronostics: PronosticCounts,
     payments: PaymentCounts,
+    slips: SlipCounts,
   }),
   last_30_days: Type.Object({
     from: Day,
@@ -90,6 +97,7 @@ export const StatsData = Type.Object({
     signups: Type.Integer(),
     pronostics: PronosticCounts,
     payments: PaymentCounts,
+    slips: SlipCounts,
   }),
   withdrawals_pending: Type.Object({
     count: Type.Integer(),
@@ -103,6 +111,8 @@ export const StatsData = Type.Object({
       signups: Type.Integer(),
       pronostics: Type.Integer(),
       revenue: Type.Integer({ description: 'XAF' }),
+      slips_checked: Type.Integer(),
+      slips_saved: Type.Integer(),
     }),
     { description: 'The 30 UTC days, oldest first, today last' },
   ),

@@ -8,8 +8,10 @@ import { NotFound } from '../../lib/errors.js';
 import { messages } from '../../lib/messages.js';
 import { DAY_MS, isoDay } from '../../lib/time.js';
 import type { FlagService, PaymentService, WithdrawalService } from '../../money/index.js';
+import type { ApprovalService } from '../admin/approvals.js';
 import type { AffiliationService } from '../affiliation/service.js';
 import type { PronosticService } from '../pronostics/service.js';
+import type { SlipService } from '../slips/service.js';
 import type { TrackRecordService } from '../track-record/service.js';
 import type { UserService } from '../users/service.js';
 import { adminUserView } from '../users/views.js';
@@ -19,19 +21,26 @@ export const STATS_DAYS = 30;
 
 export interface BackofficeServiceDeps {
   clock: Clock;
-  users: Pick<UserService, 'findById' | 'signupsByDay'>;
+  users: Pick<UserService, 'findById' | 'signupsByDay' | 'confirmPromotion' | 'playOfAccount'>;
   pronostics: Pick<PronosticService, 'countsOf' | 'byDayAndStatus'>;
   payments: Pick<PaymentService, 'successTotalsOf' | 'byDayAndStatus'>;
   affiliation: Pick<AffiliationService, 'godchildrenCountOf'>;
-  withdrawals: Pick<WithdrawalService, 'pendingTotalsOf' | 'pendingTotals' | 'escalatedCount'>;
+  withdrawals: Pick<
+    WithdrawalService,
+    'pendingTotalsOf' | 'pendingTotals' | 'escalatedCount' | 'confirmApproval'
+  >;
   flags: Pick<FlagService, 'openCount'>;
   trackRecord: Pick<TrackRecordService, 'publicRecord'>;
+  /** Four eyes: the approvals a second admin confirms (the effect is the owning module's). */
+  approvals: Pick<ApprovalService, 'find'>;
+  slips: Pick<SlipService, 'byDay'>;
 }
 
 interface PeriodFigures {
   signups: number;
   pronostics: { total: number; processing: number; success: number; cancelled: number };
   payments: { total: number; pending: number; success: number; failed: number; revenue: number };
+  slips: { checked: number; saved: number };
 }
 
 function emptyFigures(): PeriodFigures {
@@ -39,13 +48,37 @@ function emptyFigures(): PeriodFigures {
     signups: 0,
     pronostics: { total: 0, processing: 0, success: 0, cancelled: 0 },
     payments: { total: 0, pending: 0, success: 0, failed: 0, revenue: 0 },
+    slips: { checked: 0, saved: 0 },
   };
 }
 
 export function createBackofficeService(deps: BackofficeServiceDeps) {
-  const { clock, users, pronostics, payments, affiliation, withdrawals, flags, trackRecord } = deps;
+  const {
+    clock,
+    users,
+    pronostics,
+    payments,
+    affiliation,
+    withdrawals,
+    flags,
+    trackRecord,
+    approvals,
+    slips,
+  } = deps;
 
   return {
+    /**
+     * A second admin confirms a pending approval: the module that owns the action runs it, and the
+     * answer holds the approval and the effect's object (`user` or `withdrawal`).
+     */
+    async confirmApproval(admin: { id: number }, id: number) {
+      const approval = await approvals.find(id);
+      if (approval.action === 'user.promote') {
+        return users.confirmPromotion(admin, approval.id, approval.targetId);
+      }
+      return withdrawals.confirmApproval(admin, approval.id, approval.targetId);
+    },
+
     /** NotFound when the account does not exist. */
     async requireUser(id: number): Promise<void> {
       if (!(await users.findById(id))) throw new NotFound(messages.userNotFound);
@@ -53,14 +86,15 @@ export function createBackofficeService(deps: BackofficeServiceDeps) {
 
     /** The account and its figures: pronostics by status, payments, pending withdrawals, godchildren. */
     async userDetail(id: number) {
-      const [user, counts, paid, pending, godchildren] = await Promise.all([
+      const [user, counts, paid, pending, godchildren, play] = await Promise.all([
         users.findById(id),
         pronostics.countsOf(id),
         payments.successTotalsOf(id),
         withdrawals.pendingTotalsOf(id),
         affiliation.godchildrenCountOf(id),
+        users.playOfAccount(id),
       ]);
-      if (!user) throw new NotFound(messages.userNotFound);
+      if (!user || !play) throw new NotFound(messages.userNotFound);
       return {
         user: {
           ...adminUserView(user),
@@ -71,6 +105,7 @@ export function createBackofficeService(deps: BackofficeServiceDeps) {
         payments: { success_count: paid.count, success_amount: paid.amount },
         withdrawals: { pending_count: pending.count, pending_amount: pending.amount },
         godchildren_count: godchildren,
+        play,
       };
     },
 
@@ -83,15 +118,17 @@ export function createBackofficeService(deps: BackofficeServiceDeps) {
         from: new Date(from).toISOString(),
         before: new Date(todayStart + DAY_MS).toISOString(),
       };
-      const [signups, pronosticRows, paymentRows, pending, escalated, flagsOpen, record] = await Promise.all([
-        users.signupsByDay(range),
-        pronostics.byDayAndStatus(range),
-        payments.byDayAndStatus(range),
-        withdrawals.pendingTotals(),
-        withdrawals.escalatedCount(),
-        flags.openCount(),
-        trackRecord.publicRecord(),
-      ]);
+      const [signups, pronosticRows, paymentRows, pending, escalated, flagsOpen, record, slipRows] =
+        await Promise.all([
+          users.signupsByDay(range),
+          pronostics.byDayAndStatus(range),
+          payments.byDayAndStatus(range),
+          withdrawals.pendingTotals(),
+          withdrawals.escalatedCount(),
+          flags.openCount(),
+          trackRecord.publicRecord(),
+          slips.byDay(range),
+        ]);
       const days = Array.from({ length: STATS_DAYS }, (_, i) => isoDay(from + i * DAY_MS));
       const byDay = new Map(days.map((day) => [day, emptyFigures()]));
       for (const row of signups) {
@@ -111,6 +148,10 @@ export function createBackofficeService(deps: BackofficeServiceDeps) {
         figures.payments[row.status] += row.total;
         if (row.status === 'success') figures.payments.revenue += row.amount;
       }
+      for (const row of slipRows) {
+        const figures = byDay.get(row.day);
+        if (figures) figures.slips = { checked: row.checked, saved: row.saved };
+      }
       const sum = (list: PeriodFigures[]): PeriodFigures => {
         const total = emptyFigures();
         for (const figures of list) {
@@ -121,6 +162,8 @@ export function createBackofficeService(deps: BackofficeServiceDeps) {
           for (const key of Object.keys(total.payments) as (keyof PeriodFigures['payments'])[]) {
             total.payments[key] += figures.payments[key];
           }
+          total.slips.checked += figures.slips.checked;
+          total.slips.saved += figures.slips.saved;
         }
         return total;
       };
@@ -140,6 +183,8 @@ export function createBackofficeService(deps: BackofficeServiceDeps) {
             signups: figures.signups,
             pronostics: figures.pronostics.total,
             revenue: figures.payments.revenue,
+            slips_checked: figures.slips.checked,
+            slips_saved: figures.slips.saved,
           };
         }),
         engine_accuracy:

@@ -12,7 +12,14 @@ import { pipeline } from 'node:stream/promises';
 import { Worker } from 'node:worker_threads';
 import { createGunzip, createGzip } from 'node:zlib';
 import tar from 'tar-stream';
-import { BackupRefused, MANIFEST_NAME, type Manifest, readManifest } from './manifest.js';
+import {
+  BackupRefused,
+  checkSignature,
+  MANIFEST_NAME,
+  type Manifest,
+  manifestHmac,
+  readManifest,
+} from './manifest.js';
 
 /** A member staged on disk, with what the manifest records of it. */
 export interface StagedMember {
@@ -27,6 +34,8 @@ export interface ArchiveJob {
   target: string;
   manifest: Omit<Manifest, 'members'>;
   members: { name: string; path: string }[];
+  /** BACKUP_KEY: the manifest is signed with it (it goes to the thread in memory, never to disk). */
+  backupKey?: string;
 }
 
 export type ArchiveJobResult = { manifest: Manifest } | { error: string; refused: boolean };
@@ -39,8 +48,9 @@ export async function buildArchive(job: ArchiveJob): Promise<Manifest> {
     ...job.manifest,
     members: Object.fromEntries(staged.map((m) => [m.name, { sha256: m.sha256, bytes: m.bytes }])),
   };
+  if (job.backupKey !== undefined) manifest.hmac = manifestHmac(manifest, job.backupKey);
   await writeArchive(job.target, manifest, staged);
-  await readArchive(job.target, () => {});
+  await readArchive(job.target, (read) => checkSignature(job.target, read, { key: job.backupKey }));
   return manifest;
 }
 

@@ -1,9 +1,11 @@
 // What a backup says about itself (`manifest.json`, the archive's first member), and the schema
 // versions it is compared with: the migrations this code ships (the drizzle journal).
+import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { VAPID_KEYS_FILE } from '../../config.js';
 import { migrationsFolder } from '../../db/client.js';
+import { sameDigest } from '../../lib/crypto.js';
 
 /** A refusal with the one line the operator reads (nothing was written when it is thrown). */
 export class BackupRefused extends Error {
@@ -57,6 +59,72 @@ export interface Manifest {
   secrets: string[];
   /** Every other member: its sha256 (hex) and size. */
   members: Record<string, { sha256: string; bytes: number }>;
+  /** With BACKUP_KEY: HMAC-SHA256 (hex) of the manifest without this key (`signedBytes`). */
+  hmac?: string;
+}
+
+/**
+ * What the HMAC covers (DESIGN, "Backups"): the manifest without its `hmac` key, as JSON with the
+ * keys of every object sorted and no spaces, so a reader re-serializing it gets the same bytes.
+ */
+export function signedBytes(manifest: Manifest): string {
+  const { hmac: _ignored, ...rest } = manifest;
+  return JSON.stringify(sortedKeys(rest));
+}
+
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sortedKeys((value as Record<string, unknown>)[key])]),
+  );
+}
+
+/** The manifest's HMAC under `key`. */
+export function manifestHmac(manifest: Manifest, key: string): string {
+  return createHmac('sha256', key).update(signedBytes(manifest)).digest('hex');
+}
+
+/** How a reader treats the manifest's signature: the key it checks with, and whether to go on without. */
+export interface SignaturePolicy {
+  /** BACKUP_KEY; undefined when none is configured. */
+  key: string | undefined;
+  /** `--force-unsigned`: an archive that cannot be authenticated is read all the same. */
+  forceUnsigned?: boolean;
+  /** Told when an archive is read although it could not be authenticated. */
+  warn?: (line: string) => void;
+}
+
+/**
+ * Refuses (before any member is read) an archive the policy cannot authenticate: with a key, an
+ * unsigned manifest or a wrong HMAC; without one, a signed manifest (it cannot be checked).
+ * `--force-unsigned` turns each refusal into a warning.
+ */
+export function checkSignature(file: string, manifest: Manifest, policy: SignaturePolicy): void {
+  let fault: string | undefined;
+  const signed = manifest.hmac !== undefined;
+  if (policy.key === undefined) {
+    if (signed) {
+      fault = `${file} is signed (its ${MANIFEST_NAME} has an hmac) but BACKUP_KEY is not set, so it cannot be authenticated`;
+    }
+  } else if (!signed) {
+    fault = `${file} is not signed (its ${MANIFEST_NAME} has no hmac) while BACKUP_KEY is set`;
+  } else if (
+    typeof manifest.hmac !== 'string' ||
+    !/^[0-9a-f]{64}$/.test(manifest.hmac) ||
+    !sameDigest(manifest.hmac, manifestHmac(manifest, policy.key))
+  ) {
+    fault = `${file} has a ${MANIFEST_NAME} whose hmac does not match under BACKUP_KEY: forged, changed or signed with another key`;
+  }
+  if (fault === undefined) return;
+  if (!policy.forceUnsigned) {
+    throw new BackupRefused(
+      `${fault}: restore it with --force-unsigned only if you trust where it came from`,
+    );
+  }
+  policy.warn?.(`${fault}; restored as asked (--force-unsigned)`);
 }
 
 /** Parses and checks manifest.json: JSON, this service's format, the fields restore relies on. */

@@ -38,6 +38,7 @@ import { collectAtMost, readArchive } from './archive.js';
 import {
   BackupRefused,
   COPY_SUFFIX,
+  checkSignature,
   FILES_PREFIX,
   GENERATED_SECRETS,
   type JournalEntry,
@@ -60,6 +61,10 @@ export interface RestoreOptions {
   backupDir: string;
   /** Restore over a non-empty DATA_DIR, its current database, files and secrets set aside first. */
   force?: boolean;
+  /** BACKUP_KEY: the archive's manifest must carry its HMAC (unset: the archive must be unsigned). */
+  backupKey?: string;
+  /** `--force-unsigned`: restore an archive that cannot be authenticated (a warning is logged). */
+  forceUnsigned?: boolean;
   log?: (line: string) => void;
 }
 
@@ -97,6 +102,12 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
   let target: JournalEntry | undefined;
   // First pass: the whole archive checked, nothing written anywhere.
   const manifest = await readArchive(file, (read) => {
+    // The signature first: a forged manifest is refused before its members are even read.
+    checkSignature(file, read, {
+      key: options.backupKey,
+      forceUnsigned: options.forceUnsigned === true,
+      warn: log,
+    });
     target = knownMigration(file, read, shipped);
   });
   log(

@@ -18,6 +18,7 @@ import {
   ARCHIVE_FORMAT,
   ARCHIVE_FORMAT_VERSION,
   BackupRefused,
+  checkSignature,
   FILES_PREFIX,
   GENERATED_SECRETS,
   knownMigration,
@@ -59,7 +60,10 @@ export interface BackupStats {
 
 export interface BackupsDeps {
   database: DatabaseHandle;
-  config: Pick<Config, 'dataDir' | 'backupDir' | 'backupKeep' | 'storageDriver' | 's3' | 'databaseUrl'>;
+  config: Pick<
+    Config,
+    'dataDir' | 'backupDir' | 'backupKeep' | 'backupKey' | 'storageDriver' | 's3' | 'databaseUrl'
+  >;
   clock: Clock;
   logger: FastifyBaseLogger;
 }
@@ -144,6 +148,7 @@ export function createBackupsService(deps: BackupsDeps) {
           secrets,
         },
         members,
+        ...(config.backupKey !== undefined ? { backupKey: config.backupKey } : {}),
       });
       knownMigration(file, manifest, shipped);
       return { file, manifest, snapshotMs: snapshot.snapshotMs, totalMs: performance.now() - started };
@@ -153,10 +158,13 @@ export function createBackupsService(deps: BackupsDeps) {
     }
   }
 
-  /** Reads `file` back: its manifest, every member's sha256, a schema this code knows. */
+  /** Reads `file` back: its signature (BACKUP_KEY), its manifest, every member's sha256, a schema this code knows. */
   function verify(file: string): Promise<Manifest> {
     const shipped = shippedMigrations();
-    return readArchive(file, (manifest) => void knownMigration(file, manifest, shipped));
+    return readArchive(file, (manifest) => {
+      checkSignature(file, manifest, { key: config.backupKey });
+      knownMigration(file, manifest, shipped);
+    });
   }
 
   /** A name in BACKUP_DIR for a backup made now. */

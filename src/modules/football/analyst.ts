@@ -6,6 +6,7 @@
 
 import type { FastifyBaseLogger } from 'fastify';
 import type { FootballLeague } from '../../db/schema/football.js';
+import { type LinkedHistory, linkedDivisions } from '../../engine/divisions.js';
 import { recentForm } from '../../engine/form.js';
 import {
   DEFAULT_SETTINGS,
@@ -15,17 +16,22 @@ import {
   MODEL_NAME,
   modelFromRatings,
 } from '../../engine/model.js';
+import { withHistoryNote } from '../../engine/narration.js';
 import { borrowRating, predictFixture } from '../../engine/predict.js';
-import { buildResult, type MatchContext, narrationPhrases } from '../../engine/result.js';
+import { type BuiltResult, buildResult, type MatchContext, narrationPhrases } from '../../engine/result.js';
+import { encodeMatrix, type ScoreMatrix } from '../../engine/score-matrix.js';
 import { seasonOfDate } from '../../engine/season.js';
 import type { PlayedMatch } from '../../engine/types.js';
-import type { PronosticTypeSlug } from '../../lib/allowed-values.js';
+import type { Locale, PronosticTypeSlug } from '../../lib/allowed-values.js';
 import type { Clock } from '../../lib/clock.js';
+import { basisOf, competitionName, HISTORY_DAYS } from '../../lib/competitions.js';
 import { DAY_MS, isoDay } from '../../lib/time.js';
 import type { Narrator } from '../../providers/ai/types.js';
 import type { AnalysisInput, AnalysisOutcome, Analyst } from '../../types/analyst.js';
+import { createCupForecaster, isCupAnalysis } from './cup-analyst.js';
 import { pastMarketOf, prematchOddsFrom } from './evaluation-data.js';
 import type { LeagueFitter } from './fit-pool.js';
+import { createNationalForecaster, isNationalAnalysis } from './national-analyst.js';
 import { marketOddsOf } from './results-csv.js';
 import type { FootballService } from './service.js';
 
@@ -44,7 +50,14 @@ export interface AnalystDeps {
   /** The results it fits on and the names it resolves. */
   football: Pick<
     FootballService,
-    'resolveLeague' | 'resolveTeams' | 'latestLeagueOf' | 'playedMatches' | 'stats' | 'leagueVersion'
+    | 'resolveLeague'
+    | 'resolveTeams'
+    | 'latestLeagueOf'
+    | 'playedMatches'
+    | 'stats'
+    | 'leagueVersion'
+    | 'internationalMatches'
+    | 'ratingMatches'
   >;
   logger: FastifyBaseLogger;
   clock: Clock;
@@ -61,7 +74,13 @@ const VERSION_CHECK_MS = 5_000;
  * break (about 80 days) or the spring 2020 pause (about 90), shorter than a lost season.
  */
 export const STALE_AFTER_DAYS = 120;
-const CACHE_ENTRIES = 32;
+/**
+ * Fits kept (one per league and day): every competition of the catalogue (38) for today's
+ * analyses, with room for dated ones; measured in docs/engine/data.md (issue 50).
+ */
+const CACHE_ENTRIES = 64;
+/** Past matches prepared for a fit between two turns of the event loop. */
+const PREPARE_SLICE = 250;
 /** Dates before this are typos, not matches to analyse as of then. */
 const EARLIEST_AS_OF = Date.UTC(1990, 0, 1);
 
@@ -101,6 +120,130 @@ export function asOfFor(details: Record<string, unknown>, now: Date): number {
   return Math.min(dayOf(parsed), tomorrow);
 }
 
+/**
+ * Honest where data is thin (issue 50): a known, current league whose recent history is short
+ * makes the level `low`, one whose results carry no odds caps it at `medium`; either way the
+ * analysis says so (decision 0134's thresholds, those of a competition's `basis`).
+ */
+export function thinHistory(
+  built: BuiltResult,
+  matches: readonly PlayedMatch[],
+  asOf: number,
+  context: MatchContext,
+  { locale, league }: { locale: Locale; league: string | null },
+): BuiltResult {
+  if (!context.league.known || context.league.stale) return built;
+  const since = asOf - HISTORY_DAYS * DAY_MS;
+  const recent = matches.filter((match) => match.date >= since);
+  const basis = basisOf(recent.length, recent.filter((match) => match.market).length);
+  if (basis === 'odds') return built;
+  const quality = built.result.data_quality;
+  const level = basis === 'priors' || quality.level === 'low' ? 'low' : 'medium';
+  const analysis = withHistoryNote(
+    built.result.analysis,
+    basis === 'priors' ? 'short' : 'results',
+    league ?? context.league.name,
+    narrationPhrases(locale),
+  );
+  return {
+    result: { ...built.result, analysis, data_quality: { ...quality, level } },
+    facts: { ...built.facts, dataQuality: { ...built.facts.dataQuality, level } },
+  };
+}
+
+/** The stored leagues a side can be promoted or relegated into `league` from (divisions.ts). */
+async function neighboursOf(
+  football: AnalystDeps['football'],
+  league: FootballLeague,
+): Promise<FootballLeague[]> {
+  const found: FootballLeague[] = [];
+  for (const code of linkedDivisions(league.code)) {
+    const neighbour = await football.resolveLeague(code);
+    if (neighbour && neighbour.code === code) found.push(neighbour);
+  }
+  return found;
+}
+
+/**
+ * A league's matches of the fit's window, as the engine reads them. Reading each past match's
+ * market (power margins) costs ~10 µs a row: a window of a few thousand rows is read in
+ * slices, the event loop served between them (issue 50).
+ */
+async function windowOf(
+  football: AnalystDeps['football'],
+  leagueId: number,
+  asOf: number,
+): Promise<PlayedMatch[]> {
+  const from = isoDay(asOf - DEFAULT_SETTINGS.windowDays * DAY_MS);
+  const rows = await football.playedMatches(leagueId, from, isoDay(asOf));
+  const matches: PlayedMatch[] = [];
+  for (let start = 0; start < rows.length; start += PREPARE_SLICE) {
+    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+    for (const row of rows.slice(start, start + PREPARE_SLICE)) {
+      matches.push({
+        date: Date.parse(`${row.playedOn}T00:00:00Z`),
+        season: row.season,
+        home: teamKey(row.homeTeamId),
+        away: teamKey(row.awayTeamId),
+        homeGoals: row.homeGoals,
+        awayGoals: row.awayGoals,
+        homeShots: row.homeShots,
+        awayShots: row.awayShots,
+        homeShotsOnTarget: row.homeShotsOnTarget,
+        awayShotsOnTarget: row.awayShotsOnTarget,
+        // The market's view of the past match: what the market rating learns from.
+        market: pastMarketOf(marketOddsOf(row.odds)),
+      });
+    }
+  }
+  return matches;
+}
+
+/** The league's code and its stored neighbours' windows (none: not linked). */
+async function linkedHistory(
+  football: AnalystDeps['football'],
+  league: FootballLeague,
+  neighbours: readonly FootballLeague[],
+  asOf: number,
+): Promise<LinkedHistory<PlayedMatch> | undefined> {
+  if (neighbours.length === 0) return undefined;
+  const windows = neighbours.map(async (n) => ({
+    league: n.code,
+    matches: await windowOf(football, n.id, asOf),
+  }));
+  return { league: league.code, neighbours: await Promise.all(windows) };
+}
+
+/** The statistical text, or the configured LLM's rewrite of it, and the stored matrix. */
+async function narrated(
+  built: BuiltResult,
+  matrix: ScoreMatrix,
+  run: {
+    narrator: Narrator;
+    logger: FastifyBaseLogger;
+    locale: Locale;
+    modelName: string;
+    checkAbort: () => void;
+    signal: AbortSignal | undefined;
+  },
+): Promise<AnalysisOutcome> {
+  const { narrator, logger, locale, modelName, checkAbort, signal } = run;
+  const scoreMatrix = encodeMatrix(matrix);
+  checkAbort();
+  if (!narrator.model) return { result: { ...built.result }, aiModel: MODEL_NAME, scoreMatrix };
+  try {
+    const analysis = await narrator.rewrite(
+      { facts: built.facts, draft: built.result.analysis, locale },
+      signal,
+    );
+    return { result: { ...built.result, analysis }, aiModel: modelName, scoreMatrix };
+  } catch (error) {
+    checkAbort();
+    logger.warn({ err: error, model: narrator.model }, 'LLM narrative failed; keeping the statistical text');
+    return { result: { ...built.result }, aiModel: MODEL_NAME, scoreMatrix };
+  }
+}
+
 export function createAnalyst(deps: AnalystDeps): FootballAnalyst {
   const { football, logger } = deps;
   const { narrator, fitter } = deps;
@@ -109,6 +252,9 @@ export function createAnalyst(deps: AnalystDeps): FootballAnalyst {
   /** Fits under way, by cache key and version: a second request waits for the first's fit. */
   const inflight = new Map<string, Promise<FittedLeague>>();
   const versions = new Map<string, { value: string; latest: string | null; checkedAt: number }>();
+  const now = () => deps.clock.now().getTime();
+  const national = createNationalForecaster({ internationalMatches: football.internationalMatches, now });
+  const cups = createCupForecaster({ football, fitter, now });
 
   /** The league's results as of a day: changes when an import touches this league, no other. */
   async function leagueVersion(
@@ -131,7 +277,16 @@ export function createAnalyst(deps: AnalystDeps): FootballAnalyst {
   }
 
   async function fitLeague(league: FootballLeague, asOf: number): Promise<FittedLeague> {
-    const current = await leagueVersion(league.id, asOf);
+    // The league's results and its linked divisions' (their promoted and relegated sides start
+    // from their rating there): a fit is redone when any of them changes.
+    const neighbours = await neighboursOf(football, league);
+    const own = await leagueVersion(league.id, asOf);
+    const current = {
+      latest: own.latest,
+      value: [own, ...(await Promise.all(neighbours.map((n) => leagueVersion(n.id, asOf))))]
+        .map((version) => version.value)
+        .join('|'),
+    };
     const key = `${league.id}:${asOf}`;
     const cached = cache.get(key);
     if (cached && cached.version === current.value) return cached;
@@ -139,23 +294,10 @@ export function createAnalyst(deps: AnalystDeps): FootballAnalyst {
     const running = inflight.get(flightKey);
     if (running) return running;
     const flight = (async () => {
-      const from = isoDay(asOf - DEFAULT_SETTINGS.windowDays * DAY_MS);
-      const rows = await football.playedMatches(league.id, from, isoDay(asOf));
-      const matches: PlayedMatch[] = rows.map((row) => ({
-        date: Date.parse(`${row.playedOn}T00:00:00Z`),
-        season: row.season,
-        home: teamKey(row.homeTeamId),
-        away: teamKey(row.awayTeamId),
-        homeGoals: row.homeGoals,
-        awayGoals: row.awayGoals,
-        homeShots: row.homeShots,
-        awayShots: row.awayShots,
-        homeShotsOnTarget: row.homeShotsOnTarget,
-        awayShotsOnTarget: row.awayShotsOnTarget,
-        // The market's view of the past match: what the market rating learns from.
-        market: pastMarketOf(marketOddsOf(row.odds)),
-      }));
-      const ratings = matches.length > 0 ? await fitter.fit(matches, asOf) : globalModel(asOf).ratings;
+      const matches = await windowOf(football, league.id, asOf);
+      const linked = await linkedHistory(football, league, neighbours, asOf);
+      const ratings =
+        matches.length > 0 ? await fitter.fit(matches, asOf, linked) : globalModel(asOf).ratings;
       const fitted: FittedLeague = {
         version: current.value,
         model: modelFromRatings(ratings),
@@ -182,6 +324,7 @@ export function createAnalyst(deps: AnalystDeps): FootballAnalyst {
     checkAbort();
     const input = details ?? {};
     const locale = extra.locale ?? 'fr';
+    const run = { narrator, logger, locale, modelName, checkAbort, signal };
     const homeName = displayName(input.home, narrationPhrases(locale).unnamedTeams.home);
     const awayName = displayName(input.away, narrationPhrases(locale).unnamedTeams.away);
     const leagueText = typeof input.league === 'string' ? input.league : '';
@@ -199,6 +342,22 @@ export function createAnalyst(deps: AnalystDeps): FootballAnalyst {
     }
     checkAbort();
 
+    if (homeTeam && awayTeam && isNationalAnalysis(league?.code, homeTeam.name, awayTeam.name)) {
+      // National teams: the national-team model over every international result (issue 52).
+      const leagueName = league ? competitionName(league.code, locale, league.name) : leagueText || null;
+      const match = { home: homeTeam.name, away: awayTeam.name, leagueCode: league?.code ?? null };
+      const words = { league: leagueName, locale };
+      const { prediction, context } = await national.match(match, words, input.neutral, asOf);
+      return narrated(buildResult(type, prediction, context, locale), prediction.matrix, run);
+    }
+
+    if (league && isCupAnalysis(league.code)) {
+      // The European cups: every club on one scale over the domestic and cup results (issue 51).
+      const sides = { homeTeam, awayTeam, homeName, awayName, neutral: input.neutral, leg: input.leg };
+      const cup = await cups.analysis(type, league, sides, { asOf, locale });
+      return narrated(cup.built, cup.matrix, run);
+    }
+
     const fitted = league ? await fitLeague(league, asOf) : undefined;
     const model = fitted && fitted.model.ratings.matches > 0 ? fitted.model : globalModel(asOf);
     const leagueKnown = model.ratings.matches > 0;
@@ -215,6 +374,15 @@ export function createAnalyst(deps: AnalystDeps): FootballAnalyst {
       if (!team || ratings.teams.has(key)) continue;
       const ownLeague = await football.latestLeagueOf(team.id, dayAfter);
       if (!ownLeague || ownLeague.id === league?.id) continue;
+      // Promoted or relegated from a linked division: the market rating starts it from its rating
+      // there (its `arrivals`); the results-only fit keeps the promoted side's prior, as in the
+      // evaluation. Borrowing its old league's fit would rate it as if both divisions were equal.
+      if (
+        league &&
+        linkedDivisions(league.code).includes(ownLeague.code) &&
+        ratings.market?.arrivals?.has(key)
+      )
+        continue;
       const own = await fitLeague(ownLeague, asOf);
       const rating = own.model.ratings.teams.get(key);
       if (!rating) continue;
@@ -256,24 +424,14 @@ export function createAnalyst(deps: AnalystDeps): FootballAnalyst {
     if (league && (latest === null || Date.parse(`${latest}T00:00:00Z`) < asOf - STALE_AFTER_DAYS * DAY_MS)) {
       context.league.stale = { latestResult: latest };
     }
-    const built = buildResult(type, prediction, context, locale);
-    checkAbort();
-
-    if (!narrator.model) return { result: { ...built.result }, aiModel: MODEL_NAME };
-    try {
-      const analysis = await narrator.rewrite(
-        { facts: built.facts, draft: built.result.analysis, locale },
-        signal,
-      );
-      return { result: { ...built.result, analysis }, aiModel: modelName };
-    } catch (error) {
-      checkAbort();
-      logger.warn(
-        { err: error, model: narrator.model },
-        'LLM narrative failed; keeping the statistical text',
-      );
-      return { result: { ...built.result }, aiModel: MODEL_NAME };
-    }
+    const built = thinHistory(
+      buildResult(type, prediction, context, locale),
+      fitted?.matches ?? [],
+      asOf,
+      context,
+      { locale, league: league ? competitionName(league.code, locale, league.name) : null },
+    );
+    return narrated(built, prediction.matrix, run);
   }
 
   return {

@@ -6,9 +6,15 @@ export interface CsvRecord {
   fields: string[];
 }
 
+/**
+ * Parses a CSV text. The separator is a comma, or a tab when the first line has tabs and no comma
+ * (football-data.co.uk has served one of its fixtures files tab-separated).
+ */
 export function parseCsv(text: string): CsvRecord[] {
   const records: CsvRecord[] = [];
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const firstLine = source.slice(0, source.search(/[\r\n]|$/));
+  const separator = firstLine.includes('\t') && !firstLine.includes(',') ? '\t' : ',';
   let fields: string[] = [];
   let field = '';
   let quoted = false;
@@ -46,7 +52,7 @@ export function parseCsv(text: string): CsvRecord[] {
     if (char === '"' && field === '') {
       quoted = true;
       sawAnything = true;
-    } else if (char === ',') {
+    } else if (char === separator) {
       endField();
       sawAnything = true;
     } else if (char === '\r' && source[i + 1] === '\n') {

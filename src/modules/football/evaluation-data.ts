@@ -1,12 +1,16 @@
 // Turns result files into evaluation matches: the played match for the model, the bookmaker's
 // margin-free probabilities beside it (Pinnacle closing, else the market average) for scoring only.
+// Any of the three layouts import reads (result-formats.ts), with the same reader and decoding:
+// a results-only file takes its league from its name, and has no bookmaker to score.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { type EvaluationMatch, impliedProbabilities, type Probabilities3 } from '../../engine/evaluation.js';
 import { marginFree } from '../../engine/margin.js';
 import type { MatchMarket, PrematchOdds } from '../../engine/types.js';
+import { decodeResults } from './import.js';
 import { type AsianHandicap, type MarketOdds, prematchOddsOf, type Triple } from './odds-columns.js';
+import { fileLeagueSeason, type ResultsFormat } from './result-formats.js';
 import { parseResultsCsv, type ResultRow, type SkippedRow } from './results-csv.js';
 
 /**
@@ -61,6 +65,7 @@ export function toEvaluationMatch(row: ResultRow): EvaluationMatch {
     date: row.timestamp,
     home: row.homeTeam,
     away: row.awayTeam,
+    ...(row.written ? { written: row.written } : {}),
     homeGoals: row.homeGoals,
     awayGoals: row.awayGoals,
     homeShotsOnTarget: row.homeShotsOnTarget,
@@ -79,16 +84,24 @@ export function toEvaluationMatch(row: ResultRow): EvaluationMatch {
 
 export interface LoadedFile {
   file: string;
+  format: ResultsFormat | 'cup';
   matches: EvaluationMatch[];
   skipped: SkippedRow[];
 }
 
+/**
+ * Result files of any layout, as import reads them (Windows-1252 files decoded the same way); a
+ * file without a league column (results only) is named by its file (`SC1-2015-16.csv`), else
+ * its rows are skipped with the reason.
+ */
 export async function loadEvaluationFiles(files: readonly string[]): Promise<LoadedFile[]> {
   const loaded: LoadedFile[] = [];
   for (const file of files) {
-    const parsed = parseResultsCsv(await readFile(file, 'utf8'));
+    const league = fileLeagueSeason(basename(file))?.league;
+    const parsed = parseResultsCsv(decodeResults(await readFile(file)), league ? { league } : {});
     loaded.push({
       file: basename(file),
+      format: parsed.format,
       matches: parsed.rows.map(toEvaluationMatch),
       skipped: parsed.skipped,
     });
@@ -123,9 +136,10 @@ export interface ProtocolFiles {
 }
 
 /**
- * The files of a protocol run in `dir` (`<league>-<season>.csv`): the walk-forward starts at the
- * earliest block asked for, trained on the four seasons before it, and runs to the latest one;
- * the seasons in between are predicted too but reported only if their block was asked for.
+ * The files of a protocol run in `dir` (`<league>-<season>.csv`, else
+ * `results-only/<league>-<season>.csv`): the walk-forward starts at the earliest block asked for,
+ * trained on the four seasons before it, and runs to the latest one; the seasons in between are
+ * predicted too but reported only if their block was asked for.
  */
 export function protocolFiles(
   dir: string,
@@ -142,7 +156,13 @@ export function protocolFiles(
   const training = Array.from({ length: TRAINING_SEASONS }, (_, i) =>
     shiftSeason(first, i - TRAINING_SEASONS),
   );
-  const file = (league: string, season: string) => `${dir.replace(/\/+$/, '')}/${league}-${season}.csv`;
+  const root = dir.replace(/\/+$/, '');
+  // A season without an odds file is read from `results-only/` (forecast, not scored against a price).
+  const file = (league: string, season: string) => {
+    const main = `${root}/${league}-${season}.csv`;
+    const resultsOnly = `${root}/results-only/${league}-${season}.csv`;
+    return !existsSync(main) && existsSync(resultsOnly) ? resultsOnly : main;
+  };
   const blockOf = new Map<string, ProtocolBlock>();
   for (const block of asked) for (const season of PROTOCOL_BLOCKS[block]) blockOf.set(season, block);
   return {

@@ -2,8 +2,11 @@
 // analyst hands fits to one worker thread (fit-thread.ts) and awaits the ratings; the CLI and tests
 // may fit inline. One thread is enough: fits are cached per league and day, so they are rare.
 import { Worker } from 'node:worker_threads';
+import { type CupForecast, type RatingMatch, rateCupMatches } from '../../engine/cup-rating.js';
+import type { LinkedHistory } from '../../engine/divisions.js';
 import { fitModel } from '../../engine/model.js';
 import type { PlayedMatch, Ratings } from '../../engine/types.js';
+import { tierOfGroup } from './cup-clubs.js';
 import { type PackedMatches, packMatches } from './packed-matches.js';
 
 export interface FitRequest {
@@ -11,20 +14,38 @@ export interface FitRequest {
   /** The matches packed (packed-matches.ts): transferred, not copied, off the event loop. */
   matches: PackedMatches;
   asOf: number;
+  /** The league's code and its linked divisions' matches, packed alike (the market rating's arrivals). */
+  linked?: { league: string; neighbours: { league: string; matches: PackedMatches }[] };
 }
 
-export type FitResponse = { id: number; ratings: Ratings } | { id: number; error: string };
+/** The cup rating's walk over every domestic and cup result (cup-rating.ts), its forecasts back. */
+export interface CupRatingRequest {
+  id: number;
+  kind: 'cups';
+  matches: RatingMatch[];
+}
+
+export type FitResponse =
+  | { id: number; ratings: Ratings }
+  | { id: number; cupForecasts: CupForecast[] }
+  | { id: number; error: string };
 
 export interface LeagueFitter {
-  fit(matches: PlayedMatch[], asOf: number): Promise<Ratings>;
+  /** `linked`: the league's neighbouring divisions' matches, for the sides promoted or relegated from them. */
+  fit(matches: PlayedMatch[], asOf: number, linked?: LinkedHistory<PlayedMatch>): Promise<Ratings>;
+  /** The cup rating walked over `matches` (in date order), the ones marked `forecast` forecast. */
+  rateCups(matches: RatingMatch[]): Promise<CupForecast[]>;
   close(): Promise<void>;
 }
 
 /** Fits on the calling thread (the CLI, benchmarks, tests that count fits). */
 export function inlineFitter(): LeagueFitter {
   return {
-    async fit(matches, asOf) {
-      return fitModel(matches, asOf).ratings;
+    async fit(matches, asOf, linked) {
+      return fitModel(matches, asOf, undefined, undefined, linked).ratings;
+    },
+    async rateCups(matches) {
+      return rateCupMatches(matches, undefined, tierOfGroup);
     },
     async close() {},
   };
@@ -39,7 +60,10 @@ export function threadFitter(): LeagueFitter {
   const entry = new URL(typescript ? './fit-thread.ts' : './fit-thread.js', import.meta.url);
   let worker: Worker | undefined;
   let nextId = 1;
-  const pending = new Map<number, { resolve: (ratings: Ratings) => void; reject: (error: Error) => void }>();
+  const pending = new Map<
+    number,
+    { resolve: (answer: FitResponse) => void; reject: (error: Error) => void }
+  >();
 
   const failAll = (error: Error) => {
     for (const { reject } of pending.values()) reject(error);
@@ -60,7 +84,7 @@ export function threadFitter(): LeagueFitter {
       if (!waiting) return;
       pending.delete(response.id);
       if ('error' in response) waiting.reject(new Error(`fit failed: ${response.error}`));
-      else waiting.resolve(response.ratings);
+      else waiting.resolve(response);
       if (pending.size === 0) thread.unref();
     });
     thread.on('error', (error) => failAll(error));
@@ -71,21 +95,50 @@ export function threadFitter(): LeagueFitter {
     return thread;
   };
 
+  /** Sends one request (its id given here), held referenced until its answer. */
+  const send = (message: (id: number) => { request: unknown; transfer: ArrayBuffer[] }) => {
+    worker ??= start();
+    const thread = worker;
+    const id = nextId++;
+    return new Promise<FitResponse>((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      // Held while an answer is owed, so a caller awaiting it is never left behind by an idle exit.
+      thread.ref();
+      const { request, transfer } = message(id);
+      thread.postMessage(request, transfer);
+    });
+  };
+
   return {
-    fit(matches, asOf) {
-      worker ??= start();
-      const thread = worker;
-      const id = nextId++;
-      return new Promise<Ratings>((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        // Held while a fit is owed, so a caller awaiting it is never left behind by an idle exit.
-        thread.ref();
+    async rateCups(matches) {
+      const answer = await send((id) => ({
+        request: { id, kind: 'cups', matches } satisfies CupRatingRequest,
+        transfer: [],
+      }));
+      if (!('cupForecasts' in answer)) throw new Error('cup rating answered without forecasts');
+      return answer.cupForecasts;
+    },
+    async fit(matches, asOf, linked) {
+      const answer = await send((id) => {
         const packed = packMatches(matches);
-        thread.postMessage({ id, matches: packed, asOf } satisfies FitRequest, [
-          packed.numbers.buffer as ArrayBuffer,
-          packed.names.buffer as ArrayBuffer,
+        const neighbours = (linked?.neighbours ?? []).map((neighbour) => ({
+          league: neighbour.league,
+          matches: packMatches(neighbour.matches),
+        }));
+        const request: FitRequest = {
+          id,
+          matches: packed,
+          asOf,
+          ...(linked ? { linked: { league: linked.league, neighbours } } : {}),
+        };
+        const transfer = [packed, ...neighbours.map((neighbour) => neighbour.matches)].flatMap((each) => [
+          each.numbers.buffer as ArrayBuffer,
+          each.names.buffer as ArrayBuffer,
         ]);
+        return { request, transfer };
       });
+      if (!('ratings' in answer)) throw new Error('fit answered without ratings');
+      return answer.ratings;
     },
     async close() {
       const thread = worker;

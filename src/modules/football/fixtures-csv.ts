@@ -1,8 +1,10 @@
 // football-data.co.uk's fixtures.csv (upcoming matches): the season files' columns without scores
 // or closing odds. Its dates and times are UK local time; kick-offs are stored in UTC, so each one
 // is converted with the Europe/London rules in force on that date (GMT in winter, BST in summer).
-// A file is all or nothing: one unreadable row refuses the whole file, so a sync never writes half.
-import { parseCsv } from './csv.js';
+// The extra leagues' fixtures file (EXTRA_FIXTURES_URL) is read the same way, its country naming
+// the competition. A file is all or nothing: one unreadable row refuses the whole file, so a sync never writes half.
+import { extraLeagueOfCountry } from '../../lib/competitions.js';
+import { type CsvRecord, parseCsv } from './csv.js';
 import { canonicalColumn, type OddsGroup, readPrematchOdds } from './odds-columns.js';
 import { parseDate } from './results-csv.js';
 
@@ -67,12 +69,43 @@ export function ukLocalToUtc(date: string, time: string): string | null {
 
 const REQUIRED = ['Div', 'Date', 'Time', 'HomeTeam', 'AwayTeam'] as const;
 
-/** Parses a whole fixtures file, keeping the rows of `leagues` (all when empty). */
+/** The extra leagues' fixtures file names its columns as their results files do, odds pre-match. */
+const EXTRA_COLUMNS: Record<string, string> = {
+  Home: 'HomeTeam',
+  Away: 'AwayTeam',
+  PH: 'PSH',
+  PD: 'PSD',
+  PA: 'PSA',
+};
+
+/**
+ * The header's columns by canonical name. In the extra leagues' layout (`Country,League,Date,
+ * Time,Home,Away,…`) the country names the competition: a `Div` column is computed from it (a
+ * country the catalogue lacks gives an empty code, and its rows are left out).
+ */
+function fixtureColumns(records: CsvRecord[]): { columns: Map<string, number>; extra: boolean } {
+  const names = records[0]!.fields.map((name) => canonicalColumn(name));
+  const extra = names.includes('Country') && names.includes('Home') && !names.includes('Div');
+  if (!extra) return { columns: new Map(names.map((name, index) => [name, index])), extra };
+  const renamed = names.map((name) =>
+    EXTRA_COLUMNS[name] && !names.includes(EXTRA_COLUMNS[name]) ? EXTRA_COLUMNS[name] : name,
+  );
+  const country = names.indexOf('Country');
+  for (const record of records.slice(1)) {
+    record.fields[renamed.length] = extraLeagueOfCountry(record.fields[country] ?? '') ?? '';
+  }
+  return { columns: new Map([...renamed, 'Div'].map((name, index) => [name, index])), extra };
+}
+
+/**
+ * Parses a whole fixtures file (football-data's fixtures.csv or its extra leagues' one), keeping
+ * the rows of `leagues` (all when empty).
+ */
 export function parseFixturesCsv(text: string, leagues: readonly string[] = []): FixtureRow[] {
   const records = parseCsv(text).filter((record) => record.fields.some((field) => field.trim() !== ''));
   const header = records[0];
   if (!header) throw new FixturesFileError('the fixtures file is empty');
-  const columns = new Map(header.fields.map((name, index) => [canonicalColumn(name), index]));
+  const { columns, extra } = fixtureColumns(records);
   const missing = REQUIRED.filter((name) => !columns.has(name));
   if (missing.length > 0)
     throw new FixturesFileError(`the fixtures file has no ${missing.join(', ')} column`);
@@ -85,6 +118,7 @@ export function parseFixturesCsv(text: string, leagues: readonly string[] = []):
     };
     const league = (get('Div') ?? '').trim();
     if (wanted.size > 0 && !wanted.has(league)) continue;
+    if (extra && league === '') continue;
     const home = (get('HomeTeam') ?? '').trim();
     const away = (get('AwayTeam') ?? '').trim();
     const kickoffAt = ukLocalToUtc(get('Date') ?? '', get('Time') ?? '');

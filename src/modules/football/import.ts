@@ -1,5 +1,5 @@
 // Where results come from, before the service stores them: football-data.co.uk's file of a league's
-// season (`{RESULTS_BASE_URL}/<yyyy>/<Div>.csv`), its URL, its download and its text encoding.
+// season (`{RESULTS_BASE_URL}/<yyyy>/<Div>.csv`) or an extra league's country file, its URL, its download and its text encoding.
 import { type DownloadOptions, downloadBytes } from '../../lib/download.js';
 import { seasonFolder } from './results-csv.js';
 
@@ -27,6 +27,21 @@ export function resultsUrl(baseUrl: string, code: string, season: string): strin
   if (!folder) throw new Error(`"${season}" is not a season such as 2025-26`);
   if (!/^[A-Za-z0-9]{1,8}$/.test(code)) throw new Error(`"${code}" is not a league code such as E0`);
   return `${baseUrl.replace(/\/+$/, '')}/${folder}/${code}.csv`;
+}
+
+/**
+ * An extra league's file (one per country, every season): football-data.co.uk keeps them in `new/`
+ * beside the season folders (`…/mmz4281` → `…/new/ARG.csv`), so one RESULTS_BASE_URL serves both.
+ */
+export function extraResultsUrl(baseUrl: string, code: string): string {
+  if (!/^[A-Za-z0-9]{1,8}$/.test(code)) throw new Error(`"${code}" is not a league code such as ARG`);
+  return new URL(`../new/${code}.csv`, `${baseUrl.replace(/\/+$/, '')}/`).toString();
+}
+
+/** The season labels an extra league's sync keeps: a `2025-26` season's own, or its two calendar years. */
+export function extraSeasonLabels(season: string): string[] {
+  const start = Number(season.slice(0, 4));
+  return [season, String(start), String(start + 1)];
 }
 
 export async function downloadResults(url: string, options: DownloadOptions): Promise<string> {

@@ -1,39 +1,67 @@
 // Queries for football results: leagues, teams, their aliases and matches. Names arrive here
 // already normalised (see normalize.ts); the rules live in the service.
-import { and, count, countDistinct, desc, eq, gte, inArray, lt, max, or, sql } from 'drizzle-orm';
-import { type Executor, type NamedStatement, namedQuery } from '../../db/client.js';
+import { and, asc, count, countDistinct, desc, eq, gte, inArray, like, lt, max, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { type Executor, type NamedStatement, namedQuery, preparedOnce } from '../../db/client.js';
 import {
   type FootballLeague,
+  type FootballSyncStatus,
   type FootballTeam,
   footballLeagueAliases,
   footballLeagues,
   footballMatches,
+  footballSyncStatus,
   footballTeamAliases,
   footballTeams,
   type NewFootballMatch,
   ODDS_COLUMNS,
   type OddsColumn,
 } from '../../db/schema/football.js';
+import { isoTimestamp } from '../../lib/time.js';
 
 /** A league by its code (any case) or one of its aliases. */
 export async function findLeague(db: Executor, normalized: string): Promise<FootballLeague | undefined> {
-  const [row] = await db
-    .select({ league: footballLeagues })
-    .from(footballLeagues)
-    .leftJoin(footballLeagueAliases, eq(footballLeagueAliases.leagueId, footballLeagues.id))
-    .where(
-      or(
-        sql`lower(${footballLeagues.code}) = ${normalized.replace(/ /g, '')}`,
-        eq(footballLeagueAliases.aliasNormalized, normalized),
-      ),
-    )
-    .limit(1);
+  // Prepared once: a competition's fixtures list resolves its league on every request (issue 57).
+  const prepare = () =>
+    db
+      .select({ league: footballLeagues })
+      .from(footballLeagues)
+      .leftJoin(footballLeagueAliases, eq(footballLeagueAliases.leagueId, footballLeagues.id))
+      .where(
+        or(
+          sql`lower(${footballLeagues.code}) = ${sql.placeholder('code')}`,
+          eq(footballLeagueAliases.aliasNormalized, sql.placeholder('normalized')),
+        ),
+      )
+      .limit(1)
+      .prepare('football_league_by_name');
+  const [row] = await preparedOnce(db, 'football_league_by_name', prepare).execute({
+    code: normalized.replace(/ /g, ''),
+    normalized,
+  });
   return row?.league;
 }
 
+/** A league by its exact code (prepared once: a competition's fixtures page looks it up each time). */
 export async function findLeagueByCode(db: Executor, code: string): Promise<FootballLeague | undefined> {
-  const [row] = await db.select().from(footballLeagues).where(eq(footballLeagues.code, code)).limit(1);
+  const prepare = () =>
+    db
+      .select()
+      .from(footballLeagues)
+      .where(eq(footballLeagues.code, sql.placeholder('code')))
+      .limit(1)
+      .prepare('football_league_by_code');
+  const [row] = await preparedOnce(db, 'football_league_by_code', prepare).execute({ code });
   return row;
+}
+
+/** Leagues by their codes (exact, as the catalogue writes them). */
+export function findLeaguesByCodes(db: Executor, codes: readonly string[]): Promise<FootballLeague[]> {
+  if (codes.length === 0) return Promise.resolve([]);
+  return db
+    .select()
+    .from(footballLeagues)
+    .where(inArray(footballLeagues.code, [...codes]));
 }
 
 export async function insertLeague(db: Executor, code: string, name: string): Promise<void> {
@@ -389,4 +417,200 @@ export async function matchesOneXTwoOdds(db: Executor, ids: readonly number[]): 
     .from(m)
     .where(sql`${m.id} IN (SELECT jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb)::int)`)
     .orderBy(m.id);
+}
+
+/** A league's stored history since a day: matches, those with any 1X2 odds, its first and last days. */
+export interface LeagueHistory {
+  leagueId: number;
+  code: string;
+  name: string;
+  /** Every stored match. */
+  matches: number;
+  /** Matches played on or after `since`. */
+  recent: number;
+  /** Of those, the ones with 1X2 odds (pre-match or closing, Pinnacle or the average). */
+  recentWithOdds: number;
+  lastPlayedOn: string | null;
+  lastImportedAt: string | null;
+}
+
+export async function leagueHistories(db: Executor, since: string): Promise<LeagueHistory[]> {
+  const result = await db.execute(sql`
+    SELECT l.id, l.code, l.name,
+           count(m.id) AS matches,
+           count(m.id) FILTER (WHERE m.played_on >= ${since}) AS recent,
+           count(m.id) FILTER (WHERE m.played_on >= ${since} AND (
+             m.pre_pinnacle_home IS NOT NULL OR m.pre_average_home IS NOT NULL OR
+             m.close_pinnacle_home IS NOT NULL OR m.close_average_home IS NOT NULL)) AS with_odds,
+           max(m.played_on)::text AS last_played_on,
+           max(m.created_at) AS last_imported_at
+    FROM ${footballLeagues} l LEFT JOIN ${footballMatches} m ON m.league_id = l.id
+    GROUP BY l.id, l.code, l.name`);
+  return (result as { rows: Record<string, unknown>[] }).rows.map((row) => ({
+    leagueId: Number(row.id),
+    code: String(row.code),
+    name: String(row.name),
+    matches: Number(row.matches),
+    recent: Number(row.recent),
+    recentWithOdds: Number(row.with_odds),
+    lastPlayedOn: row.last_played_on === null ? null : String(row.last_played_on),
+    lastImportedAt:
+      row.last_imported_at === null ? null : isoTimestamp(row.last_imported_at as string | Date),
+  }));
+}
+
+export type SyncSource = 'results' | 'fixtures';
+
+/** Records a sync's outcome for each code: a success (with what it stored) or a failure's one line. */
+export async function recordSync(
+  db: Executor,
+  codes: readonly string[],
+  source: SyncSource,
+  at: Date,
+  outcome: { stored: number } | { error: string },
+): Promise<void> {
+  if (codes.length === 0) return;
+  const success = 'stored' in outcome;
+  const rows = codes.map((leagueCode) => ({
+    leagueCode,
+    source,
+    ...(success
+      ? { lastSuccessAt: at.toISOString(), lastStored: outcome.stored }
+      : { lastFailureAt: at.toISOString(), lastError: outcome.error }),
+  }));
+  await db
+    .insert(footballSyncStatus)
+    .values(rows)
+    .onConflictDoUpdate({
+      target: [footballSyncStatus.leagueCode, footballSyncStatus.source],
+      set: success
+        ? { lastSuccessAt: sql`excluded.last_success_at`, lastStored: sql`excluded.last_stored` }
+        : { lastFailureAt: sql`excluded.last_failure_at`, lastError: sql`excluded.last_error` },
+    });
+}
+
+export function syncStatuses(db: Executor): Promise<FootballSyncStatus[]> {
+  return db.select().from(footballSyncStatus);
+}
+
+/** The final scores of stored matches, by id (slips settle their legs' other markets on them). */
+export async function matchScores(
+  db: Executor,
+  ids: readonly number[],
+): Promise<Array<{ id: number; homeGoals: number; awayGoals: number }>> {
+  if (ids.length === 0) return [];
+  const m = footballMatches;
+  return db
+    .select({ id: m.id, homeGoals: m.homeGoals, awayGoals: m.awayGoals })
+    .from(m)
+    .where(sql`${m.id} IN (SELECT jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb)::int)`);
+}
+
+/** A national-team result as the national forecaster learns it (the team names are the stored ones). */
+export interface StoredInternationalMatch {
+  playedOn: string;
+  competition: string;
+  homeName: string;
+  awayName: string;
+  homeGoals: number;
+  awayGoals: number;
+  neutral: boolean;
+}
+
+/**
+ * Every national-team result (leagues coded `INT-…`) played before a day (yyyy-mm-dd, exclusive),
+ * oldest first: the forecaster walks the whole history (about 45,000 rows).
+ */
+export async function internationalMatchesBefore(
+  db: Executor,
+  before: string,
+): Promise<StoredInternationalMatch[]> {
+  const home = alias(footballTeams, 'home_team');
+  const away = alias(footballTeams, 'away_team');
+  return db
+    .select({
+      playedOn: footballMatches.playedOn,
+      competition: footballLeagues.code,
+      homeName: home.name,
+      awayName: away.name,
+      homeGoals: footballMatches.homeGoals,
+      awayGoals: footballMatches.awayGoals,
+      neutral: footballMatches.neutral,
+    })
+    .from(footballMatches)
+    .innerJoin(footballLeagues, eq(footballLeagues.id, footballMatches.leagueId))
+    .innerJoin(home, eq(home.id, footballMatches.homeTeamId))
+    .innerJoin(away, eq(away.id, footballMatches.awayTeamId))
+    .where(and(sql`${footballLeagues.code} like 'INT-%'`, lt(footballMatches.playedOn, before)))
+    .orderBy(footballMatches.playedOn, footballMatches.id);
+}
+
+/**
+ * Teams whose name or one of whose aliases contains `normalized` (a folded text: letters, digits,
+ * spaces), those starting with it first, then by name; at most `limit` (the console's team picker).
+ */
+export function searchTeams(db: Executor, normalized: string, limit: number): Promise<FootballTeam[]> {
+  const pattern = `%${normalized.replace(/[%_\\]/g, '')}%`;
+  const prefix = `${normalized.replace(/[%_\\]/g, '')}%`;
+  return db
+    .select()
+    .from(footballTeams)
+    .where(
+      or(
+        like(footballTeams.nameNormalized, pattern),
+        inArray(
+          footballTeams.id,
+          db
+            .select({ id: footballTeamAliases.teamId })
+            .from(footballTeamAliases)
+            .where(like(footballTeamAliases.aliasNormalized, pattern)),
+        ),
+      ),
+    )
+    .orderBy(sql`(${footballTeams.nameNormalized} LIKE ${prefix}) DESC`, asc(footballTeams.name))
+    .limit(limit);
+}
+
+/** A domestic or European cup result as the cup rating reads it (stored names, the league's code). */
+export interface StoredRatingMatch {
+  playedOn: string;
+  league: string;
+  homeName: string;
+  awayName: string;
+  homeGoals: number;
+  awayGoals: number;
+  neutral: boolean;
+  odds: Record<OddsColumn, number | null>;
+}
+
+/**
+ * Every result of the given leagues (the cups and the domestic leagues of the cups' countries)
+ * played before a day (yyyy-mm-dd, exclusive), oldest first: the cup rating walks them all.
+ */
+export async function ratingMatchesBefore(
+  db: Executor,
+  leagueCodes: readonly string[],
+  before: string,
+): Promise<StoredRatingMatch[]> {
+  const home = alias(footballTeams, 'home_team');
+  const away = alias(footballTeams, 'away_team');
+  return db
+    .select({
+      playedOn: footballMatches.playedOn,
+      league: footballLeagues.code,
+      homeName: home.name,
+      awayName: away.name,
+      homeGoals: footballMatches.homeGoals,
+      awayGoals: footballMatches.awayGoals,
+      neutral: footballMatches.neutral,
+      odds: Object.fromEntries(ODDS_COLUMNS.map((key) => [key, footballMatches[key]])) as {
+        [K in OddsColumn]: (typeof footballMatches)[K];
+      },
+    })
+    .from(footballMatches)
+    .innerJoin(footballLeagues, eq(footballLeagues.id, footballMatches.leagueId))
+    .innerJoin(home, eq(home.id, footballMatches.homeTeamId))
+    .innerJoin(away, eq(away.id, footballMatches.awayTeamId))
+    .where(and(inArray(footballLeagues.code, [...leagueCodes]), lt(footballMatches.playedOn, before)))
+    .orderBy(footballMatches.playedOn, footballMatches.id);
 }

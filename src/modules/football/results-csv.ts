@@ -1,18 +1,14 @@
 // Reads football-data.co.uk result files into typed rows, and says which rows it skipped and why.
 // The quirks it absorbs: dates as dd/mm/yy or dd/mm/yyyy, counts written as decimals (`2.0`),
 // trailing empty rows, and over/under columns spelled `PC>2.5` or `PC_2_5` (`PC<2.5` or `PC_2_5_1`).
+// The extra leagues' country files and the results-only files are read too (result-formats.ts).
 import type { OddsColumn } from '../../db/schema/football.js';
 import { parseCsv } from './csv.js';
-import {
-  canonicalColumn,
-  type MarketOdds,
-  type OddsGroup,
-  type Pair,
-  readMarketOdds,
-  type Triple,
-} from './odds-columns.js';
+import { type MarketOdds, type OddsGroup, type Pair, readMarketOdds, type Triple } from './odds-columns.js';
+import { mainLayout, type ResultsFormat } from './result-formats.js';
 
 export type { Pair, Triple } from './odds-columns.js';
+export type { ResultsFormat } from './result-formats.js';
 
 export interface ResultRow {
   /** Line in the file, for reports. */
@@ -26,6 +22,8 @@ export interface ResultRow {
   kickoff: string | null;
   homeTeam: string;
   awayTeam: string;
+  /** The names exactly as the file writes them, where that is not the trimmed name (`"Ingolstadt "`). */
+  written?: { home: string; away: string };
   homeGoals: number;
   awayGoals: number;
   halfTimeHomeGoals: number | null;
@@ -39,6 +37,8 @@ export interface ResultRow {
   odds: RowOdds;
   /** The market's odds in two groups that never mix: pre-match and closing. */
   market: MarketOdds;
+  /** Played on neutral ground (the national teams' file says so; absent: not neutral). */
+  neutral?: boolean;
 }
 
 /** The scoring view of a row's odds (closing first, the evaluation's benchmark); the model reads `market`. */
@@ -117,18 +117,16 @@ function count(text: string | undefined): number | null {
   return Number.isFinite(number) && number >= 0 && Number.isInteger(number) ? number : null;
 }
 
-export function parseResultsCsv(text: string, options: { league?: string } = {}): ParsedResults {
-  const records = parseCsv(text);
-  const header = records[0];
+export function parseResultsCsv(
+  text: string,
+  options: { league?: string; season?: string } = {},
+): ParsedResults & { format: ResultsFormat } {
+  const parsedCsv = parseCsv(text);
   const rows: ResultRow[] = [];
   const skipped: SkippedRow[] = [];
-  if (!header) return { rows, skipped: [{ line: 1, reason: 'empty file' }] };
-
-  const columns = new Map<string, number>();
-  header.fields.forEach((name, i) => {
-    const key = canonicalColumn(name);
-    if (!columns.has(key)) columns.set(key, i);
-  });
+  const header = parsedCsv[0];
+  if (!header) return { rows, skipped: [{ line: 1, reason: 'empty file' }], format: 'division' };
+  const { format, columns, records: body } = mainLayout(parsedCsv);
   const required = ['Date', 'HomeTeam', 'AwayTeam', 'FTHG', 'FTAG'];
   const missing = required.filter((name) => !columns.has(name));
   // Older files name the teams HT/AT.
@@ -139,11 +137,12 @@ export function parseResultsCsv(text: string, options: { league?: string } = {})
     return {
       rows,
       skipped: [{ line: header.line, reason: `missing columns: ${stillMissing.join(', ')}` }],
+      format,
     };
   }
 
   let fileSeason: string | null = null;
-  for (const record of records.slice(1)) {
+  for (const record of body) {
     const get = (name: string): string | undefined => {
       const i = columns.get(name);
       return i === undefined ? undefined : record.fields[i];
@@ -166,8 +165,9 @@ export function parseResultsCsv(text: string, options: { league?: string } = {})
       reason(`unreadable date "${get('Date') ?? ''}"`);
       continue;
     }
-    const homeTeam = (get('HomeTeam') ?? '').trim();
-    const awayTeam = (get('AwayTeam') ?? '').trim();
+    const [homeWritten, awayWritten] = [get('HomeTeam') ?? '', get('AwayTeam') ?? ''];
+    const homeTeam = homeWritten.trim();
+    const awayTeam = awayWritten.trim();
     if (homeTeam === '' || awayTeam === '') {
       reason('missing team name');
       continue;
@@ -178,22 +178,29 @@ export function parseResultsCsv(text: string, options: { league?: string } = {})
     }
     const league = (get('Div') ?? '').trim() || options.league || '';
     if (league === '') {
-      reason('no league code (Div column)');
+      reason(
+        format === 'extra'
+          ? `unknown country "${(get('Country') ?? '').trim()}"`
+          : 'no league code (Div column or file name)',
+      );
       continue;
     }
     const seasonColumn = (get('Season') ?? '').trim();
-    fileSeason ??= seasonOf(parsedDate.date);
+    fileSeason ??= options.season ?? seasonOf(parsedDate.date);
     const market = readMarketOdds(get);
     const kickoff = (get('Time') ?? '').trim();
     rows.push({
       line: record.line,
       league,
-      season: /^\d{4}-\d{2}$/.test(seasonColumn) ? seasonColumn : fileSeason,
+      season: /^\d{4}(?:-\d{2})?$/.test(seasonColumn) ? seasonColumn : fileSeason,
       date: parsedDate.date,
       timestamp: parsedDate.timestamp,
       kickoff: /^\d{1,2}:\d{2}$/.test(kickoff) ? kickoff : null,
       homeTeam,
       awayTeam,
+      ...(homeWritten !== homeTeam || awayWritten !== awayTeam
+        ? { written: { home: homeWritten, away: awayWritten } }
+        : {}),
       homeGoals,
       awayGoals,
       halfTimeHomeGoals: count(get('HTHG')),
@@ -213,7 +220,7 @@ export function parseResultsCsv(text: string, options: { league?: string } = {})
       market,
     });
   }
-  return { rows, skipped };
+  return { rows, skipped, format };
 }
 
 /** A row's two odds groups as the matches table stores them, column by column. */

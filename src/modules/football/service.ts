@@ -6,13 +6,33 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Config } from '../../config.js';
-import type { Database } from '../../db/client.js';
+import type { Database, Executor } from '../../db/client.js';
 import type { FootballLeague, FootballTeam, NewFootballMatch } from '../../db/schema/football.js';
 import { impliedProbabilities, type Probabilities3 } from '../../engine/evaluation.js';
+import type { Clock } from '../../lib/clock.js';
+import { competitionOf, isExtraLeague } from '../../lib/competitions.js';
+import { oneLine } from '../../lib/text.js';
+import { parseCsv } from './csv.js';
+import { cupResultRows, isCupText, readCupFile } from './cup-files.js';
 import { pastOneXTwoOdds } from './evaluation-data.js';
 import { type FixtureRow, parseFixturesCsv } from './fixtures-csv.js';
-import { currentSeason, decodeResults, downloadResults, resultsUrl } from './import.js';
+import { centralEuropeanKickoff } from './football-txt.js';
+import {
+  currentSeason,
+  decodeResults,
+  downloadResults,
+  extraResultsUrl,
+  extraSeasonLabels,
+  resultsUrl,
+} from './import.js';
+import {
+  internationalResultRows,
+  isInternationalResultsHeader,
+  parseInternationalResults,
+  scheduledSkipped,
+} from './international-csv.js';
 import { KNOWN_TEAM_ALIASES } from './known-aliases.js';
+import { nationalTeamAliases } from './national-teams.js';
 import { normalizeName } from './normalize.js';
 import {
   type FixtureResult,
@@ -21,6 +41,7 @@ import {
   findLeague,
   findLeagueByCode,
   findLeagueById,
+  findLeaguesByCodes,
   findLeaguesByIds,
   findTeams,
   insertLeague,
@@ -29,14 +50,25 @@ import {
   insertTeamAlias,
   insertTeamAliases,
   insertTeams,
+  internationalMatchesBefore,
   latestLeagueOfTeam,
   leagueFrequencies,
+  leagueHistories,
   leagueMatches,
   leagueVersion,
   matchesOneXTwoOdds,
+  matchScores,
   matchStats,
+  ratingMatchesBefore,
+  recordSync,
+  type StoredInternationalMatch,
   type StoredMatch,
+  type StoredRatingMatch,
+  type SyncSource,
+  searchTeams,
+  syncStatuses,
 } from './repository.js';
+import { fileLeagueSeason } from './result-formats.js';
 import {
   marketOddsOf,
   oddsColumns,
@@ -84,7 +116,7 @@ function knownAliasesOf(
 ): Array<{ teamId: number; alias: string; aliasNormalized: string }> {
   return teams.flatMap((team) =>
     team
-      ? (KNOWN_TEAM_ALIASES[team.name] ?? [])
+      ? [...(KNOWN_TEAM_ALIASES[team.name] ?? []), ...nationalTeamAliases(team.name)]
           .map((alias) => ({ teamId: team.id, alias, aliasNormalized: normalizeName(alias) }))
           .filter((row) => row.aliasNormalized !== team.nameNormalized)
       : [],
@@ -96,6 +128,8 @@ export interface FootballServiceDeps {
   config: Pick<Config, 'resultsBaseUrl' | 'downloadMaxBytes'>;
   /** Downloads the season files (tests point RESULTS_BASE_URL at a local server instead). */
   fetch?: typeof fetch;
+  /** When a sync's outcome is recorded (the console's sync health); the system clock without it. */
+  clock?: Clock;
 }
 
 /** A played match as the bookmakers saw it: margin-free home/draw/away probabilities, and the result. */
@@ -105,8 +139,67 @@ export interface MarketView {
   actual: 'home' | 'draw' | 'away';
 }
 
+/** A cup season file's scheduled matches, for the fixtures module. */
+export interface CupSeasonFixtures {
+  competition: string | null;
+  scheduled: {
+    home: string;
+    away: string;
+    stage: string | null;
+    leg: 1 | 2 | null;
+    /** A knockout round's match (not a group's, nor a league phase's). */
+    knockout: boolean;
+    kickoffAt: string;
+  }[];
+  skipped: number;
+}
+
+/**
+ * Stores the national teams' results file (the worker's INTERNATIONAL_RESULTS_URL sync), names
+ * brought to current ones by the reader, with the new rows counted per competition code for the
+ * console's sync health. A text that is not that file is refused before anything is written.
+ */
+async function importInternationalText(
+  db: Database,
+  importRows: (rows: readonly ResultRow[]) => Promise<ImportReport>,
+  text: string,
+  file: string,
+): Promise<FileImportReport & { insertedByCompetition: Map<string, number> }> {
+  if (!isInternationalResultsHeader(parseCsv(text.slice(0, text.search(/[\r\n]|$/)))[0]?.fields ?? [])) {
+    throw new Error(`${file} is not the international results file (date,home_team,away_team,…)`);
+  }
+  const parsed = parseInternationalResults(text);
+  const rows = internationalResultRows(parsed.matches);
+  // The file holds every international since 1872 and grows by a few a day: the matches already
+  // stored are left out before any write, so a daily pass writes only what is new.
+  const keyOf = (day: string, home: string, away: string) =>
+    `${day}|${normalizeName(home)}|${normalizeName(away)}`;
+  const stored = new Set(
+    (await internationalMatchesBefore(db, '9999-12-31')).map((match) =>
+      keyOf(match.playedOn, match.homeName, match.awayName),
+    ),
+  );
+  const byCompetition = new Map<string, ResultRow[]>();
+  for (const row of rows) {
+    if (stored.has(keyOf(row.date, row.homeTeam, row.awayTeam))) continue;
+    const group = byCompetition.get(row.league);
+    if (group) group.push(row);
+    else byCompetition.set(row.league, [row]);
+  }
+  const insertedByCompetition = new Map<string, number>();
+  let inserted = 0;
+  for (const [code, part] of byCompetition) {
+    const report = await importRows(part);
+    insertedByCompetition.set(code, report.inserted);
+    inserted += report.inserted;
+  }
+  const report: ImportReport = { rows: rows.length, inserted, duplicates: rows.length - inserted };
+  const skipped = [...parsed.skipped, ...scheduledSkipped(parsed.matches)];
+  return { ...report, file, skipped, insertedByCompetition };
+}
+
 /** Results imports: parsed rows, a CSV text or file, a season downloaded from football-data.co.uk. */
-function createResultsImport({ db, config, fetch: fetchImpl = fetch }: FootballServiceDeps) {
+function createResultsImport({ db, config, fetch: fetchImpl = fetch, clock }: FootballServiceDeps) {
   /** Stores parsed rows: leagues and teams created as met, matches inserted once (a stored one takes the file's odds). */
   async function importRows(rows: readonly ResultRow[], onProgress?: ImportProgress): Promise<ImportReport> {
     const leagueIds = new Map<string, number>();
@@ -138,6 +231,9 @@ function createResultsImport({ db, config, fetch: fetchImpl = fetch }: FootballS
     }
 
     let inserted = 0;
+    // One match per pairing and day (the table's key): a file listing one twice (the international
+    // file has Tahiti v New Caledonia twice on 1974-02-17) keeps its first, the second a duplicate.
+    const seen = new Set<string>();
     onProgress?.(0, rows.length);
     for (let start = 0; start < rows.length; start += BATCH) {
       const batch: NewFootballMatch[] = [];
@@ -147,6 +243,9 @@ function createResultsImport({ db, config, fetch: fetchImpl = fetch }: FootballS
         const away = teams.get(normalizeName(row.awayTeam));
         // Two names that resolve to one team (through an alias) cannot be a match.
         if (leagueId === undefined || !home || !away || home.id === away.id) continue;
+        const key = `${home.id}:${away.id}:${row.date}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
         batch.push({
           leagueId,
           season: row.season,
@@ -162,6 +261,7 @@ function createResultsImport({ db, config, fetch: fetchImpl = fetch }: FootballS
           awayShots: row.awayShots,
           homeShotsOnTarget: row.homeShotsOnTarget,
           awayShotsOnTarget: row.awayShotsOnTarget,
+          neutral: row.neutral ?? false,
           ...oddsColumns(row.market),
         });
       }
@@ -171,13 +271,21 @@ function createResultsImport({ db, config, fetch: fetchImpl = fetch }: FootballS
     return { rows: rows.length, inserted, duplicates: rows.length - inserted };
   }
 
-  /** Parses a football-data.co.uk CSV text and stores its rows, reported under the name `file`. */
+  /**
+   * Parses a results CSV text and stores its rows, reported under the name `file`: a
+   * football-data.co.uk layout, or the national teams' results file (told by its header).
+   */
   async function importText(
     text: string,
     file: string,
     onProgress?: ImportProgress,
     options: { league?: string; season?: string } = {},
   ): Promise<FileImportReport> {
+    if (isInternationalResultsHeader(parseCsv(text.slice(0, text.search(/[\r\n]|$/)))[0]?.fields ?? [])) {
+      const parsed = parseInternationalResults(text);
+      const report = await importRows(internationalResultRows(parsed.matches), onProgress);
+      return { ...report, file, skipped: [...parsed.skipped, ...scheduledSkipped(parsed.matches)] };
+    }
     const parsed = parseResultsCsv(text, options);
     const rows = options.season
       ? parsed.rows.map((row) => ({ ...row, season: options.season! }))
@@ -186,28 +294,82 @@ function createResultsImport({ db, config, fetch: fetchImpl = fetch }: FootballS
     return { ...report, file, skipped: parsed.skipped };
   }
 
+  /** Stores a cup season file's played matches (their 90-minute scores), under the cup's code. */
+  async function importCupText(
+    text: string,
+    path: string,
+    onProgress?: ImportProgress,
+  ): Promise<FileImportReport> {
+    const file = readCupFile(path, text);
+    const { rows, skipped } = cupResultRows(file);
+    const report = await importRows(rows, onProgress);
+    return { ...report, file: file.file, skipped: [...file.skipped, ...skipped] };
+  }
+
   /**
    * Downloads one league's season from RESULTS_BASE_URL and imports it; the season's rows are
-   * labelled with `season`.
+   * labelled with `season`. An extra league's file holds every season: its rows of `season` (or of
+   * its calendar years, for a league played within one year) are kept, with their own labels.
    */
-  async function syncLeague(
+  async function download(
     code: string,
     season: string,
     onProgress?: ImportProgress,
   ): Promise<FileImportReport & { url: string }> {
+    if (isExtraLeague(code)) {
+      const url = extraResultsUrl(config.resultsBaseUrl, code);
+      const text = await downloadResults(url, { maxBytes: config.downloadMaxBytes, fetchImpl });
+      const parsed = parseResultsCsv(text);
+      const labels = new Set(extraSeasonLabels(season));
+      const rows = parsed.rows.filter((row) => row.league === code && labels.has(row.season));
+      const report = await importRows(rows, onProgress);
+      return { ...report, file: `${code} ${season}`, skipped: parsed.skipped, url };
+    }
     const url = resultsUrl(config.resultsBaseUrl, code, season);
     const text = await downloadResults(url, { maxBytes: config.downloadMaxBytes, fetchImpl });
     const report = await importText(text, `${code} ${season}`, onProgress, { league: code, season });
     return { ...report, url };
   }
 
+  /** `download`, its outcome recorded for the console's sync health (a failure's first line). */
+  async function syncLeague(
+    code: string,
+    season: string,
+    onProgress?: ImportProgress,
+  ): Promise<FileImportReport & { url: string }> {
+    const at = () => clock?.now() ?? new Date();
+    try {
+      const report = await download(code, season, onProgress);
+      await recordSync(db, [code], 'results', at(), { stored: report.inserted });
+      return report;
+    } catch (error) {
+      const reason = oneLine(error);
+      await recordSync(db, [code], 'results', at(), { error: reason }).catch(() => undefined);
+      throw error;
+    }
+  }
+
   return {
     importRows,
     importText,
 
+    /**
+     * Imports a file of any of the three layouts, or a European cup's season file (Football.TXT
+     * or the cup CSV); a file without a league column (results only) takes its league from its
+     * name (`SC1-2015-16.csv`).
+     */
     async importFile(path: string, onProgress?: ImportProgress): Promise<FileImportReport> {
-      return importText(decodeResults(await readFile(path)), basename(path), onProgress);
+      const name = basename(path);
+      const text = decodeResults(await readFile(path));
+      if (isCupText(text)) return importCupText(text, path, onProgress);
+      const league = fileLeagueSeason(name)?.league;
+      return importText(text, name, onProgress, league ? { league } : {});
     },
+
+    importCupText,
+
+    importInternationalText: (text: string, file: string) =>
+      importInternationalText(db, importRows, text, file),
 
     syncLeague,
 
@@ -282,12 +444,15 @@ function createFixtureNeeds(db: Database) {
     /**
      * A league by its code and teams by name (any case, accents, aliases), each created when new
      * as a results import creates them (known aliases too), so the fixtures of a league never
-     * imported still sync. The map is keyed by the names as given.
+     * imported still sync. The map is keyed by the names as given. `executor`: the caller's
+     * transaction, when the teams must come and go with its own writes (an admin's import).
      */
     async ensureLeagueAndTeams(
       code: string,
       names: readonly string[],
+      executor: Executor = db,
     ): Promise<{ league: FootballLeague; teams: Map<string, FootballTeam> }> {
+      const db = executor;
       let league = await findLeagueByCode(db, code);
       if (!league) {
         await insertLeague(db, code, code);
@@ -325,6 +490,33 @@ function createFixtureNeeds(db: Database) {
       return parseFixturesCsv(decodeResults(bytes), leagues);
     },
 
+    /**
+     * A European cup's Football.TXT file (FOOTBALL_TXT_URL): its cup and its scheduled matches at
+     * their Central European kick-off; throws when the text is not such a file.
+     */
+    parseCupSeason(name: string, text: string): CupSeasonFixtures {
+      if (!isCupText(text)) throw new Error(`${name} is not a Football.TXT season file`);
+      const file = readCupFile(name, text);
+      const scheduled = file.matches.filter((match) => match.score === null && match.extraTime === null);
+      return {
+        competition: file.matches[0]?.competition ?? null,
+        skipped: file.skipped.length,
+        scheduled: scheduled.map((match) => ({
+          home: match.home,
+          away: match.away,
+          stage: match.stage,
+          leg: match.leg,
+          knockout: match.knockout,
+          kickoffAt: centralEuropeanKickoff(match.date, match.kickoff).toISOString(),
+        })),
+      };
+    },
+    /** Known teams matching a typed text (name or alias, any case and accents), for a picker. */
+    searchTeams(text: string, limit: number): Promise<FootballTeam[]> {
+      const normalized = normalizeName(text);
+      return normalized === '' ? Promise.resolve([]) : searchTeams(db, normalized, limit);
+    },
+
     /** Leagues by id. */
     leaguesByIds(ids: readonly number[]): Promise<FootballLeague[]> {
       return findLeaguesByIds(db, ids);
@@ -337,8 +529,12 @@ function createFixtureNeeds(db: Database) {
   };
 }
 
-export function createFootballService({ db, config, fetch: fetchImpl = fetch }: FootballServiceDeps) {
+export function createFootballService({ db, config, fetch: fetchImpl = fetch, clock }: FootballServiceDeps) {
   async function resolveLeague(text: string): Promise<FootballLeague | undefined> {
+    // A catalogue code as written (`INT-AFCON`: the folding would take its hyphen).
+    const known = competitionOf(text);
+    const byCode = known ? await findLeagueByCode(db, known.code) : undefined;
+    if (byCode) return byCode;
     const normalized = normalizeName(text);
     return normalized === '' ? undefined : findLeague(db, normalized);
   }
@@ -404,13 +600,23 @@ export function createFootballService({ db, config, fetch: fetchImpl = fetch }: 
     resolveTeam,
     resolveTeams,
     findFixtures,
-    ...createResultsImport({ db, config, fetch: fetchImpl }),
+    ...createResultsImport({ db, config, fetch: fetchImpl, ...(clock ? { clock } : {}) }),
     ...createAliases(db),
 
     /** The league a team played its latest match in, before a day (yyyy-mm-dd, exclusive). */
     async latestLeagueOf(teamId: number, before: string): Promise<FootballLeague | undefined> {
       const leagueId = await latestLeagueOfTeam(db, teamId, before);
       return leagueId === undefined ? undefined : findLeagueById(db, leagueId);
+    },
+
+    /** Every national-team result played before a day (yyyy-mm-dd, exclusive), oldest first. */
+    internationalMatches(before: string): Promise<StoredInternationalMatch[]> {
+      return internationalMatchesBefore(db, before);
+    },
+
+    /** Every result of these leagues played before a day (yyyy-mm-dd, exclusive), oldest first. */
+    ratingMatches(leagueCodes: readonly string[], before: string): Promise<StoredRatingMatch[]> {
+      return ratingMatchesBefore(db, leagueCodes, before);
     },
 
     /** A league's matches played on days in [from, before), oldest first. */
@@ -464,7 +670,38 @@ export function createFootballService({ db, config, fetch: fetchImpl = fetch }: 
       return views;
     },
 
+    /** The final score of each stored match among `ids`, by id. */
+    async scoresOf(ids: readonly number[]): Promise<Map<number, { home: number; away: number }>> {
+      const rows = await matchScores(db, ids);
+      return new Map(rows.map((row) => [row.id, { home: row.homeGoals, away: row.awayGoals }]));
+    },
+
     ...createFixtureNeeds(db),
+
+    /** The stored leagues' ids of these codes (codes never stored are left out). */
+    async leagueIdsOf(codes: readonly string[]): Promise<number[]> {
+      return (await findLeaguesByCodes(db, codes)).map((league) => league.id);
+    },
+
+    /** Every stored league's history: its matches, those played since `since` and how many carry odds. */
+    histories(since: string) {
+      return leagueHistories(db, since);
+    },
+
+    /** Records a sync's outcome for competitions (the fixtures sync records its own here). */
+    recordSync(
+      codes: readonly string[],
+      source: SyncSource,
+      at: Date,
+      outcome: { stored: number } | { error: string },
+    ): Promise<void> {
+      return recordSync(db, codes, source, at, outcome);
+    },
+
+    /** The recorded sync outcomes, one row per competition and source. */
+    syncStatuses() {
+      return syncStatuses(db);
+    },
   };
 }
 

@@ -80,6 +80,11 @@ export function createMetricsService(deps: MetricsDeps) {
       };
     },
 
+    /** Counts one action refused for responsible play, by its reason (issue 54). */
+    countPlayRefusal(reason: string): void {
+      registryParts().playRefusals.labels(reason).inc();
+    },
+
     /** Every metric now, in the text format, with its content type. */
     async render(): Promise<{ contentType: string; body: string }> {
       const { registry } = registryParts();
@@ -135,7 +140,13 @@ function build(deps: MetricsDeps) {
   );
   backupMetrics(registers, sources.backups);
   pushMetrics(registers, sources.push);
-  return { registry, requests };
+  const playRefusals = new Counter({
+    name: 'pronostics_play_refusals_total',
+    help: 'Checkouts, analyses and slips refused for responsible play, by reason (age_required, under_age, limit_reached, self_excluded).',
+    labelNames: ['reason'] as const,
+    registers,
+  });
+  return { registry, requests, playRefusals };
 }
 
 type Registers = Registry[];

@@ -15,6 +15,7 @@ import {
   markSucceeded,
   releaseJob,
   scheduleRetry as scheduleJobRetry,
+  storeMatrix,
 } from './repository.js';
 import { searchTextOf } from './search-text.js';
 import { detailView } from './service.js';
@@ -60,12 +61,19 @@ export function createAnalysisJobs({ db, ledger, events }: AnalysisJobsDeps) {
      */
     succeed(
       job: ClaimedJob,
-      outcome: { result: Record<string, unknown>; aiModel: string; oddsId?: number | null },
+      outcome: {
+        result: Record<string, unknown>;
+        aiModel: string;
+        oddsId?: number | null;
+        scoreMatrix?: string;
+      },
       now: Date,
     ): Promise<boolean> {
       const searchText = searchTextOf(job.teamsDetails, outcome.result);
       return db.transaction(async (tx) => {
         if (!(await markSucceeded(tx, job, { ...outcome, searchText }, now))) return false;
+        // The matrix its markets were read off, for a slip's legs on this match (never shown).
+        if (outcome.scoreMatrix) await storeMatrix(tx, job.id, outcome.scoreMatrix);
         await events.append(tx, job.userId, 'pronostic.succeeded', await shown(tx, job));
         return true;
       });

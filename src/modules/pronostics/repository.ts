@@ -10,7 +10,12 @@ import {
   namedQuery,
   preparedOnce,
 } from '../../db/client.js';
-import { pronosticCounters, pronostics, pronosticTypes } from '../../db/schema/pronostics.js';
+import {
+  pronosticCounters,
+  pronosticMatrices,
+  pronostics,
+  pronosticTypes,
+} from '../../db/schema/pronostics.js';
 import type { OutcomeFilter, PronosticStatus, PronosticTypeSlug } from '../../lib/allowed-values.js';
 import { escapeLike } from '../../lib/text.js';
 
@@ -318,7 +323,7 @@ export const detailStatement: NamedStatement = {
   text: `SELECT p.id, p.type_id AS "typeId", p.status, p.credits_cost AS "creditsCost",
       p.teams_details::text AS "teamsDetails", p.result::text AS result, p.ai_model AS "aiModel",
       to_char(p.created_at AT TIME ZONE 'UTC', ${API_TIME}) AS "createdAt",
-      p.user_id AS "userId", t.name AS "typeName", t.slug AS "typeSlug", t.difficulty AS "typeDifficulty"
+      p.user_id AS "userId", t.name AS "typeName", t.name_en AS "typeNameEn", t.slug AS "typeSlug", t.difficulty AS "typeDifficulty"
     FROM pronostics p JOIN pronostic_types t ON t.id = p.type_id
     WHERE p.id = $1 AND p.deleted_at IS NULL
     LIMIT 1`,
@@ -330,16 +335,23 @@ export async function findLivePronosticText(db: Executor, id: number) {
     Omit<ListedText, 'total'> & {
       userId: number;
       typeName: string;
+      typeNameEn: string | null;
       typeSlug: PronosticTypeSlug;
       typeDifficulty: number;
     }
   >(db, detailStatement, [id]);
   if (!row) return undefined;
-  const { userId, typeName, typeSlug, typeDifficulty, ...pronostic } = row;
+  const { userId, typeName, typeNameEn, typeSlug, typeDifficulty, ...pronostic } = row;
   return {
     pronostic,
     userId,
-    type: { id: pronostic.typeId, name: typeName, slug: typeSlug, difficulty: typeDifficulty },
+    type: {
+      id: pronostic.typeId,
+      name: typeName,
+      nameEn: typeNameEn,
+      slug: typeSlug,
+      difficulty: typeDifficulty,
+    },
   };
 }
 
@@ -446,6 +458,11 @@ export async function markSucceeded(
   return rows.length > 0;
 }
 
+/** The score matrix of a success, written with it (DESIGN "Slips"); a retried write keeps the first. */
+export async function storeMatrix(db: Executor, pronosticId: number, matrix: string): Promise<void> {
+  await db.insert(pronosticMatrices).values({ pronosticId, matrix }).onConflictDoNothing();
+}
+
 export async function scheduleRetry(
   db: Executor,
   job: ClaimedJob,
@@ -505,7 +522,9 @@ export async function lockType(db: Executor, id: number): Promise<PronosticTypeR
   return row;
 }
 
-export type TypeChanges = Partial<Pick<PronosticTypeRow, 'name' | 'description' | 'difficulty' | 'active'>>;
+export type TypeChanges = Partial<
+  Pick<PronosticTypeRow, 'name' | 'description' | 'nameEn' | 'descriptionEn' | 'difficulty' | 'active'>
+>;
 
 export async function updateType(db: Executor, id: number, changes: TypeChanges): Promise<PronosticTypeRow> {
   const [row] = await db.update(pronosticTypes).set(changes).where(eq(pronosticTypes.id, id)).returning();
@@ -515,7 +534,10 @@ export async function updateType(db: Executor, id: number, changes: TypeChanges)
 /** Inserts the type unless its slug has one; undefined when it had. */
 export async function insertTypeIfAbsent(
   db: Executor,
-  values: Pick<typeof pronosticTypes.$inferInsert, 'name' | 'slug' | 'description' | 'difficulty' | 'active'>,
+  values: Pick<
+    typeof pronosticTypes.$inferInsert,
+    'name' | 'slug' | 'description' | 'nameEn' | 'descriptionEn' | 'difficulty' | 'active'
+  >,
 ): Promise<PronosticTypeRow | undefined> {
   const [row] = await db
     .insert(pronosticTypes)
@@ -654,4 +676,42 @@ export async function analysisBacklog(db: Executor): Promise<{ count: number; ol
     .from(pronostics)
     .where(eq(pronostics.status, 'processing'));
   return { count: Number(row?.count ?? 0), oldestAt: row?.oldestAt ?? null };
+}
+
+/**
+ * `legSources` in one named statement, the ids as one array: a slip check ran it through Drizzle,
+ * whose building of the join and the IN list was a fifth of the check's CPU (issue 57).
+ */
+export const legSourcesStatement: NamedStatement = {
+  name: 'pronostic_leg_sources',
+  text: `SELECT p.id, p.fixture_id AS "fixtureId", p.result, m.matrix
+    FROM pronostics p LEFT JOIN pronostic_matrices m ON m.pronostic_id = p.id
+    WHERE p.user_id = $1 AND p.status = 'success' AND p.deleted_at IS NULL AND p.id = ANY($2::int[])`,
+};
+
+/** What a slip's leg needs of a pronostic: the caller's live successes among `ids`, with the matrix. */
+export async function legSources(db: Executor, userId: number, ids: readonly number[]) {
+  if (ids.length === 0) return [];
+  return namedQuery<{
+    id: number;
+    fixtureId: number | null;
+    result: (typeof pronostics.$inferSelect)['result'];
+    matrix: string | null;
+  }>(db, legSourcesStatement, [userId, [...ids]]);
+}
+
+/** What a slip's settlement needs of the pronostics its legs name, whoever's and deleted or not. */
+export async function settlementStates(db: Executor, ids: readonly number[]) {
+  if (ids.length === 0) return [];
+  return db
+    .select({
+      id: pronostics.id,
+      outcome: pronostics.outcome,
+      settledMatchId: pronostics.settledMatchId,
+      fixtureId: pronostics.fixtureId,
+      teamsDetails: pronostics.teamsDetails,
+      createdOn: sql<string>`to_char(${pronostics.createdAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
+    })
+    .from(pronostics)
+    .where(inArray(pronostics.id, [...ids]));
 }

@@ -39,7 +39,8 @@ const pronosticRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['pronostics'],
-        summary: 'Types de pronostics actifs, par difficulté',
+        summary:
+          'Types de pronostics actifs, par difficulté (nom et description dans la langue de la requête)',
         security: [{ bearer: [] }],
         response: {
           200: Envelope(Type.Object({ types: Type.Array(PronosticTypeSchema) }), UserId),
@@ -64,6 +65,8 @@ const pronosticRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['pronostics'],
         summary: 'Créer un pronostic (débite la difficulté du type en crédits)',
+        description:
+          '403 data.reason self_excluded (data.until) : une pause de jeu est en cours, rien n’est débité.',
         security: [{ bearer: [] }],
         headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String()) }),
         body: CreateBody,
@@ -73,6 +76,7 @@ const pronosticRoutes: FastifyPluginAsyncTypebox = async (app) => {
             Type.Object({ id: Type.Integer(), credits_balance: Type.Integer() }),
           ),
           402: ErrorEnvelope,
+          403: ErrorEnvelope,
           409: ErrorEnvelope,
           ...authErrors,
         },
@@ -136,7 +140,8 @@ const pronosticRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['admin'],
-        summary: 'Modifier le nom, la description, la difficulté (1 à 5) ou l’activation d’un type',
+        summary:
+          'Modifier le nom et la description (français, anglais), la difficulté (1 à 5) ou l’activation d’un type',
         security: [{ bearer: [] }],
         params: IdParams,
         body: UpdateTypeBody,

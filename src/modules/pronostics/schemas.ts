@@ -97,8 +97,15 @@ export const ListQuery = Type.Object({
 export const ListData = Type.Object({ pronostics: Type.Array(ListedPronostic), meta: PageMetaSchema });
 
 /** A type as the back office sees it: inactive ones too, and when it was created. */
+/** The back office sees the French in `name` and `description` and the English beside them. */
 export const AdminPronosticTypeSchema = Type.Object({
   ...PronosticTypeSchema.properties,
+  name_en: Type.Union([Type.String(), Type.Null()], {
+    description: 'English name; null: the French is shown',
+  }),
+  description_en: Type.Union([Type.String(), Type.Null()], {
+    description: 'English description; null: the French is shown',
+  }),
   created_at: Timestamp,
 });
 
@@ -110,6 +117,8 @@ export const UpdateTypeBody = Type.Object(
   {
     name: Type.Optional(TypeName),
     description: Type.Optional(TypeDescription),
+    name_en: Type.Optional(TypeName),
+    description_en: Type.Optional(TypeDescription),
     difficulty: Type.Optional(TypeDifficulty),
     is_active: Type.Optional(Type.Boolean()),
   },
@@ -126,6 +135,8 @@ export const CreateTypeBody = Type.Object(
     }),
     name: TypeName,
     description: TypeDescription,
+    name_en: Type.Optional(TypeName),
+    description_en: Type.Optional(TypeDescription),
     difficulty: TypeDifficulty,
     is_active: Type.Optional(Type.Boolean()),
   },

@@ -9,6 +9,7 @@ import type { PronosticStatus } from '../../lib/allowed-values.js';
 import { type PronosticTypeSlug, pronosticTypeSlugs } from '../../lib/allowed-values.js';
 import type { Clock } from '../../lib/clock.js';
 import { NotFound, NotOwner, PronosticTypeExists, ValidationFailed } from '../../lib/errors.js';
+import { currentLocale } from '../../lib/locale.js';
 import { catalogueFor, messages, validationMessages } from '../../lib/messages.js';
 import { offsetOf, pageMeta, pageRequest } from '../../lib/pagination.js';
 import { foldForSearch } from '../../lib/text.js';
@@ -33,6 +34,7 @@ import {
   insertPronostic,
   insertTypeIfAbsent,
   type ListedText,
+  legSources,
   listActiveTypes,
   listAllPronosticsOf,
   listAllTypes,
@@ -44,6 +46,7 @@ import {
   pronosticsByDayAndStatus,
   pronosticsForExport,
   type ShownPronostic,
+  settlementStates,
   softDeletePronostic,
   type TypeChanges,
   updateType,
@@ -71,12 +74,21 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(
 
 export type CreateInput = Static<typeof CreateBody>;
 
+/**
+ * A type's name in the current language: the English where an admin gave one, else the French
+ * (decision 0136). French requests read exactly the stored French.
+ */
+export function typeName(type: { name: string; nameEn: string | null }): string {
+  return currentLocale() === 'en' ? (type.nameEn ?? type.name) : type.name;
+}
+
 function typeView(type: PronosticTypeRow): Static<typeof PronosticTypeSchema> {
+  const english = currentLocale() === 'en';
   return {
     id: type.id,
-    name: type.name,
+    name: typeName(type),
     slug: type.slug,
-    description: type.description,
+    description: english ? (type.descriptionEn ?? type.description) : type.description,
     difficulty: type.difficulty,
     active: type.active,
   };
@@ -120,16 +132,28 @@ export function listedView(row: ShownPronostic): Static<typeof ListedPronostic> 
 /** What `GET /api/user/pronostic/{id}` returns (also the data of the pronostic events). */
 export function detailView(found: {
   pronostic: ShownPronostic;
-  type: Static<typeof DetailedPronostic>['type'];
+  type: Static<typeof DetailedPronostic>['type'] & { nameEn: string | null };
 }): Static<typeof DetailedPronostic> {
-  return { ...listedView(found.pronostic), type: found.type };
+  const { id, slug, difficulty } = found.type;
+  return { ...listedView(found.pronostic), type: { id, name: typeName(found.type), slug, difficulty } };
 }
 
 /** A type as the back office sees it: the users' view and when it was created. */
 export type AdminPronosticType = Static<typeof AdminPronosticTypeSchema>;
 
+/** Both languages side by side, whatever the console's language: the admin edits each. */
 function adminTypeView(type: PronosticTypeRow): AdminPronosticType {
-  return { ...typeView(type), created_at: isoTimestamp(type.createdAt) };
+  return {
+    id: type.id,
+    name: type.name,
+    slug: type.slug,
+    description: type.description,
+    difficulty: type.difficulty,
+    active: type.active,
+    name_en: type.nameEn,
+    description_en: type.descriptionEn,
+    created_at: isoTimestamp(type.createdAt),
+  };
 }
 
 /** The back office's type edit and creation; their `is_active` is the type's `active`, renamed here only. */
@@ -188,7 +212,11 @@ export interface PronosticServiceDeps {
    * The account's language, which the analysis and the debit's ledger row are written in; and the
    * account held active under its row while the creation writes (a deletion waits, or wins: 401).
    */
-  accounts: AccountLocales & { holdActive(tx: Transaction, userId: number): Promise<void> };
+  accounts: AccountLocales & {
+    holdActive(tx: Transaction, userId: number): Promise<void>;
+    /** Responsible play: 403 `self_excluded` while the account's pause lasts (no new analysis). */
+    refuseIfSelfExcluded(tx: Transaction, userId: number): Promise<void>;
+  };
   /**
    * The match data of a pronostic created from a fixture (`fixture_id`); the container always
    * passes it (a service built without it knows no fixture: 422 on `fixture_id`).
@@ -225,6 +253,21 @@ function createAccountNeeds(db: Database, clock: Clock) {
         created_at: isoTimestamp(row.createdAt),
         deleted_at: row.deletedAt === null ? null : isoTimestamp(row.deletedAt),
       }));
+    },
+  };
+}
+
+/** What the slips module needs of the pronostics (issue 53): its legs' sources and settlement states. */
+function createSlipNeeds(db: Database) {
+  return {
+    /** The caller's live successes among `ids`, each with its stored score matrix (or null). */
+    legSources(userId: number, ids: readonly number[]) {
+      return legSources(db, userId, ids);
+    },
+
+    /** Any pronostics among `ids`: their settlement, fixture, match and when they were made. */
+    settlementStates(ids: readonly number[]) {
+      return settlementStates(db, ids);
     },
   };
 }
@@ -288,6 +331,10 @@ function createTypeAdmin(db: Database, audit: AuditRecorder) {
         ...(input.description !== undefined
           ? { description: cleanText('description', input.description, 3) }
           : {}),
+        ...(input.name_en !== undefined ? { nameEn: cleanText('name_en', input.name_en, 2) } : {}),
+        ...(input.description_en !== undefined
+          ? { descriptionEn: cleanText('description_en', input.description_en, 3) }
+          : {}),
         ...(input.difficulty !== undefined ? { difficulty: input.difficulty } : {}),
         ...(input.is_active !== undefined ? { active: input.is_active } : {}),
       };
@@ -328,6 +375,9 @@ function createTypeAdmin(db: Database, audit: AuditRecorder) {
         slug: input.slug as PronosticTypeSlug,
         name: cleanText('name', input.name, 2),
         description: cleanText('description', input.description, 3),
+        nameEn: input.name_en === undefined ? null : cleanText('name_en', input.name_en, 2),
+        descriptionEn:
+          input.description_en === undefined ? null : cleanText('description_en', input.description_en, 3),
         difficulty: input.difficulty,
         active: input.is_active ?? true,
       };
@@ -385,6 +435,7 @@ export function createPronosticService({
     },
 
     ...createAccountNeeds(db, clock),
+    ...createSlipNeeds(db),
 
     /**
      * Creates the pronostic and debits its cost, or throws InsufficientCredits having changed nothing.
@@ -412,6 +463,7 @@ export function createPronosticService({
       const now = clock.now();
       const created = await db.transaction(async (tx) => {
         await accounts.holdActive(tx, user.id);
+        await accounts.refuseIfSelfExcluded(tx, user.id);
         // The account's language at creation: the narration is written in it, and the row keeps it.
         const locale = await accounts.localeOf(tx, user.id);
         const row = await insertPronostic(tx, {

@@ -8,6 +8,7 @@
 import { DEFAULT_LOCALE, type Locale } from '../../lib/locale.js';
 import { type Catalogue, catalogueFor } from '../../lib/messages.js';
 import { attr, js, jsText, LANGUAGE_SWITCH_STYLE, languageSwitch, perLocale } from '../../lib/page-html.js';
+import { returnsScript, returnsSection } from './page-returns.js';
 
 /** The script's address: French at the address it always had, another language named in it. */
 function scriptPath(locale: Locale): string {
@@ -85,7 +86,7 @@ ${languageSwitch(locale)}<h1>${t.title}</h1>
 <h2>${t.monthly}</h2>
 <div id="monthly" class="wide"></div>
 <p class="note" id="baseline"></p>
-<h2>${t.howWeSettle}</h2>
+${returnsSection(locale)}<h2>${t.howWeSettle}</h2>
 <div id="settlement">
 <ul>
 ${t.settlement
@@ -278,7 +279,7 @@ export const trackRecordScript = perLocale((locale) => {
     });
     return scroller(label, table);
   }
-${chartsScript(t)}  function render(record) {
+${chartsScript(t)}${returnsScript(locale)}  function render(record) {
     var overall = document.getElementById('overall');
     if (record.overall.all_time.settled === 0) {
       overall.appendChild(empty(${js(t.emptyOverall)}));
@@ -333,7 +334,7 @@ ${chartsScript(t)}  function render(record) {
   }
   fetch('/api/track-record', { headers: { accept: 'application/json', 'accept-language': ${js(locale)} } })
     .then(function (r) { if (!r.ok) throw new Error('HTTP ' + r.status); return r.json(); })
-    .then(function (body) { render(body.data.track_record); })
+    .then(function (body) { render(body.data.track_record); renderReturns(body.data.returns); })
     .catch(function () { document.getElementById('status').textContent = ${js(t.unavailable)}; });
 })();
 `;

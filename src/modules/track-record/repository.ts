@@ -319,3 +319,35 @@ export async function userSettledMatchIds(db: Executor, userId: number): Promise
     ORDER BY 1`);
   return rowsOf(result).map((row) => Number(row.match_id));
 }
+
+/**
+ * The settled (won or lost) analyses whose pick may have stored pre-match odds (1X2, full analysis,
+ * over/under 2.5) and that were given odds: the track record's returns (decision 0129). Every one
+ * since the first; a void one is no bet.
+ */
+export async function pricedSettled(db: Executor) {
+  const rows = await db
+    .select({
+      slug: pronosticTypes.slug,
+      pick: sql<string | null>`${pronostics.result}->>'pick'`,
+      outcome: pronostics.outcome,
+      month: sql<string>`substr(${pronostics.settledDay}::text, 1, 7)`,
+      oddsId: pronostics.fixtureOddsId,
+      matchId: pronostics.settledMatchId,
+    })
+    .from(pronostics)
+    .innerJoin(pronosticTypes, sql`${pronosticTypes.id} = ${pronostics.typeId}`)
+    .where(
+      sql`${pronostics.outcome} IN ('won', 'lost') AND ${pronostics.fixtureOddsId} IS NOT NULL
+        AND ${pronosticTypes.slug} IN ('1x2', 'full-analysis', 'over-under-2-5')`,
+    )
+    .orderBy(pronostics.id);
+  return rows.map((row) => ({
+    slug: row.slug,
+    pick: row.pick,
+    won: row.outcome === 'won',
+    month: row.month,
+    oddsId: row.oddsId!,
+    matchId: row.matchId,
+  }));
+}

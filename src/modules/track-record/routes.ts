@@ -8,7 +8,7 @@ import { pageLocale, scriptLocale } from '../../lib/page-locale.js';
 import { currentUser } from '../../plugins/app/auth.js';
 import { authErrors, Envelope, ErrorEnvelope, UserId } from '../../schemas/common.js';
 import { trackRecordPage, trackRecordScript } from './page.js';
-import { TrackRecordSchema } from './schemas.js';
+import { ReturnsSchema, TrackRecordSchema } from './schemas.js';
 import { RECORD_CACHE_MS } from './service.js';
 
 const trackRecordRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -22,7 +22,10 @@ const trackRecordRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Bilan public de toutes les analyses réglées (mis en cache une minute)',
         // The per-network request limit applies to every route.
         response: {
-          200: Envelope(Type.Object({ track_record: TrackRecordSchema }), Type.Null()),
+          200: Envelope(
+            Type.Object({ track_record: TrackRecordSchema, returns: ReturnsSchema }),
+            Type.Null(),
+          ),
           429: ErrorEnvelope,
         },
       },
@@ -32,7 +35,7 @@ const trackRecordRoutes: FastifyPluginAsyncTypebox = async (app) => {
       reply.header('cache-control', `public, max-age=${RECORD_CACHE_MS / 1000}`);
       return envelope({
         message: messages.trackRecord,
-        data: { track_record: await trackRecord.publicRecord() },
+        data: { track_record: await trackRecord.publicRecord(), returns: await trackRecord.publicReturns() },
       });
     },
   );

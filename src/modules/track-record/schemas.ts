@@ -83,3 +83,34 @@ export const TrackRecordSchema = Type.Object({
     }),
   ),
 });
+
+const ReturnFiguresSchema = Type.Object({
+  bets: Type.Integer(),
+  staked: Type.Integer({ description: 'XAF: bets × 1,000' }),
+  returned: Type.Integer({ description: 'XAF' }),
+  roi: Type.Union([Type.Number(), Type.Null()], { description: 'returned / staked − 1; null without bets' }),
+  roi_low: Type.Union([Type.Number(), Type.Null()], {
+    description: 'roi − 1.96 standard errors of the mean return',
+  }),
+  roi_high: Type.Union([Type.Number(), Type.Null()], {
+    description: 'roi + 1.96 standard errors of the mean return',
+  }),
+});
+
+const ReturnsPair = {
+  analyses: ReturnFiguresSchema,
+  favourite: Type.Object(ReturnFiguresSchema.properties, {
+    description:
+      'The same flat bet on the bookmaker’s favourite of that market, on the same analyses’ matches',
+  }),
+};
+
+/** The track record in money (DESIGN "Slips"): flat 1,000 XAF bets at the odds stored with each analysis. */
+export const ReturnsSchema = Type.Object({
+  stake: Type.Integer({ description: 'The flat stake of each bet (XAF)' }),
+  markets: Type.Array(Type.Object({ market: Type.String(), ...ReturnsPair }), {
+    description: 'Every market; those without stored odds show bets: 0',
+  }),
+  months: Type.Array(Type.Object({ month: Type.String({ examples: ['2027-03'] }), ...ReturnsPair })),
+  all: Type.Object(ReturnsPair),
+});

@@ -17,6 +17,7 @@ import type { FixtureQuery, FootballService } from '../football/service.js';
 import { MARKET_BIN_MIN, type MarketBin, marketBins, marketPoint } from './market-calibration.js';
 import {
   calibrationBins,
+  pricedSettled,
   type SettledGroup,
   type Settlement,
   settledGroups,
@@ -28,6 +29,7 @@ import {
   userSettledMatchIds,
   writeSettlements,
 } from './repository.js';
+import { type ReturnsRecord, returnsOf } from './returns.js';
 
 /** A fixture is looked for on its day and the 7 days after (a postponed match); then it is void. */
 export const VOID_AFTER_DAYS = 7;
@@ -175,9 +177,12 @@ export const BASELINE_DESCRIPTION =
 export interface TrackRecordDeps {
   db: Database;
   clock: Clock;
-  football: Pick<FootballService, 'findFixtures' | 'leagueFrequencies' | 'marketViews'>;
-  /** The fixtures pronostics were created from (optional: without it every row settles by name). */
-  fixtures?: Pick<FixtureService, 'outcomes'>;
+  football: Pick<FootballService, 'findFixtures' | 'leagueFrequencies' | 'marketViews' | 'scoresOf'>;
+  /**
+   * The fixtures pronostics were created from (optional: without it every row settles by name), and
+   * the odds stored with them (the returns).
+   */
+  fixtures?: Pick<FixtureService, 'outcomes' | 'oddsByIds'>;
 }
 
 /** A settled row's figures from a score (shared by both ways of finding the match). */
@@ -328,6 +333,17 @@ async function computeRecord(
 
 export function createTrackRecordService({ db, clock, football, fixtures }: TrackRecordDeps) {
   const cache = { at: Number.NEGATIVE_INFINITY, value: undefined as TrackRecord | undefined };
+  const returnsCache = { at: Number.NEGATIVE_INFINITY, value: undefined as ReturnsRecord | undefined };
+
+  /** The money figures: the priced rows, the odds they were given, their matches' scores. */
+  async function computeReturns(): Promise<ReturnsRecord> {
+    const rows = await pricedSettled(db);
+    const [odds, scores] = await Promise.all([
+      fixtures ? fixtures.oddsByIds(rows.map((row) => row.oddsId)) : new Map(),
+      football.scoresOf(rows.flatMap((row) => (row.matchId === null ? [] : [row.matchId]))),
+    ]);
+    return returnsOf(rows, odds, scores);
+  }
 
   /**
    * Rows created from a fixture: settled on its result once played; void when still not played
@@ -357,7 +373,14 @@ export function createTrackRecordService({ db, clock, football, fixtures }: Trac
             leagueId: fixture.leagueId,
           }),
         );
-      } else if (now.getTime() >= Date.parse(fixture.kickoffAt) + FIXTURE_VOID_AFTER_DAYS * DAY_MS) {
+      } else if (
+        now.getTime() >=
+        (fixture.regularScoreDeadline === null
+          ? Date.parse(fixture.kickoffAt) + FIXTURE_VOID_AFTER_DAYS * DAY_MS
+          : Date.parse(fixture.regularScoreDeadline))
+      ) {
+        // Never played, or a knockout whose 90-minute score never came (its final score may
+        // include extra time): void, left out of the record.
         settlements.push(voidSettlement(row, now));
       }
     }
@@ -457,6 +480,16 @@ export function createTrackRecordService({ db, clock, football, fixtures }: Trac
       cache.value = value;
       cache.at = now;
       return value;
+    },
+
+    /** The public record in money (flat 1,000 XAF bets at the stored odds), cached for a minute. */
+    async publicReturns(): Promise<ReturnsRecord> {
+      const now = clock.now().getTime();
+      const { value, at } = returnsCache;
+      if (value && now - at < RECORD_CACHE_MS && now >= at) return value;
+      returnsCache.value = await computeReturns();
+      returnsCache.at = now;
+      return returnsCache.value;
     },
 
     /** The same figures over one user's own analyses (not cached: they are the user's). */

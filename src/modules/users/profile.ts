@@ -8,21 +8,25 @@ import type { Static } from 'typebox';
 import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Locale } from '../../lib/allowed-values.js';
+import type { Clock } from '../../lib/clock.js';
 import { NotFound, Unauthenticated, ValidationFailed } from '../../lib/errors.js';
-import { messages } from '../../lib/messages.js';
+import { messages, playTexts } from '../../lib/messages.js';
+import { acceptableBirthDate, doualaDate } from '../../lib/play-calendar.js';
 import type { StorageDriver, StoredFile } from '../../providers/storage/index.js';
 import { AVATAR_FOLDER, avatarKeyOf, USER_AVATAR_FILE } from './avatars.js';
+import { setBirthDateOnce } from './play-repository.js';
 import { findUserById, lockUser, setAvatarPath, type UserRow, updateUserProfile } from './repository.js';
 import type { UpdateProfileBody } from './schemas.js';
 import { type FullUser, fullUserView } from './views.js';
 
 export interface ProfileServiceDeps {
   db: Database;
+  clock: Clock;
   storage: StorageDriver;
   logger: FastifyBaseLogger;
 }
 
-export function createProfileService({ db, storage, logger }: ProfileServiceDeps) {
+export function createProfileService({ db, clock, storage, logger }: ProfileServiceDeps) {
   return {
     async profileOf(user: { id: number }): Promise<FullUser> {
       const row = await findUserById(db, user.id);
@@ -31,20 +35,40 @@ export function createProfileService({ db, storage, logger }: ProfileServiceDeps
     },
 
     /**
-     * Changes the name, the username and/or the language, each valid alone; a username another
-     * account holds is a 422, even in a race.
+     * Changes the name, the username, the language and/or the date of birth, each valid alone; a
+     * username another account holds is a 422, even in a race. The date of birth is set once: another
+     * one afterwards is a 422 (only an admin changes it), the same one again changes nothing.
      */
     async update(user: { id: number }, input: Static<typeof UpdateProfileBody>): Promise<FullUser> {
-      if (input.name === undefined && input.username === undefined && input.locale === undefined) {
+      if (
+        input.name === undefined &&
+        input.username === undefined &&
+        input.locale === undefined &&
+        input.birth_date === undefined
+      ) {
         throw ValidationFailed.field('body', messages.profileNothingToChange);
+      }
+      // Every field checked before anything is written.
+      if (input.name !== undefined && input.name.trim().length < 2) {
+        throw ValidationFailed.field('name', messages.profileNameBlank);
+      }
+      if (input.birth_date !== undefined) {
+        if (!acceptableBirthDate(input.birth_date, doualaDate(clock.now()))) {
+          throw ValidationFailed.field('birth_date', playTexts.birthDateInvalid);
+        }
+        const row = await setBirthDateOnce(db, user.id, input.birth_date);
+        if (!row) {
+          const current = await findUserById(db, user.id);
+          if (current?.status !== 'active') throw new Unauthenticated();
+          throw ValidationFailed.field('birth_date', playTexts.birthDateLocked);
+        }
+        if (input.name === undefined && input.username === undefined && input.locale === undefined) {
+          return fullUserView(row);
+        }
       }
       const changes: { name?: string; username?: string; locale?: Locale } = {};
       if (input.locale !== undefined) changes.locale = input.locale;
-      if (input.name !== undefined) {
-        const name = input.name.trim();
-        if (name.length < 2) throw ValidationFailed.field('name', messages.profileNameBlank);
-        changes.name = name;
-      }
+      if (input.name !== undefined) changes.name = input.name.trim();
       if (input.username !== undefined) changes.username = input.username;
       try {
         const updated = await updateUserProfile(db, user.id, changes);

@@ -1,5 +1,5 @@
 // Queries on user accounts.
-import { and, count, desc, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { type Paged, pageOf } from '../../db/page-of.js';
 import { users } from '../../db/schema/users.js';
@@ -227,10 +227,13 @@ export async function tombstoneUser(
     .set({
       phone: null,
       welcomedPhoneHash,
+      welcomedPhoneHashKey: welcomedPhoneHash === null ? null : 'tombstone_key',
       name: null,
       username: null,
       avatarPath: null,
       phoneVerifiedAt: null,
+      // Personal; the self-exclusion and the limits stay, for a new account on the number (play.ts).
+      birthDate: null,
       status: 'deleted',
       updatedAt: sql`now()`,
     })
@@ -247,4 +250,23 @@ export async function phoneWasWelcomed(db: Executor, welcomedPhoneHash: string):
     .where(eq(users.welcomedPhoneHash, welcomedPhoneHash))
     .limit(1);
   return row !== undefined;
+}
+
+/** Tombstones whose phone hash is still keyed by APP_SECRET alone, locked for their re-keying. */
+export async function lockHashesKeyedByAppSecret(db: Executor): Promise<{ id: number; hash: string }[]> {
+  const rows = await db
+    .select({ id: users.id, hash: users.welcomedPhoneHash })
+    .from(users)
+    .where(and(eq(users.welcomedPhoneHashKey, 'app_secret'), isNotNull(users.welcomedPhoneHash)))
+    .orderBy(users.id)
+    .for('update');
+  return rows.map((row) => ({ id: row.id, hash: row.hash! }));
+}
+
+/** One tombstone's re-keyed hash, only if it is still keyed by APP_SECRET (never keyed twice). */
+export async function setRekeyedPhoneHash(db: Executor, id: number, hash: string): Promise<void> {
+  await db
+    .update(users)
+    .set({ welcomedPhoneHash: hash, welcomedPhoneHashKey: 'tombstone_key' })
+    .where(and(eq(users.id, id), eq(users.welcomedPhoneHashKey, 'app_secret')));
 }

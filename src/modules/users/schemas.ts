@@ -21,6 +21,19 @@ export const FullUserSchema = Type.Object({
     description:
       'The account’s language: pushes, analyses and payout messages are written in it (set by Accept-Language at sign-in, or by the profile)',
   }),
+  birth_date: Type.Union([Type.String(), Type.Null()], {
+    description: 'YYYY-MM-DD, set once by the user (profile update); afterwards only an admin changes it',
+  }),
+  self_excluded_until: Type.Union([Timestamp, Type.Null()], {
+    description: 'End of a self-exclusion (DESIGN, Responsible play); null when none was ever confirmed',
+  }),
+});
+
+/** A calendar date as a client sends it; its being a real, past day is the service's check. */
+export const BirthDate = Type.String({
+  pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+  examples: ['1990-04-21'],
+  description: 'YYYY-MM-DD: in the past, at most 120 years ago',
 });
 
 export const USERNAME_PATTERN = '^[a-z0-9_.]{3,30}$';
@@ -32,6 +45,7 @@ export const UpdateProfileBody = Type.Object(
       Type.String({ minLength: 3, maxLength: 30, pattern: USERNAME_PATTERN, examples: ['jean.dupont_237'] }),
     ),
     locale: Type.Optional(Type.Enum(locales, { description: 'The account’s language' })),
+    birth_date: Type.Optional(BirthDate),
   },
   { description: 'At least one field' },
 );
@@ -83,3 +97,56 @@ export const AdjustCreditsData = Type.Object({
 
 export type AdminUserQuery = Static<typeof AdminUserListQuery>;
 export type CreditAdjustmentInput = Static<typeof AdjustCreditsBody>;
+
+/** A spending limit in XAF, or null for none. */
+const LimitAmount = Type.Union([Type.Integer({ minimum: 100, maximum: 100_000_000 }), Type.Null()]);
+const PendingLimit = Type.Union([
+  Type.Object({
+    amount: Type.Union([Type.Integer(), Type.Null()], { description: 'null: the limit is removed' }),
+    effective_at: Timestamp,
+  }),
+  Type.Null(),
+]);
+
+/** GET and POST /api/user/wallet/limits: the limits in force and the changes waiting their 72 h. */
+export const LimitsData = Type.Object({
+  limits: Type.Object({
+    daily: Type.Union([Type.Integer(), Type.Null()]),
+    weekly: Type.Union([Type.Integer(), Type.Null()]),
+    monthly: Type.Union([Type.Integer(), Type.Null()]),
+  }),
+  pending: Type.Object({ daily: PendingLimit, weekly: PendingLimit, monthly: PendingLimit }),
+});
+
+export const LimitsBody = Type.Object(
+  {
+    daily: Type.Optional(LimitAmount),
+    weekly: Type.Optional(LimitAmount),
+    monthly: Type.Optional(LimitAmount),
+  },
+  {
+    description:
+      'Any of the three, in XAF (a whole number ≥ 100, or null to remove): lower or new at once, higher or null after 72 h',
+  },
+);
+
+export const BirthDateBody = Type.Object({ birth_date: BirthDate });
+
+export const AgeStatus = Type.Enum(['unknown', 'under_age', 'adult'], {
+  description: 'No date of birth, under AGE_MINIMUM, or old enough',
+});
+
+export const BirthDateData = Type.Object({
+  id: Type.Integer(),
+  birth_date: Type.String(),
+  age_status: AgeStatus,
+});
+
+/** What the back office shows of an account's responsible play, read-only. */
+export const AccountPlaySchema = Type.Object({
+  birth_date: Type.Union([Type.String(), Type.Null()]),
+  age_status: AgeStatus,
+  self_excluded_until: Type.Union([Timestamp, Type.Null()]),
+  limits: LimitsData.properties.limits,
+  pending: LimitsData.properties.pending,
+});

@@ -2,11 +2,12 @@
 // phone, with a unique referral code and the welcome credits (a ledger row), in one transaction.
 // Balances change only through money's ledger.
 
-import { randomInt } from 'node:crypto';
+import { createHmac, randomInt } from 'node:crypto';
 import type { Static } from 'typebox';
 import type { Config } from '../../config.js';
 import type { Database, Executor, Transaction } from '../../db/client.js';
 import type { Locale, UserRole, UserStatus } from '../../lib/allowed-values.js';
+import type { Clock } from '../../lib/clock.js';
 import { keyedHash } from '../../lib/crypto.js';
 import {
   AccountIsDeleted,
@@ -23,9 +24,11 @@ import { normalizePhone } from '../../lib/phone.js';
 import { isoTimestamp } from '../../lib/time.js';
 import type { IdempotentCommit } from '../../types/idempotency.js';
 import type { Ledger } from '../../types/ledger.js';
+import type { ApprovalDesk, ApprovalView } from '../admin/approvals.js';
 import type { AuditRecorder } from '../admin/service.js';
 import type { UserEventLog } from '../events/service.js';
 import { withoutKey } from '../idempotency/commit.js';
+import { createPlay, type Play } from './play.js';
 import {
   affiliationCodeTaken,
   countOtherActiveAdmins,
@@ -36,10 +39,12 @@ import {
   holdActiveUser,
   insertUserIfAbsent,
   lockAdminRoster,
+  lockHashesKeyedByAppSecret,
   lockUser,
   markPhoneVerified,
   pageOfUsers,
   phoneWasWelcomed,
+  setRekeyedPhoneHash,
   setUserLocale,
   setUserRole,
   setUserRoleReturning,
@@ -67,25 +72,48 @@ export type CreditAdjustment = Static<typeof AdjustCreditsData>;
 
 export interface UserServiceDeps {
   db: Database;
-  config: Pick<Config, 'welcomeCredits' | 'appSecret'>;
+  config: Pick<Config, 'welcomeCredits' | 'appSecret' | 'tombstoneKey' | 'responsiblePlay'>;
+  clock: Clock;
   /** Writes the audit rows of the back office's actions. */
   audit: AuditRecorder;
   /** Moves balances with their ledger rows (money's ledger). */
   ledger: Ledger;
   /** The user's event log: an admin's credit adjustment is reported in its transaction. */
   events: UserEventLog;
+  /** Four eyes: a promotion to admin waits for a second admin. */
+  approvals: ApprovalDesk;
 }
+
+/** A role change: done (the account), or a promotion waiting for a second admin (the approval). */
+export type RoleChange = { user: AdminUserView } | { approval: ApprovalView };
 
 /** The users service: the accounts as the rest of the service reads and writes them, then the back office's actions. */
 export function createUserService(deps: UserServiceDeps) {
-  return { ...accounts(deps), ...adminActions(deps) };
+  const play = createPlay(deps);
+  return { ...accounts(deps, play), ...adminActions(deps), ...play };
 }
 
-/** An account's keyed phone hash, which outlives it: a number gets its welcome credits once. */
-const welcomedPhoneHash = (appSecret: string, phone: string) => keyedHash(appSecret, 'welcomed_phone', phone);
+/** The keys of a tombstone's phone hash (the configuration holds both). */
+export type PhoneHashKeys = Pick<Config, 'appSecret' | 'tombstoneKey'>;
+
+/**
+ * An account's keyed phone hash, which outlives it (a number gets its welcome credits once; a
+ * running self-exclusion and the limits follow the number to a new account): HMAC(TOMBSTONE_KEY,
+ * HMAC(APP_SECRET, phone)). Nested, so a hash written under APP_SECRET alone is re-keyed into the
+ * same value without knowing the phone (`rekeyTombstones`, decision 0125); TOMBSTONE_KEY is never in
+ * a backup, so a backup's generated APP_SECRET no longer lets its holder test numbers against it.
+ */
+export function welcomedPhoneHash(keys: PhoneHashKeys, phone: string): string {
+  return rekeyedPhoneHash(keys.tombstoneKey, keyedHash(keys.appSecret, 'welcomed_phone', phone));
+}
+
+/** A hash keyed by APP_SECRET alone, keyed by TOMBSTONE_KEY on top. */
+function rekeyedPhoneHash(tombstoneKey: string, appSecretHash: string): string {
+  return createHmac('sha256', tombstoneKey).update(appSecretHash).digest('hex');
+}
 
 /** Accounts: found, created at sign-in, held while a write commits, deleted; the back office's reads. */
-function accounts({ db, config, ledger }: UserServiceDeps) {
+function accounts({ db, config, ledger }: UserServiceDeps, play: Play) {
   return {
     /**
      * The account, locked until the deletion's transaction ends (undefined when there is none), after
@@ -116,8 +144,23 @@ function accounts({ db, config, ledger }: UserServiceDeps) {
      * (repository `tombstoneUser`), keeping only a keyed hash of its phone.
      */
     tombstone(tx: Transaction, account: { id: number; phone: string | null }): Promise<UserRow> {
-      const hash = account.phone === null ? null : welcomedPhoneHash(config.appSecret, account.phone);
+      const hash = account.phone === null ? null : welcomedPhoneHash(config, account.phone);
       return tombstoneUser(tx, account.id, hash);
+    },
+
+    /**
+     * Once, at the start after migration 0037 (then whenever a restore brings older rows): every
+     * tombstone hash still keyed by APP_SECRET alone is keyed by TOMBSTONE_KEY on top. Rows are
+     * locked and re-checked, so two processes starting at once never key one twice. How many.
+     */
+    async rekeyTombstones(): Promise<number> {
+      return db.transaction(async (tx) => {
+        const pending = await lockHashesKeyedByAppSecret(tx);
+        for (const row of pending) {
+          await setRekeyedPhoneHash(tx, row.id, rekeyedPhoneHash(config.tombstoneKey, row.hash));
+        }
+        return pending.length;
+      });
     },
 
     findById(id: number): Promise<UserRow | undefined> {
@@ -184,11 +227,10 @@ function accounts({ db, config, ledger }: UserServiceDeps) {
           if (asked !== undefined && raced.locale !== asked) await setUserLocale(tx, raced.id, asked);
           return { user: asked ? { ...raced, locale: asked } : raced, created: false };
         }
+        // A self-exclusion and limits survive a deletion: the number's tombstones hand them on.
+        await play.inherit(tx, inserted.id, welcomedPhoneHash(config, phone));
         // Once per phone: a number whose earlier account was deleted had its welcome then.
-        if (
-          config.welcomeCredits > 0 &&
-          !(await phoneWasWelcomed(tx, welcomedPhoneHash(config.appSecret, phone)))
-        ) {
+        if (config.welcomeCredits > 0 && !(await phoneWasWelcomed(tx, welcomedPhoneHash(config, phone)))) {
           const posted = await ledger.post(tx, {
             userId: inserted.id,
             type: 'welcome_bonus',
@@ -242,7 +284,7 @@ function accounts({ db, config, ledger }: UserServiceDeps) {
 }
 
 /** The back office's actions on an account, each with its audit row in its transaction. */
-function adminActions({ db, audit, ledger, events }: UserServiceDeps) {
+function adminActions({ db, audit, ledger, events, approvals }: UserServiceDeps) {
   /**
    * Under the admin roster lock: an active admin about to lose the role or be blocked must leave
    * another active admin behind. The acting admin usually is that one, unless their own deletion
@@ -259,6 +301,25 @@ function adminActions({ db, audit, ledger, events }: UserServiceDeps) {
     if (!row) throw new NotFound(messages.userNotFound);
     if (row.status === 'deleted') throw new AccountIsDeleted();
     return row;
+  }
+
+  /** The role changed, with its audit row (in the caller's transaction). */
+  async function changeRoleAudited(
+    tx: Transaction,
+    admin: { id: number },
+    current: UserRow,
+    role: UserRole,
+    details: Record<string, unknown>,
+  ): Promise<AdminUserView> {
+    const row = await setUserRoleReturning(tx, current.id, role);
+    await audit.record(tx, {
+      adminId: admin.id,
+      action: 'user.role',
+      targetType: 'user',
+      targetId: current.id,
+      details: { before: { role: current.role }, after: { role }, ...details },
+    });
+    return adminUserView(row);
   }
 
   return {
@@ -289,23 +350,46 @@ function adminActions({ db, audit, ledger, events }: UserServiceDeps) {
       });
     },
 
-    /** Changes an account's role; an admin never changes their own (so the last admin stays one). */
-    async setRoleAsAdmin(admin: { id: number }, id: number, role: UserRole): Promise<AdminUserView> {
+    /**
+     * Changes an account's role; an admin never changes their own (so the last admin stays one). A
+     * promotion to admin is not done here: it waits for a second admin (`confirmPromotion`; four
+     * eyes, DESIGN "Admin routes and the back office"); a demotion is one admin's.
+     */
+    async setRoleAsAdmin(admin: { id: number }, id: number, role: UserRole): Promise<RoleChange> {
       if (admin.id === id) throw ValidationFailed.field('role', messages.cannotChangeOwnRole);
       return db.transaction(async (tx) => {
         await lockAdminRoster(tx);
         const current = await lockTarget(tx, id);
-        if (current.role === role) return adminUserView(current);
-        if (role !== 'admin') await refuseIfLastAdmin(tx, current);
-        const row = await setUserRoleReturning(tx, id, role);
-        await audit.record(tx, {
-          adminId: admin.id,
-          action: 'user.role',
-          targetType: 'user',
+        if (current.role === role) return { user: adminUserView(current) };
+        if (role === 'admin') return { approval: await approvals.request(tx, admin, 'user.promote', id) };
+        await refuseIfLastAdmin(tx, current);
+        return { user: await changeRoleAudited(tx, admin, current, role, {}) };
+      });
+    },
+
+    /**
+     * A second admin confirms a pending promotion: the account becomes an admin, the approval is
+     * confirmed, both audited, in one transaction. 403 for the admin who asked, 409 once decided or
+     * for a deleted account.
+     */
+    async confirmPromotion(
+      admin: { id: number },
+      approvalId: number,
+      id: number,
+    ): Promise<{ approval: ApprovalView; user: AdminUserView }> {
+      return db.transaction(async (tx) => {
+        await lockAdminRoster(tx);
+        const approval = await approvals.lockForDecision(tx, approvalId, admin, {
+          action: 'user.promote',
           targetId: id,
-          details: { before: { role: current.role }, after: { role } },
         });
-        return adminUserView(row);
+        const current = await lockTarget(tx, id);
+        const details = { approval_id: approval.id, requested_by: approval.requestedBy };
+        const user =
+          current.role === 'admin'
+            ? adminUserView(current)
+            : await changeRoleAudited(tx, admin, current, 'admin', details);
+        return { approval: await approvals.decide(tx, approval, admin, 'confirmed'), user };
       });
     },
 

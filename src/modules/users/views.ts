@@ -25,6 +25,8 @@ export function fullUserView(user: UserRow): FullUser {
     credits_balance: user.creditsBalance,
     money_balance: user.moneyBalance,
     locale: user.locale,
+    birth_date: user.birthDate,
+    self_excluded_until: user.selfExcludedUntil === null ? null : isoTimestamp(user.selfExcludedUntil),
   };
 }
 

@@ -5,8 +5,9 @@
 //                      below zero), the back office's event, the idempotent answer.
 //                      Undone by `refundWithdrawal`, once (its ledger reference is unique).
 //   2. approve         `approveWithdrawal`: one transaction: the admin's decision, the payout opened
-//                      (step 3), the audit row. Nothing is asked of the provider yet. Its alternative,
-//                      `rejectWithdrawal`, undoes step 1 in the same kind of transaction.
+//                      (step 3), the audit row. Nothing is asked of the provider yet. At the four-eyes
+//                      threshold it only asks a second admin, whose confirmation runs this step.
+//                      Its alternative, `rejectWithdrawal`, undoes step 1 in the same kind of transaction.
 //   3. open payout     `openPayout`: the payout row, its one create recorded as attempted
 //                      (`create_attempted_at`) before the provider hears of it.
 //   4. send once       `sendPayoutOnce`: after that commit, in no transaction: the only call that
@@ -38,7 +39,8 @@ import {
 } from '../../lib/errors.js';
 import { catalogueFor, messages, withdrawalTexts } from '../../lib/messages.js';
 import { cameroonMobileOf, channelOf, maskPhone } from '../../lib/phone.js';
-import { addSeconds } from '../../lib/time.js';
+import { addSeconds, DAY_MS } from '../../lib/time.js';
+import type { ApprovalDesk, ApprovalView } from '../../modules/admin/approvals.js';
 import type { AuditRecorder } from '../../modules/admin/service.js';
 import type { AdminEventLog, UserEventLog } from '../../modules/events/service.js';
 import {
@@ -68,8 +70,10 @@ import { withdrawalView } from './views.js';
 import {
   findWithdrawal,
   insertWithdrawal,
+  lockApprovalSum,
   lockWithdrawal,
   moneyBalanceOf,
+  sumApprovedSince,
   updateWithdrawal,
 } from './withdrawal-repository.js';
 
@@ -93,13 +97,13 @@ export interface CashOutDeps {
   accounts: AccountLocales;
   /** Raises a flag (news against a final payout, a missing driver) in the payout's transaction. */
   flags: FlagRaiser;
-  config: Pick<Config, 'withdrawMin' | 'payoutStuckSeconds'>;
+  config: Pick<Config, 'withdrawMin' | 'payoutStuckSeconds' | 'withdrawalSecondApprovalXaf'>;
   /** The poller's first look after the approval (the sandbox's delay plus one second). */
   firstCheckAfterMs: number;
 }
 
-/** An admin's decision runs on the same, and audits it. */
-export type DecisionDeps = CashOutDeps & { audit: AuditRecorder };
+/** An admin's decision runs on the same, audits it, and asks a second admin when four eyes apply. */
+export type DecisionDeps = CashOutDeps & { audit: AuditRecorder; approvals: ApprovalDesk };
 
 export interface WithdrawResult {
   userId: number;
@@ -198,22 +202,50 @@ export async function refundWithdrawal(
  * Steps 2 to 4: approves a withdrawal (AlreadyDecided when it has a decision; OwnWithdrawal for the
  * admin's own), opens its payout and sends it once. The withdrawal stays `pending`: only the
  * payout's final word (steps 5 and 6) ends it.
+ *
+ * Four eyes (DESIGN, "Admin routes and the back office"): when this withdrawal and the user's others
+ * approved in the last 24 h reach WITHDRAWAL_SECOND_APPROVAL_XAF, nothing is approved yet: a pending
+ * approval is returned instead, and a second admin confirms it (`confirming`: its id), which runs
+ * this same step as the deciding admin. While one is pending, a direct approval is a 409.
  */
 export async function approveWithdrawal(
   deps: DecisionDeps,
   admin: { id: number },
   id: number,
   message?: string,
-): Promise<void> {
-  const { db, clock, logger, audit, accounts } = deps;
+  confirming?: { approvalId: number },
+): Promise<ApprovalView | undefined> {
+  const { db, clock, logger, audit, accounts, approvals } = deps;
   // Step 2. The decision, the payout and the audit row commit together or not at all: a payout
   // never exists without its approval.
-  const payout = await db.transaction(async (tx) => {
+  const decided = await db.transaction(async (tx) => {
     const current = await lockWithdrawal(tx, id);
     if (!current) throw new NotFound(messages.withdrawalNotFound);
+    const approval =
+      confirming &&
+      (await approvals.lockForDecision(tx, confirming.approvalId, admin, {
+        action: 'withdrawal.approve',
+        targetId: id,
+      }));
     if (current.userId === admin.id) throw new OwnWithdrawal();
     if (current.decision !== null) throw new AlreadyDecided();
-    const note = message?.trim() || null;
+    if (!approval) {
+      await approvals.refuseIfPending(tx, 'withdrawal.approve', id);
+      await lockApprovalSum(tx, current.userId);
+      const since = new Date(clock.now().getTime() - DAY_MS).toISOString();
+      const earlier = await sumApprovedSince(tx, current.userId, since, id);
+      if (current.amount + earlier >= deps.config.withdrawalSecondApprovalXaf) {
+        const details = {
+          user_id: current.userId,
+          amount: current.amount,
+          approved_24h: earlier,
+          message: message?.trim() || null,
+        };
+        return { pending: await approvals.request(tx, admin, 'withdrawal.approve', id, details) };
+      }
+    }
+    // The note is the asking admin's when a second one confirms.
+    const note = (approval ? (approval.details.message as string | null) : message?.trim()) || null;
     const row = await updateWithdrawal(tx, id, {
       decision: 'approved',
       decidedBy: admin.id,
@@ -233,19 +265,23 @@ export async function approveWithdrawal(
         phone: row.phone,
         message: note,
         provider: opened.provider,
+        ...(approval ? { approval_id: approval.id, requested_by: approval.requestedBy } : {}),
       },
     });
-    return opened;
+    const confirmed = approval ? await approvals.decide(tx, approval, admin, 'confirmed') : undefined;
+    return { payout: opened, confirmed };
   });
+  if ('pending' in decided) return decided.pending;
   // Step 4. After the commit, outside any transaction: a provider call never holds a row lock or a
   // connection, and a rolled-back approval can never have sent money.
   try {
-    await sendPayoutOnce(deps, payout.id);
+    await sendPayoutOnce(deps, decided.payout.id);
   } catch (error) {
     // Only our own database can fail here (the provider's answers are applied, never thrown):
     // the payout stays pending and the poller reads it (step 5); it is never sent again.
     logger.error({ err: error, withdrawal_id: id }, 'payout create answer could not be recorded');
   }
+  return decided.confirmed;
 }
 
 /**
@@ -606,6 +642,8 @@ export async function rejectWithdrawal(
       finishedAt: now,
     });
     await refundWithdrawal(deps.ledger, tx, current, await deps.accounts.localeOf(tx, current.userId));
+    // Rejecting the withdrawal itself cancels an approval waiting for a second admin.
+    await deps.approvals.cancelPending(tx, admin, 'withdrawal.approve', id);
     await deps.events.append(tx, current.userId, 'withdrawal.cancelled', {
       ...withdrawalView(rejected),
       reason: note,

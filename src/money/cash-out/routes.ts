@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { envelope } from '../../lib/envelope.js';
 import { messages } from '../../lib/messages.js';
-import { adminErrors } from '../../modules/admin/schemas.js';
+import { ApprovalData, adminErrors } from '../../modules/admin/schemas.js';
 import { currentUser } from '../../plugins/app/auth.js';
 import { authErrors, Envelope, ErrorEnvelope, IdParams, UserId } from '../../schemas/common.js';
 import {
@@ -111,20 +111,27 @@ const withdrawalRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['admin'],
         summary: 'Approuver un retrait : le transfert mobile money part aussitôt (une seule décision)',
+        description:
+          'Quatre yeux : quand ce retrait et les autres retraits de l’utilisateur approuvés dans les dernières 24 h atteignent WITHDRAWAL_SECOND_APPROVAL_XAF, rien n’est approuvé : 202 avec data.approval en attente, qu’un autre administrateur confirme par POST /api/admin/approvals/{id}/confirm. Une nouvelle approbation pendant qu’une est en attente : 409.',
         security: [{ bearer: [] }],
         params: IdParams,
         body: ApproveBody,
-        response: { 200: OneWithdrawal, ...decisionErrors },
+        response: { 200: OneWithdrawal, 202: Envelope(ApprovalData, UserId), ...decisionErrors },
       },
       // The body is optional: an approval without a note sends none.
       preValidation: async (request) => {
         request.body ??= {};
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = currentUser(request);
-      const withdrawal = await withdrawals.approve(user, request.params.id, request.body.message);
-      return envelope({ user: { id: user.id }, message: messages.withdrawalApproved, data: { withdrawal } });
+      const decided = await withdrawals.approve(user, request.params.id, request.body.message);
+      if ('approval' in decided) {
+        return reply
+          .code(202)
+          .send(envelope({ user: { id: user.id }, message: messages.approvalRequested, data: decided }));
+      }
+      return envelope({ user: { id: user.id }, message: messages.withdrawalApproved, data: decided });
     },
   );
 

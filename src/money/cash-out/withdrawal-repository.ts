@@ -189,3 +189,39 @@ export async function receivingPhonesOf(db: Executor, userId: number): Promise<s
     .where(and(eq(withdrawals.userId, userId), sql`${withdrawals.phone} <> ''`));
   return rows.map((row) => row.phone);
 }
+
+/** The advisory-lock space of a user's withdrawal approvals: the 24 h sum is read and added to in turns. */
+const APPROVAL_SUM_LOCK_SPACE = 7_300_011;
+
+/**
+ * Taken before a user's approved withdrawals are summed for four eyes: two admins approving two of
+ * the user's withdrawals at once see each other's, so splitting never gets past the threshold.
+ */
+export async function lockApprovalSum(db: Executor, userId: number): Promise<void> {
+  await db.execute(sql`SELECT pg_advisory_xact_lock(${APPROVAL_SUM_LOCK_SPACE}, ${userId})`);
+}
+
+/**
+ * XAF of the user's other withdrawals approved since `since` (decision `approved`, refunded ones
+ * left out: their money never left), for the four-eyes threshold.
+ */
+export async function sumApprovedSince(
+  db: Executor,
+  userId: number,
+  since: string,
+  exceptId: number,
+): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${withdrawals.amount}), 0)` })
+    .from(withdrawals)
+    .where(
+      and(
+        eq(withdrawals.userId, userId),
+        eq(withdrawals.decision, 'approved'),
+        ne(withdrawals.status, 'cancelled'),
+        gte(withdrawals.decidedAt, since),
+        ne(withdrawals.id, exceptId),
+      ),
+    );
+  return Number(row?.total ?? 0);
+}

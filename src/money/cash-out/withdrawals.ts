@@ -13,6 +13,7 @@ import { messages } from '../../lib/messages.js';
 import { pageMeta, pageRequest } from '../../lib/pagination.js';
 import { normalizePhone } from '../../lib/phone.js';
 import { isoTimestamp } from '../../lib/time.js';
+import type { ApprovalDesk, ApprovalView } from '../../modules/admin/approvals.js';
 import type { AuditRecorder } from '../../modules/admin/service.js';
 import type { AdminEventLog, UserEventLog } from '../../modules/events/service.js';
 import { withoutKey } from '../../modules/idempotency/commit.js';
@@ -59,8 +60,10 @@ export interface WithdrawalServiceDeps {
   ledger: Ledger;
   clock: Clock;
   logger: FastifyBaseLogger;
-  config: Pick<Config, 'withdrawMin'>;
+  config: Pick<Config, 'withdrawMin' | 'withdrawalSecondApprovalXaf'>;
   audit: AuditRecorder;
+  /** Four eyes: a large approval waits for a second admin. */
+  approvals: ApprovalDesk;
   /** The event logs: a decision is reported to the user, a request to the back office, in their transactions. */
   events: UserEventLog & AdminEventLog;
   /** The provider step: what the cash-out steps run on (flow.ts), and the payouts' views. */
@@ -75,7 +78,8 @@ export type WithdrawalAccounts = {
 } & AccountLocales;
 
 export function createWithdrawalService(deps: WithdrawalServiceDeps) {
-  const { db, clock, config, audit, payouts, accounts } = deps;
+  const { db, clock, config, audit, payouts, accounts, approvals } = deps;
+  const decisionDeps = () => ({ ...payouts.steps, audit, approvals });
 
   async function adminViewOf(id: number): Promise<AdminWithdrawalView> {
     const row = await findWithdrawal(db, id);
@@ -168,15 +172,32 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps) {
       };
     },
 
-    /** Approves a withdrawal and sends its payout once (flow.ts, steps 2 to 4); the back office's view after. */
-    async approve(admin: { id: number }, id: number, message?: string): Promise<AdminWithdrawalView> {
-      await approveWithdrawal({ ...payouts.steps, audit }, admin, id, message);
-      return adminViewOf(id);
+    /**
+     * Approves a withdrawal and sends its payout once (flow.ts, steps 2 to 4); the back office's view
+     * after. At the four-eyes threshold, the pending approval instead (a second admin confirms it).
+     */
+    async approve(
+      admin: { id: number },
+      id: number,
+      message?: string,
+    ): Promise<{ withdrawal: AdminWithdrawalView } | { approval: ApprovalView }> {
+      const pending = await approveWithdrawal(decisionDeps(), admin, id, message);
+      return pending ? { approval: pending } : { withdrawal: await adminViewOf(id) };
+    },
+
+    /** A second admin confirms a pending approval: the withdrawal approved by them and paid out once. */
+    async confirmApproval(
+      admin: { id: number },
+      approvalId: number,
+      id: number,
+    ): Promise<{ approval: ApprovalView; withdrawal: AdminWithdrawalView }> {
+      const approval = await approveWithdrawal(decisionDeps(), admin, id, undefined, { approvalId });
+      return { approval: approval!, withdrawal: await adminViewOf(id) };
     },
 
     /** Rejects a withdrawal with the admin's reason, refunded (flow.ts); the back office's view after. */
     async reject(admin: { id: number }, id: number, message: string): Promise<AdminWithdrawalView> {
-      await rejectWithdrawal({ ...payouts.steps, audit }, admin, id, message);
+      await rejectWithdrawal(decisionDeps(), admin, id, message);
       return adminViewOf(id);
     },
 
@@ -186,7 +207,7 @@ export function createWithdrawalService(deps: WithdrawalServiceDeps) {
       id: number,
       input: ResolveInput,
     ): Promise<AdminWithdrawalView> {
-      await resolveByHand({ ...payouts.steps, audit }, admin, id, input);
+      await resolveByHand(decisionDeps(), admin, id, input);
       return adminViewOf(id);
     },
 

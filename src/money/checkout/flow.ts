@@ -1,20 +1,25 @@
 // Checkout: how a pack is bought by mobile money, as named steps, read top to bottom.
 //
 //   1. reserve        `reservePayment`: one transaction: the user's checkouts serialized, the account
-//                     held active, the pending cap, the payment row (our unique reference, the pack's
+//                     held active and read (one statement), responsible play (`admitSpending`,
+//                     ./spending.ts: a self-exclusion, the age gate, the spending limits against their
+//                     per-window totals, raised here in the statement that counts the pending
+//                     payments), the pending cap, the payment row (our unique reference, the pack's
 //                     snapshot), the idempotent answer. Nothing is asked of the provider yet.
 //                     No undo needed: a payment the provider never hears of fails by itself once past
 //                     its expiry (step 4, `not_found`), and no money can have moved.
 //   2. start          `startPayment`: after that commit, in no transaction: the provider is asked to
 //                     charge the payer. A failure leaves the payment pending: the poller resumes it.
-//   3. answer         `checkout` re-reads the payment and amends the idempotent answer.
+//   3. answer         `checkout` answers the payment as step 2 left it (the row its update returned;
+//                     read again only when the provider's word moved it or it was not started) and
+//                     amends the idempotent answer.
 //   4. provider's word `askProvider` (no transaction) then `applyPaymentWord` (the payment locked again
 //                     and re-read): from step 2, a `payment.*` webhook or the poller, each through the
 //                     leased claim of ../provider/follow.ts (`followPayment`). Our own clock never
 //                     fails a payment.
 //   5. settle or fail, in step 4's transaction: `settlePayment` (credits under the unique ledger
 //                     reference `payment:<id>`, then `creditCommission`: the affiliation's policy, once)
-//                     or `failPayment`. A final state never moves: news against it raises a flag.
+//                     or `failPayment` (its amount taken back from its spending windows). A final state never moves: news against it raises a flag.
 //                     Undone by an admin only: `creditLatePayment` credits a failed payment the provider
 //                     completed after all (resolving its `late_complete` flag), once.
 import { randomBytes } from 'node:crypto';
@@ -39,6 +44,7 @@ import {
 import type { AuthUser } from '../../types/auth.js';
 import type { IdempotentCommit } from '../../types/idempotency.js';
 import type { AccountLocales } from '../../types/locale.js';
+import type { CheckoutAccount } from '../../types/play.js';
 import type { CommissionPolicy } from '../commissions.js';
 import type { FlagRaiser } from '../flags/raise.js';
 import type { Ledger } from '../ledger/ledger.js';
@@ -51,7 +57,6 @@ import {
   type ProviderAnswer,
 } from '../provider/follow.js';
 import {
-  countPending,
   findPayment,
   insertPayment,
   lockDuePayment,
@@ -61,6 +66,7 @@ import {
   updatePayment,
 } from './repository.js';
 import type { CheckoutInput, PaymentSchema } from './schemas.js';
+import { type AgeGate, admitSpending, releaseSpending } from './spending.js';
 
 /** How long the provider keeps a payment open (NotchPay: a few hours); past it, it is read hourly. */
 export const PAYMENT_EXPIRY_SECONDS = 3 * 3600;
@@ -74,9 +80,13 @@ export const STUCK_PENDING_SECONDS = 24 * 3600;
 export const NEVER_STARTED_GRACE_SECONDS = 3600;
 const PENDING_RETRY_AFTER_SECONDS = 60;
 
-/** What a write for an account needs of the users module: the account held active until it commits. */
+/** What a checkout needs of the users module: the account held active until it commits, and read. */
 export interface ActiveAccounts extends AccountLocales {
-  holdActive(tx: Transaction, userId: number): Promise<void>;
+  /**
+   * In the checkout's transaction: the account held active (401 once deleted), with its date of
+   * birth, self-exclusion, spending limits in force and language.
+   */
+  holdForCheckout(tx: Transaction, userId: number): Promise<CheckoutAccount>;
 }
 
 /** What the checkout steps run on. */
@@ -88,6 +98,8 @@ export interface CheckoutDeps {
   drivers: PaymentDrivers;
   /** The pack on sale, typed by its answer's schema. */
   packs: Pick<PackService, 'findActive'>;
+  /** AGE_GATE on: the minimum age a checkout needs; null when it is off. */
+  ageGate: AgeGate | null;
   /** Pending payments one user may hold at once; null lifts the cap (RATE_LIMIT=off). */
   maxPending: number | null;
   /** The poller's first look after checkout (the sandbox's delay plus one second). */
@@ -156,9 +168,8 @@ export async function checkout(
 ): Promise<PaymentView> {
   const created = await reservePayment(deps, user, input, commit);
   deps.wakeups.send(channels.paymentCreated, String(created.id));
-  await startPayment(deps, created);
   // Step 3.
-  const answer = paymentView((await findPayment(deps.db, created.id)) ?? created);
+  const answer = paymentView(await startPayment(deps, created));
   await commit.amend(answer);
   return answer;
 }
@@ -179,8 +190,16 @@ export async function reservePayment(
     // Checkouts of one user wait for each other here, so the cap holds under concurrency.
     await lockUserCheckouts(tx, user.id);
     // A deletion that committed after authentication: no payment, and no charge of the payer.
-    await deps.accounts.holdActive(tx, user.id);
-    if (deps.maxPending !== null && (await countPending(tx, user.id)) >= deps.maxPending) {
+    const account = await deps.accounts.holdForCheckout(tx, user.id);
+    // Refused here (403), nothing is kept; admitted, the price counts in its spending windows.
+    const { pending } = await admitSpending(tx, {
+      userId: user.id,
+      amount: pack.price,
+      now,
+      play: account.play,
+      ageGate: deps.ageGate,
+    });
+    if (deps.maxPending !== null && pending >= deps.maxPending) {
       throw new RateLimited(PENDING_RETRY_AFTER_SECONDS, messages.paymentTooManyPending);
     }
     const row = await insertPayment(tx, {
@@ -201,15 +220,18 @@ export async function reservePayment(
       updatedAt: now.toISOString(),
     });
     await commit.store(tx, paymentView(row));
-    return { ...row, locale: await deps.accounts.localeOf(tx, user.id) };
+    return { ...row, locale: account.locale };
   });
 }
 
-/** Step 2: asks the provider to charge the payer, after the commit and in no transaction; never throws. */
+/**
+ * Step 2: asks the provider to charge the payer, after the commit and in no transaction; never
+ * throws. The payment as it now stands: the row its update returned while pending, else read again.
+ */
 export async function startPayment(
   deps: CheckoutDeps,
   created: PaymentRow & { locale: Locale },
-): Promise<void> {
+): Promise<PaymentRow> {
   try {
     const started = await deps.drivers.current.start(toStart(created, created.locale));
     const row = await updatePayment(deps.db, created.id, {
@@ -218,13 +240,16 @@ export async function startPayment(
       providerStatus: String(started.status),
       updatedAt: deps.clock.now().toISOString(),
     });
-    if (started.status !== 'pending') await followPayment(deps, row.id, 'start');
+    if (started.status === 'pending') return row;
+    await followPayment(deps, row.id, 'start');
   } catch (error) {
     deps.logger.warn(
       { err: error, payment_id: created.id, reference: created.reference },
       'payment provider did not take the payment at start; the poller will resume it',
     );
   }
+  // Moved by the provider's word, or not started (the poller may have looked meanwhile).
+  return (await findPayment(deps.db, created.id)) ?? created;
 }
 
 /** Step 4's claims over the payment rows (by id, and the poller's most overdue): ask, then apply. */
@@ -397,6 +422,8 @@ async function failPayment(at: Applying, seen: Partial<PaymentRow>, why: string)
     finishedAt: at.now.toISOString(),
     nextCheckAt: null,
   });
+  // Only payments pending or succeeded count against a limit.
+  await releaseSpending(at.tx, row);
   await at.deps.events.append(at.tx, row.userId, 'payment.failed', paymentView(failed));
   at.log.info({ provider_status: seen.providerStatus }, why);
   return 'failed';

@@ -1,7 +1,8 @@
 // Checkout's queries, on its table (`payments`).
 import { and, asc, count, eq, gte, inArray, lt, lte, ne, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { type Executor, type NamedStatement, namedQuery } from '../../db/client.js';
 import { payments } from '../../db/schema/money.js';
+import type { SpendingPeriod } from '../../lib/allowed-values.js';
 
 export type PaymentRow = typeof payments.$inferSelect;
 export type NewPayment = typeof payments.$inferInsert;
@@ -45,6 +46,43 @@ export async function countPending(db: Executor, userId: number): Promise<number
     .from(payments)
     .where(and(eq(payments.userId, userId), eq(payments.status, 'pending')));
   return Number(row?.total ?? 0);
+}
+
+/**
+ * A checkout's spending in one statement (issue 57): its amount added to each of its windows'
+ * totals (a row created at the window's first payment), their new totals returned, and the user's
+ * pending payments counted: before, the totals read, the windows raised and the count were three.
+ */
+const raiseWindowsStatement: NamedStatement = {
+  name: 'checkout_raise_windows',
+  text: `WITH raised AS (
+      INSERT INTO spending_totals (user_id, period, window_start, amount)
+      SELECT $1, w.period, w.start, $4 FROM unnest($2::text[], $3::date[]) AS w(period, start)
+      ON CONFLICT (user_id, period, window_start)
+        DO UPDATE SET amount = spending_totals.amount + EXCLUDED.amount
+      RETURNING period, amount
+    )
+    SELECT (SELECT json_object_agg(period, amount) FROM raised) AS totals,
+      (SELECT count(*)::int FROM payments WHERE user_id = $1 AND status = 'pending') AS pending`,
+};
+
+/**
+ * Adds `amount` (XAF, positive) to the user's totals of `windows`; their new totals by period, and
+ * how many payments of theirs were pending before this one. The caller refuses (and so rolls back)
+ * in its transaction, under the user's checkout lock.
+ */
+export async function raiseWindowsCountingPending(
+  db: Executor,
+  userId: number,
+  windows: readonly { period: SpendingPeriod; start: string }[],
+  amount: number,
+): Promise<{ totals: Partial<Record<SpendingPeriod, number>>; pending: number }> {
+  const [row] = await namedQuery<{ totals: Partial<Record<SpendingPeriod, number>> | null; pending: number }>(
+    db,
+    raiseWindowsStatement,
+    [userId, windows.map((window) => window.period), windows.map((window) => window.start), amount],
+  );
+  return { totals: row?.totals ?? {}, pending: row?.pending ?? 0 };
 }
 
 export async function updatePayment(

@@ -24,11 +24,14 @@ const paymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['wallet'],
         summary: 'Acheter un pack de crédits par mobile money (paiement en attente)',
+        description:
+          '403 (jeu responsable, rien n’est débité) : data.reason age_required ou under_age (AGE_GATE), limit_reached (data.resets_at), self_excluded (data.until).',
         security: [{ bearer: [] }],
         headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String()) }),
         body: CheckoutBody,
         response: {
           201: Envelope(Type.Object({ payment: PaymentSchema }), UserId),
+          403: ErrorEnvelope,
           409: ErrorEnvelope,
           ...authErrors,
         },

@@ -1,4 +1,4 @@
-// Guards /api/user/*, /api/fixtures* and /api/admin/* by path, so no route there can forget its
+// Guards /api/user/*, /api/fixtures*, /api/competitions and /api/admin/* by path, so no route there can forget its
 // check: a valid bearer token is required, and the admin area also needs the admin role. The two
 // event streams also open with a single-use `stream_key` in the query (a browser's EventSource
 // cannot send a header); a header, when sent, is what counts.
@@ -38,8 +38,10 @@ async function authPlugin(app: FastifyInstance): Promise<void> {
     const path = request.routeOptions.url ?? request.url.split('?')[0] ?? '';
     const admin = path.startsWith('/api/admin/') || path === '/api/admin';
     const user = path.startsWith('/api/user/') || path === '/api/user';
-    // DESIGN.md "Fixtures": the fixtures list is for signed-in users, though outside /api/user.
-    const fixtures = path === '/api/fixtures' || path.startsWith('/api/fixtures/');
+    // DESIGN.md "Fixtures": the fixtures and competitions lists are for signed-in users, though
+    // outside /api/user.
+    const fixtures =
+      path === '/api/fixtures' || path.startsWith('/api/fixtures/') || path === '/api/competitions';
     if (!admin && !user && !fixtures) return;
     const streamKey = (request.query as { stream_key?: unknown }).stream_key;
     request.user =

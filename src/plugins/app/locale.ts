@@ -35,7 +35,9 @@ export function withVary(existing: string | number | string[] | undefined, field
 /** Marks an answer as written in `locale`, one of several the same URL has. */
 export function languageHeaders(reply: FastifyReply, locale: Locale): void {
   reply.header('content-language', locale);
-  reply.header('vary', withVary(reply.getHeader('vary'), 'Accept-Language'));
+  // Nearly every answer has no Vary yet: the merge (a split, a scan, a join) only when one does.
+  const vary = reply.getHeader('vary');
+  reply.header('vary', vary === undefined ? 'Accept-Language' : withVary(vary, 'Accept-Language'));
 }
 
 /** The envelope of the spec (`{user, message, data, …}`), as a route or the error handler sends it. */

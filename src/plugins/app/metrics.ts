@@ -1,11 +1,12 @@
 // Prometheus metrics over HTTP (modules/metrics/service.ts builds them). Each route gets its own
 // onResponse hook at registration, holding its recorder: a request costs one observation, with no
 // lookup of its route and no allocation of ours. Requests no route matched are counted under the
-// route `unmatched`. METRICS_PORT serves the metrics on 127.0.0.1 without a token, from its own
+// route `unmatched`. Responsible play's refusals are counted by reason from the errors routes throw. METRICS_PORT serves the metrics on 127.0.0.1 without a token, from its own
 // small server closed with the app (the token's route is modules/metrics/routes.ts). Neither
 // METRICS_TOKEN nor METRICS_PORT set: no hook.
 import type { FastifyInstance, onResponseHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
+import { PlayRefused } from '../../lib/errors.js';
 import { type MetricsListener, serveMetrics } from '../../lib/metrics-server.js';
 import { addRouteHook } from './route-hooks.js';
 
@@ -33,6 +34,12 @@ async function metricsPlugin(app: FastifyInstance): Promise<void> {
       }
       record(reply.statusCode, reply.elapsedTime / 1000);
     }
+    done();
+  });
+
+  // Responsible play's refusals, by reason: whichever route refused (checkout, analysis, slip).
+  app.addHook('onError', (_request, _reply, error, done) => {
+    if (error instanceof PlayRefused) metrics.countPlayRefusal(error.reason);
     done();
   });
 

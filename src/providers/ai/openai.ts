@@ -2,12 +2,13 @@
 // strict JSON-schema answer `{analysis}`. Each attempt has its own timeout; outages (network,
 // timeout, 429, 5xx) are retried with doubling pauses, anything else fails at once; the whole
 // rewrite, retries included, stops at the narrator's deadline. The answer is checked before use:
-// a text that is empty, huge, or talks of betting is refused.
+// a text that is empty, huge, talks of betting or promises winnings is refused.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AnalysisFacts } from '../../engine/narration.js';
 import type { Locale } from '../../lib/allowed-values.js';
 import { en } from '../../lib/catalogues/en.js';
 import { NARRATOR_ATTEMPTS, NARRATOR_MAX_PAUSE_MS } from '../../lib/narrator-retries.js';
+import { promisesOf } from '../../lib/promises.js';
 import { NarrativeError, type NarrativeRequest, type Narrator, type NarratorDeps } from './types.js';
 
 export interface OpenAiSettings {
@@ -137,6 +138,8 @@ export function readAnswer(body: unknown, locale: Locale = 'fr'): string {
   if ((locale === 'en' ? FORBIDDEN_EN : FORBIDDEN).test(text)) {
     throw new NarrativeError('analysis uses betting vocabulary', 'rejected');
   }
+  // Words that promise nothing (issue 54): the built-in text stands instead.
+  if (promisesOf(text).length > 0) throw new NarrativeError('analysis promises winnings', 'rejected');
   return text;
 }
 

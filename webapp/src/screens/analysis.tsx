@@ -7,6 +7,7 @@ import { api, dataOf, errorText, type ResponseData } from '../api.js';
 import { currentLanguage, t } from '../i18n/index.js';
 import { followUserEvents } from '../live.js';
 import { declinePush, enablePush, pushWorthAsking } from '../push.js';
+import { linkTo } from '../routes.js';
 
 type Detail = ResponseData<'/api/user/pronostic/{id}', 'get'>['pronostic'];
 
@@ -119,6 +120,9 @@ export function AnalysisScreen({ id }: { id: number }) {
         <>
           <h2>{t('pick')}</h2>
           <p class="pick">{result.pick_label}</p>
+          <p>
+            <a {...linkTo({ name: 'slips', from: id })}>{t('slipCheckOdds')}</a>
+          </p>
           {typeof result.confidence === 'number' && (
             <p>{t('confidence', { percent: percent.format(result.confidence) })}</p>
           )}

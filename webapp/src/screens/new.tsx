@@ -1,23 +1,29 @@
-// A new analysis: pick an upcoming fixture (search by team, filter by league) or type the two teams,
-// pick a type with its cost in credits, confirm. A 402 says what is missing and points to the packs.
-import { useEffect, useState } from 'preact/hooks';
-import { ApiError, api, dataOf, errorText, type ResponseData } from '../api.js';
+// A new analysis: pick an upcoming fixture (search by team, choose its competition in the picker,
+// each fixture named with its competition and country) or type the two teams, pick a type with its
+// cost in credits, confirm. A 402 says what is missing and points to the packs. Names come in the
+// screens' language, fetched again when it changes.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, api, dataOf, envelopeOf, errorText, type ResponseData } from '../api.js';
+import { type Competition, competitionLabel, recentCodes, rememberCompetition } from '../competitions.js';
+import { loadCompetitions } from '../competitions-call.js';
 import { currentLanguage, t } from '../i18n/index.js';
 import { linkTo, navigate } from '../routes.js';
+import { folded } from '../text.js';
+import { CompetitionPicker } from './competition-picker.js';
 
 type Fixture = ResponseData<'/api/fixtures', 'get'>['fixtures'][number];
 type PronosticType = ResponseData<'/api/user/pronostic/types', 'get'>['types'][number];
 
-/** Lower case without accents: "yaounde" finds "Yaoundé". */
-function folded(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-}
-
 export function NewAnalysis() {
+  const language = currentLanguage();
   const [types, setTypes] = useState<PronosticType[]>([]);
-  const [fixtures, setFixtures] = useState<Fixture[]>([]);
+  const [fixtures, setFixtures] = useState<Fixture[] | undefined>();
+  const [competitions, setCompetitions] = useState<Competition[]>([]);
+  const [userId, setUserId] = useState<number | undefined>();
+  const [recent, setRecent] = useState<string[]>([]);
   const [team, setTeam] = useState('');
   const [league, setLeague] = useState('');
+  const asked = useRef(0);
   const [fixtureId, setFixtureId] = useState<number | undefined>();
   const [home, setHome] = useState('');
   const [away, setAway] = useState('');
@@ -27,37 +33,41 @@ export function NewAnalysis() {
   const [short, setShort] = useState(false);
 
   useEffect(() => {
-    void dataOf(api.GET('/api/user/pronostic/types')).then(
-      (data) => {
+    void envelopeOf(api.GET('/api/user/pronostic/types')).then(
+      ({ user, data }) => {
         setTypes(data.types);
-        setTypeId(data.types[0]?.id);
+        setTypeId((now) => now ?? data.types[0]?.id);
+        setUserId(user.id);
+        setRecent(recentCodes(localStorage, user.id));
       },
       (failure: unknown) => setError(errorText(failure)),
     );
-  }, []);
+    void loadCompetitions().then(setCompetitions, (failure: unknown) => setError(errorText(failure)));
+  }, [language]);
   useEffect(() => {
-    // The next fixtures (the service's largest page); a team is searched among them as it is typed.
-    void dataOf(api.GET('/api/fixtures', { params: { query: { per_page: 50 } } })).then(
-      (data) => setFixtures(data.fixtures),
+    // The next fixtures (the service's largest page), of the chosen competition or of all; a team
+    // is searched among them as it is typed. Only the last competition asked for is shown.
+    const ask = ++asked.current;
+    const query = league === '' ? { per_page: 50 } : { per_page: 50, league };
+    void dataOf(api.GET('/api/fixtures', { params: { query } })).then(
+      (data) => ask === asked.current && setFixtures(data.fixtures),
       (failure: unknown) => setError(errorText(failure)),
     );
-  }, []);
+  }, [league, language]);
 
-  const leagues = [...new Map(fixtures.map((f) => [f.league.code, f.league.name])).entries()];
+  const byCode = new Map(competitions.map((competition) => [competition.code, competition]));
   const wanted = folded(team.trim());
-  const shown = fixtures.filter(
-    (f) =>
-      (league === '' || f.league.code === league) &&
-      (wanted === '' || folded(f.home).includes(wanted) || folded(f.away).includes(wanted)),
+  const shown = (fixtures ?? []).filter(
+    (f) => wanted === '' || folded(f.home).includes(wanted) || folded(f.away).includes(wanted),
   );
-  const chosen = fixtures.find((f) => f.id === fixtureId);
+  const chosen = fixtures?.find((f) => f.id === fixtureId);
   const type = types.find((candidate) => candidate.id === typeId);
   const match = chosen
     ? t('versus', { home: chosen.home, away: chosen.away })
     : home.trim() && away.trim()
       ? t('versus', { home: home.trim(), away: away.trim() })
       : undefined;
-  const kickoff = new Intl.DateTimeFormat(currentLanguage(), {
+  const kickoff = new Intl.DateTimeFormat(language, {
     weekday: 'short',
     day: 'numeric',
     month: 'short',
@@ -76,8 +86,14 @@ export function NewAnalysis() {
     try {
       const body = chosen
         ? { type_id: type.id, fixture_id: chosen.id }
-        : { type_id: type.id, teams_details: { home: home.trim(), away: away.trim() } };
+        : {
+            type_id: type.id,
+            // Typed teams with a competition chosen: its code tells the analysis which league they play in.
+            teams_details: { home: home.trim(), away: away.trim(), ...(league ? { league } : {}) },
+          };
       const data = await dataOf(api.POST('/api/user/pronostic/create', { body }));
+      const played = chosen?.league.code ?? league;
+      if (userId !== undefined && played !== '') rememberCompetition(localStorage, userId, played);
       navigate({ name: 'analysis', id: data.pronostic.id });
     } catch (failure) {
       setShort(failure instanceof ApiError && failure.status === 402);
@@ -106,17 +122,16 @@ export function NewAnalysis() {
           {t('searchTeam')}
           <input type="search" value={team} onInput={(e) => setTeam(e.currentTarget.value)} />
         </label>
-        <label>
-          {t('league')}
-          <select value={league} onChange={(e) => setLeague(e.currentTarget.value)}>
-            <option value="">{t('allLeagues')}</option>
-            {leagues.map(([code, name]) => (
-              <option key={code} value={code}>
-                {name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <CompetitionPicker
+          competitions={competitions}
+          recent={recent}
+          chosen={league}
+          onChoose={(code) => {
+            setLeague(code);
+            setFixtureId(undefined);
+          }}
+        />
+        {fixtures?.length === 0 && league !== '' && <p>{t('noFixturesInCompetition')}</p>}
         <ul class="cards choices">
           {shown.map((fixture) => (
             <li key={fixture.id}>
@@ -130,7 +145,9 @@ export function NewAnalysis() {
                 <span>
                   {t('versus', { home: fixture.home, away: fixture.away })}
                   <span class="muted block">
-                    {fixture.league.name} · {kickoff.format(new Date(fixture.kickoff_at))}
+                    {competitionLabel(fixture.league, byCode)} ·{' '}
+                    {fixture.stage && <span data-field="stage">{fixture.stage} · </span>}
+                    {kickoff.format(new Date(fixture.kickoff_at))}
                   </span>
                 </span>
               </label>

@@ -9,6 +9,7 @@ import { api, dataOf, envelopeOf, errorText, type ResponseData, xaf } from '../a
 import { currentLanguage, t } from '../i18n/index.js';
 import { followUserEvents } from '../live.js';
 import { OperatorChoice, type OperatorId, operatorOf } from '../operators.js';
+import { BirthDateField, saveBirthDate } from './play.js';
 
 type Pack = ResponseData<'/api/user/wallet/packs', 'get'>['packs'][number];
 type Payment = ResponseData<'/api/user/wallet/payments/{id}', 'get'>['payment'];
@@ -75,6 +76,9 @@ export function Wallet() {
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const [refresh, setRefresh] = useState(0);
+  // Responsible play: the first purchase asks for the date of birth (null: none recorded yet).
+  const [birthDate, setBirthDate] = useState<string | null | undefined>();
+  const [typedBirthDate, setTypedBirthDate] = useState('');
   const paymentDone = useCallback(() => setRefresh((n) => n + 1), []);
 
   useEffect(() => {
@@ -89,6 +93,7 @@ export function Wallet() {
       ({ user }) => {
         setCountry(user.country as CountryCode);
         setTyped((current) => current || user.phone);
+        setBirthDate(user.birth_date);
       },
       () => undefined,
     );
@@ -111,6 +116,10 @@ export function Wallet() {
     setBusy(true);
     setError(undefined);
     try {
+      if (birthDate === null && typedBirthDate !== '') {
+        await saveBirthDate(typedBirthDate);
+        setBirthDate(typedBirthDate);
+      }
       const phone = mobileE164(typed, country) ?? typed.trim();
       const data = await dataOf(
         api.POST('/api/user/wallet/checkout', {
@@ -166,6 +175,9 @@ export function Wallet() {
           />
         </label>
         <OperatorChoice name="operator" value={operator} onChange={setOperator} />
+        {birthDate === null && (
+          <BirthDateField value={typedBirthDate} onInput={setTypedBirthDate} required={false} />
+        )}
         {error && (
           <p role="alert" class="error">
             {error}

@@ -1,0 +1,1 @@
+ALTER TABLE "football_matches" ADD COLUMN "neutral" boolean DEFAULT false NOT NULL;

@@ -1,0 +1,186 @@
+// The season's start and the stake classes as terms of the market rating (issue 56): off unless
+// set (neutral), and on simulated leagues they do what they are for; the fitting script's stages
+// recover them from prices.
+import { describe, expect, it } from 'vitest';
+import {
+  filterScore,
+  fitSeasonStart,
+  fitShiftWatch,
+  fitStakes,
+  type ProtocolData,
+} from '../../scripts/engine/rolling-origin.js';
+import type { EvaluationMatch } from '../../src/engine/evaluation.js';
+import { fitMarketRating, marketForecast } from '../../src/engine/market-rating.js';
+import { MARKET_SETTINGS } from '../../src/engine/model.js';
+import { addToTable, type StakeClass, type Standing, stakeClasses } from '../../src/engine/stakes.js';
+import type { MarketSettings } from '../../src/engine/types.js';
+
+const DAY = 86_400_000;
+const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
+const TEAMS = Array.from({ length: 12 }, (_, i) => `Club ${String(i).padStart(2, '0')}`);
+
+/** A double round-robin by the circle method, one round a week. */
+function rounds(
+  season: string,
+  start: number,
+): { date: number; season: string; pairs: [string, string][] }[] {
+  const n = TEAMS.length;
+  const out = [];
+  for (let round = 0; round < 2 * (n - 1); round++) {
+    const leg = round % (n - 1);
+    const order = [TEAMS[0]!, ...TEAMS.slice(1).map((_, i) => TEAMS[1 + ((i + leg) % (n - 1))]!)];
+    const pairs: [string, string][] = [];
+    for (let i = 0; i < n / 2; i++) {
+      const [a, b] = [order[i]!, order[n - 1 - i]!];
+      pairs.push(round >= n - 1 ? [b, a] : [a, b]);
+    }
+    out.push({ date: start + round * 7 * DAY, season, pairs });
+  }
+  return out;
+}
+
+/**
+ * Seasons priced exactly: ln(pH/pA) = 0.3 + s_home − s_away + κ(home's class) − κ(away's class),
+ * the classes read from the table as of each round (the stronger side always wins 1-0).
+ */
+function league(
+  seasons: readonly { label: string; start: number; strength: (team: string) => number }[],
+  kappa: Partial<Record<StakeClass, number>>,
+  homeAdvantage: (date: number) => number = () => 0.3,
+): EvaluationMatch[] {
+  const matches: EvaluationMatch[] = [];
+  for (const { label, start, strength } of seasons) {
+    const table = new Map<string, Standing>();
+    for (const round of rounds(label, start)) {
+      const classes = stakeClasses(table);
+      const k = (team: string) => kappa[classes.get(team)!] ?? 0;
+      const played: EvaluationMatch[] = round.pairs.map(([home, away]) => {
+        const y = homeAdvantage(round.date) + strength(home) - strength(away) + k(home) - k(away);
+        const book: [number, number, number] = [0.74 * sigmoid(y), 0.26, 0.74 * (1 - sigmoid(y))];
+        const homeWins = strength(home) >= strength(away);
+        return {
+          league: 'XX',
+          season: label,
+          date: round.date,
+          home,
+          away,
+          homeGoals: homeWins ? 1 : 0,
+          awayGoals: homeWins ? 0 : 1,
+          bookmaker: book,
+          bookmakerOverUnder: [0.52, 0.48],
+          market: { oneXTwo: book, overUnder: [0.52, 0.48] },
+        };
+      });
+      for (const match of played) addToTable(table, match);
+      matches.push(...played);
+    }
+  }
+  return matches;
+}
+
+const TRUE = new Map(TEAMS.map((team, i) => [team, 0.8 - (1.6 * i) / 11]));
+const START = Date.UTC(2016, 7, 6);
+const SETTINGS: MarketSettings = { ...MARKET_SETTINGS, shiftWatch: { matches: 60, limit: 1e9 } };
+
+describe('the stake classes priced by the market', () => {
+  // Sides with nothing left to play for ("safe") priced 0.4 below their strength.
+  const kappa = { safe: -0.4 };
+  const matches = league([{ label: '2016-17', start: START, strength: (t) => TRUE.get(t)! }], kappa);
+  const end = START + 23 * 7 * DAY;
+  const error = (settings: MarketSettings) => {
+    const rating = fitMarketRating(matches, end, settings)!;
+    const mean = TEAMS.reduce((sum, team) => sum + rating.teams.get(team)!.strength, 0) / TEAMS.length;
+    return TEAMS.reduce(
+      (sum, team) => sum + Math.abs(rating.teams.get(team)!.strength - mean - (TRUE.get(team)! - 0)),
+      0,
+    );
+  };
+
+  it('off by default: the same rating as before, and dead rubbers leak into the strengths', () => {
+    // Every term at zero is the rating without them.
+    expect(fitMarketRating(matches, end, { ...SETTINGS, stakes: {} })!.teams).toEqual(
+      fitMarketRating(matches, end, SETTINGS)!.teams,
+    );
+    // With the terms, the strengths carried on are nearer the truth than without (0.15 against
+    // 0.54 summed over the sides).
+    expect(error({ ...SETTINGS, stakes: kappa })).toBeLessThan(0.8 * error(SETTINGS));
+  });
+
+  it("prices a fixture of the season with its sides' classes", () => {
+    const late = START + 20 * 7 * DAY;
+    const rating = fitMarketRating(matches, late, { ...SETTINGS, stakes: kappa })!;
+    const safe = TEAMS.filter((team) => rating.stakes?.get(team) === -0.4);
+    expect(safe.length).toBeGreaterThan(0);
+    const plain = fitMarketRating(matches, late, { ...SETTINGS, stakes: {} })!;
+    const side = safe[0]!;
+    const other = TEAMS.find((team) => team !== side && !safe.includes(team))!;
+    const priced = marketForecast(rating, side, other).oneXTwo[0];
+    const unpriced = marketForecast({ ...rating, stakes: plain.stakes! }, side, other).oneXTwo[0];
+    expect(priced).toBeLessThan(unpriced);
+  });
+
+  it('the fitting stage recovers the term from the prices', () => {
+    const data: ProtocolData = { leagues: new Map([['XX', matches]]), recorded: new Map() };
+    const fitted = fitStakes(data, SETTINGS, end + DAY, 200);
+    expect(fitted.stakes!.safe).toBeLessThan(-0.2);
+    expect(Math.abs(fitted.stakes!.title ?? 0)).toBeLessThan(0.15);
+  });
+});
+
+describe("the season's start", () => {
+  // A second season where every side's strength jumped over the summer (order reversed).
+  const seasons = [
+    { label: '2016-17', start: START, strength: (t: string) => TRUE.get(t)! },
+    { label: '2017-18', start: START + 250 * DAY, strength: (t: string) => -TRUE.get(t)! },
+  ];
+  const matches = league(seasons, {});
+  const early = START + 250 * DAY + 3 * 7 * DAY;
+
+  it('off unless set: a noise factor of 1 changes nothing', () => {
+    expect(fitMarketRating(matches, early, { ...SETTINGS, seasonStart: { matches: 6, noise: 1 } })).toEqual(
+      fitMarketRating(matches, early, SETTINGS),
+    );
+  });
+
+  it('believing the first prices faster learns a changed side sooner, and the fit finds it', () => {
+    const gap = (settings: MarketSettings) => {
+      const rating = fitMarketRating(matches, early, settings)!;
+      return Math.abs(rating.teams.get('Club 00')!.strength - rating.teams.get('Club 11')!.strength - -1.6);
+    };
+    expect(gap({ ...SETTINGS, seasonStart: { matches: 6, noise: 0.2 } })).toBeLessThan(gap(SETTINGS));
+    const data: ProtocolData = { leagues: new Map([['XX', matches]]), recorded: new Map() };
+    const fitted = fitSeasonStart(data, SETTINGS, START + 250 * DAY + 9 * 7 * DAY, 80);
+    expect(fitted.seasonStart!.noise).toBeLessThan(0.5);
+    expect(fitted.seasonStart!.noise).toBeGreaterThanOrEqual(0.05);
+  });
+});
+
+describe('the shift watch fitted on a restart behind closed doors', () => {
+  it('picks a watch that follows a home advantage gone mid-season better than the default', () => {
+    const seasons = [
+      { label: '2016-17', start: START, strength: (t: string) => TRUE.get(t)! },
+      { label: '2017-18', start: START + 250 * DAY, strength: (t: string) => TRUE.get(t)! },
+    ];
+    const closedFrom = START + 250 * DAY + 8 * 7 * DAY;
+    const matches = league(seasons, {}, (date) => (date >= closedFrom ? 0 : 0.35));
+    const data: ProtocolData = { leagues: new Map([['XX', matches]]), recorded: new Map() };
+    const settings = { ...MARKET_SETTINGS };
+    const to = START + 250 * DAY + 22 * 7 * DAY;
+    const fitted = fitShiftWatch(data, settings, closedFrom, to);
+    const densityOf = (shiftWatch: { matches: number; limit: number }) => {
+      const candidate = { ...settings, shiftWatch };
+      const after = filterScore(data, candidate, to);
+      const before = filterScore(data, candidate, closedFrom);
+      return (
+        after.strength.logDensity -
+        before.strength.logDensity +
+        after.goals.logDensity -
+        before.goals.logDensity
+      );
+    };
+    expect(fitted.logDensity).toBeCloseTo(densityOf(fitted), 6);
+    // A quicker watch than the default (60 matches, four standard errors), and a better one.
+    expect(fitted.matches < 60 || fitted.limit < 4).toBe(true);
+    expect(fitted.logDensity).toBeGreaterThan(densityOf({ matches: 60, limit: 4 }));
+  });
+});
