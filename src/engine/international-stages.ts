@@ -30,20 +30,9 @@ export interface StagedMatch {
 }
 
 interface Edition {
-  /** Its first match's day (with the name, the edition's identity). */
-  start: number;
   last: number;
   opponents: Map<string, Set<string>>;
   knockout: boolean;
-  /** Group-stage points (3 a win, 1 a draw) and matches of each side. */
-  points: Map<string, number>;
-  played: Map<string, number>;
-}
-
-/** A side's group-stage record in its current edition, before a match. */
-export interface GroupRecord {
-  played: number;
-  points: number;
 }
 
 /** Whether the sides met so far split into complete round robins of three sides or more. */
@@ -87,52 +76,18 @@ export class TournamentStages {
     return edition.opponents.get(match.home)?.has(match.away) ?? false;
   }
 
-  /** The current edition's identity (its name and first day), if the match belongs to one. */
-  editionKey(match: StagedMatch): string | undefined {
-    const edition = this.current(match);
-    return edition ? `${match.tournament}|${edition.start}` : undefined;
-  }
-
-  /** Both sides' group records before a group-stage match of a current edition (none: no group match). */
-  groupRecords(match: StagedMatch & { homeGoals?: number }): [GroupRecord, GroupRecord] | undefined {
-    const edition = this.current(match);
-    if (!edition || this.isKnockout(match)) return undefined;
-    const record = (team: string) => ({
-      played: edition.played.get(team) ?? 0,
-      points: edition.points.get(team) ?? 0,
-    });
-    return [record(match.home), record(match.away)];
-  }
-
   /** Learns one match-day: the stage of each edition is settled from the days before, then the day added. */
-  playDay(day: readonly (StagedMatch & { homeGoals?: number; awayGoals?: number })[]): void {
+  playDay(day: readonly StagedMatch[]): void {
     const staged = day.filter((match) => match.tournament && STAGED_CLASSES.has(match.tournamentClass));
-    const group = staged.map((match) => !this.isKnockout(match));
     for (const match of staged) {
       const edition = this.current(match);
       if (edition && !edition.knockout && groupsComplete(edition.opponents)) edition.knockout = true;
     }
-    staged.forEach((match, index) => {
+    for (const match of staged) {
       let edition = this.current(match);
       if (!edition) {
-        edition = {
-          start: match.date,
-          last: match.date,
-          opponents: new Map(),
-          knockout: false,
-          points: new Map(),
-          played: new Map(),
-        };
+        edition = { last: match.date, opponents: new Map(), knockout: false };
         this.editions.set(match.tournament!, edition);
-      }
-      if (group[index] && match.homeGoals !== undefined) {
-        const [home, away] = [match.homeGoals, match.awayGoals ?? 0];
-        const score = (team: string, points: number) => {
-          edition.points.set(team, (edition.points.get(team) ?? 0) + points);
-          edition.played.set(team, (edition.played.get(team) ?? 0) + 1);
-        };
-        score(match.home, home > away ? 3 : home === away ? 1 : 0);
-        score(match.away, away > home ? 3 : home === away ? 1 : 0);
       }
       edition.last = Math.max(edition.last, match.date);
       const add = (team: string, other: string) => {
@@ -142,6 +97,6 @@ export class TournamentStages {
       };
       add(match.home, match.away);
       add(match.away, match.home);
-    });
+    }
   }
 }

@@ -98,25 +98,11 @@ export interface InternationalSettings {
   extraTimeShare: number;
   /** Added to the draw factor in a knockout match (level after 90 minutes, extra time ahead). */
   knockoutDraw: number;
-  /** Step of a side's edition-only attack and defence (0 at the edition's start; 0: none). */
-  editionForm: number;
-  editionFormJoint?: boolean;
-  /** Added to the draw factor in a last group match where a draw suits both (4 points or more each). */
-  settledDraw?: number;
-  /** In finals, each side's attack and defence + this·ln(1 + its finals matches). */
-  finalsExperience?: number;
-  experienceContinental?: boolean;
-  shortRate?: number;
-  shortDays?: number;
-  /** Added to the Elo's pool weight in World Cup and continental finals. */
-  finalsEloWeight: number;
-  /** The Elo's K in finals, times this. */
-  finalsEloK: number;
-  /** Added to the home term of a host playing at home in finals. */
+  /**
+   * Added to the home term of a host at its own World Cup or continental finals (the file marks
+   * those matches not neutral): a host's crowd fills the stadium, and it has lived there.
+   */
   finalsHome: number;
-  /** A side's attack and defence drop in its last group match when already through (6 points from 2) or out (0). */
-  throughDrop: number;
-  outDrop: number;
 }
 
 export const INTERNATIONAL_SETTINGS: InternationalSettings = {
@@ -153,21 +139,8 @@ export const INTERNATIONAL_SETTINGS: InternationalSettings = {
   eloWeight: 0.14,
   extraTimeShare: 0.15,
   knockoutDraw: 0.2,
-  editionForm: 0,
-  finalsEloWeight: 0,
-  finalsEloK: 1,
-  finalsHome: 0,
-  throughDrop: 0,
-  outDrop: 0,
+  finalsHome: 0.05,
 };
-
-const isFinals = (tournamentClass: TournamentClass) =>
-  tournamentClass === 'world-cup' || tournamentClass === 'continental-final';
-
-interface Form {
-  attack: number;
-  defence: number;
-}
 
 /** eloratings.net's K by tournament (WC finals 60, continental finals 50, qualifiers 40, others 30, friendlies 20). */
 export const ELO_K: Record<TournamentClass, number> = {
@@ -194,9 +167,6 @@ interface Side {
   defence: number;
   elo: number;
   matches: number;
-  /** World Cup and continental finals matches played. */
-  finals?: number;
-  short?: { attack: number; defence: number; date: number };
 }
 
 export interface InternationalForecast {
@@ -318,8 +288,6 @@ export class InternationalModel {
   private level = Math.log(1.35);
   private logit: OrderedLogit = { ...LOGIT_START };
   private readonly stages = new TournamentStages();
-  /** Edition-only offsets per edition key, then side (only the current editions are kept). */
-  private readonly forms = new Map<string, Map<string, Form>>();
   /** Results learnt so far. */
   matches = 0;
 
@@ -357,83 +325,21 @@ export class InternationalModel {
   private homeTerm(fixture: InternationalFixture): number {
     if (fixture.neutral) return 0;
     const own = fixture.homeConfederation ? this.homeTerms.get(fixture.homeConfederation) : undefined;
-    return (own ?? this.settings.home) + (isFinals(fixture.tournamentClass) ? this.settings.finalsHome : 0);
+    const finals = fixture.tournamentClass === 'world-cup' || fixture.tournamentClass === 'continental-final';
+    return (own ?? this.settings.home) + (finals ? this.settings.finalsHome : 0);
   }
 
-  /**
-   * What the fixture's edition says of each side on its day (none without a day): its
-   * edition-only form, and a drop when its last group match cannot change its fate.
-   */
-  private editionTerms(fixture: InternationalFixture, date?: number): [Form, Form] {
-    const none: [Form, Form] = [
-      { attack: 0, defence: 0 },
-      { attack: 0, defence: 0 },
-    ];
-    const s = this.settings;
-    if (
-      s.finalsExperience &&
-      (s.experienceContinental
-        ? fixture.tournamentClass === 'continental-final'
-        : isFinals(fixture.tournamentClass))
-    ) {
-      const [home, away] = [this.peek(fixture.home), this.peek(fixture.away)];
-      const e = (side: Side) => s.finalsExperience! * Math.log(1 + (side.finals ?? 0));
-      none[0] = { attack: e(home), defence: e(home) };
-      none[1] = { attack: e(away), defence: e(away) };
-    }
-    if (s.shortRate && date !== undefined) {
-      [fixture.home, fixture.away].forEach((team, index) => {
-        const short = this.peek(team).short;
-        if (!short) return;
-        const decay = Math.exp(-(date - short.date) / (86_400_000 * s.shortDays!));
-        none[index] = {
-          attack: none[index]!.attack + short.attack * decay,
-          defence: none[index]!.defence + short.defence * decay,
-        };
-      });
-    }
-    if (date === undefined) return none;
-    const match = { ...fixture, date };
-    const key = this.stages.editionKey(match);
-    const forms = key ? this.forms.get(key) : undefined;
-    const terms = [fixture.home, fixture.away].map((team, index) => {
-      const form = forms?.get(team);
-      const base = none[index]!;
-      return { attack: base.attack + (form?.attack ?? 0), defence: base.defence + (form?.defence ?? 0) };
-    });
-    const records = (s.throughDrop || s.outDrop) && key ? this.stages.groupRecords(match) : undefined;
-    records?.forEach((record, index) => {
-      if (record.played !== 2) return;
-      const drop = record.points === 6 ? s.throughDrop : record.points === 0 ? s.outDrop : 0;
-      terms[index]!.attack -= drop;
-      terms[index]!.defence -= drop;
-    });
-    return [terms[0]!, terms[1]!];
-  }
-
-  /** Expected goals of both sides over 90 minutes (on `date`, the edition's terms too). */
-  rates(fixture: InternationalFixture, date?: number): { lambda: number; mu: number } {
+  /** Expected goals of both sides over 90 minutes. */
+  rates(fixture: InternationalFixture): { lambda: number; mu: number } {
     const home = this.peek(fixture.home);
     const away = this.peek(fixture.away);
     const homeOffset = this.offset(fixture.homeConfederation);
     const awayOffset = this.offset(fixture.awayConfederation);
-    const [homeForm, awayForm] = this.editionTerms(fixture, date);
     return {
       lambda: Math.exp(
-        this.level +
-          this.homeTerm(fixture) +
-          home.attack +
-          homeForm.attack +
-          homeOffset -
-          (away.defence + awayForm.defence + awayOffset),
+        this.level + this.homeTerm(fixture) + home.attack + homeOffset - (away.defence + awayOffset),
       ),
-      mu: Math.exp(
-        this.level +
-          away.attack +
-          awayForm.attack +
-          awayOffset -
-          (home.defence + homeForm.defence + homeOffset),
-      ),
+      mu: Math.exp(this.level + away.attack + awayOffset - (home.defence + homeOffset)),
     };
   }
 
@@ -449,19 +355,12 @@ export class InternationalModel {
   }
 
   /** The goal model's matrix (90 minutes) before pooling; a knockout's level score means more. */
-  private goalMatrix(fixture: InternationalFixture, knockout = false, date?: number): ScoreMatrix {
-    const { lambda, mu } = this.rates(fixture, date);
-    let settled = 0;
-    if (this.settings.settledDraw && date !== undefined) {
-      const records = this.stages.groupRecords({ ...fixture, date });
-      if (records?.every((record) => record.played === 2 && record.points >= 4))
-        settled = this.settings.settledDraw;
-    }
+  private goalMatrix(fixture: InternationalFixture, knockout = false): ScoreMatrix {
+    const { lambda, mu } = this.rates(fixture);
     const base =
       this.settings.drawBase +
       this.settings.drawByClass[fixture.tournamentClass] +
-      (knockout ? this.settings.knockoutDraw : 0) +
-      settled;
+      (knockout ? this.settings.knockoutDraw : 0);
     return scoreMatrix(lambda, mu, 0, { base, slope: 0 });
   }
 
@@ -474,8 +373,8 @@ export class InternationalModel {
   }
 
   /** Extra time's 1X2 if the fixture were level after 90 minutes. */
-  private extraTime(fixture: InternationalFixture, date?: number): [number, number, number] {
-    const { lambda, mu } = this.rates(fixture, date);
+  private extraTime(fixture: InternationalFixture): [number, number, number] {
+    const { lambda, mu } = this.rates(fixture);
     const share = this.settings.extraTimeShare;
     return extraTimeOneXTwo(lambda * share, mu * share);
   }
@@ -486,9 +385,9 @@ export class InternationalModel {
    * draw only when a shoot-out decided it). Analyses keep reading `forecast`'s 90-minute matrix.
    */
   recordedOneXTwo(fixture: InternationalFixture, date: number): [number, number, number] {
-    if (!this.isKnockout(fixture, date)) return this.oneXTwo(fixture, this.goalMatrix(fixture, false, date));
-    const ninety = this.oneXTwo(fixture, this.goalMatrix(fixture, true, date));
-    return afterExtraTime(ninety, this.extraTime(fixture, date));
+    if (!this.isKnockout(fixture, date)) return this.oneXTwo(fixture);
+    const ninety = this.oneXTwo(fixture, this.goalMatrix(fixture, true));
+    return afterExtraTime(ninety, this.extraTime(fixture));
   }
 
   /**
@@ -500,16 +399,15 @@ export class InternationalModel {
     const share = this.settings.extraTimeShare;
     if (result.shootout || (knockout && result.homeGoals === result.awayGoals)) return 1 + share;
     if (!knockout) return 1;
-    const [home, draw, away] = this.oneXTwo(result, this.goalMatrix(result, true, result.date));
-    const level = this.extraTime(result, result.date)[1];
+    const [home, draw, away] = this.oneXTwo(result, this.goalMatrix(result, true));
+    const level = this.extraTime(result)[1];
     return 1 + (share * draw * (1 - level)) / (home + away + draw * (1 - level));
   }
 
   /** The pooled 1X2 alone (what the validation scores; `forecast` rakes the matrix onto it). */
   oneXTwo(fixture: InternationalFixture, goals = this.goalMatrix(fixture)): [number, number, number] {
     const own = oneXTwoOf(goals);
-    const weight =
-      this.settings.eloWeight + (isFinals(fixture.tournamentClass) ? this.settings.finalsEloWeight : 0);
+    const weight = this.settings.eloWeight;
     if (weight <= 0) return own;
     const elo = this.eloProbabilities(fixture);
     const pooled = own.map((p, index) =>
@@ -526,7 +424,7 @@ export class InternationalModel {
    */
   forecast(fixture: InternationalFixture, date?: number): InternationalForecast {
     const knockout = date !== undefined && this.isKnockout(fixture, date);
-    const goals = this.goalMatrix(fixture, knockout, date);
+    const goals = this.goalMatrix(fixture, knockout);
     const pooled = this.oneXTwo(fixture, goals);
     const matrix =
       this.settings.eloWeight > 0 ? rakeMatrix(goals, pooled, marketsFrom(goals).overUnder25.over) : goals;
@@ -546,7 +444,7 @@ export class InternationalModel {
   playDay(results: readonly InternationalResult[]): void {
     const s = this.settings;
     const steps = results.map((result) => {
-      const { lambda, mu } = this.rates(result, result.date);
+      const { lambda, mu } = this.rates(result);
       const exposure = this.exposure(result, this.stages.isKnockout(result));
       const cap = (error: number) => Math.max(-s.errorCap, Math.min(s.errorCap, error));
       const homeError = cap(result.homeGoals - lambda * exposure);
@@ -556,10 +454,7 @@ export class InternationalModel {
       const actual =
         result.homeGoals > result.awayGoals ? 1 : result.homeGoals === result.awayGoals ? 0.5 : 0;
       const k =
-        ELO_K[result.tournamentClass] *
-        s.eloScale *
-        (isFinals(result.tournamentClass) ? s.finalsEloK : 1) *
-        eloGoalFactor(result.homeGoals - result.awayGoals);
+        ELO_K[result.tournamentClass] * s.eloScale * eloGoalFactor(result.homeGoals - result.awayGoals);
       const outcome: 0 | 1 | 2 = actual === 1 ? 0 : actual === 0.5 ? 1 : 2;
       return { result, homeError, awayError, eloStep: k * (actual - expected), difference, outcome };
     });
@@ -575,25 +470,8 @@ export class InternationalModel {
       away.defence -= awayRate * homeError;
       home.elo += eloStep;
       away.elo -= eloStep;
-      if (s.shortRate) {
-        const learn = (side: Side, attackError: number, defenceError: number) => {
-          const old = side.short ?? { attack: 0, defence: 0, date: result.date };
-          const decay = Math.exp(-(result.date - old.date) / (86_400_000 * s.shortDays!));
-          side.short = {
-            attack: old.attack * decay + s.shortRate! * weight * attackError,
-            defence: old.defence * decay - s.shortRate! * weight * defenceError,
-            date: result.date,
-          };
-        };
-        learn(home, homeError, awayError);
-        learn(away, awayError, homeError);
-      }
       home.matches += 1;
       away.matches += 1;
-      if (isFinals(result.tournamentClass)) {
-        home.finals = (home.finals ?? 0) + 1;
-        away.finals = (away.finals ?? 0) + 1;
-      }
       this.level += s.levelRate * weight * (homeError + awayError);
       if (!result.neutral && result.homeConfederation) {
         const current = this.homeTerms.get(result.homeConfederation) ?? s.home;
@@ -609,44 +487,6 @@ export class InternationalModel {
       this.matches += 1;
     }
     this.stages.playDay(results);
-    if (s.editionForm) this.learnForms(steps);
-  }
-
-  /** The edition-only offsets take the day's goal errors (after the stages learnt the day). */
-  private learnForms(
-    steps: readonly { result: InternationalResult; homeError: number; awayError: number }[],
-  ): void {
-    const rate = this.settings.editionForm;
-    for (const { result, homeError, awayError } of steps) {
-      const key = this.stages.editionKey(result);
-      if (!key) continue;
-      let forms = this.forms.get(key);
-      if (!forms) {
-        // A new edition of this name: the previous one's forms are over.
-        for (const old of this.forms.keys())
-          if (old.startsWith(`${result.tournament}|`)) this.forms.delete(old);
-        forms = new Map();
-        this.forms.set(key, forms);
-      }
-      const form = (team: string) => {
-        const value = forms.get(team) ?? { attack: 0, defence: 0 };
-        forms.set(team, value);
-        return value;
-      };
-      const [home, away] = [form(result.home), form(result.away)];
-      if (this.settings.editionFormJoint) {
-        const step = (rate * (homeError - awayError)) / 2;
-        home.attack += step;
-        home.defence += step;
-        away.attack -= step;
-        away.defence -= step;
-      } else {
-        home.attack += rate * homeError;
-        home.defence -= rate * awayError;
-        away.attack += rate * awayError;
-        away.defence -= rate * homeError;
-      }
-    }
   }
 
   /** A side's matches learnt so far. */

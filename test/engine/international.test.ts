@@ -74,6 +74,22 @@ describe('national-team forecaster', () => {
     expect(atHome.oneXTwo[0]).toBeGreaterThan(atHome.oneXTwo[2] + 0.1);
   });
 
+  it('gives a host at its own finals a larger home term than on its soil in a qualifier (decision 0163)', () => {
+    const model = new InternationalModel();
+    const atHome = (tournamentClass: InternationalFixture['tournamentClass']) =>
+      model.rates(fixture('Egypt', 'Ghana', { neutral: false, tournamentClass })).lambda;
+    expect(INTERNATIONAL_SETTINGS.finalsHome).toBeGreaterThan(0);
+    expect(atHome('continental-final') / atHome('qualifier')).toBeCloseTo(
+      Math.exp(INTERNATIONAL_SETTINGS.finalsHome),
+      12,
+    );
+    expect(atHome('world-cup')).toBeCloseTo(atHome('continental-final'), 12);
+    expect(atHome('friendly')).toBeCloseTo(atHome('qualifier'), 12);
+    // On neutral ground at the finals there is no host: no home term at all.
+    const neutral = model.rates(fixture('Egypt', 'Ghana'));
+    expect(neutral.lambda).toBeCloseTo(neutral.mu, 12);
+  });
+
   it('moves confederation offsets only on matches between confederations', () => {
     const within = new InternationalModel();
     within.playDay([result(0, 'Ghana', 'Togo', 5, 0)]);
