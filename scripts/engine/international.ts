@@ -308,6 +308,7 @@ if (process.argv.includes('--tune')) {
     'logitRate',
     'eloWeight',
     'extraTimeShare',
+    'finalsHome',
   ] as const;
   const weightKeys = [
     'world-cup',

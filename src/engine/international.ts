@@ -9,7 +9,8 @@
 //   - confederations: each has an offset added to its sides' attack and defence, moved only by
 //     matches between confederations (the only ones that say how the groups compare);
 //   - the home term per host confederation, learnt the same way (home advantage is larger in
-//     African and South American qualifiers than in European friendlies);
+//     African and South American qualifiers than in European friendlies), a little more for a
+//     host at its own finals (decision 0163);
 //   - an Elo rating with the same tournament weights and an ordered-logit draw model learnt
 //     online, pooled log-linearly with the goal model's 1X2; the score matrix is then raked onto
 //     the pooled 1X2, so every market (1X2, BTTS, over/under, exact score) reads one matrix.
