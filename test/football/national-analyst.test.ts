@@ -87,6 +87,26 @@ describe('national teams analysis', () => {
     const { data_quality } = atHome.result as { data_quality: { home_matches: number } };
     expect(data_quality.home_matches).toBe(60);
   });
+
+  it('gives a host at its own continental finals more than its home term in a qualifier (decision 0163)', async () => {
+    // The finals' code is stored once an edition has a result (neither side of the fixture's).
+    await football.importText(
+      [
+        'date,home_team,away_team,home_score,away_score,tournament,city,country,neutral',
+        '2026-03-02,Senegal,Egypt,1,1,African Cup of Nations,Yaoundé,Cameroon,TRUE',
+      ].join('\n'),
+      'results.csv',
+    );
+    const hosting = (league: string) =>
+      analyst().analyse(
+        { home: 'Cameroon', away: 'Nigeria', league, date: '2026-03-12', neutral: false },
+        '1x2',
+      );
+    const pHome = (outcome: { result: Record<string, unknown> }) =>
+      (outcome.result as { probabilities: { home: number } }).probabilities.home;
+    // The same ratings, Elo and draw term (-0.1 in both classes): only the finals host term differs.
+    expect(pHome(await hosting('INT-AFCON'))).toBeGreaterThan(pHome(await hosting('INT-AFCON-Q')) + 0.002);
+  });
 });
 
 describe('national teams named in the analysis’s language (decision 0160)', () => {
