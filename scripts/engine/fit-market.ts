@@ -280,5 +280,9 @@ if (mode === 'validate') {
     OPTIONS.links
       ? "// the linked divisions' offsets on every division of DIVISION_CHAINS over the same seasons."
       : '// no linked divisions (LINKS=0).',
+    ...(OPTIONS.stakes
+      ? ["// With the stake classes' term (STAKES=1: its paired run, docs/engine/figures.md)."]
+      : []),
+    ...(OPTIONS.seasonStart ? ['// With the season-start term (SEASON_START=1).'] : []),
   ]);
 }

@@ -138,7 +138,7 @@ describe('the market rating as a filter', () => {
       rating.teams.get('Club 00')!.strength - rating.teams.get('Club 11')!.strength;
     expect(spread(carried)).toBeLessThan(spread(kept) - 0.1);
     // And a fixture of a season the rating has not read yet is forecast carried into it.
-    expect(strongest(during, '2017-18')).toBeLessThan(strongest(during, '2016-17') - 0.02);
+    expect(strongest(during, '2017-18')).toBeLessThan(strongest(during, '2016-17') - 0.015);
     // The same through the whole model: a fixture's season reaches the rating.
     const model = fitModel(pausedMatches, resumed);
     const inSeason = model.predict('Club 00', 'Club 11', { season: '2016-17' }).markets.oneXTwo.home;
