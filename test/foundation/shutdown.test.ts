@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createTestApp } from '../helpers.js';
+import { createTestApp, signIn } from '../helpers.js';
 
 describe('graceful shutdown', () => {
   it('finishes in-flight requests and stops accepting new ones', async () => {
@@ -34,6 +36,47 @@ describe('graceful shutdown', () => {
     expect(await response.json()).toMatchObject({ message: 'OK.' });
     // Resolves once the in-flight client has let its keep-alive socket go.
     await closing;
+  });
+
+  // Each of these would hold the close for a minute or more (Node's headers timeout, Fastify's 72 s
+  // keep-alive), past the test's timeout: the first without the plugin's care, the second if Node
+  // stopped ending a connection whose answer ends during the close (on every supported major).
+  it('lets go at once of a connection that has sent no request yet', async () => {
+    const t = await createTestApp();
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const socket = net.connect((t.app.server.address() as AddressInfo).port, '127.0.0.1');
+    await new Promise((connected) => socket.once('connect', connected));
+    const gone = new Promise((closed) => socket.once('close', closed));
+    await t.close();
+    await gone;
+  });
+
+  it('ends the connection of an event stream the close ends, kept alive by its client', async () => {
+    const t = await createTestApp({ config: { eventsHeartbeatSeconds: 60 } });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const user = await signIn(t);
+    // An agent that would keep the socket two minutes after the answer.
+    const agent = new http.Agent({ keepAlive: true, timeout: 120_000 });
+    try {
+      const { response, socket } = await new Promise<{ response: http.IncomingMessage; socket: net.Socket }>(
+        (resolve, reject) => {
+          const request = http.get(
+            `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/user/events`,
+            { agent, headers: user.headers },
+            (answer) => resolve({ response: answer, socket: request.socket as net.Socket }),
+          );
+          request.on('error', reject);
+        },
+      );
+      expect(response.statusCode).toBe(200);
+      await new Promise((connected) => response.once('data', connected));
+      const gone = new Promise((closed) => socket.once('close', closed));
+      response.resume();
+      await t.close();
+      await gone;
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('the server process exits cleanly on SIGTERM and keeps its data for the next start', async () => {
