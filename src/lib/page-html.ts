@@ -60,6 +60,25 @@ export function languageSwitch(locale: Locale): string {
   return `<nav class="lang" aria-label="${attr(catalogueFor(locale).pages.languageSwitch)}">${links.join(' ')}</nav>\n${adultsMark(locale)}`;
 }
 
+/**
+ * A public page's opening, to its `<body>`: the document in its language, the phone viewport, its
+ * title, no favicon request, and its own style rules (each line indented by two spaces, ending
+ * with a newline) followed by the FR / EN switch's.
+ */
+export function pageHead(locale: Locale, title: string, style: string): string {
+  return `<!doctype html>
+<html lang="${locale}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+<link rel="icon" href="data:,">
+<style>
+${style}${LANGUAGE_SWITCH_STYLE}</style>
+</head>
+`;
+}
+
 /** A page rendered once per language (its texts are fixed): `perLocale(render)(locale)`. */
 export function perLocale(render: (locale: Locale) => string): (locale: Locale) => string {
   const rendered = new Map<Locale, string>();

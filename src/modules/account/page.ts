@@ -11,24 +11,15 @@
 // by ticking a box.
 import { DEFAULT_LOCALE, type Locale } from '../../lib/locale.js';
 import { catalogueFor } from '../../lib/messages.js';
-import { js, jsText, LANGUAGE_SWITCH_STYLE, languageSwitch, perLocale } from '../../lib/page-html.js';
+import { js, jsText, languageSwitch, pageHead, perLocale } from '../../lib/page-html.js';
 
 /** The script's address: French at the address it always had, another language named in it. */
 function scriptPath(locale: Locale): string {
   return locale === DEFAULT_LOCALE ? '/account/delete/app.js' : `/account/delete/app.js?lang=${locale}`;
 }
 
-export const accountDeletePage = perLocale((locale) => {
-  const t = catalogueFor(locale).pages.accountDelete;
-  return `<!doctype html>
-<html lang="${locale}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${t.title}</title>
-<link rel="icon" href="data:,">
-<style>
-  * { box-sizing: border-box; }
+/** The page's own style rules (`pageHead` adds the language switch's). */
+const ACCOUNT_DELETE_STYLE = `  * { box-sizing: border-box; }
   body { font-family: system-ui, sans-serif; margin: 0 auto; max-width: 720px; padding: 1rem 1.25rem 3rem; color: #1d2330; line-height: 1.5; }
   h1 { font-size: 1.6rem; margin-top: .5rem; } h2 { font-size: 1.2rem; margin-top: 2rem; }
   ol { padding-left: 1.4rem; }
@@ -48,9 +39,11 @@ export const accountDeletePage = perLocale((locale) => {
   #status[data-kind="error"] { background: #fdecea; color: #8a1c14; }
   #status[data-kind="ok"] { background: #e8f5e9; color: #1b5e20; }
   @media (min-width: 900px) { body { padding-top: 2rem; } }
-${LANGUAGE_SWITCH_STYLE}</style>
-</head>
-<body>
+`;
+
+export const accountDeletePage = perLocale((locale) => {
+  const t = catalogueFor(locale).pages.accountDelete;
+  return `${pageHead(locale, t.title, ACCOUNT_DELETE_STYLE)}<body>
 ${languageSwitch(locale)}<h1>${t.title}</h1>
 <p>${t.intro}</p>
 

@@ -7,7 +7,7 @@
 // sends are in it too. The French page keeps its bytes, the switch aside.
 import { DEFAULT_LOCALE, type Locale } from '../../lib/locale.js';
 import { type Catalogue, catalogueFor } from '../../lib/messages.js';
-import { attr, js, jsText, LANGUAGE_SWITCH_STYLE, languageSwitch, perLocale } from '../../lib/page-html.js';
+import { attr, js, jsText, languageSwitch, pageHead, perLocale } from '../../lib/page-html.js';
 import { returnsScript, returnsSection } from './page-returns.js';
 
 /** The script's address: French at the address it always had, another language named in it. */
@@ -15,17 +15,8 @@ function scriptPath(locale: Locale): string {
   return locale === DEFAULT_LOCALE ? '/track-record/app.js' : `/track-record/app.js?lang=${locale}`;
 }
 
-export const trackRecordPage = perLocale((locale) => {
-  const t = catalogueFor(locale).pages.trackRecord;
-  return `<!doctype html>
-<html lang="${locale}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${t.title}</title>
-<link rel="icon" href="data:,">
-<style>
-  *, *::before, *::after { box-sizing: border-box; }
+/** The page's own style rules (`pageHead` adds the language switch's). */
+const TRACK_RECORD_STYLE = `  *, *::before, *::after { box-sizing: border-box; }
   body { font-family: system-ui, sans-serif; margin: 0 auto; max-width: 1100px; padding: 1rem; color: #1d2330; line-height: 1.45; }
   h1 { font-size: 1.6rem; } h2 { font-size: 1.2rem; margin-top: 2rem; } h3 { font-size: 1rem; margin: 1.2rem 0 .4rem; }
   .scroll { overflow-x: auto; max-width: 100%; }
@@ -57,9 +48,11 @@ export const trackRecordPage = perLocale((locale) => {
   .swatch.rate { background: #c05621; border-radius: 50%; }
   #settlement li { margin: .3rem 0; }
   @media (max-width: 480px) { body { padding: .75rem; } table { font-size: .8rem; } th, td { padding: .25rem .35rem; } }
-${LANGUAGE_SWITCH_STYLE}</style>
-</head>
-<body>
+`;
+
+export const trackRecordPage = perLocale((locale) => {
+  const t = catalogueFor(locale).pages.trackRecord;
+  return `${pageHead(locale, t.title, TRACK_RECORD_STYLE)}<body>
 ${languageSwitch(locale)}<h1>${t.title}</h1>
 <p class="note">${t.intro}</p>
 <p id="status" role="status">${t.loading}</p>
