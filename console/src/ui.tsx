@@ -48,6 +48,21 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   return { data: state.data, error: state.error, loading: state.loading, reload };
 }
 
+/**
+ * A list under filters, a page at a time (the console's lists): the filters as last applied, the
+ * page shown and its load, rerun when either changes; applying filters goes back to the first page.
+ */
+export function usePagedList<F, T>(initial: F, load: (filters: F, page: number) => Promise<T>) {
+  const [filters, setFilters] = useState(initial);
+  const [page, setPage] = useState(1);
+  const loaded = useLoad(() => load(filters, page), [page, filters]);
+  const apply = useCallback((next: F) => {
+    setPage(1);
+    setFilters(next);
+  }, []);
+  return { filters, apply, setPage, loaded };
+}
+
 /** Runs an action, says its result, returns whether it worked. */
 export function useAction() {
   const notifier = useNotifier();

@@ -3,27 +3,28 @@
 // admin confirms (the action runs then) or rejects it. The admin who asked is refused by the
 // service (403), and the console says why. A request made while the screen is open appears without
 // a reload.
-import { useState } from 'preact/hooks';
 import { api, dataOf, type ResponseData } from '../api.js';
 import { t } from '../i18n.js';
 import { useLive } from '../live.js';
 import { follow } from '../router.js';
-import { Field, LoadState, Pager, useAction, useLoad, when } from '../ui.js';
+import { Field, LoadState, Pager, useAction, usePagedList, when } from '../ui.js';
 
-type Approval = ResponseData<'/api/admin/approvals', 'get'>['approvals'][number];
+type ApprovalsPage = ResponseData<'/api/admin/approvals', 'get'>;
+type Approval = ApprovalsPage['approvals'][number];
 type Status = Approval['status'];
 
 export function Approvals() {
-  const [status, setStatus] = useState<Status | ''>('pending');
-  const [page, setPage] = useState(1);
-  const loaded = useLoad(
-    () =>
-      dataOf(
-        api.GET('/api/admin/approvals', {
-          params: { query: { page, per_page: 20, ...(status ? { status } : {}) } },
-        }),
-      ),
-    [page, status],
+  const {
+    filters: status,
+    apply,
+    setPage,
+    loaded,
+  } = usePagedList<Status | '', ApprovalsPage>('pending', (status, page) =>
+    dataOf(
+      api.GET('/api/admin/approvals', {
+        params: { query: { page, per_page: 20, ...(status ? { status } : {}) } },
+      }),
+    ),
   );
   useLive(['approval.requested'], loaded.reload);
   const approvals = loaded.data?.approvals ?? [];
@@ -34,13 +35,7 @@ export function Approvals() {
       <p class="lead">{a.lead}</p>
       <div class="filters">
         <Field label={t.common.status}>
-          <select
-            value={status}
-            onChange={(e) => {
-              setPage(1);
-              setStatus(e.currentTarget.value as Status | '');
-            }}
-          >
+          <select value={status} onChange={(e) => apply(e.currentTarget.value as Status | '')}>
             <option value="pending">{a.statuses.pending}</option>
             <option value="confirmed">{a.statuses.confirmed}</option>
             <option value="rejected">{a.statuses.rejected}</option>

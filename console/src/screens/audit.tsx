@@ -2,28 +2,24 @@
 import { useState } from 'preact/hooks';
 import { api, dataOf } from '../api.js';
 import { t } from '../i18n.js';
-import { Field, LoadState, Pager, ScrollRegion, useLoad, when } from '../ui.js';
+import { Field, LoadState, Pager, ScrollRegion, usePagedList, when } from '../ui.js';
 
 export function Audit() {
   const [action, setAction] = useState('');
   const [target, setTarget] = useState('');
-  const [filters, setFilters] = useState({ action: '', target: '' });
-  const [page, setPage] = useState(1);
-  const loaded = useLoad(
-    () =>
-      dataOf(
-        api.GET('/api/admin/audit', {
-          params: {
-            query: {
-              page,
-              per_page: 30,
-              ...(filters.action ? { action: filters.action } : {}),
-              ...(filters.target ? { target_type: filters.target } : {}),
-            },
+  const { filters, apply, setPage, loaded } = usePagedList({ action: '', target: '' }, (applied, page) =>
+    dataOf(
+      api.GET('/api/admin/audit', {
+        params: {
+          query: {
+            page,
+            per_page: 30,
+            ...(applied.action ? { action: applied.action } : {}),
+            ...(applied.target ? { target_type: applied.target } : {}),
           },
-        }),
-      ),
-    [page, filters],
+        },
+      }),
+    ),
   );
   const a = t.audit;
   return (
@@ -33,8 +29,7 @@ export function Audit() {
         class="filters"
         onSubmit={(event) => {
           event.preventDefault();
-          setPage(1);
-          setFilters({ action: action.trim(), target: target.trim() });
+          apply({ action: action.trim(), target: target.trim() });
         }}
       >
         <Field label={a.action} hint={a.actionHint}>

@@ -1,26 +1,26 @@
 // Upcoming fixtures: the scheduled matches from now on, by kick-off, grouped by league, each with its
 // id and how many pronostics were made from it (`GET /api/admin/fixtures`); a league filter built
 // from the leagues that have a scheduled match; below, an admin's entries (./fixture-form.tsx).
-import { useState } from 'preact/hooks';
 import { api, dataOf, type ResponseData } from '../api.js';
 import { t } from '../i18n.js';
-import { Field, LoadState, number, Pager, ScrollRegion, useLoad, when } from '../ui.js';
+import { Field, LoadState, number, Pager, ScrollRegion, usePagedList, when } from '../ui.js';
 import { ImportFixtures, NewFixture, RegularTimeScore } from './fixture-form.js';
 
 type Data = ResponseData<'/api/admin/fixtures', 'get'>;
 type Fixture = Data['fixtures'][number];
 
 export function Fixtures() {
-  const [league, setLeague] = useState('');
-  const [page, setPage] = useState(1);
-  const loaded = useLoad(
-    () =>
-      dataOf(
-        api.GET('/api/admin/fixtures', {
-          params: { query: { page, per_page: 50, ...(league ? { league } : {}) } },
-        }),
-      ),
-    [page, league],
+  const {
+    filters: league,
+    apply,
+    setPage,
+    loaded,
+  } = usePagedList<string, Data>('', (league, page) =>
+    dataOf(
+      api.GET('/api/admin/fixtures', {
+        params: { query: { page, per_page: 50, ...(league ? { league } : {}) } },
+      }),
+    ),
   );
   const data = loaded.data;
   // The page's fixtures by league, in kick-off order within each (the API's order kept).
@@ -40,13 +40,7 @@ export function Fixtures() {
       <p class="lead">{f.lead}</p>
       <div class="filters">
         <Field label={f.league}>
-          <select
-            value={league}
-            onChange={(e) => {
-              setPage(1);
-              setLeague(e.currentTarget.value);
-            }}
-          >
+          <select value={league} onChange={(e) => apply(e.currentTarget.value)}>
             <option value="">{t.common.all}</option>
             {data?.leagues.map((l) => (
               <option key={l.code} value={l.code}>

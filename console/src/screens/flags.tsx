@@ -6,9 +6,10 @@ import { useState } from 'preact/hooks';
 import { api, dataOf, type ResponseData } from '../api.js';
 import { t } from '../i18n.js';
 import { useLive } from '../live.js';
-import { Field, LoadState, Pager, useAction, useLoad, when } from '../ui.js';
+import { Field, LoadState, Pager, useAction, usePagedList, when } from '../ui.js';
 
-type Flag = ResponseData<'/api/admin/flags', 'get'>['flags'][number];
+type FlagsPage = ResponseData<'/api/admin/flags', 'get'>;
+type Flag = FlagsPage['flags'][number];
 type Status = Flag['status'];
 
 /** Every kind and target the API names has its words in the console's texts. */
@@ -16,16 +17,17 @@ const FLAG_LABEL: Record<Flag['kind'], string> = t.flags.kinds;
 const TARGET_LABEL: Record<Flag['target_type'], string> = t.flags.targets;
 
 export function Flags() {
-  const [status, setStatus] = useState<Status | ''>('');
-  const [page, setPage] = useState(1);
-  const loaded = useLoad(
-    () =>
-      dataOf(
-        api.GET('/api/admin/flags', {
-          params: { query: { page, per_page: 20, ...(status ? { status } : {}) } },
-        }),
-      ),
-    [page, status],
+  const {
+    filters: status,
+    apply,
+    setPage,
+    loaded,
+  } = usePagedList<Status | '', FlagsPage>('', (status, page) =>
+    dataOf(
+      api.GET('/api/admin/flags', {
+        params: { query: { page, per_page: 20, ...(status ? { status } : {}) } },
+      }),
+    ),
   );
   useLive(['flag.raised'], loaded.reload);
   const flags = loaded.data?.flags ?? [];
@@ -36,13 +38,7 @@ export function Flags() {
       <p class="lead">{f.lead}</p>
       <div class="filters">
         <Field label={t.common.status}>
-          <select
-            value={status}
-            onChange={(e) => {
-              setPage(1);
-              setStatus(e.currentTarget.value as Status | '');
-            }}
-          >
+          <select value={status} onChange={(e) => apply(e.currentTarget.value as Status | '')}>
             <option value="">{f.allOpenFirst}</option>
             <option value="open">{f.openOption}</option>
             <option value="resolved">{f.resolvedOption}</option>

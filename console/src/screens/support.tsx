@@ -4,9 +4,10 @@ import { api, dataOf, type ResponseData } from '../api.js';
 import { t } from '../i18n.js';
 import { useLive } from '../live.js';
 import { follow } from '../router.js';
-import { Field, LoadState, Pager, ScrollRegion, useAction, useLoad, when } from '../ui.js';
+import { Field, LoadState, Pager, ScrollRegion, useAction, useLoad, usePagedList, when } from '../ui.js';
 
 type TicketStatus = 'open' | 'answered' | 'closed';
+type TicketsPage = ResponseData<'/api/admin/tickets', 'get'>;
 type Ticket = ResponseData<'/api/admin/tickets/{id}', 'get'>['ticket'];
 
 export function Support({ id }: { id: number | undefined }) {
@@ -14,16 +15,17 @@ export function Support({ id }: { id: number | undefined }) {
 }
 
 function TicketList() {
-  const [status, setStatus] = useState<TicketStatus | ''>('open');
-  const [page, setPage] = useState(1);
-  const loaded = useLoad(
-    () =>
-      dataOf(
-        api.GET('/api/admin/tickets', {
-          params: { query: { page, per_page: 20, ...(status ? { status } : {}) } },
-        }),
-      ),
-    [page, status],
+  const {
+    filters: status,
+    apply,
+    setPage,
+    loaded,
+  } = usePagedList<TicketStatus | '', TicketsPage>('open', (status, page) =>
+    dataOf(
+      api.GET('/api/admin/tickets', {
+        params: { query: { page, per_page: 20, ...(status ? { status } : {}) } },
+      }),
+    ),
   );
   // A ticket opened, or a user's reply, while the screen is open shows without a reload.
   useLive(['ticket.created', 'ticket.replied'], loaded.reload);
@@ -34,13 +36,7 @@ function TicketList() {
       <h1 id="support-title">{s.title}</h1>
       <div class="filters">
         <Field label={t.common.status}>
-          <select
-            value={status}
-            onChange={(e) => {
-              setPage(1);
-              setStatus(e.currentTarget.value as TicketStatus | '');
-            }}
-          >
+          <select value={status} onChange={(e) => apply(e.currentTarget.value as TicketStatus | '')}>
             <option value="">{t.common.all}</option>
             <option value="open">{s.openOption}</option>
             <option value="answered">{s.answeredOption}</option>

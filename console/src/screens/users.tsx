@@ -5,7 +5,7 @@ import { searchTermOf } from '../../../clients/web/phone.js';
 import { api, dataOf, type ResponseData } from '../api.js';
 import { byCount, t } from '../i18n.js';
 import { follow } from '../router.js';
-import { Field, LoadState, Pager, ScrollRegion, useAction, useLoad, when, xaf } from '../ui.js';
+import { Field, LoadState, Pager, ScrollRegion, useAction, useLoad, usePagedList, when, xaf } from '../ui.js';
 import { UserPlay } from './user-play.js';
 
 type Detail = ResponseData<'/api/admin/users/{id}', 'get'>;
@@ -25,24 +25,20 @@ function UserList() {
   const [search, setSearch] = useState('');
   const [role, setRole] = useState<'' | 'user' | 'admin'>('');
   const [status, setStatus] = useState<'' | 'active' | 'blocked' | 'deleted'>('');
-  const [filters, setFilters] = useState({ search, role, status });
-  const [page, setPage] = useState(1);
-  const loaded = useLoad(
-    () =>
-      dataOf(
-        api.GET('/api/admin/users', {
-          params: {
-            query: {
-              page,
-              per_page: 20,
-              ...(filters.search ? { search: filters.search } : {}),
-              ...(filters.role ? { role: filters.role } : {}),
-              ...(filters.status ? { status: filters.status } : {}),
-            },
+  const { filters, apply, setPage, loaded } = usePagedList({ search, role, status }, (applied, page) =>
+    dataOf(
+      api.GET('/api/admin/users', {
+        params: {
+          query: {
+            page,
+            per_page: 20,
+            ...(applied.search ? { search: applied.search } : {}),
+            ...(applied.role ? { role: applied.role } : {}),
+            ...(applied.status ? { status: applied.status } : {}),
           },
-        }),
-      ),
-    [page, filters],
+        },
+      }),
+    ),
   );
   return (
     <section aria-labelledby="users-title">
@@ -52,8 +48,7 @@ function UserList() {
         aria-label={u.searchLabel}
         onSubmit={(event) => {
           event.preventDefault();
-          setPage(1);
-          setFilters({ search: searchTermOf(search), role, status });
+          apply({ search: searchTermOf(search), role, status });
         }}
       >
         <Field label={u.searchField}>

@@ -5,7 +5,7 @@ import { toE164 } from '../../../clients/web/phone.js';
 import { api, dataOf, type ResponseData } from '../api.js';
 import { t } from '../i18n.js';
 import { useLive } from '../live.js';
-import { Field, LoadState, Pager, useAction, useLoad, when, xaf } from '../ui.js';
+import { Field, LoadState, Pager, useAction, usePagedList, when, xaf } from '../ui.js';
 
 type Status = 'pending' | 'success' | 'cancelled';
 
@@ -13,24 +13,20 @@ export function Withdrawals() {
   const [status, setStatus] = useState<Status | ''>('pending');
   const [phone, setPhone] = useState('');
   const [escalated, setEscalated] = useState<'' | 'true' | 'false'>('');
-  const [page, setPage] = useState(1);
-  const [filters, setFilters] = useState({ status, phone, escalated });
-  const loaded = useLoad(
-    () =>
-      dataOf(
-        api.GET('/api/admin/withdrawals', {
-          params: {
-            query: {
-              page,
-              per_page: 20,
-              ...(filters.status ? { status: filters.status } : {}),
-              ...(filters.phone ? { phone: filters.phone } : {}),
-              ...(filters.escalated ? { escalated: filters.escalated } : {}),
-            },
+  const { filters, apply, setPage, loaded } = usePagedList({ status, phone, escalated }, (applied, page) =>
+    dataOf(
+      api.GET('/api/admin/withdrawals', {
+        params: {
+          query: {
+            page,
+            per_page: 20,
+            ...(applied.status ? { status: applied.status } : {}),
+            ...(applied.phone ? { phone: applied.phone } : {}),
+            ...(applied.escalated ? { escalated: applied.escalated } : {}),
           },
-        }),
-      ),
-    [page, filters],
+        },
+      }),
+    ),
   );
   // A request made while the screen is open appears without a reload.
   useLive(['withdrawal.requested'], loaded.reload);
@@ -43,8 +39,7 @@ export function Withdrawals() {
         class="filters"
         onSubmit={(event) => {
           event.preventDefault();
-          setPage(1);
-          setFilters({ status, phone: toE164(phone), escalated });
+          apply({ status, phone: toE164(phone), escalated });
         }}
       >
         <Field label={t.common.status}>
