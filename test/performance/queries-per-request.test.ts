@@ -1,10 +1,12 @@
 // How many statements the hot list costs (issue 13): on PGlite every statement queues for the one
-// connection, so the unfiltered page carries the user's live counter in the same statement. With
+// connection, so the unfiltered page carries the user's live counter in the same statement; a
+// competition's fixtures page does not look its league up again (issue 57). With
 // the token cache warm, a list page is one query; a page past the end reads the counter alone; a
 // filtered page (past the end too), and a wallet history page, carry their count in the same statement. Counted, not
 // timed (speed belongs to `npm run bench:http`).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fixedAnalyst } from '../fakes/analysts.js';
+import { seedFixture } from '../fixtures/seed.js';
 import {
   countingDatabase,
   createTestApp,
@@ -75,6 +77,32 @@ async function statementsOf<T>(call: () => Promise<T>): Promise<{ result: T; sta
 }
 
 describe('statements per list request', () => {
+  it("a competition's fixtures page is its page and its count once the league is known: two statements", async () => {
+    for (let i = 0; i < 3; i++) {
+      await seedFixture(t, {
+        league: 'SP1',
+        home: `Betis ${i}`,
+        away: `Getafe ${i}`,
+        kickoffAt: `2027-04-0${i + 1}T15:00:00Z`,
+      });
+    }
+    const page = async () => {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: '/api/fixtures?league=SP1&per_page=2',
+        headers: user.headers,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().data as { fixtures: { home: string }[]; meta: { total: number } };
+    };
+    // The first looks the league up; a league row is never changed, so the next do not.
+    await page();
+    const { result, statements } = await statementsOf(page);
+    expect(statements).toBe(2);
+    expect(result.meta.total).toBe(3);
+    expect(result.fixtures.map((fixture) => fixture.home)).toEqual(['Betis 0', 'Betis 1']);
+  });
+
   it('the unfiltered page and its total are one statement', async () => {
     const { result, statements } = await statementsOf(() => list('page=1&per_page=10'));
     expect(statements).toBe(1);

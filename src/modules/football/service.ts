@@ -530,10 +530,20 @@ function createFixtureNeeds(db: Database) {
 }
 
 export function createFootballService({ db, config, fetch: fetchImpl = fetch, clock }: FootballServiceDeps) {
+  /**
+   * The catalogue's leagues as stored, by code, once found: a league row is only ever inserted,
+   * never changed or deleted, so a competition's fixtures page need not look it up again (issue 57).
+   */
+  const catalogueLeagues = new Map<string, FootballLeague>();
+
   async function resolveLeague(text: string): Promise<FootballLeague | undefined> {
     // A catalogue code as written (`INT-AFCON`: the folding would take its hyphen).
     const known = competitionOf(text);
-    const byCode = known ? await findLeagueByCode(db, known.code) : undefined;
+    let byCode = known ? catalogueLeagues.get(known.code) : undefined;
+    if (known && !byCode) {
+      byCode = await findLeagueByCode(db, known.code);
+      if (byCode) catalogueLeagues.set(known.code, byCode);
+    }
     if (byCode) return byCode;
     const normalized = normalizeName(text);
     return normalized === '' ? undefined : findLeague(db, normalized);
