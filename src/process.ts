@@ -36,7 +36,10 @@ export interface CommandProcess {
   database: DatabaseHandle;
   clock: Clock;
   services: Services;
-  /** Closes the analyst (its fit thread, if one started), then the database when this process opened it. */
+  /**
+   * Closes the analyst (its fit thread, if one started), writes the slip checks not counted yet,
+   * then closes the database when this process opened it.
+   */
   close(): Promise<void>;
 }
 
@@ -78,6 +81,7 @@ export async function openProcess(options: ProcessOptions): Promise<CommandProce
   });
   const closeServices = async () => {
     await services.analyst.close?.();
+    await services.slips.close();
     if (ownsDatabase) await database.close();
   };
   if (role === 'command') return { database, clock, services, close: closeServices };

@@ -138,7 +138,7 @@ export function createServices(deps: ServiceDeps) {
   });
   const analysisJobs = createAnalysisJobs({ db, ledger, events });
   const slipNeeds = { db, clock, events, pronostics, fixtures, football };
-  const slips = createSlipService({ ...slipNeeds, accounts: users, voidDays: config.slipVoidDays });
+  const slips = createSlipService({ ...slipNeeds, accounts: users, voidDays: config.slipVoidDays, logger });
   // Money, one capability: the ledger's reports, packs, checkout, cash-out, provider follow-up, flags.
   const money = createMoney({
     db,

@@ -135,19 +135,19 @@ export async function slipsSavedByDay(db: Executor, range: { from: string; befor
     .orderBy(sql`1`);
 }
 
-/** One more check today (the database's UTC day, as rows are stamped: decision 0002). */
-export async function countCheck(db: Executor): Promise<void> {
-  // Prepared once: every check runs it (issue 57, Drizzle's building was part of a check's CPU).
+/** `checks` more checks today (the database's UTC day, as rows are stamped: decision 0002). */
+export async function addChecks(db: Executor, checks: number): Promise<void> {
+  // Prepared once: every process runs it every few seconds while slips are checked.
   const prepare = () =>
     db
       .insert(slipChecksDaily)
-      .values({ day: sql`(now() AT TIME ZONE 'UTC')::date`, checked: 1 })
+      .values({ day: sql`(now() AT TIME ZONE 'UTC')::date`, checked: sql.placeholder('checks') })
       .onConflictDoUpdate({
         target: slipChecksDaily.day,
-        set: { checked: sql`${slipChecksDaily.checked} + 1` },
+        set: { checked: sql`${slipChecksDaily.checked} + excluded.checked` },
       })
-      .prepare('slip_check_count');
-  await preparedOnce(db, 'slip_check_count', prepare).execute();
+      .prepare('slip_checks_add');
+  await preparedOnce(db, 'slip_checks_add', prepare).execute({ checks });
 }
 
 /** Slips checked per day in [from, before) (the console's counts). */

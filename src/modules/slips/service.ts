@@ -3,6 +3,7 @@
 // odds on the coupon; legs of one match are summed over the score matrix stored with the analysis
 // (never multiplied, never a model run again), matches multiply. Saved slips settle by themselves
 // once every leg's match is decided (settle.ts), raising `slip.settled`.
+import type { FastifyBaseLogger } from 'fastify';
 import type { Static } from 'typebox';
 import type { Transaction } from '../../db/client.js';
 import type { SlipRow } from '../../db/schema/slips.js';
@@ -15,8 +16,8 @@ import { isoTimestamp } from '../../lib/time.js';
 import type { AuthUser } from '../../types/auth.js';
 import type { PronosticService } from '../pronostics/service.js';
 import {
+  addChecks,
   checksByDay,
-  countCheck,
   countSlips,
   findLiveSlip,
   insertSlip,
@@ -137,15 +138,59 @@ function matchProbability(group: MatchGroup): number {
   return jointProbability(matrix, group.legs);
 }
 
+/**
+ * How long a process keeps the count of its slip checks before writing it. One statement per check,
+ * every one on the day's single row, was a tenth of a check's CPU and a queue on that row (issue
+ * 57); a process's checks are now written together, at the latest this long after, at close, and
+ * before the console reads them (decision 0165).
+ */
+export const CHECK_COUNT_WRITE_MS = 5_000;
+
 export interface SlipServiceDeps extends SlipSettlementDeps {
   /** The legs' analyses: the caller's successes and their stored score matrices; their settlement. */
   pronostics: Pick<PronosticService, 'legSources' | 'settlementStates'>;
   /** Responsible play: 403 `self_excluded` while the account's pause lasts (no slip saved). */
   accounts: { refuseIfSelfExcluded(tx: Transaction, userId: number): Promise<void> };
+  /** Says a count of checks that could not be written (it is kept and tried again). */
+  logger: Pick<FastifyBaseLogger, 'warn'>;
 }
 
 export function createSlipService(deps: SlipServiceDeps) {
-  const { db, clock, pronostics, accounts } = deps;
+  const { db, clock, pronostics, accounts, logger } = deps;
+  /** Checks made in this process and not written yet, and the timer that writes them. */
+  let unwritten = 0;
+  let writeTimer: NodeJS.Timeout | undefined;
+
+  /** Writes the checks counted so far; a failure keeps them for the next write. */
+  async function writeChecks(): Promise<void> {
+    clearTimeout(writeTimer);
+    writeTimer = undefined;
+    const checks = unwritten;
+    if (checks === 0) return;
+    unwritten = 0;
+    try {
+      await addChecks(db, checks);
+    } catch (error) {
+      unwritten += checks;
+      throw error;
+    }
+  }
+
+  /** `writeChecks`, a failure said rather than thrown: the count waits for the next write. */
+  async function writeChecksOrSay(): Promise<void> {
+    await writeChecks().catch((error: unknown) => {
+      logger.warn({ err: error, checks: unwritten }, 'slip checks could not be counted yet; kept');
+    });
+  }
+
+  function scheduleWrite(): void {
+    writeTimer ??= setTimeout(async () => {
+      await writeChecksOrSay();
+      if (unwritten > 0) scheduleWrite();
+    }, CHECK_COUNT_WRITE_MS);
+    writeTimer.unref();
+  }
+
   /** The slip's legs judged and its figures computed, or a 422 on the first wrong field of each leg. */
   async function evaluate(user: AuthUser, input: SlipInput) {
     const ids = [...new Set(input.legs.map((leg) => leg.pronostic_id))];
@@ -167,7 +212,8 @@ export function createSlipService(deps: SlipServiceDeps) {
     /** DESIGN's check: each leg's figures and the slip's, with the verdict in words. Counted per day. */
     async check(user: AuthUser, input: SlipInput): Promise<Checked> {
       const { legs, stake, figures } = await evaluate(user, input);
-      await countCheck(db);
+      unwritten += 1;
+      scheduleWrite();
       return { legs: legs.map(legView), ...figuresView({ ...figures, stake }) };
     },
 
@@ -223,8 +269,15 @@ export function createSlipService(deps: SlipServiceDeps) {
       await softDeleteSlip(db, user.id, id, clock.now());
     },
 
-    /** Slips checked and saved per UTC day in [from, before) (the console's counts only). */
+    /** Writes the checks not counted yet (the process is closing: a failure loses them). */
+    close: writeChecksOrSay,
+
+    /**
+     * Slips checked and saved per UTC day in [from, before) (the console's counts only), this
+     * process's checks written first; another process's show within CHECK_COUNT_WRITE_MS.
+     */
     async byDay(range: { from: string; before: string }) {
+      await writeChecksOrSay();
       const [checks, saves] = await Promise.all([
         checksByDay(db, { from: range.from.slice(0, 10), before: range.before.slice(0, 10) }),
         slipsSavedByDay(db, range),
