@@ -14,6 +14,11 @@
 //     nice -n 10 npx tsx scripts/engine/fit-market.ts ship ../shared/data/football [fit.json]
 //   One run's per-match losses against another's (files SCORES_OUT wrote), paired:
 //     npx tsx scripts/engine/fit-market.ts compare a.none.json b.none.json
+//   Runs split by folds (FIRST_FOLD, LAST_FOLD) or leagues read as one, pooled, by group and league:
+//     npx tsx scripts/engine/fit-market.ts pool a.none.json b.none.json …
+//   Record LEAGUES' results-only fits into a file (shares recorded side by side, then one
+//   `validate <dir> a.json,b.json` reads them all):
+//     LEAGUES=E1,E2 nice -n 10 npx tsx scripts/engine/fit-market.ts record ../shared/data/football a.json
 //   Fit only the linked divisions' offsets over the shipped filters (every division through LAST;
 //   DIVISIONS=E0,E1 refits that slice's offsets, the others and the variance kept) and write them
 //   into src/engine/market-settings.ts:
@@ -26,8 +31,8 @@
 // (passes over the filters, 2), SEASON_START=1 and STAKES=1 (fit those terms; off until the
 // paired run says they help), LINKS=0 (no linked divisions: every promoted side a newcomer; on by
 // default, fitted on every division of DIVISION_CHAINS found in the data dir; DIVISIONS=E0,E1 a
-// slice of them), LEAGUES (`all`, or a list: E1,SC1,BRA), FIRST_FOLD (a later first fold, for
-// checks), SCORES_OUT, JSON_OUT, PLOT (files).
+// slice of them), LEAGUES (`all`, or a list: E1,SC1,BRA), FIRST_FOLD and LAST_FOLD (a share of
+// the folds), SCORES_OUT, JSON_OUT, PLOT (files).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -43,10 +48,11 @@ import { DEFAULT_SETTINGS, MARKET_SETTINGS, type ModelSettings } from '../../src
 import { evaluationPlot } from '../../src/engine/plot.js';
 import { seasonOf } from '../../src/engine/season.js';
 import type { MarketSettings } from '../../src/engine/types.js';
+import { DIVISION_CODES, EXTRA_LEAGUE_CODES } from '../../src/lib/competitions.js';
 import { PROTOCOL_LEAGUES } from '../../src/modules/football/evaluation-data.js';
 import { checkMarkets, marketsReport } from './markets-check.js';
 import { NEUTRAL_MARKET_SETTINGS } from './neutral.js';
-import { compareRuns, lossesOf, pairedReport } from './paired.js';
+import { compareRuns, lossesOf, pairedReport, poolRuns } from './paired.js';
 import { type Forecast, fitPools, runFold, scored } from './pools.js';
 import { type RecordedFit, recordFits } from './record-fit.js';
 import {
@@ -67,8 +73,20 @@ if (mode === 'compare') {
   console.log(compareRuns(dir, fitFile).join('\n'));
   process.exit(0);
 }
-if (!(mode === 'validate' || mode === 'ship' || mode === 'links') || !dir)
-  throw new Error('usage: fit-market.ts validate|ship|links <data dir> [fit.json]');
+if (mode === 'pool') {
+  const files = process.argv.slice(3);
+  if (files.length === 0) throw new Error('usage: fit-market.ts pool <scores.json>…');
+  const bigFive: readonly string[] = PROTOCOL_LEAGUES;
+  const groups: Array<[string, readonly string[]]> = [
+    ['the big five', bigFive],
+    ['other main divisions', DIVISION_CODES.filter((code) => !bigFive.includes(code))],
+    ['extra leagues', EXTRA_LEAGUE_CODES],
+  ];
+  console.log(poolRuns(files, groups).join('\n'));
+  process.exit(0);
+}
+if (!(mode === 'validate' || mode === 'ship' || mode === 'links' || mode === 'record') || !dir)
+  throw new Error('usage: fit-market.ts validate|ship|links|record <data dir> [fit.json[,fit.json…]]');
 
 /** The rating reads every priced season from the first with odds; the folds start later. */
 const FIRST_PRICED = '2005-06';
@@ -80,6 +98,8 @@ const FIRST_PREDICTED = '2008-09';
  * from 2012-13); `FIRST_FOLD=2015` reports fewer folds, for checking the script.
  */
 const FIRST_FOLD = process.env.FIRST_FOLD ?? '2012-13';
+/** The last season reported (`LAST_FOLD=2015-16` with `FIRST_FOLD`: a share of the folds, for runs side by side). */
+const LAST_FOLD = process.env.LAST_FOLD ?? LAST;
 /** The 2020 restart behind closed doors, where the shift watch is fitted. */
 const RESTART = { from: Date.UTC(2020, 4, 1), to: Date.UTC(2020, 8, 1) };
 
@@ -167,7 +187,8 @@ export const FITTED_MARKET_SETTINGS: MarketSettings = ${JSON.stringify(fitted, n
  * and kept in node_modules/.cache for the next run (one file per LAST and RESULTS).
  */
 async function recordedFits(): Promise<RecordedFit[]> {
-  if (fitFile) return JSON.parse(readFileSync(fitFile, 'utf8')) as RecordedFit[];
+  if (fitFile && mode !== 'record')
+    return fitFile.split(',').flatMap((file) => JSON.parse(readFileSync(file, 'utf8')) as RecordedFit[]);
   const key = [process.env.RESULTS ?? '', process.env.LEAGUES ?? ''].join('|');
   const variant = key !== '|' ? `-${createHash('sha256').update(key).digest('hex').slice(0, 8)}` : '';
   const cache = `node_modules/.cache/pronostics-engine/fits-v2-${FIRST_PREDICTED}-${LAST}${variant}.json`;
@@ -179,6 +200,14 @@ async function recordedFits(): Promise<RecordedFit[]> {
 }
 const recorded = new Map<string, RecordedFit>();
 for (const fit of await recordedFits()) recorded.set(fitKey(fit.league, fit.date, fit.home, fit.away), fit);
+if (mode === 'record') {
+  // LEAGUES' fits alone into a file: runs side by side record shares of the leagues, then one
+  // validation reads them all (`validate <dir> a.json,b.json`).
+  if (!fitFile) throw new Error('usage: fit-market.ts record <data dir> <fit.json>');
+  writeFileSync(fitFile, JSON.stringify([...recorded.values()]));
+  console.log(`${recorded.size} fits of ${LEAGUES.join(',')} written to ${fitFile}`);
+  process.exit(0);
+}
 
 const leagues = new Map<string, EvaluationMatch[]>();
 for (const league of LEAGUES) leagues.set(league, await seasonsOf(league));
@@ -198,7 +227,10 @@ const FOLDS = [
   ),
 ]
   .filter(
-    (season) => seasonStart(season) >= seasonStart(FIRST_FOLD) && seasonStart(season) <= seasonStart(LAST),
+    (season) =>
+      seasonStart(season) >= seasonStart(FIRST_FOLD) &&
+      seasonStart(season) <= seasonStart(LAST_FOLD) &&
+      seasonStart(season) <= seasonStart(LAST),
   )
   .sort((a, b) => seasonStart(a) - seasonStart(b));
 

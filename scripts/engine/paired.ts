@@ -1,9 +1,10 @@
 // Paired comparisons of the rolling origin's forecasts, match days resampled (src/engine/bootstrap.ts):
 // the engine against the naive baseline, the results-only fit and Pinnacle's pre-match price, by
 // month; and one run against another (`SCORES_OUT` writes a run's per-match losses, `compare` reads
-// two), each as a gap of ratios to Pinnacle's closing RPS on the matches both forecast.
+// two), each as a gap of ratios to Pinnacle's closing RPS on the matches both forecast; and runs
+// split by folds or leagues read as one (`pool`).
 import { readFileSync } from 'node:fs';
-import { pairedRatioGap } from '../../src/engine/bootstrap.js';
+import { dayClusteredRatio, pairedRatioGap } from '../../src/engine/bootstrap.js';
 import { logLoss, rps } from '../../src/engine/evaluation.js';
 import type { Forecast } from './pools.js';
 
@@ -137,5 +138,44 @@ export function compareRuns(fileA: string, fileB: string): string[] {
     lines.push(`  ${league.padEnd(18)} ${rpsGap(pairs.filter((m) => m.league === league))}`);
   for (const [month, list] of byMonth(pairs))
     lines.push(`  month ${month}           ${rpsGap(list as Pair[])}`);
+  return lines;
+}
+
+/** "ratio (low–high)  matches" of Σ engine / Σ Pinnacle's closing RPS, match days resampled. */
+function ratioLine(matches: readonly MatchLosses[]): string {
+  const engine = matches.reduce((sum, m) => sum + m.engine, 0);
+  const book = matches.reduce((sum, m) => sum + m.book, 0);
+  const [low, high] = dayClusteredRatio(
+    matches.map((m) => m.date),
+    matches.map((m) => m.engine),
+    matches.map((m) => m.book),
+  );
+  return `${figure(engine / book)} (${figure(low)}–${figure(high)})  ${matches.length}`;
+}
+
+/**
+ * Runs split by folds or by leagues (each `SCORES_OUT` file), read as one: the RPS ratio to
+ * Pinnacle's closing price pooled, by group (`groups`: a name and its league codes) and by league,
+ * each with its interval. A match in two files counts once.
+ */
+export function poolRuns(
+  files: readonly string[],
+  groups: ReadonlyArray<[string, readonly string[]]>,
+): string[] {
+  const byKey = new Map<string, MatchLosses>();
+  for (const file of files)
+    for (const m of JSON.parse(readFileSync(file, 'utf8')) as MatchLosses[])
+      if (!byKey.has(m.key)) byKey.set(m.key, m);
+  const matches = [...byKey.values()];
+  const lines = [
+    `${files.length} runs, ${matches.length} matches: RPS ratio to Pinnacle's closing price (95 %, match days resampled)  matches`,
+    `  pooled                  ${ratioLine(matches)}`,
+  ];
+  for (const [name, codes] of groups) {
+    const inGroup = matches.filter((m) => codes.includes(m.league));
+    if (inGroup.length > 0) lines.push(`  ${name.padEnd(23)} ${ratioLine(inGroup)}`);
+  }
+  for (const league of [...new Set(matches.map((m) => m.league))].sort())
+    lines.push(`  ${league.padEnd(23)} ${ratioLine(matches.filter((m) => m.league === league))}`);
   return lines;
 }
