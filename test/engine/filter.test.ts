@@ -137,8 +137,10 @@ describe('the market rating as a filter', () => {
     const spread = (rating: typeof before) =>
       rating.teams.get('Club 00')!.strength - rating.teams.get('Club 11')!.strength;
     expect(spread(carried)).toBeLessThan(spread(kept) - 0.1);
-    // And a fixture of a season the rating has not read yet is forecast carried into it.
-    expect(strongest(during, '2017-18')).toBeLessThan(strongest(during, '2016-17') - 0.015);
+    // And a fixture of a season the rating has not read yet is forecast carried into it (the same
+    // strong shrink: the margin is the mechanism's, not the fitted shrink's of the day).
+    const ahead = fitMarketRating(pausedMatches, resumed, shrinking)!;
+    expect(strongest(ahead, '2017-18')).toBeLessThan(strongest(ahead, '2016-17') - 0.02);
     // The same through the whole model: a fixture's season reaches the rating.
     const model = fitModel(pausedMatches, resumed);
     const inSeason = model.predict('Club 00', 'Club 11', { season: '2016-17' }).markets.oneXTwo.home;
