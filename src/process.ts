@@ -82,6 +82,7 @@ export async function openProcess(options: ProcessOptions): Promise<CommandProce
   const closeServices = async () => {
     await services.analyst.close?.();
     await services.slips.close();
+    await services.tokens.close();
     if (ownsDatabase) await database.close();
   };
   if (role === 'command') return { database, clock, services, close: closeServices };

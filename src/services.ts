@@ -105,7 +105,7 @@ export function createServices(deps: ServiceDeps) {
     localeOf: (userId) => users.localeOf(db, userId),
     maxAgeSeconds: config.pushMaxAgeSeconds,
   });
-  const tokens = createTokenService({ db, config, clock, database, devices });
+  const tokens = createTokenService({ db, config, clock, database, devices, logger });
   // The live streams this process holds (none until a client opens one; LISTEN starts then).
   const eventStreams = createEventStreams({
     db,

@@ -18,10 +18,11 @@ export const SignInSettings = Type.Object({
   }),
   tokenCacheSeconds: wholeNumber('TOKEN_CACHE_SECONDS', {
     // Off in tests, which change users and tokens behind the service's back and look at once;
-    // the cache's own tests turn it on.
-    defaultFrom: (earlier) => (inTests(earlier) ? 0 : 10),
+    // the cache's own tests turn it on. A minute elsewhere: invalidation is exact (triggers and
+    // NOTIFY), so the lifetime only sets how often an active user's token is read (decision 0166).
+    defaultFrom: (earlier) => (inTests(earlier) ? 0 : 60),
     minimum: 0,
-    maximum: 60,
+    maximum: 300,
     description:
       'How long a process may answer for a checked token from memory (0: every request reads the database).',
   }),

@@ -107,7 +107,7 @@ const wholeNumbers: [string, string, number, number, number, Env?][] = [
   ['EVENTS_MAX_STREAMS', 'eventsMaxStreams', 10_000, 1, 1_000_000],
   ['EVENTS_BUFFER_EVENTS', 'eventsBufferEvents', 100, 1, 100_000],
   ['PUSH_MAX_AGE_SECONDS', 'pushMaxAgeSeconds', 3600, 60, 86_400],
-  ['TOKEN_CACHE_SECONDS', 'tokenCacheSeconds', 10, 0, 60],
+  ['TOKEN_CACHE_SECONDS', 'tokenCacheSeconds', 60, 0, 300],
   ['METRICS_PORT', 'metricsPort', 0, 0, 65535],
   ['OTP_TTL_SECONDS', 'otpTtlSeconds', 600, 30, 3600],
   ['OTP_MAX_ATTEMPTS', 'otpMaxAttempts', 5, 1, 20],

@@ -1,7 +1,7 @@
 // Checked bearer tokens, kept in memory for a few seconds so most requests skip the token lookup.
 // An entry only saves the read: every hit re-checks the absolute lifetime and the idle window, and
-// a hit whose last_used_at write is due goes to the database as a miss does (so an entry is read
-// again at least once per touch interval). Invalidation is exact rather than timed: the database
+// a hit whose last_used_at write is due gathers it as a lookup would (tokens.ts); an entry is read
+// again once its TOKEN_CACHE_SECONDS are over. Invalidation is exact rather than timed: the database
 // announces every change to a token or a user on `auth_changed` (triggers, migration 0011), and
 // every process forgets the entries it names. The cache answers only while it hears those
 // announcements: before its LISTEN, and from a lost connection until a new one listens, it is empty

@@ -30,8 +30,8 @@ function activeTokenQuery(db: Executor) {
 }
 
 /**
- * The token check of every request the token cache cannot answer (each token once a touch
- * interval, so with many users a large share of requests): a named statement on the driver.
+ * The token check of every request the token cache cannot answer (each token once a cache
+ * lifetime, so with many users a share of requests): a named statement on the driver.
  */
 export const activeTokenStatement: NamedStatement = {
   name: 'access_token_by_hash',
@@ -66,25 +66,23 @@ export async function findActiveTokenById(db: Executor, tokenId: number) {
   return row;
 }
 
-const touchStatement: NamedStatement = {
-  name: 'access_token_touch',
-  text: 'UPDATE access_tokens SET last_used_at = $2 WHERE id = $1',
-};
-
-/** Slides a token's idle window (at most once per touch interval a token): a named statement. */
-export async function touchToken(db: Executor, tokenId: number, now: Date): Promise<void> {
-  await namedQuery(db, touchStatement, [tokenId, now.toISOString()]);
-}
-
 /**
- * Slides the idle window of the tokens that hold open event streams (one statement for all of a
- * process's due streams); a revoked token stays revoked.
+ * Slides the idle window of tokens used at `usedAt` or later (one statement for all of a process's
+ * due writes: its requests' and its open event streams'); a revoked token stays revoked, and a
+ * stored time later than `usedAt` (another process's write) is never moved back.
  */
-export async function touchTokens(db: Executor, tokenIds: number[], now: Date): Promise<void> {
+export async function touchTokens(db: Executor, tokenIds: number[], usedAt: Date): Promise<void> {
+  const at = usedAt.toISOString();
   await db
     .update(accessTokens)
-    .set({ lastUsedAt: now.toISOString() })
-    .where(and(inArray(accessTokens.id, tokenIds), isNull(accessTokens.revokedAt)));
+    .set({ lastUsedAt: at })
+    .where(
+      and(
+        inArray(accessTokens.id, tokenIds),
+        isNull(accessTokens.revokedAt),
+        lt(accessTokens.lastUsedAt, at),
+      ),
+    );
 }
 
 export async function insertStreamKey(

@@ -1,9 +1,13 @@
 // Bearer tokens: opaque, random, stored as a keyed hash; valid while used at least once per
 // TOKEN_IDLE_TTL_SECONDS, and never once TOKEN_MAX_AGE_SECONDS old. Each use slides the window, but
-// the row is rewritten only when its last_used_at is older than min(15 s, a tenth of the window): a
-// read rarely costs a write, and a token may expire up to that much early, never late. A checked
-// token is kept in memory for TOKEN_CACHE_SECONDS (see token-cache.ts for why that stays exact).
+// the row is rewritten only when its last_used_at is older than min(15 s, a tenth of the window),
+// and those writes are gathered: each process writes its tokens' last uses in one statement at most
+// TOUCH_WRITE_MS later (decision 0166). A read rarely costs a write, the stored time only ever lags
+// the real last use, and a token may expire up to a touch interval (and that second) early, never
+// late. A checked token is kept in memory for TOKEN_CACHE_SECONDS (see token-cache.ts for why that
+// stays exact).
 
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import { channels } from '../../db/channels.js';
 import type { Database, DatabaseHandle, Executor, Transaction } from '../../db/client.js';
@@ -12,6 +16,7 @@ import type { Clock } from '../../lib/clock.js';
 import { keyedHash, newToken } from '../../lib/crypto.js';
 import { Unauthenticated } from '../../lib/errors.js';
 import { addSeconds } from '../../lib/time.js';
+import { writeBehind } from '../../lib/write-behind.js';
 import type { AuthUser } from '../../types/auth.js';
 import { TokenCache } from './token-cache.js';
 import {
@@ -24,7 +29,6 @@ import {
   revokeToken,
   revokeTokensOf,
   takeStreamKey,
-  touchToken,
   touchTokens,
 } from './token-repository.js';
 
@@ -34,6 +38,9 @@ const STREAM_KEY = new RegExp(`^${TOKEN_TEXT}$`);
 
 /** How long a stream key opens a stream (DESIGN.md "Events"). */
 export const STREAM_KEY_SECONDS = 60;
+
+/** How long a token's due last-use write may wait to be written with the others (decision 0166). */
+export const TOUCH_WRITE_MS = 1_000;
 
 export function touchIntervalMs(config: Pick<Config, 'tokenIdleTtlSeconds'>): number {
   return Math.min(15_000, (config.tokenIdleTtlSeconds * 1000) / 10);
@@ -48,6 +55,8 @@ export interface TokenServiceDeps {
   database?: Pick<DatabaseHandle, 'listen'>;
   /** Logout forgets the user's push devices (the devices service), in the revocation's transaction. */
   devices?: LogoutDevices;
+  /** Says a last-use write that failed (kept, and tried again). */
+  logger?: Pick<FastifyBaseLogger, 'warn'>;
 }
 
 /** What logout needs of the push devices: forget all of a user's, in the caller's transaction. */
@@ -55,10 +64,12 @@ export interface LogoutDevices {
   forgetAll(tx: Transaction, userId: number): Promise<number>;
 }
 
-export function createTokenService({ db, config, clock, database, devices }: TokenServiceDeps) {
+export function createTokenService({ db, config, clock, database, devices, logger }: TokenServiceDeps) {
   const hashOf = (token: string) => keyedHash(config.appSecret, 'token', token);
   const cache = new TokenCache<AuthUser>((config.tokenCacheSeconds ?? 0) * 1000);
   const touchMs = touchIntervalMs(config);
+
+  const lastUses = createLastUses({ db, touchMs, idleMs: config.tokenIdleTtlSeconds * 1000, logger });
 
   /** The lifetime and idle checks, on a row just read or on a cached one alike. */
   function usable(issuedAtMs: number, lastUsedAtMs: number, nowMs: number): boolean {
@@ -77,12 +88,10 @@ export function createTokenService({ db, config, clock, database, devices }: Tok
     if (status !== 'active') throw new Unauthenticated();
     const now = clock.now();
     const issuedAtMs = new Date(found.issuedAt).getTime();
-    let lastUsedAtMs = new Date(found.lastUsedAt).getTime();
+    const stored = new Date(found.lastUsedAt).getTime();
+    const lastUsedAtMs = Math.max(stored, lastUses.knownHere(found.tokenId));
     if (!usable(issuedAtMs, lastUsedAtMs, now.getTime())) throw new Unauthenticated();
-    if (now.getTime() - lastUsedAtMs >= touchMs) {
-      await touchToken(db, found.tokenId, now);
-      lastUsedAtMs = now.getTime();
-    }
+    const usedAtMs = await lastUses.used(found.tokenId, lastUsedAtMs, now.getTime());
     const user: AuthUser = {
       id: found.user.id,
       // Only a deleted account has no phone, and its status was refused above.
@@ -92,7 +101,7 @@ export function createTokenService({ db, config, clock, database, devices }: Tok
       tokenId: found.tokenId,
       tokenIssuedAtMs: issuedAtMs,
     };
-    return { user, status, issuedAtMs, lastUsedAtMs, readAtMs: now.getTime() };
+    return { user, status, issuedAtMs, lastUsedAtMs: usedAtMs, readAtMs: now.getTime() };
   }
 
   return {
@@ -110,9 +119,10 @@ export function createTokenService({ db, config, clock, database, devices }: Tok
       const hash = hashOf(match[1]);
       const nowMs = clock.now().getTime();
       const cached = cache.get(hash, nowMs);
-      // A hit answers only while no last_used_at write is due; one that is due reads the row again.
-      if (cached && nowMs - cached.lastUsedAtMs < touchMs) {
+      if (cached) {
         if (!usable(cached.issuedAtMs, cached.lastUsedAtMs, nowMs)) throw new Unauthenticated();
+        // A hit whose last-use write is due makes it as a lookup would: no read for it.
+        cached.lastUsedAtMs = await lastUses.used(cached.tokenId, cached.lastUsedAtMs, nowMs);
         return cached.user;
       }
       const generation = cache.generation;
@@ -174,6 +184,12 @@ export function createTokenService({ db, config, clock, database, devices }: Tok
     /** The cache, for its tests and the benchmark's figures. */
     cache,
 
+    /** Writes the last uses gathered so far (tests look at the rows; a failure is thrown). */
+    writeTouches: lastUses.write,
+
+    /** Writes the last uses gathered (the process is closing: a failure loses them). */
+    close: lastUses.close,
+
     /**
      * Revokes the token the request came with (only that one) and forgets all the user's push
      * devices (DESIGN.md), in one transaction: both happen or neither.
@@ -198,7 +214,9 @@ export function createTokenService({ db, config, clock, database, devices }: Tok
     },
 
     /** Deletes tokens no longer usable (revoked, idle past the window, or past their lifetime); how many. */
-    purgeDead(): Promise<number> {
+    async purgeDead(): Promise<number> {
+      // This process's gathered uses first: a token used a moment ago is not idle.
+      await lastUses.write();
       const now = clock.now();
       return deleteDeadTokens(db, {
         idleSince: addSeconds(now, -config.tokenIdleTtlSeconds),
@@ -214,3 +232,77 @@ export function createTokenService({ db, config, clock, database, devices }: Tok
 }
 
 export type TokenService = ReturnType<typeof createTokenService>;
+
+export interface LastUsesDeps {
+  db: Database;
+  /** How old a stored last use may get before a use rewrites it. */
+  touchMs: number;
+  /** The idle window. */
+  idleMs: number;
+  logger?: Pick<FastifyBaseLogger, 'warn'> | undefined;
+}
+
+/**
+ * A process's tokens' last uses (decision 0166): each use whose write is due, gathered and written
+ * with the others at most TOUCH_WRITE_MS later, except near the token's idle limit.
+ */
+function createLastUses({ db, touchMs, idleMs, logger }: LastUsesDeps) {
+  /**
+   * Tokens whose last use is due to be written, each with its latest use. A batch is written with
+   * its earliest use, so the stored time never runs ahead of a token's real last use; this process
+   * reads its own pending uses over the stored ones.
+   */
+  let pending = new Map<number, number>();
+  /** The batch being written (still this process's knowledge until the write lands). */
+  let writing = new Map<number, number>();
+  const touches = writeBehind<Map<number, number>>({
+    delayMs: TOUCH_WRITE_MS,
+    take() {
+      if (pending.size === 0) return undefined;
+      const batch = pending;
+      pending = new Map();
+      return batch;
+    },
+    giveBack(batch) {
+      for (const [tokenId, usedAtMs] of batch)
+        pending.set(tokenId, Math.max(usedAtMs, pending.get(tokenId) ?? 0));
+    },
+    async write(batch) {
+      let earliest = Number.POSITIVE_INFINITY;
+      for (const usedAtMs of batch.values()) earliest = Math.min(earliest, usedAtMs);
+      writing = batch;
+      try {
+        await touchTokens(db, [...batch.keys()], new Date(earliest));
+      } finally {
+        writing = new Map();
+      }
+    },
+    failed(error) {
+      logger?.warn({ err: error, tokens: pending.size }, 'token last uses could not be written yet; kept');
+    },
+  });
+
+  /**
+   * A use at `nowMs` of a token last used at `lastUsedAtMs` (stored, cached or pending here):
+   * written when due, with the others unless the token is near its idle limit, where a gathered
+   * write's delay could make another process, reading the stored time, refuse it early.
+   */
+  async function used(tokenId: number, lastUsedAtMs: number, nowMs: number): Promise<number> {
+    if (nowMs - lastUsedAtMs < touchMs) return lastUsedAtMs;
+    if (nowMs - lastUsedAtMs >= idleMs - 2 * touchMs) {
+      await touchTokens(db, [tokenId], new Date(nowMs));
+    } else {
+      pending.set(tokenId, nowMs);
+      touches.due();
+    }
+    return nowMs;
+  }
+
+  return {
+    used,
+    /** This process's latest use of `tokenId` not yet stored (gathered or being written), or 0. */
+    knownHere: (tokenId: number) => Math.max(pending.get(tokenId) ?? 0, writing.get(tokenId) ?? 0),
+    write: touches.write,
+    close: touches.close,
+  };
+}

@@ -13,6 +13,7 @@ import { NotFound, NotOwner, ValidationFailed } from '../../lib/errors.js';
 import { slipTexts } from '../../lib/messages.js';
 import { offsetOf, pageMeta, pageRequest } from '../../lib/pagination.js';
 import { isoTimestamp } from '../../lib/time.js';
+import { writeBehind } from '../../lib/write-behind.js';
 import type { AuthUser } from '../../types/auth.js';
 import type { PronosticService } from '../pronostics/service.js';
 import {
@@ -157,39 +158,23 @@ export interface SlipServiceDeps extends SlipSettlementDeps {
 
 export function createSlipService(deps: SlipServiceDeps) {
   const { db, clock, pronostics, accounts, logger } = deps;
-  /** Checks made in this process and not written yet, and the timer that writes them. */
+  /** Checks made in this process and not written yet. */
   let unwritten = 0;
-  let writeTimer: NodeJS.Timeout | undefined;
-
-  /** Writes the checks counted so far; a failure keeps them for the next write. */
-  async function writeChecks(): Promise<void> {
-    clearTimeout(writeTimer);
-    writeTimer = undefined;
-    const checks = unwritten;
-    if (checks === 0) return;
-    unwritten = 0;
-    try {
-      await addChecks(db, checks);
-    } catch (error) {
+  const checkCount = writeBehind({
+    delayMs: CHECK_COUNT_WRITE_MS,
+    take() {
+      const checks = unwritten;
+      unwritten = 0;
+      return checks === 0 ? undefined : checks;
+    },
+    giveBack(checks) {
       unwritten += checks;
-      throw error;
-    }
-  }
-
-  /** `writeChecks`, a failure said rather than thrown: the count waits for the next write. */
-  async function writeChecksOrSay(): Promise<void> {
-    await writeChecks().catch((error: unknown) => {
+    },
+    write: (checks) => addChecks(db, checks),
+    failed(error) {
       logger.warn({ err: error, checks: unwritten }, 'slip checks could not be counted yet; kept');
-    });
-  }
-
-  function scheduleWrite(): void {
-    writeTimer ??= setTimeout(async () => {
-      await writeChecksOrSay();
-      if (unwritten > 0) scheduleWrite();
-    }, CHECK_COUNT_WRITE_MS);
-    writeTimer.unref();
-  }
+    },
+  });
 
   /** The slip's legs judged and its figures computed, or a 422 on the first wrong field of each leg. */
   async function evaluate(user: AuthUser, input: SlipInput) {
@@ -213,7 +198,7 @@ export function createSlipService(deps: SlipServiceDeps) {
     async check(user: AuthUser, input: SlipInput): Promise<Checked> {
       const { legs, stake, figures } = await evaluate(user, input);
       unwritten += 1;
-      scheduleWrite();
+      checkCount.due();
       return { legs: legs.map(legView), ...figuresView({ ...figures, stake }) };
     },
 
@@ -270,14 +255,14 @@ export function createSlipService(deps: SlipServiceDeps) {
     },
 
     /** Writes the checks not counted yet (the process is closing: a failure loses them). */
-    close: writeChecksOrSay,
+    close: checkCount.close,
 
     /**
      * Slips checked and saved per UTC day in [from, before) (the console's counts only), this
      * process's checks written first; another process's show within CHECK_COUNT_WRITE_MS.
      */
     async byDay(range: { from: string; before: string }) {
-      await writeChecksOrSay();
+      await checkCount.writeOrSay();
       const [checks, saves] = await Promise.all([
         checksByDay(db, { from: range.from.slice(0, 10), before: range.before.slice(0, 10) }),
         slipsSavedByDay(db, range),
