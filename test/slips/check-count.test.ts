@@ -68,6 +68,32 @@ describe('the count of slip checks', () => {
     expect(queries() - before).toBe(1);
   });
 
+  it('reads a score matrix only for a match with two legs: one more statement then', async () => {
+    const full = await t.app.inject({
+      method: 'POST',
+      url: '/api/user/pronostic/create',
+      headers: user.headers,
+      payload: { type_id: 6, teams_details: { home: 'Union Douala', away: 'PWD Bamenda' } },
+    });
+    expect(full.statusCode, full.body).toBe(201);
+    expect(await t.app.runtime.analysisWorker.runOnce()).toBe('success');
+    const id = full.json().data.pronostic.id as number;
+    const checkLegs = async (payload: typeof legs) => {
+      const before = queries();
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/user/slips/check',
+        headers: user.headers,
+        payload: { legs: payload },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return queries() - before;
+    };
+    const leg = (market: string, pick: string) => ({ pronostic_id: id, market, pick, odds: 2 });
+    expect(await checkLegs([...legs, leg('1x2', 'home')])).toBe(1);
+    expect(await checkLegs([...legs, leg('1x2', 'home'), leg('btts', 'yes')])).toBe(2);
+  });
+
   it('is written in one statement within CHECK_COUNT_WRITE_MS, and before the console reads it', async () => {
     await t.app.services.slips.byDay({ from: '2000-01-01', before: '2100-01-01' });
     const start = await stored();

@@ -680,24 +680,44 @@ export async function analysisBacklog(db: Executor): Promise<{ count: number; ol
 
 /**
  * `legSources` in one named statement, the ids as one array: a slip check ran it through Drizzle,
- * whose building of the join and the IN list was a fifth of the check's CPU (issue 57).
+ * whose building of the join and the IN list was a fifth of the check's CPU (issue 57). Only what a
+ * leg reads of the result (its market, probabilities and listed scores: a tenth to a third of its
+ * bytes) and whether a score matrix is stored: the matrix itself is read only for a match with two
+ * legs or more (`legMatrices`), and parsing the whole rows was most of what the check spent.
  */
 export const legSourcesStatement: NamedStatement = {
   name: 'pronostic_leg_sources',
-  text: `SELECT p.id, p.fixture_id AS "fixtureId", p.result, m.matrix
+  text: `SELECT p.id, p.fixture_id AS "fixtureId",
+      CASE WHEN p.result IS NULL THEN NULL ELSE json_build_object(
+        'market', p.result->'market', 'probabilities', p.result->'probabilities', 'scores', p.result->'scores'
+      ) END AS result,
+      m.pronostic_id IS NOT NULL AS "hasMatrix"
     FROM pronostics p LEFT JOIN pronostic_matrices m ON m.pronostic_id = p.id
     WHERE p.user_id = $1 AND p.status = 'success' AND p.deleted_at IS NULL AND p.id = ANY($2::int[])`,
 };
 
-/** What a slip's leg needs of a pronostic: the caller's live successes among `ids`, with the matrix. */
+/** What a slip's leg needs of a pronostic: the caller's live successes among `ids`, whether each has a matrix. */
 export async function legSources(db: Executor, userId: number, ids: readonly number[]) {
   if (ids.length === 0) return [];
   return namedQuery<{
     id: number;
     fixtureId: number | null;
-    result: (typeof pronostics.$inferSelect)['result'];
-    matrix: string | null;
+    /** The result's market, probabilities and scores (all a leg reads of it). */
+    result: Record<string, unknown> | null;
+    hasMatrix: boolean;
   }>(db, legSourcesStatement, [userId, [...ids]]);
+}
+
+export const legMatricesStatement: NamedStatement = {
+  name: 'pronostic_leg_matrices',
+  text: 'SELECT pronostic_id AS id, matrix FROM pronostic_matrices WHERE pronostic_id = ANY($1::int[])',
+};
+
+/** The stored score matrices of `ids` (a slip's matches with two legs or more), by pronostic. */
+export async function legMatrices(db: Executor, ids: readonly number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await namedQuery<{ id: number; matrix: string }>(db, legMatricesStatement, [[...ids]]);
+  return new Map(rows.map((row) => [row.id, row.matrix]));
 }
 
 /** What a slip's settlement needs of the pronostics its legs name, whoever's and deleted or not. */

@@ -34,6 +34,7 @@ import {
   insertPronostic,
   insertTypeIfAbsent,
   type ListedText,
+  legMatrices,
   legSources,
   listActiveTypes,
   listAllPronosticsOf,
@@ -263,6 +264,11 @@ function createSlipNeeds(db: Database) {
     /** The caller's live successes among `ids`, each with its stored score matrix (or null). */
     legSources(userId: number, ids: readonly number[]) {
       return legSources(db, userId, ids);
+    },
+
+    /** The stored score matrices of `ids`, by pronostic (a slip's matches with two legs or more). */
+    legMatrices(ids: readonly number[]) {
+      return legMatrices(db, ids);
     },
 
     /** Any pronostics among `ids`: their settlement, fixture, match and when they were made. */

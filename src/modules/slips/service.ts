@@ -75,7 +75,9 @@ interface Leg extends LegPick {
 
 interface MatchGroup {
   pronosticId: number;
-  matrix: string | null;
+  hasMatrix: boolean;
+  /** The stored matrix, read once the legs are judged, for a match with two legs or more. */
+  matrix?: string | undefined;
   legs: Leg[];
 }
 
@@ -97,7 +99,7 @@ function judgeLeg(leg: SlipInput['legs'][number], source: LegSource | undefined)
 /** A leg joining its match's earlier legs: one pronostic per match, a matrix, all able to win. */
 function joinMatch(group: MatchGroup, leg: Leg): Refusal | undefined {
   if (group.pronosticId !== leg.pronosticId) return ['pronostic_id', slipTexts.sameFixture];
-  if (group.matrix === null) return ['pronostic_id', slipTexts.noMatrix];
+  if (!group.hasMatrix) return ['pronostic_id', slipTexts.noMatrix];
   if (group.legs.some((other) => other.market === leg.market && other.pick === leg.pick)) {
     return ['pick', slipTexts.duplicateLeg];
   }
@@ -122,7 +124,7 @@ function judgeLegs(input: SlipInput, sources: ReadonlyMap<number, LegSource>): M
       const key = source.fixtureId !== null ? `fixture:${source.fixtureId}` : `pronostic:${source.id}`;
       const group = groups.get(key);
       if (group) refusal = joinMatch(group, judged);
-      else groups.set(key, { pronosticId: source.id, matrix: source.matrix, legs: [judged] });
+      else groups.set(key, { pronosticId: source.id, hasMatrix: source.hasMatrix, legs: [judged] });
     }
     if (refusal) errors[`legs.${index}.${refusal[0]}`] = [refusal[1]];
   });
@@ -133,7 +135,7 @@ function judgeLegs(input: SlipInput, sources: ReadonlyMap<number, LegSource>): M
 /** A match's chance: its one leg's shown probability, or its legs' joint mass on the stored matrix. */
 function matchProbability(group: MatchGroup): number {
   if (group.legs.length === 1) return group.legs[0]!.probability;
-  const matrix = group.matrix === null ? undefined : decodeMatrix(group.matrix);
+  const matrix = group.matrix === undefined ? undefined : decodeMatrix(group.matrix);
   // judgeLegs let a second leg in only with a matrix; a stored one that does not decode is a fault.
   if (!matrix) throw new Error(`pronostic ${group.pronosticId}: stored score matrix unreadable`);
   return jointProbability(matrix, group.legs);
@@ -148,8 +150,8 @@ function matchProbability(group: MatchGroup): number {
 export const CHECK_COUNT_WRITE_MS = 5_000;
 
 export interface SlipServiceDeps extends SlipSettlementDeps {
-  /** The legs' analyses: the caller's successes and their stored score matrices; their settlement. */
-  pronostics: Pick<PronosticService, 'legSources' | 'settlementStates'>;
+  /** The legs' analyses: the caller's successes, their stored score matrices; their settlement. */
+  pronostics: Pick<PronosticService, 'legSources' | 'legMatrices' | 'settlementStates'>;
   /** Responsible play: 403 `self_excluded` while the account's pause lasts (no slip saved). */
   accounts: { refuseIfSelfExcluded(tx: Transaction, userId: number): Promise<void> };
   /** Says a count of checks that could not be written (it is kept and tried again). */
@@ -181,6 +183,12 @@ export function createSlipService(deps: SlipServiceDeps) {
     const ids = [...new Set(input.legs.map((leg) => leg.pronostic_id))];
     const sources = new Map((await pronostics.legSources(user.id, ids)).map((row) => [row.id, row]));
     const groups = judgeLegs(input, sources);
+    // Only a match with two legs or more is summed over its score matrix: only those are read.
+    const shared = groups.filter((group) => group.legs.length > 1);
+    if (shared.length > 0) {
+      const matrices = await pronostics.legMatrices(shared.map((group) => group.pronosticId));
+      for (const group of shared) group.matrix = matrices.get(group.pronosticId);
+    }
     const legs = inRequestOrder(input, groups);
     const stake = input.stake ?? STAKE_DEFAULT;
     const figures = slipFigures(
