@@ -680,18 +680,14 @@ export async function analysisBacklog(db: Executor): Promise<{ count: number; ol
 
 /**
  * `legSources` in one named statement, the ids as one array: a slip check ran it through Drizzle,
- * whose building of the join and the IN list was a fifth of the check's CPU (issue 57). Only what a
- * leg reads of the result (its market, probabilities and listed scores: a tenth to a third of its
- * bytes) and whether a score matrix is stored: the matrix itself is read only for a match with two
- * legs or more (`legMatrices`), and parsing the whole rows was most of what the check spent.
+ * whose building of the join and the IN list was a fifth of the check's CPU (issue 57). Whether a
+ * score matrix is stored, not the matrix: it is read only for a match with two legs or more
+ * (`legMatrices`). Cutting the result down to what a leg reads (`json_build_object` of three keys)
+ * was tried: PostgreSQL parses a `json` value again for each `->`, and the check got no cheaper.
  */
 export const legSourcesStatement: NamedStatement = {
   name: 'pronostic_leg_sources',
-  text: `SELECT p.id, p.fixture_id AS "fixtureId",
-      CASE WHEN p.result IS NULL THEN NULL ELSE json_build_object(
-        'market', p.result->'market', 'probabilities', p.result->'probabilities', 'scores', p.result->'scores'
-      ) END AS result,
-      m.pronostic_id IS NOT NULL AS "hasMatrix"
+  text: `SELECT p.id, p.fixture_id AS "fixtureId", p.result, m.pronostic_id IS NOT NULL AS "hasMatrix"
     FROM pronostics p LEFT JOIN pronostic_matrices m ON m.pronostic_id = p.id
     WHERE p.user_id = $1 AND p.status = 'success' AND p.deleted_at IS NULL AND p.id = ANY($2::int[])`,
 };
@@ -702,8 +698,7 @@ export async function legSources(db: Executor, userId: number, ids: readonly num
   return namedQuery<{
     id: number;
     fixtureId: number | null;
-    /** The result's market, probabilities and scores (all a leg reads of it). */
-    result: Record<string, unknown> | null;
+    result: (typeof pronostics.$inferSelect)['result'];
     hasMatrix: boolean;
   }>(db, legSourcesStatement, [userId, [...ids]]);
 }
