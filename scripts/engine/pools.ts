@@ -158,10 +158,25 @@ export interface Forecast {
   over: number;
 }
 
-export function forecastOf(row: Row, w: BlendWeights, mode: Mode): Forecast {
-  const usesPre = mode === 'prematch' && row.pre !== null;
-  const oneXTwo = row.market ? oneXTwoOf(row, usesPre ? w : { ...w, prematch: 0 }) : row.fit;
-  const over = row.market && (mode === 'none' || row.preOver !== null) ? overOf(row, w, mode) : row.fitOver;
+/**
+ * A test match's forecast in `mode`, as production makes it (`predict.ts`): with the fixture's
+ * pre-match odds where it has them, and where it has none (an extra league's files carry closing
+ * prices only) with the weights of the mode without them, not the pre-match mode's weights with
+ * their pre-match share dropped.
+ */
+export function forecastOf(
+  row: Row,
+  weights: Record<'none' | 'prematch', BlendWeights>,
+  mode: Mode,
+): Forecast {
+  const oneXTwoPre = mode === 'prematch' && row.pre !== null;
+  const overPre = mode === 'prematch' && row.preOver !== null;
+  const oneXTwo = row.market ? oneXTwoOf(row, oneXTwoPre ? weights.prematch : weights.none) : row.fit;
+  const over = row.market
+    ? overPre
+      ? overOf(row, weights.prematch, 'prematch')
+      : overOf(row, weights.none, 'none')
+    : row.fitOver;
   return { row, oneXTwo, over };
 }
 
@@ -219,7 +234,8 @@ export function runFold(data: ProtocolData, options: ProtocolOptions, season: st
       Boolean(options.start.steam),
     );
     fold.weights[mode] = weights;
-    fold.forecasts[mode] = test.map((row) => forecastOf(row, weights, mode));
   }
+  for (const mode of ['none', 'prematch'] as const)
+    fold.forecasts[mode] = test.map((row) => forecastOf(row, fold.weights, mode));
   return fold;
 }

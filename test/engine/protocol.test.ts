@@ -147,6 +147,29 @@ describe('the rolling origin cannot leak', () => {
     expect(fold.forecasts.prematch.length).toBe(30);
   });
 
+  it('a test match without pre-match odds is forecast in the pre-match mode as production does: as without them', () => {
+    const data = league(null);
+    // Pre-match odds in the training seasons, none in the fold's (an extra league's closing-only files).
+    const bareFold: ProtocolData = {
+      ...data,
+      leagues: new Map(
+        [...data.leagues].map(([name, list]) => [
+          name,
+          list.map((m) => (m.season === '2010-11' ? { ...m, prematchOdds: null } : m)),
+        ]),
+      ),
+    };
+    const fold = runFold(bareFold, OPTIONS, '2010-11');
+    expect(fold.weights.prematch.prematch).toBeGreaterThan(0);
+    expect(fold.forecasts.prematch.map((f) => f.oneXTwo)).toEqual(fold.forecasts.none.map((f) => f.oneXTwo));
+    expect(fold.forecasts.prematch.map((f) => f.over)).toEqual(fold.forecasts.none.map((f) => f.over));
+    // With its odds, the mode does use them.
+    const priced = runFold(data, OPTIONS, '2010-11');
+    expect(priced.forecasts.prematch.map((f) => f.oneXTwo)).not.toEqual(
+      priced.forecasts.none.map((f) => f.oneXTwo),
+    );
+  });
+
   it('every search starts from the fixed neutral point, not the shipped settings', () => {
     expect(NEUTRAL_MARKET_SETTINGS.strength).not.toEqual(MARKET_SETTINGS.strength);
     expect(NEUTRAL_MARKET_SETTINGS.weights.none.stakes).toBe(0);
