@@ -121,8 +121,10 @@ export function createTokenService({ db, config, clock, database, devices, logge
       const cached = cache.get(hash, nowMs);
       if (cached) {
         if (!usable(cached.issuedAtMs, cached.lastUsedAtMs, nowMs)) throw new Unauthenticated();
-        // A hit whose last-use write is due makes it as a lookup would: no read for it.
-        cached.lastUsedAtMs = await lastUses.used(cached.tokenId, cached.lastUsedAtMs, nowMs);
+        // A hit whose last-use write is due makes it as a lookup would, with no read; the others
+        // (nearly every hit) answer without awaiting anything.
+        if (nowMs - cached.lastUsedAtMs >= touchMs)
+          cached.lastUsedAtMs = await lastUses.used(cached.tokenId, cached.lastUsedAtMs, nowMs);
         return cached.user;
       }
       const generation = cache.generation;
