@@ -386,8 +386,12 @@ describe.runIf(runBrowserTests)('the web app in a browser', { timeout: 180_000 }
     expect(await page.getByRole('button', { name: 'Activer les notifications' }).count()).toBe(0);
     await t.app.runtime.analysisWorker.drain();
     await page.getByRole('heading', { name: 'Probabilités' }).waitFor({ timeout: 15_000 });
+    // The offer is made once the finished analysis has rendered, while the permission is still
+    // "default": granted before that effect runs, the app rightly asks nothing (a flake of CI's).
+    const enable = page.getByRole('button', { name: 'Activer les notifications' });
+    await enable.waitFor();
     await context.grantPermissions(['notifications'], { origin: base });
-    await page.getByRole('button', { name: 'Activer les notifications' }).click();
+    await enable.click();
     await page.getByText('Notifications activées.').waitFor();
     expect(await page.evaluate('window.__askedKey')).toBe(t.config.webpush.publicKey);
     const devices = (await t.app.db.select().from(pushDevices)).filter((row) => row.userId === account!.id);
