@@ -28,10 +28,10 @@
 // shipped settings, as before issue 56), RESULTS
 // (JSON over the results-only fit's settings: recorded again, cached apart), HISTORY=window
 // (production's four-year window instead of every season from 2005-06), TARGET=closing, ROUNDS
-// (passes over the filters, 2), SEASON_START=1 and STAKES=1 (fit those terms; off until the
-// paired run says they help), LINKS=0 (no linked divisions: every promoted side a newcomer; on by
-// default, fitted on every division of DIVISION_CHAINS found in the data dir; DIVISIONS=E0,E1 a
-// slice of them), LEAGUES (`all`, or a list: E1,SC1,BRA), FIRST_FOLD and LAST_FOLD (a share of
+// (passes over the filters, 2), SEASON_START=1, STAKES=1 and CONTEXT=1 (fit those terms, the
+// last the context-aware pool's; off until the paired run says they help), LINKS=0 (no linked
+// divisions: every promoted side a newcomer; on by default, fitted on every division of
+// DIVISION_CHAINS found in the data dir; DIVISIONS=E0,E1 a slice of them), LEAGUES (`all`, or a list: E1,SC1,BRA), FIRST_FOLD and LAST_FOLD (a share of
 // the folds), SCORES_OUT, JSON_OUT, PLOT (files).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -124,6 +124,7 @@ const OPTIONS: ProtocolOptions = {
   seasonStart: process.env.SEASON_START === '1',
   stakes: process.env.STAKES === '1',
   links: process.env.LINKS !== '0',
+  context: process.env.CONTEXT === '1',
 };
 
 /** Every season of `league` (season, results-only or country file) from the first priced season to LAST, in date order. */
@@ -300,11 +301,11 @@ if (mode === 'validate') {
   const rows = rowsFor(data, settings, OPTIONS.windowDays).filter(
     (row) => row.season >= FIRST_PREDICTED && row.season <= LAST,
   );
-  const steam = Boolean(START.steam);
+  const pools = { target: OPTIONS.target, steam: Boolean(START.steam), context: OPTIONS.context };
   const weights = {
-    none: fitPools(rows, START.weights.none, 'none', OPTIONS.target, steam),
-    prematch: fitPools(rows, START.weights.prematch, 'prematch', OPTIONS.target, steam),
-    prematchOnly: fitPools(rows, START.weights.prematchOnly, 'prematchOnly', OPTIONS.target, steam),
+    none: fitPools(rows, START.weights.none, 'none', pools),
+    prematch: fitPools(rows, START.weights.prematch, 'prematch', pools),
+    prematchOnly: fitPools(rows, START.weights.prematchOnly, 'prematchOnly', pools),
   };
   writeSettings({ ...settings, weights }, [
     `// Written by \`npm run engine:fit -- <data dir>\` (scripts/engine/fit-market.ts), fitted on every season`,
@@ -316,5 +317,6 @@ if (mode === 'validate') {
       ? ["// With the stake classes' term (STAKES=1: its paired run, docs/engine/figures.md)."]
       : []),
     ...(OPTIONS.seasonStart ? ['// With the season-start term (SEASON_START=1).'] : []),
+    ...(OPTIONS.context ? ['// With the context-aware pool (CONTEXT=1).'] : []),
   ]);
 }

@@ -5,7 +5,7 @@
 import type { Probabilities3, ScoredMatch } from '../../src/engine/evaluation.js';
 import { rps } from '../../src/engine/evaluation.js';
 import { pool1x2, poolOver } from '../../src/engine/market-rating.js';
-import { poolShift } from '../../src/engine/predict.js';
+import { contextWeights, poolShift } from '../../src/engine/predict.js';
 import type { BlendWeights, MarketSettings } from '../../src/engine/types.js';
 import { logistic, nelderMead } from './optimise.js';
 import {
@@ -22,7 +22,8 @@ export type Mode = 'none' | 'prematch' | 'prematchOnly';
 const logit = (p: number) => Math.log(p / (1 - p));
 const clamp = (p: number) => Math.min(Math.max(p, 1e-4), 1 - 1e-4);
 
-function oneXTwoOf(row: Row, w: BlendWeights): Probabilities3 {
+function oneXTwoOf(row: Row, weights: BlendWeights): Probabilities3 {
+  const w = contextWeights(weights, row.market);
   return pool1x2(
     [
       { p: row.fit, weight: w.dc },
@@ -77,22 +78,34 @@ function overWeights(beta: readonly number[], mode: Mode, round: (value: number)
   return { ouShift: shift!, ouDc: dc!, ouMarket: second!, ouPrematch: third! };
 }
 
+/** What a pool fit learns beside the weights: the over/under's target, the steam and context terms. */
+export interface PoolOptions {
+  target?: 'outcome' | 'closing';
+  /** The sides' recent price moves (pre-match mode only). */
+  steam?: boolean;
+  /** The context-aware pool (`BlendWeights.dcUncertain`…), in the modes with the rating. */
+  context?: boolean;
+}
+
+const CONTEXT_TERMS = ['dcUncertain', 'marketUncertain', 'dcLate', 'marketLate'] as const;
+type PoolTerm = 'dc' | 'market' | 'prematch' | 'stakes' | 'steam' | (typeof CONTEXT_TERMS)[number];
+
 export function fitPools(
   rows: readonly Row[],
   start: BlendWeights,
   mode: Mode,
-  target: 'outcome' | 'closing' = 'outcome',
-  steam = false,
+  { target = 'outcome', steam = false, context = false }: PoolOptions = {},
 ): BlendWeights {
   const usable = rows.filter((row) => row.market && (mode === 'none' || row.pre));
   // The 1X2 weights (the rating's unless it is left out, the pre-match one with the fixture's
-  // odds), and the stakes term.
-  const names: ('dc' | 'market' | 'prematch' | 'stakes' | 'steam')[] = [
+  // odds), the stakes term and, when asked, the context's.
+  const names: PoolTerm[] = [
     'dc',
     ...(mode === 'prematchOnly' ? [] : (['market'] as const)),
     ...(mode === 'prematch' && steam ? (['steam'] as const) : []),
     ...(mode === 'none' ? [] : (['prematch'] as const)),
     'stakes',
+    ...(context && mode !== 'prematchOnly' ? CONTEXT_TERMS : []),
   ];
   const weightsOf = (x: readonly number[]): BlendWeights => {
     const next = { ...start, market: 0, prematch: 0 };
@@ -135,6 +148,9 @@ export function fitPools(
     prematch: round(best.prematch),
     stakes: round(best.stakes ?? 0),
     ...(best.steam ? { steam: round(best.steam) } : {}),
+    ...Object.fromEntries(
+      CONTEXT_TERMS.filter((name) => names.includes(name)).map((name) => [name, round(best[name] ?? 0)]),
+    ),
     ...overWeights(beta, mode, round),
   };
 }
@@ -226,13 +242,11 @@ export function runFold(data: ProtocolData, options: ProtocolOptions, season: st
     forecasts: {} as Fold['forecasts'],
   };
   for (const mode of ['none', 'prematch'] as const) {
-    const weights = fitPools(
-      training,
-      options.start.weights[mode],
-      mode,
-      options.target,
-      Boolean(options.start.steam),
-    );
+    const weights = fitPools(training, options.start.weights[mode], mode, {
+      target: options.target,
+      steam: Boolean(options.start.steam),
+      context: options.context,
+    });
     fold.weights[mode] = weights;
   }
   for (const mode of ['none', 'prematch'] as const)

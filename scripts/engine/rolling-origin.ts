@@ -65,6 +65,8 @@ export interface ProtocolOptions {
   target?: 'outcome' | 'closing';
   /** Fit the linked divisions' offsets on every division's prices (`MarketSettings.divisions`). */
   links?: boolean;
+  /** Fit the context-aware pool's terms (`BlendWeights.dcUncertain`…). */
+  context?: boolean;
 }
 
 export const fitKey = (league: string, day: number, home: string, away: string) =>

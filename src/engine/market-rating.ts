@@ -954,6 +954,11 @@ export interface MarketForecast {
   steam: number;
   /** The variance of the rating's ln(pH/pA): both sides' and the home advantage's. */
   variance: number;
+  /**
+   * The share of the two sides in their season's last matches (0, ½ or 1), where the stake
+   * classes are judged; 0 when the settings do not price stakes.
+   */
+  late: number;
 }
 
 /**
@@ -1048,10 +1053,9 @@ export function marketForecast(
   const h = sideFor(rating, home, when);
   const a = sideFor(rating, away, when);
   // The sides' stake classes (`MarketSettings.stakes`), for a fixture of the rating's own season.
-  const stake =
-    rating.stakes && when === rating.season
-      ? (rating.stakes.get(home) ?? 0) - (rating.stakes.get(away) ?? 0)
-      : 0;
+  const stakes = rating.stakes && when === rating.season ? rating.stakes : null;
+  const stake = stakes ? (stakes.get(home) ?? 0) - (stakes.get(away) ?? 0) : 0;
+  const late = stakes ? (Number(stakes.has(home)) + Number(stakes.has(away))) / 2 : 0;
   const x = rating.home + h.strength - a.strength + rating.steamWeight * (h.steam - a.steam) + stake;
   const variance = rating.homeVariance + h.strengthVariance + a.strengthVariance;
   const draw = Math.min(Math.max(sigmoid(drawLogit(rating.drawCurve, x)), 0.02), 0.5);
@@ -1064,6 +1068,7 @@ export function marketForecast(
     drawTendency: h.draw + a.draw,
     steam: h.steam - a.steam,
     variance,
+    late,
   };
 }
 

@@ -2,7 +2,14 @@
 // markets. A team the ratings do not know plays with the newcomer rating (the league's typical
 // promoted side, or an average side under the global priors).
 import { DEFAULT_FIT, NO_DRAW_BALANCE } from './dixon-coles.js';
-import { inverseOver, marketForecast, pool1x2, poolOver, prematchForecast } from './market-rating.js';
+import {
+  inverseOver,
+  type MarketForecast,
+  marketForecast,
+  pool1x2,
+  poolOver,
+  prematchForecast,
+} from './market-rating.js';
 import { type Markets, marketsFrom } from './markets.js';
 import { calibrateTotals, rakeMatrix, type ScoreMatrix, scoreMatrix } from './score-matrix.js';
 import type { Stake } from './stakes.js';
@@ -120,7 +127,8 @@ function withMarket(
   const fit = marketsFrom(matrix);
   const fitOneXTwo: [number, number, number] = [fit.oneXTwo.home, fit.oneXTwo.draw, fit.oneXTwo.away];
   // A missing piece (no over/under price, say) falls back to the mode without it for that market.
-  const oneXTwoWeights = prematch.oneXTwo ? weights : market ? ratings.blend.none : null;
+  const chosen = prematch.oneXTwo ? weights : market ? ratings.blend.none : null;
+  const oneXTwoWeights = chosen && contextWeights(chosen, market);
   const overWeights = prematch.over !== null ? weights : market ? ratings.blend.none : null;
   const oneXTwo = oneXTwoWeights
     ? pool1x2(
@@ -154,6 +162,22 @@ function withMarket(
       )
     : fit.overUnder25.over;
   return { matrix: rakeMatrix(matrix, oneXTwo, over), odds: usesPrematch ? 'prematch' : 'market' };
+}
+
+/**
+ * The 1X2 weights for one fixture (`BlendWeights.dcUncertain`…): the fit's and the rating's moved
+ * by the rating's uncertainty and by how many of the sides are in their season's last matches.
+ * Without a rating, or without those terms, the weights as they are.
+ */
+export function contextWeights(weights: BlendWeights, market: MarketForecast | null): BlendWeights {
+  if (!market) return weights;
+  const { dcUncertain = 0, marketUncertain = 0, dcLate = 0, marketLate = 0 } = weights;
+  if (dcUncertain === 0 && marketUncertain === 0 && dcLate === 0 && marketLate === 0) return weights;
+  return {
+    ...weights,
+    dc: weights.dc + dcUncertain * market.variance + dcLate * market.late,
+    market: weights.market + marketUncertain * market.variance + marketLate * market.late,
+  };
 }
 
 /** +motivation when only the home side still plays for something, − when only the away side does. */

@@ -177,6 +177,16 @@ export interface BlendWeights {
    * when the other has nothing left to play for (end-of-season stakes, stakes.ts).
    */
   stakes?: number;
+  /**
+   * 1X2, the context-aware pool (issue 56): the fit's and the rating's weights moved by the
+   * rating's uncertainty (the variance of its ln(pH/pA): a season's start, a newcomer, a long
+   * break) and by how many of the two sides are in their season's last matches (0, ½ or 1):
+   * dc + dcUncertain·variance + dcLate·late, and the same for market. Absent: fixed weights.
+   */
+  dcUncertain?: number;
+  marketUncertain?: number;
+  dcLate?: number;
+  marketLate?: number;
   /** Over 2.5: logit p = ouShift + ouDc·logit p_fit + ouMarket·logit p_rating + ouPrematch·logit p_prematch. */
   ouShift: number;
   ouDc: number;

@@ -255,6 +255,22 @@ describe('draw tendencies and the over/under pool', () => {
       10,
     );
   });
+
+  it("weighs the rating by its uncertainty when the pool's context terms are set", () => {
+    const model = fitModel(styled, asOf);
+    const [home, away] = [league.teams[4]!.name, league.teams[8]!.name];
+    const { variance } = marketForecast(model.ratings.market!, home, away);
+    const none = model.ratings.blend!.none;
+    const context = { ...model.ratings.blend!, none: { ...none, marketUncertain: -0.5 } };
+    const fixed = { ...model.ratings.blend!, none: { ...none, market: none.market - 0.5 * variance } };
+    const withContext = predictFixture({ ...model.ratings, blend: context }, home, away).markets.oneXTwo;
+    expect(withContext.home).toBeCloseTo(
+      predictFixture({ ...model.ratings, blend: fixed }, home, away).markets.oneXTwo.home,
+      10,
+    );
+    expect(variance).toBeGreaterThan(0);
+    expect(Math.abs(withContext.home - model.predict(home, away).markets.oneXTwo.home)).toBeGreaterThan(1e-4);
+  });
 });
 
 describe('the goals the 1X2 prices imply', () => {
@@ -291,6 +307,7 @@ describe('the goals the 1X2 prices imply', () => {
       drawTendency: 0,
       variance: 0,
       steam: 0,
+      late: 0,
     };
     expect(inverseOver(forecast)).toBeCloseTo(overProbability(2.7), 6);
     // Sides whose games are priced closed: the same split with more draws, fewer goals.

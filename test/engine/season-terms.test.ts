@@ -120,6 +120,12 @@ describe('the stake classes priced by the market', () => {
     const priced = marketForecast(rating, side, other).oneXTwo[0];
     const unpriced = marketForecast({ ...rating, stakes: plain.stakes! }, side, other).oneXTwo[0];
     expect(priced).toBeLessThan(unpriced);
+    // Both sides in their last matches, for the context-aware pool; none of them before, nor
+    // without the terms.
+    expect(marketForecast(rating, side, other).late).toBe(1);
+    const early = fitMarketRating(matches, START + 5 * 7 * DAY, { ...SETTINGS, stakes: kappa })!;
+    expect(marketForecast(early, side, other).late).toBe(0);
+    expect(marketForecast(fitMarketRating(matches, late, SETTINGS)!, side, other).late).toBe(0);
   });
 
   it('the fitting stage recovers the term from the prices', () => {
