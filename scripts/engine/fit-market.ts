@@ -28,8 +28,9 @@
 // shipped settings, as before issue 56), RESULTS
 // (JSON over the results-only fit's settings: recorded again, cached apart), HISTORY=window
 // (production's four-year window instead of every season from 2005-06), TARGET=closing, ROUNDS
-// (passes over the filters, 2), SEASON_START=1, STAKES=1 and CONTEXT=1 (fit those terms, the
-// last the context-aware pool's; off until the paired run says they help), LINKS=0 (no linked
+// (passes over the filters, 2), SEASON_START=1, STAKES=1 (with STAKES_RAMP=1 and STAKES_AWAY=1:
+// the term's growth toward the end, an away side's factor) and CONTEXT=1 (the context-aware
+// pool's terms): fit those terms, off until the paired run says they help; LINKS=0 (no linked
 // divisions: every promoted side a newcomer; on by default, fitted on every division of
 // DIVISION_CHAINS found in the data dir; DIVISIONS=E0,E1 a slice of them), LEAGUES (`all`, or a list: E1,SC1,BRA), FIRST_FOLD and LAST_FOLD (a share of
 // the folds), SCORES_OUT, JSON_OUT, PLOT (files).
@@ -125,6 +126,8 @@ const OPTIONS: ProtocolOptions = {
   stakes: process.env.STAKES === '1',
   links: process.env.LINKS !== '0',
   context: process.env.CONTEXT === '1',
+  stakesRamp: process.env.STAKES_RAMP === '1',
+  stakesAway: process.env.STAKES_AWAY === '1',
 };
 
 /** Every season of `league` (season, results-only or country file) from the first priced season to LAST, in date order. */

@@ -67,6 +67,10 @@ export interface ProtocolOptions {
   links?: boolean;
   /** Fit the context-aware pool's terms (`BlendWeights.dcUncertain`…). */
   context?: boolean;
+  /** With `stakes`, fit how the stake term grows toward the season's end (`MarketSettings.stakesRamp`). */
+  stakesRamp?: boolean;
+  /** With `stakes`, fit the away side's factor (`MarketSettings.stakesAway`). */
+  stakesAway?: boolean;
 }
 
 export const fitKey = (league: string, day: number, home: string, away: string) =>
@@ -257,11 +261,18 @@ export function fitFilters(
   data: ProtocolData,
   start: MarketSettings,
   before: number,
-  options: Pick<ProtocolOptions, 'rounds' | 'iterations' | 'seasonStart' | 'stakes' | 'links'> = {},
+  options: Pick<
+    ProtocolOptions,
+    'rounds' | 'iterations' | 'seasonStart' | 'stakes' | 'stakesRamp' | 'stakesAway' | 'links'
+  > = {},
 ): MarketSettings {
   let settings = searchFilters(data, start, before, options);
   if (options.seasonStart) settings = fitSeasonStart(data, settings, before, options.iterations);
-  if (options.stakes) settings = fitStakes(data, settings, before, options.iterations);
+  if (options.stakes)
+    settings = fitStakes(data, settings, before, options.iterations, {
+      ramp: options.stakesRamp,
+      away: options.stakesAway,
+    });
   if (options.links) settings = fitDivisionLinks(data, settings, before, options.iterations);
   return settings;
 }
@@ -341,14 +352,21 @@ export function fitStakes(
   settings: MarketSettings,
   before: number,
   iterations = 300,
+  { ramp = false, away = false }: { ramp?: boolean; away?: boolean } = {},
 ): MarketSettings {
+  // The classes' terms, then the ramp's and the away factor's when asked.
+  const extra = [...(ramp ? (['stakesRamp'] as const) : []), ...(away ? (['stakesAway'] as const) : [])];
   const candidateOf = (x: readonly number[]): MarketSettings => ({
     ...settings,
     stakes: Object.fromEntries(STAKE_CLASSES.map((name, i) => [name, x[i]!])),
+    ...Object.fromEntries(extra.map((name, i) => [name, x[STAKE_CLASSES.length + i]!])),
   });
   const best = nelderMead(
     (x) => -filterScore(data, candidateOf(x), before).strength.logDensity,
-    STAKE_CLASSES.map((name) => settings.stakes?.[name] ?? 0),
+    [
+      ...STAKE_CLASSES.map((name) => settings.stakes?.[name] ?? 0),
+      ...extra.map((name) => settings[name] ?? 0),
+    ],
     0.1,
     iterations,
     1e-9,

@@ -10,7 +10,7 @@ import { type LinkedHistory, linkKey } from './divisions.js';
 import { solveLinear } from './linear.js';
 import { marginFree } from './margin.js';
 import { DAY_MS, seasonOf } from './season.js';
-import { addToTable, type StakeClass, type Standing, stakeClasses } from './stakes.js';
+import { addToTable, type StakeClass, type Standing, stakeClasses, stakeShare } from './stakes.js';
 import type {
   ArrivingSide,
   FilterSettings,
@@ -815,7 +815,9 @@ function readMatch(
 /** Each side's stake term as of the last day read (its class's κ, from the season's table). */
 function stakeTerms(state: FilterState): Map<string, number> {
   const terms = new Map<string, number>();
-  for (const [team, stake] of stakeClasses(state.table)) terms.set(team, state.settings.stakes?.[stake] ?? 0);
+  const ramp = state.settings.stakesRamp ?? 0;
+  for (const [team, stake] of stakeClasses(state.table))
+    terms.set(team, (state.settings.stakes?.[stake] ?? 0) * stakeShare(state.table, team, ramp));
   return terms;
 }
 
@@ -823,11 +825,12 @@ function stakeTerms(state: FilterState): Map<string, number> {
 function stakeTerm(state: FilterState, home: string, away: string): number {
   const terms = state.settings.stakes;
   if (!terms) return 0;
+  const ramp = state.settings.stakesRamp ?? 0;
   const of = (team: string) => {
     const stake = state.classes.get(team);
-    return stake ? (terms[stake] ?? 0) : 0;
+    return stake ? (terms[stake] ?? 0) * stakeShare(state.table, team, ramp) : 0;
   };
-  return of(home) - of(away);
+  return of(home) - of(away) * (1 + (state.settings.stakesAway ?? 0));
 }
 
 /** The filter's rating as of `asOf`, every belief drifted on to it (null: nothing fresh read). */
@@ -882,6 +885,7 @@ function ratingOf(state: FilterState, asOf: number): MarketRating | null {
     flatten: settings.flatten,
     steamWeight: settings.steam?.weight ?? 0,
     ...(settings.stakes ? { stakes: stakeTerms(state) } : {}),
+    ...(settings.stakesAway ? { stakesAway: settings.stakesAway } : {}),
     latest,
     matches: matchesRead,
   };
@@ -1054,7 +1058,9 @@ export function marketForecast(
   const a = sideFor(rating, away, when);
   // The sides' stake classes (`MarketSettings.stakes`), for a fixture of the rating's own season.
   const stakes = rating.stakes && when === rating.season ? rating.stakes : null;
-  const stake = stakes ? (stakes.get(home) ?? 0) - (stakes.get(away) ?? 0) : 0;
+  const stake = stakes
+    ? (stakes.get(home) ?? 0) - (stakes.get(away) ?? 0) * (1 + (rating.stakesAway ?? 0))
+    : 0;
   const late = stakes ? (Number(stakes.has(home)) + Number(stakes.has(away))) / 2 : 0;
   const x = rating.home + h.strength - a.strength + rating.steamWeight * (h.steam - a.steam) + stake;
   const variance = rating.homeVariance + h.strengthVariance + a.strengthVariance;

@@ -89,6 +89,17 @@ function judge(table: ReadonlyMap<string, Standing>): Map<string, Judgement> {
   return judged;
 }
 
+/**
+ * The share of its class's term a side's stake carries (`MarketSettings.stakesRamp`): all of it in
+ * its last match, e^−ramp less for each match more it has to play; 1 without a ramp.
+ */
+export function stakeShare(table: ReadonlyMap<string, Standing>, team: string, ramp: number): number {
+  if (ramp === 0) return 1;
+  const row = table.get(team);
+  const left = row ? 2 * (table.size - 1) - row.played : LAST_MATCHES;
+  return Math.exp(-ramp * Math.max(left - 1, 0));
+}
+
 /** Each side's class as of the table (sides not yet in their last matches are absent). */
 export function stakeClasses(table: ReadonlyMap<string, Standing>): Map<string, StakeClass> {
   const classes = new Map<string, StakeClass>();

@@ -255,6 +255,17 @@ export interface MarketSettings {
    */
   stakes?: Readonly<Record<string, number>>;
   /**
+   * How the stake term grows toward the season's end: a side's κ times e^(−stakesRamp·(m−1)), m
+   * the matches it has left to play (its last match: all of κ). Absent: κ alike over the last
+   * matches (fitted with `STAKES=1 STAKES_RAMP=1`).
+   */
+  stakesRamp?: number;
+  /**
+   * The away side's stake term times (1 + stakesAway): a side with nothing to play for may be
+   * priced further down on the road than at home. Absent: alike (fitted with `STAKES_AWAY=1`).
+   */
+  stakesAway?: number;
+  /**
    * Linked divisions (divisions.ts): a side new to the league that was rated in a neighbouring
    * division within the last year starts from that rating, relative to its old division's mean,
    * moved by `offsets[from>to]` (ln(pH/pA) units; `E1>E0` is promotion from E1), its strength's
@@ -320,6 +331,8 @@ export interface MarketRating {
   steamWeight: number;
   /** Each side's stake term (κ of its class) as of `latest`, when the settings price stakes. */
   stakes?: ReadonlyMap<string, number>;
+  /** The away side's stake term times (1 + this) (`MarketSettings.stakesAway`). */
+  stakesAway?: number;
   /** Day of the latest priced match. */
   latest: number;
   matches: number;

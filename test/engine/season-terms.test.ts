@@ -12,7 +12,13 @@ import {
 import type { EvaluationMatch } from '../../src/engine/evaluation.js';
 import { fitMarketRating, marketForecast } from '../../src/engine/market-rating.js';
 import { MARKET_SETTINGS } from '../../src/engine/model.js';
-import { addToTable, type StakeClass, type Standing, stakeClasses } from '../../src/engine/stakes.js';
+import {
+  addToTable,
+  type StakeClass,
+  type Standing,
+  stakeClasses,
+  stakeShare,
+} from '../../src/engine/stakes.js';
 import type { MarketSettings } from '../../src/engine/types.js';
 
 const DAY = 86_400_000;
@@ -41,21 +47,25 @@ function rounds(
 
 /**
  * Seasons priced exactly: ln(pH/pA) = 0.3 + s_home − s_away + κ(home's class) − κ(away's class),
- * the classes read from the table as of each round (the stronger side always wins 1-0).
+ * the classes read from the table as of each round (the stronger side always wins 1-0); with
+ * `ramp` each κ carries its `stakeShare`, with `awayFactor` the away side's is times (1 + it).
  */
 function league(
   seasons: readonly { label: string; start: number; strength: (team: string) => number }[],
   kappa: Partial<Record<StakeClass, number>>,
   homeAdvantage: (date: number) => number = () => 0.3,
+  ramp = 0,
+  awayFactor = 0,
 ): EvaluationMatch[] {
   const matches: EvaluationMatch[] = [];
   for (const { label, start, strength } of seasons) {
     const table = new Map<string, Standing>();
     for (const round of rounds(label, start)) {
       const classes = stakeClasses(table);
-      const k = (team: string) => kappa[classes.get(team)!] ?? 0;
+      const k = (team: string) => (kappa[classes.get(team)!] ?? 0) * stakeShare(table, team, ramp);
       const played: EvaluationMatch[] = round.pairs.map(([home, away]) => {
-        const y = homeAdvantage(round.date) + strength(home) - strength(away) + k(home) - k(away);
+        const y =
+          homeAdvantage(round.date) + strength(home) - strength(away) + k(home) - k(away) * (1 + awayFactor);
         const book: [number, number, number] = [0.74 * sigmoid(y), 0.26, 0.74 * (1 - sigmoid(y))];
         const homeWins = strength(home) >= strength(away);
         return {
@@ -133,6 +143,63 @@ describe('the stake classes priced by the market', () => {
     const fitted = fitStakes(data, SETTINGS, end + DAY, 200);
     expect(fitted.stakes!.safe).toBeLessThan(-0.2);
     expect(Math.abs(fitted.stakes!.title ?? 0)).toBeLessThan(0.15);
+  });
+});
+
+describe('the stake term growing toward the season’s end', () => {
+  it('carries all of κ into a side’s last match and e^−ramp less for each match more', () => {
+    const table = new Map<string, Standing>([
+      ['A', { points: 9, played: 3 }],
+      ['B', { points: 3, played: 1 }],
+      ['C', { points: 0, played: 2 }],
+    ]);
+    // Three sides: four matches each in all; A has one left, B three.
+    expect(stakeShare(table, 'A', 0.5)).toBeCloseTo(1, 12);
+    expect(stakeShare(table, 'B', 0.5)).toBeCloseTo(Math.exp(-1), 12);
+    expect(stakeShare(table, 'B', 0)).toBe(1);
+  });
+
+  it('the fitting stage recovers the ramp from prices that price it', () => {
+    const matches = league(
+      [{ label: '2016-17', start: START, strength: (t) => TRUE.get(t)! }],
+      { safe: -0.8 },
+      undefined,
+      0.4,
+    );
+    const data: ProtocolData = { leagues: new Map([['XX', matches]]), recorded: new Map() };
+    const end = START + 23 * 7 * DAY;
+    const flat = fitStakes(data, SETTINGS, end + DAY, 200);
+    const ramped = fitStakes(data, SETTINGS, end + DAY, 300, { ramp: true });
+    expect(flat.stakesRamp).toBeUndefined();
+    expect(ramped.stakesRamp!).toBeGreaterThan(0.2);
+    expect(ramped.stakes!.safe).toBeLessThan(-0.5);
+    const density = (settings: MarketSettings) => filterScore(data, settings, end + DAY).strength.logDensity;
+    expect(density(ramped)).toBeGreaterThan(density(flat));
+  });
+});
+
+describe('an away side’s stake priced apart', () => {
+  it('the fitting stage recovers the away factor, and a fixture is priced with it', () => {
+    const matches = league(
+      [{ label: '2016-17', start: START, strength: (t) => TRUE.get(t)! }],
+      { safe: -0.4 },
+      undefined,
+      0,
+      1,
+    );
+    const data: ProtocolData = { leagues: new Map([['XX', matches]]), recorded: new Map() };
+    const end = START + 23 * 7 * DAY;
+    const fitted = fitStakes(data, SETTINGS, end + DAY, 300, { away: true });
+    expect(fitted.stakesAway!).toBeGreaterThan(0.5);
+    const density = (settings: MarketSettings) => filterScore(data, settings, end + DAY).strength.logDensity;
+    expect(density(fitted)).toBeGreaterThan(density({ ...fitted, stakesAway: 0 }));
+    // A side with nothing to play for, away: priced further down with the factor than without.
+    const late = START + 20 * 7 * DAY;
+    const rating = fitMarketRating(matches, late, fitted)!;
+    const safe = TEAMS.find((team) => (rating.stakes?.get(team) ?? 0) < -0.1)!;
+    const other = TEAMS.find((team) => team !== safe)!;
+    const plain = marketForecast({ ...rating, stakesAway: 0 }, other, safe).oneXTwo[0];
+    expect(marketForecast(rating, other, safe).oneXTwo[0]).toBeGreaterThan(plain + 0.01);
   });
 });
 
