@@ -32,8 +32,9 @@
 // the term's growth toward the end, an away side's factor) and CONTEXT=1 (the context-aware
 // pool's terms): fit those terms, off until the paired run says they help; LINKS=0 (no linked
 // divisions: every promoted side a newcomer; on by default, fitted on every division of
-// DIVISION_CHAINS found in the data dir; DIVISIONS=E0,E1 a slice of them), LEAGUES (`all`, or a list: E1,SC1,BRA), FIRST_FOLD and LAST_FOLD (a share of
-// the folds), SCORES_OUT, JSON_OUT, PLOT (files).
+// DIVISION_CHAINS found in the data dir; DIVISIONS=E0,E1 a slice of them), LEAGUES (`all`, or a
+// list: E1,SC1,BRA), FIRST_FOLD and LAST_FOLD (a share of the folds), SCORES_OUT, JSON_OUT, PLOT
+// (files).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -320,6 +321,8 @@ if (mode === 'validate') {
       ? ["// With the stake classes' term (STAKES=1: its paired run, docs/engine/figures.md)."]
       : []),
     ...(OPTIONS.seasonStart ? ['// With the season-start term (SEASON_START=1).'] : []),
+    ...(OPTIONS.stakes && OPTIONS.stakesRamp ? ["// With the stake term's ramp (STAKES_RAMP=1)."] : []),
+    ...(OPTIONS.stakes && OPTIONS.stakesAway ? ["// With an away side's stake factor (STAKES_AWAY=1)."] : []),
     ...(OPTIONS.context ? ['// With the context-aware pool (CONTEXT=1).'] : []),
   ]);
 }
