@@ -47,6 +47,9 @@ interface Judgement {
   down: boolean;
 }
 
+/** Each side's matches in a double round-robin season of the table's sides. */
+const matchesEach = (table: ReadonlyMap<string, Standing>) => 2 * (table.size - 1);
+
 /**
  * What each side in its last matches can still reach or lose, from a season's table (a double
  * round-robin); empty for another format or a finished season.
@@ -54,7 +57,7 @@ interface Judgement {
 function judge(table: ReadonlyMap<string, Standing>): Map<string, Judgement> {
   const judged = new Map<string, Judgement>();
   const teams = table.size;
-  const total = 2 * (teams - 1);
+  const total = matchesEach(table);
   const rows = [...table.values()];
   // Another format (a split league, play-offs) is not a double round-robin: no judgement.
   if (teams < EUROPEAN_PLACES + RELEGATION_PLACES + 2 || rows.some((row) => row.played > total))
@@ -96,7 +99,7 @@ function judge(table: ReadonlyMap<string, Standing>): Map<string, Judgement> {
 export function stakeShare(table: ReadonlyMap<string, Standing>, team: string, ramp: number): number {
   if (ramp === 0) return 1;
   const row = table.get(team);
-  const left = row ? 2 * (table.size - 1) - row.played : LAST_MATCHES;
+  const left = row ? matchesEach(table) - row.played : LAST_MATCHES;
   return Math.exp(-ramp * Math.max(left - 1, 0));
 }
 

@@ -88,19 +88,18 @@ describe('fitting the context-aware pool', () => {
     } satisfies Row;
   });
   const start = MARKET_SETTINGS.weights!.none;
-  const meanRps = (weights: BlendWeights) =>
-    rows.reduce(
-      (sum, row) =>
-        sum +
-        rps(
-          pool1x2([
-            { p: row.fit, weight: contextWeights(weights, row.market).dc },
-            { p: row.market!.oneXTwo, weight: contextWeights(weights, row.market).market },
-          ]),
-          row.outcome,
-        ),
-      0,
-    ) / rows.length;
+  const meanRps = (weights: BlendWeights) => {
+    let sum = 0;
+    for (const row of rows) {
+      const { dc, market } = contextWeights(weights, row.market);
+      const pooled = pool1x2([
+        { p: row.fit, weight: dc },
+        { p: row.market!.oneXTwo, weight: market },
+      ]);
+      sum += rps(pooled, row.outcome);
+    }
+    return sum / rows.length;
+  };
 
   it('is off unless asked: no context terms fitted', () => {
     const plain = fitPools(rows, start, 'none');

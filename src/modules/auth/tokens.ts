@@ -123,7 +123,7 @@ export function createTokenService({ db, config, clock, database, devices, logge
         if (!usable(cached.issuedAtMs, cached.lastUsedAtMs, nowMs)) throw new Unauthenticated();
         // A hit whose last-use write is due makes it as a lookup would, with no read; the others
         // (nearly every hit) answer without awaiting anything.
-        if (nowMs - cached.lastUsedAtMs >= touchMs)
+        if (lastUses.due(cached.lastUsedAtMs, nowMs))
           cached.lastUsedAtMs = await lastUses.used(cached.tokenId, cached.lastUsedAtMs, nowMs);
         return cached.user;
       }
@@ -284,13 +284,16 @@ function createLastUses({ db, touchMs, idleMs, logger }: LastUsesDeps) {
     },
   });
 
+  /** Whether a use at `nowMs` rewrites a last use stored at `lastUsedAtMs`. */
+  const due = (lastUsedAtMs: number, nowMs: number) => nowMs - lastUsedAtMs >= touchMs;
+
   /**
    * A use at `nowMs` of a token last used at `lastUsedAtMs` (stored, cached or pending here):
    * written when due, with the others unless the token is near its idle limit, where a gathered
    * write's delay could make another process, reading the stored time, refuse it early.
    */
   async function used(tokenId: number, lastUsedAtMs: number, nowMs: number): Promise<number> {
-    if (nowMs - lastUsedAtMs < touchMs) return lastUsedAtMs;
+    if (!due(lastUsedAtMs, nowMs)) return lastUsedAtMs;
     if (nowMs - lastUsedAtMs >= idleMs - 2 * touchMs) {
       await touchTokens(db, [tokenId], new Date(nowMs));
     } else {
@@ -301,6 +304,7 @@ function createLastUses({ db, touchMs, idleMs, logger }: LastUsesDeps) {
   }
 
   return {
+    due,
     used,
     /** This process's latest use of `tokenId` not yet stored (gathered or being written), or 0. */
     knownHere: (tokenId: number) => Math.max(pending.get(tokenId) ?? 0, writing.get(tokenId) ?? 0),
