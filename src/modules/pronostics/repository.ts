@@ -3,6 +3,7 @@
 // (403) from "none" (404). The worker's claim bumps `attempts`, and every later write is fenced by
 // the attempt it claimed: a worker whose lease ran out (and whose row another took) writes nothing.
 import { and, asc, count, desc, eq, gte, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
+import { batchedQuery } from '../../db/batched.js';
 import {
   type Database,
   type Executor,
@@ -316,7 +317,8 @@ export async function countPronosticsByStatus(
  * The detail: a live (not deleted) pronostic, its owner and its type, whoever owns it. A named
  * statement on the driver (the second hottest read): `teams_details` and `result` as PostgreSQL's
  * own text (the detail route splices them into its answer, as the list does its rows) and the time
- * already in the API's format.
+ * already in the API's format. Gathered with the other details asked in the same round of the
+ * event loop (`batchedQuery`).
  */
 export const detailStatement: NamedStatement = {
   name: 'pronostic_detail',
@@ -331,7 +333,7 @@ export const detailStatement: NamedStatement = {
 
 /** The detail with its json columns as stored text (`detailStatement`). */
 export async function findLivePronosticText(db: Executor, id: number) {
-  const [row] = await namedQuery<
+  const [row] = await batchedQuery<
     Omit<ListedText, 'total'> & {
       userId: number;
       typeName: string;
@@ -339,7 +341,7 @@ export async function findLivePronosticText(db: Executor, id: number) {
       typeSlug: PronosticTypeSlug;
       typeDifficulty: number;
     }
-  >(db, detailStatement, [id]);
+  >(db, detailStatement, ['int4'], [id]);
   if (!row) return undefined;
   const { userId, typeName, typeNameEn, typeSlug, typeDifficulty, ...pronostic } = row;
   return {

@@ -2,7 +2,8 @@
 // WHERE, newest first on the index (user_id, created_at, id)), and the whole-database checks of
 // `ledger:verify`. Rows are written only by ledger.ts.
 import { and, count, desc, eq, gt, gte, isNull, lt, lte, sql } from 'drizzle-orm';
-import { type Executor, type NamedStatement, namedQuery, preparedOnce } from '../../db/client.js';
+import { batchedQuery } from '../../db/batched.js';
+import { type Executor, type NamedStatement, preparedOnce } from '../../db/client.js';
 import { walletOperations } from '../../db/schema/money.js';
 import { users } from '../../db/schema/users.js';
 import type { Currency, OperationType } from '../../lib/allowed-values.js';
@@ -64,12 +65,12 @@ export async function listOperations(
   return preparedOnce(db, name, prepare).execute({ ...filter, ...page });
 }
 
-/** The present filters of a history page, in the order their placeholders are numbered. */
+/** The present filters of a history page, in the order their placeholders are numbered, and their types. */
 const HISTORY_FILTERS = [
-  ['type', 'type ='],
-  ['currency', 'currency ='],
-  ['from', 'created_at >='],
-  ['before', 'created_at <'],
+  ['type', 'type =', 'text'],
+  ['currency', 'currency =', 'text'],
+  ['from', 'created_at >=', 'timestamptz'],
+  ['before', 'created_at <', 'timestamptz'],
 ] as const;
 
 const countedPageStatements = new Map<string, NamedStatement>();
@@ -115,15 +116,26 @@ export function countedPageValues(
   return [filter.userId, ...present, page.limit, page.offset];
 }
 
-/** A page with its count (`countedPageStatement`); a page past the end has no row to carry the count: counted alone. */
+/** The counted page's placeholders' types, in their order (`batchedQuery` unnests arrays of them). */
+function countedPageTypes(filter: OperationFilter): string[] {
+  const present = HISTORY_FILTERS.flatMap(([key, , type]) => (filter[key] === undefined ? [] : [type]));
+  return ['int4', ...present, 'int8', 'int8'];
+}
+
+/**
+ * A page with its count (`countedPageStatement`), gathered with the other pages of its filter's
+ * shape asked in the same round of the event loop (`batchedQuery`); a page past the end has no row
+ * to carry the count: counted alone.
+ */
 export async function listOperationsCounted(
   db: Executor,
   filter: OperationFilter,
   page: { limit: number; offset: number },
 ): Promise<{ rows: OperationRow[]; total: number }> {
-  const rows = await namedQuery<OperationRow & { total: number }>(
+  const rows = await batchedQuery<OperationRow & { total: number }>(
     db,
     countedPageStatement(filter),
+    countedPageTypes(filter),
     countedPageValues(filter, page),
   );
   const first = rows[0];
