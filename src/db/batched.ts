@@ -8,8 +8,21 @@
 import DataLoader from 'dataloader';
 import { type Executor, type NamedStatement, namedQuery } from './client.js';
 
-/** A statement's parameters' PostgreSQL types, in order ($1, $2, …): their arrays are unnested. */
+/**
+ * A statement's parameters' PostgreSQL types, in order ($1, $2, …): their arrays are unnested. An
+ * array parameter (`int4[]`: a list of numbers, as a slip's ids) travels as its text, since
+ * `unnest` would flatten an array of arrays.
+ */
 export type ParameterTypes = readonly string[];
+
+const isArrayType = (type: string) => type.endsWith('[]');
+
+/** A list of numbers as PostgreSQL's array literal; undefined for anything else. */
+function arrayLiteral(value: unknown): string | undefined {
+  if (!Array.isArray(value)) return undefined;
+  for (const item of value) if (typeof item !== 'number' || !Number.isFinite(item)) return undefined;
+  return `{${value.join(',')}}`;
+}
 
 /** Calls gathered into one statement at most; a longer round is sent as several. */
 const MAX_BATCH = 64;
@@ -23,8 +36,11 @@ const MAX_BATCH = 64;
  */
 export function batchedStatement(statement: NamedStatement, types: ParameterTypes): NamedStatement {
   const columns = types.map((_, i) => `p${i + 1}`);
-  const arrays = types.map((type, i) => `$${i + 1}::${type}[]`).join(', ');
-  const inner = statement.text.replace(/\$(\d+)\b/g, (_, n: string) => `q.p${n}`);
+  const arrays = types.map((type, i) => `$${i + 1}::${isArrayType(type) ? 'text' : type}[]`).join(', ');
+  const inner = statement.text.replace(/\$(\d+)\b/g, (_, n: string) => {
+    const type = types[Number(n) - 1]!;
+    return isArrayType(type) ? `q.p${n}::${type}` : `q.p${n}`;
+  });
   return {
     name: `${statement.name}_batched`,
     text: `SELECT q.ordinal AS "batchOrdinal", r.*
@@ -55,7 +71,9 @@ function loaderOf(db: Executor, statement: NamedStatement, types: ParameterTypes
           rows = await namedQuery(
             db,
             batched,
-            types.map((_, i) => calls.map((values) => values[i])),
+            types.map((type, i) =>
+              calls.map((values) => (isArrayType(type) ? arrayLiteral(values[i]) : values[i])),
+            ),
           );
         } catch {
           // One caller's values must not fail the others' (nor name a statement they never ran):
@@ -78,7 +96,8 @@ function loaderOf(db: Executor, statement: NamedStatement, types: ParameterTypes
 
 /**
  * `namedQuery`, gathered with the same statement's other calls of this round of the event loop.
- * Inside a transaction the call is its connection's own and runs alone.
+ * Inside a transaction the call is its connection's own and runs alone; so does one whose array
+ * parameter is not a list of numbers.
  */
 export async function batchedQuery<Row>(
   db: Executor,
@@ -86,6 +105,8 @@ export async function batchedQuery<Row>(
   types: ParameterTypes,
   values: unknown[],
 ): Promise<Row[]> {
-  if (!('$client' in db)) return namedQuery<Row>(db, statement, values);
+  const alone =
+    !('$client' in db) || types.some((type, i) => isArrayType(type) && arrayLiteral(values[i]) === undefined);
+  if (alone) return namedQuery<Row>(db, statement, values);
   return (await loaderOf(db, statement, types).load(values)) as Row[];
 }

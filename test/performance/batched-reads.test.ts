@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batchedQuery, batchedStatement } from '../../src/db/batched.js';
 import { createTestApp, grantCredits, type SignedIn, signIn, type TestApp } from '../helpers.js';
+import { matrixAnalyst } from '../slips/analyst.js';
 import { recordStatements, type StatementRecorder } from './statements.js';
 
 let t: TestApp;
@@ -15,7 +16,7 @@ const owned = new Map<number, number[]>();
 let recorder: StatementRecorder;
 
 beforeAll(async () => {
-  t = await createTestApp({ config: { tokenCacheSeconds: 60 } });
+  t = await createTestApp({ analyst: matrixAnalyst, config: { tokenCacheSeconds: 60 } });
   users = [];
   for (let i = 0; i < 4; i++) users.push(await signIn(t, { credits: 10 + i }));
   for (const [i, user] of users.entries()) {
@@ -116,6 +117,52 @@ describe('history pages asked together', () => {
       pages.filter((run) => /_type_batched|unnest\(\$1::int4\[\], \$2::text\[\], \$3::int8/.test(run)),
     ).toHaveLength(1);
     expect(pages.length).toBeLessThan(requests.length);
+  });
+});
+
+describe('slip checks asked together', () => {
+  it('read their legs in one statement, each with its own verdict or refusal', async () => {
+    const [a, b] = users as [SignedIn, SignedIn];
+    // An analysed pronostic each, on two matches for a (a two-match slip).
+    const analysed = new Map<number, number[]>();
+    for (const [user, matches] of [
+      [a, ['Coton Sport', 'Union Douala']],
+      [b, ['Canon Yaoundé']],
+    ] as const)
+      for (const home of matches) {
+        const created = await t.app.inject({
+          method: 'POST',
+          url: '/api/user/pronostic/create',
+          headers: user.headers,
+          payload: { type_id: 1, teams_details: { home, away: 'Fovu Baham' } },
+        });
+        expect(created.statusCode, created.body).toBe(201);
+        expect(await t.app.runtime.analysisWorker.runOnce()).toBe('success');
+        analysed.set(user.id, [...(analysed.get(user.id) ?? []), created.json().data.pronostic.id]);
+      }
+    const leg = (id: number, pick: string, odds: number) => ({ pronostic_id: id, market: '1x2', pick, odds });
+    const [a1, a2] = analysed.get(a.id)! as [number, number];
+    const [b1] = analysed.get(b.id)! as [number];
+    const slips: [SignedIn, object][] = [
+      [a, { legs: [leg(a1, 'home', 2.1), leg(a2, 'draw', 3.4)] }],
+      [b, { legs: [leg(b1, 'away', 4)] }],
+      // Another's pronostic is not a leg of yours.
+      [b, { legs: [leg(a1, 'home', 2.1)] }],
+      [a, { legs: [leg(a2, 'away', 2.6)] }],
+    ];
+    const post = ([user, payload]: [SignedIn, object]) =>
+      t.app.inject({ method: 'POST', url: '/api/user/slips/check', headers: user.headers, payload });
+    const alone = [];
+    for (const slip of slips) alone.push(answerOf(await post(slip)));
+    expect(alone.map((answer) => answer.status)).toEqual([200, 200, 422, 200]);
+    recorder.take();
+    const together = (await Promise.all(slips.map(post))).map(answerOf);
+    expect(together).toEqual(alone);
+    const legReads = recorder
+      .take()
+      .filter((run) => /pronostic_leg_sources|LEFT JOIN pronostic_matrices/.test(run));
+    expect(legReads).toHaveLength(1);
+    expect(legReads[0]).toMatch(/pronostic_leg_sources_batched|unnest\(\$1::int4\[\], \$2::text\[\]\)/);
   });
 });
 

@@ -686,6 +686,8 @@ export async function analysisBacklog(db: Executor): Promise<{ count: number; ol
  * score matrix is stored, not the matrix: it is read only for a match with two legs or more
  * (`legMatrices`). Cutting the result down to what a leg reads (`json_build_object` of three keys)
  * was tried: PostgreSQL parses a `json` value again for each `->`, and the check got no cheaper.
+ * Gathered with the other checks of the same round of the event loop (`batchedQuery`), as the
+ * matrices are.
  */
 export const legSourcesStatement: NamedStatement = {
   name: 'pronostic_leg_sources',
@@ -697,12 +699,12 @@ export const legSourcesStatement: NamedStatement = {
 /** What a slip's leg needs of a pronostic: the caller's live successes among `ids`, whether each has a matrix. */
 export async function legSources(db: Executor, userId: number, ids: readonly number[]) {
   if (ids.length === 0) return [];
-  return namedQuery<{
+  return batchedQuery<{
     id: number;
     fixtureId: number | null;
     result: (typeof pronostics.$inferSelect)['result'];
     hasMatrix: boolean;
-  }>(db, legSourcesStatement, [userId, [...ids]]);
+  }>(db, legSourcesStatement, ['int4', 'int4[]'], [userId, [...ids]]);
 }
 
 export const legMatricesStatement: NamedStatement = {
@@ -713,7 +715,12 @@ export const legMatricesStatement: NamedStatement = {
 /** The stored score matrices of `ids` (a slip's matches with two legs or more), by pronostic. */
 export async function legMatrices(db: Executor, ids: readonly number[]): Promise<Map<number, string>> {
   if (ids.length === 0) return new Map();
-  const rows = await namedQuery<{ id: number; matrix: string }>(db, legMatricesStatement, [[...ids]]);
+  const rows = await batchedQuery<{ id: number; matrix: string }>(
+    db,
+    legMatricesStatement,
+    ['int4[]'],
+    [[...ids]],
+  );
   return new Map(rows.map((row) => [row.id, row.matrix]));
 }
 
