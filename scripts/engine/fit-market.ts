@@ -29,7 +29,8 @@
 // (JSON over the results-only fit's settings: recorded again, cached apart), HISTORY=window
 // (production's four-year window instead of every season from 2005-06), TARGET=closing, ROUNDS
 // (passes over the filters, 2), SEASON_START=1, STAKES=1 (with STAKES_RAMP=1 and STAKES_AWAY=1:
-// the term's growth toward the end, an away side's factor) and CONTEXT=1 (the context-aware
+// the term's growth toward the end, an away side's factor; with START='{"stakesDecided":0.05}' the
+// classes judged in practice, the rest of the season simulated) and CONTEXT=1 (the context-aware
 // pool's terms): fit those terms, off until the paired run says they help; LINKS=0 (no linked
 // divisions: every promoted side a newcomer; on by default, fitted on every division of
 // DIVISION_CHAINS found in the data dir; DIVISIONS=E0,E1 a slice of them), LEAGUES (`all`, or a
@@ -323,6 +324,9 @@ if (mode === 'validate') {
     ...(OPTIONS.seasonStart ? ['// With the season-start term (SEASON_START=1).'] : []),
     ...(OPTIONS.stakes && OPTIONS.stakesRamp ? ["// With the stake term's ramp (STAKES_RAMP=1)."] : []),
     ...(OPTIONS.stakes && OPTIONS.stakesAway ? ["// With an away side's stake factor (STAKES_AWAY=1)."] : []),
+    ...(OPTIONS.stakes && START.stakesDecided
+      ? [`// The stake classes judged in practice (START's stakesDecided ${START.stakesDecided}).`]
+      : []),
     ...(OPTIONS.context ? ['// With the context-aware pool (CONTEXT=1).'] : []),
   ]);
 }

@@ -462,7 +462,7 @@ export function marketFilter(settings: MarketSettings, score?: FilterScore, link
       ageLeague(state, day);
       // The draw curve of the days before: a day's matches are read against it.
       const curve = drawCurveOf(state.xtx, state.xty);
-      if (state.settings.stakes) state.classes = stakeClasses(state.table);
+      if (state.settings.stakes) state.classes = stakeClasses(state.table, state.settings.stakesDecided);
       for (const match of matches) readMatch(state, match, day, curve);
       if (state.settings.stakes)
         for (const match of matches)
@@ -816,7 +816,7 @@ function readMatch(
 function stakeTerms(state: FilterState): Map<string, number> {
   const terms = new Map<string, number>();
   const ramp = state.settings.stakesRamp ?? 0;
-  for (const [team, stake] of stakeClasses(state.table))
+  for (const [team, stake] of stakeClasses(state.table, state.settings.stakesDecided))
     terms.set(team, (state.settings.stakes?.[stake] ?? 0) * stakeShare(state.table, team, ramp));
   return terms;
 }

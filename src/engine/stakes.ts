@@ -4,6 +4,7 @@
 // their ratings against sides that still need points (docs/engine/results-fit.md). Only the last
 // matches of a double round-robin season are judged. A season is told by its label, so one interrupted by a
 // long pause (spring 2020) is still one season.
+import { seededRandom } from './random.js';
 import { seasonOf } from './season.js';
 import type { PlayedMatch } from './types.js';
 
@@ -19,6 +20,8 @@ const RELEGATION_PLACES = 3;
 export interface Standing {
   points: number;
   played: number;
+  /** The sides it has hosted this season (what is left of a double round-robin is the rest). */
+  hosted?: Set<string>;
 }
 
 /** Points and matches played of each side over a run of matches. */
@@ -54,17 +57,26 @@ const matchesEach = (table: ReadonlyMap<string, Standing>) => 2 * (table.size - 
  * What each side in its last matches can still reach or lose, from a season's table (a double
  * round-robin); empty for another format or a finished season.
  */
-function judge(table: ReadonlyMap<string, Standing>): Map<string, Judgement> {
-  const judged = new Map<string, Judgement>();
-  const teams = table.size;
+/**
+ * Whether a table can be judged: a double round-robin of enough sides, not finished (the next
+ * match opens the next season; a season paused with matches still to play keeps its judgement),
+ * with a side in its last matches.
+ */
+function judgeable(table: ReadonlyMap<string, Standing>): boolean {
   const total = matchesEach(table);
   const rows = [...table.values()];
   // Another format (a split league, play-offs) is not a double round-robin: no judgement.
-  if (teams < EUROPEAN_PLACES + RELEGATION_PLACES + 2 || rows.some((row) => row.played > total))
-    return judged;
-  // A finished season has nothing left at stake (the next match opens the next one); a season
-  // paused with matches still to play keeps its judgement.
-  if (rows.every((row) => row.played === total)) return judged;
+  if (table.size < EUROPEAN_PLACES + RELEGATION_PLACES + 2 || rows.some((row) => row.played > total))
+    return false;
+  return rows.some((row) => row.played < total) && rows.some((row) => total - row.played <= LAST_MATCHES);
+}
+
+function judge(table: ReadonlyMap<string, Standing>): Map<string, Judgement> {
+  const judged = new Map<string, Judgement>();
+  if (!judgeable(table)) return judged;
+  const teams = table.size;
+  const total = matchesEach(table);
+  const rows = [...table.values()];
   const byPoints = [...rows].sort((a, b) => b.points - a.points);
   const pointsAt = (rank: number) => byPoints[rank - 1]!.points;
   const bestAt = (rank: number) => {
@@ -103,10 +115,107 @@ export function stakeShare(table: ReadonlyMap<string, Standing>, team: string, r
   return Math.exp(-ramp * Math.max(left - 1, 0));
 }
 
-/** Each side's class as of the table (sides not yet in their last matches are absent). */
-export function stakeClasses(table: ReadonlyMap<string, Standing>): Map<string, StakeClass> {
+/** The league's usual shares of home wins and draws: a simulated match's, its sides alike. */
+const HOME_WIN = 0.45;
+const DRAW = 0.27;
+/** Seasons simulated for a practical judgement: a share near 0.05 is read within about ±0.01. */
+const SIMULATIONS = 2000;
+/** Judgements kept by table (a fit reads the same seasons hundreds of times); cleared when full. */
+const practicalJudgements = new Map<string, Map<string, Judgement>>();
+const KEPT_JUDGEMENTS = 50_000;
+
+/** FNV-1a: a simulation's seed from its table, so a judgement never depends on the order asked. */
+function seedOf(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+/**
+ * What each side in its last matches can still reach or lose in practice: the rest of the season
+ * (each pair not yet met at a ground, `Standing.hosted`) simulated with its sides alike, a race
+ * open for a side while its chance of ending on either side of the line is over `decided`, decided
+ * for it beyond 1 − `decided`. Arithmetic (`judge`) calls a race open while any run of results
+ * leaves it so: 8 points clear of the drop with four matches left is "in the fight" there, safe
+ * here, as a bettor sees it. A table without its pairings (or whose pairings do not add up to what
+ * is left to play) is judged by arithmetic.
+ */
+function judgeInPractice(table: ReadonlyMap<string, Standing>, decided: number): Map<string, Judgement> {
+  if (!judgeable(table)) return new Map();
+  const teams = [...table.keys()];
+  const rows = teams.map((team) => table.get(team)!);
+  const total = matchesEach(table);
+  const fixtures: [number, number][] = [];
+  const left = rows.map(() => 0);
+  for (const [h, row] of rows.entries()) {
+    if (!row.hosted) return judge(table);
+    for (const [a, team] of teams.entries())
+      if (a !== h && !row.hosted.has(team)) {
+        fixtures.push([h, a]);
+        left[h]!++;
+        left[a]!++;
+      }
+  }
+  if (rows.some((row, i) => total - row.played !== left[i])) return judge(table);
+  const key = `${decided}|${teams.map((team, i) => `${team}:${rows[i]!.points}:${rows[i]!.played}`).join('|')}`;
+  const kept = practicalJudgements.get(key);
+  if (kept) return kept;
+
+  const random = seededRandom(seedOf(key));
+  const safeRank = teams.length - RELEGATION_PLACES;
+  const counts = teams.map(() => ({ first: 0, champions: 0, europe: 0, down: 0 }));
+  const points = new Float64Array(teams.length);
+  const order = teams.map((_, i) => i);
+  for (let run = 0; run < SIMULATIONS; run++) {
+    // Points ahead of a tie-break drawn at random (under a point, so never past a whole point).
+    for (const [i, row] of rows.entries()) points[i] = row.points + 0.5 * random();
+    for (const [h, a] of fixtures) {
+      const u = random();
+      if (u < HOME_WIN) points[h]! += 3;
+      else if (u < HOME_WIN + DRAW) {
+        points[h]! += 1;
+        points[a]! += 1;
+      } else points[a]! += 3;
+    }
+    order.sort((x, y) => points[y]! - points[x]!);
+    for (const [rank, i] of order.entries()) {
+      const count = counts[i]!;
+      if (rank === 0) count.first++;
+      if (rank < CHAMPIONS_PLACES) count.champions++;
+      if (rank < EUROPEAN_PLACES) count.europe++;
+      if (rank >= safeRank) count.down++;
+    }
+  }
+  const open = (count: number) => count > decided * SIMULATIONS && count < (1 - decided) * SIMULATIONS;
+  const sure = (count: number) => count >= (1 - decided) * SIMULATIONS;
+  const judged = new Map<string, Judgement>();
+  for (const [i, team] of teams.entries()) {
+    if (left[i]! > LAST_MATCHES) continue;
+    const count = counts[i]!;
+    judged.set(team, {
+      title: open(count.first),
+      champions: open(count.champions),
+      europe: open(count.europe),
+      relegation: open(count.down),
+      champion: sure(count.first),
+      down: sure(count.down),
+    });
+  }
+  if (practicalJudgements.size >= KEPT_JUDGEMENTS) practicalJudgements.clear();
+  practicalJudgements.set(key, judged);
+  return judged;
+}
+
+/**
+ * Each side's class as of the table (sides not yet in their last matches are absent): by
+ * arithmetic, or in practice when `decided` is set (`MarketSettings.stakesDecided`).
+ */
+export function stakeClasses(
+  table: ReadonlyMap<string, Standing>,
+  decided?: number,
+): Map<string, StakeClass> {
   const classes = new Map<string, StakeClass>();
-  for (const [team, j] of judge(table))
+  for (const [team, j] of decided ? judgeInPractice(table, decided) : judge(table))
     classes.set(
       team,
       j.down
@@ -130,11 +239,12 @@ export function addToTable(table: Map<string, Standing>, match: PlayedMatch): vo
     [match.home, match.homeGoals, match.awayGoals],
     [match.away, match.awayGoals, match.homeGoals],
   ] as const) {
-    const row = table.get(team) ?? { points: 0, played: 0 };
+    const row = table.get(team) ?? { points: 0, played: 0, hosted: new Set<string>() };
     row.played++;
     row.points += scored > conceded ? 3 : scored === conceded ? 1 : 0;
     table.set(team, row);
   }
+  table.get(match.home)!.hosted?.add(match.away);
 }
 
 /** Each side's stake as of `asOf`; sides (or seasons) not yet in their last matches are absent. */

@@ -266,6 +266,13 @@ export interface MarketSettings {
    */
   stakesAway?: number;
   /**
+   * The stake classes judged in practice, not by arithmetic: the rest of the season simulated
+   * (stakes.ts), a race open for a side while its chance of ending either side of the line is over
+   * this (0.05: a 96 % title is the champion's). Absent: arithmetic's judgement (a race is open
+   * while any run of results leaves it open); with `STAKES=1 START='{"stakesDecided":0.05}'`.
+   */
+  stakesDecided?: number;
+  /**
    * Linked divisions (divisions.ts): a side new to the league that was rated in a neighbouring
    * division within the last year starts from that rating, relative to its old division's mean,
    * moved by `offsets[from>to]` (ln(pH/pA) units; `E1>E0` is promotion from E1), its strength's

@@ -48,7 +48,8 @@ function rounds(
 /**
  * Seasons priced exactly: ln(pH/pA) = 0.3 + s_home − s_away + κ(home's class) − κ(away's class),
  * the classes read from the table as of each round (the stronger side always wins 1-0); with
- * `ramp` each κ carries its `stakeShare`, with `awayFactor` the away side's is times (1 + it).
+ * `ramp` each κ carries its `stakeShare`, with `awayFactor` the away side's is times (1 + it), with
+ * `decided` the classes are judged in practice (`MarketSettings.stakesDecided`).
  */
 function league(
   seasons: readonly { label: string; start: number; strength: (team: string) => number }[],
@@ -56,12 +57,13 @@ function league(
   homeAdvantage: (date: number) => number = () => 0.3,
   ramp = 0,
   awayFactor = 0,
+  decided?: number,
 ): EvaluationMatch[] {
   const matches: EvaluationMatch[] = [];
   for (const { label, start, strength } of seasons) {
     const table = new Map<string, Standing>();
     for (const round of rounds(label, start)) {
-      const classes = stakeClasses(table);
+      const classes = stakeClasses(table, decided);
       const k = (team: string) => (kappa[classes.get(team)!] ?? 0) * stakeShare(table, team, ramp);
       const played: EvaluationMatch[] = round.pairs.map(([home, away]) => {
         const y =
@@ -200,6 +202,38 @@ describe('an away side’s stake priced apart', () => {
     const other = TEAMS.find((team) => team !== safe)!;
     const plain = marketForecast({ ...rating, stakesAway: 0 }, other, safe).oneXTwo[0];
     expect(marketForecast(rating, other, safe).oneXTwo[0]).toBeGreaterThan(plain + 0.01);
+  });
+});
+
+describe('stake classes judged in practice, priced', () => {
+  it('prices that price the practical classes are read better with them than by arithmetic', () => {
+    const matches = league(
+      [{ label: '2016-17', start: START, strength: (t) => TRUE.get(t)! }],
+      { safe: -0.6 },
+      undefined,
+      0,
+      0,
+      0.05,
+    );
+    const data: ProtocolData = { leagues: new Map([['XX', matches]]), recorded: new Map() };
+    const end = START + 23 * 7 * DAY;
+    const arithmetic = fitStakes(data, SETTINGS, end + DAY, 200);
+    const practical = fitStakes(data, { ...SETTINGS, stakesDecided: 0.05 }, end + DAY, 200);
+    expect(practical.stakesDecided).toBe(0.05);
+    expect(practical.stakes!.safe).toBeLessThan(-0.4);
+    const density = (settings: MarketSettings) => filterScore(data, settings, end + DAY).strength.logDensity;
+    expect(density(practical)).toBeGreaterThan(density(arithmetic) + 1);
+    // A fixture of the season reads its sides' practical classes too.
+    const late = START + 20 * 7 * DAY;
+    const byPractice = fitMarketRating(matches, late, {
+      ...SETTINGS,
+      stakes: { safe: -0.6 },
+      stakesDecided: 0.05,
+    })!;
+    const byArithmetic = fitMarketRating(matches, late, { ...SETTINGS, stakes: { safe: -0.6 } })!;
+    const safe = (rating: typeof byPractice) =>
+      TEAMS.filter((team) => rating.stakes?.get(team) === -0.6).length;
+    expect(safe(byPractice)).toBeGreaterThan(safe(byArithmetic));
   });
 });
 
