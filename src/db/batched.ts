@@ -15,6 +15,11 @@ import { type Executor, type NamedStatement, namedQuery } from './client.js';
  */
 export type ParameterTypes = readonly string[];
 
+/** A hot read's fixed statement that can be gathered: its parameters' types beside its text. */
+export interface GatheredStatement extends NamedStatement {
+  types: ParameterTypes;
+}
+
 const isArrayType = (type: string) => type.endsWith('[]');
 
 /** A list of numbers as PostgreSQL's array literal; undefined for anything else. */
@@ -34,15 +39,15 @@ const MAX_BATCH = 64;
  * need not keep them so), each row tagged with its call.
  * The statement's `$n` become the row's columns; it must hold no `$` of its own elsewhere.
  */
-export function batchedStatement(statement: NamedStatement, types: ParameterTypes): NamedStatement {
+export function batchedStatement({ name, text, types }: GatheredStatement): NamedStatement {
   const columns = types.map((_, i) => `p${i + 1}`);
   const arrays = types.map((type, i) => `$${i + 1}::${isArrayType(type) ? 'text' : type}[]`).join(', ');
-  const inner = statement.text.replace(/\$(\d+)\b/g, (_, n: string) => {
+  const inner = text.replace(/\$(\d+)\b/g, (_, n: string) => {
     const type = types[Number(n) - 1]!;
     return isArrayType(type) ? `q.p${n}::${type}` : `q.p${n}`;
   });
   return {
-    name: `${statement.name}_batched`,
+    name: `${name}_batched`,
     text: `SELECT q.ordinal AS "batchOrdinal", r.*
       FROM unnest(${arrays}) WITH ORDINALITY AS q(${columns.join(', ')}, ordinal)
       CROSS JOIN LATERAL (${inner}) r`,
@@ -54,7 +59,7 @@ type Loader = DataLoader<unknown[], unknown[]>;
 /** One loader per database handle and statement (a handle is one pool or one PGlite). */
 const loaders = new WeakMap<object, Map<string, Loader>>();
 
-function loaderOf(db: Executor, statement: NamedStatement, types: ParameterTypes): Loader {
+function loaderOf(db: Executor, statement: GatheredStatement): Loader {
   let byStatement = loaders.get(db);
   if (!byStatement) {
     byStatement = new Map();
@@ -62,7 +67,8 @@ function loaderOf(db: Executor, statement: NamedStatement, types: ParameterTypes
   }
   let loader = byStatement.get(statement.name);
   if (!loader) {
-    const batched = batchedStatement(statement, types);
+    const batched = batchedStatement(statement);
+    const { types } = statement;
     loader = new DataLoader<unknown[], unknown[]>(
       async (calls) => {
         if (calls.length === 1) return [await namedQuery(db, statement, calls[0]!)];
@@ -71,9 +77,7 @@ function loaderOf(db: Executor, statement: NamedStatement, types: ParameterTypes
           rows = await namedQuery(
             db,
             batched,
-            types.map((type, i) =>
-              calls.map((values) => (isArrayType(type) ? arrayLiteral(values[i]) : values[i])),
-            ),
+            types.map((_, i) => calls.map((values) => values[i])),
           );
         } catch {
           // One caller's values must not fail the others' (nor name a statement they never ran):
@@ -95,18 +99,18 @@ function loaderOf(db: Executor, statement: NamedStatement, types: ParameterTypes
 }
 
 /**
- * `namedQuery`, gathered with the same statement's other calls of this round of the event loop.
+ * `namedQuery`, gathered with the same statement's other calls of this round of the event loop
+ * (an array parameter sent as its literal, alone or gathered: the statement reads it either way).
  * Inside a transaction the call is its connection's own and runs alone; so does one whose array
  * parameter is not a list of numbers.
  */
 export async function batchedQuery<Row>(
   db: Executor,
-  statement: NamedStatement,
-  types: ParameterTypes,
+  statement: GatheredStatement,
   values: unknown[],
 ): Promise<Row[]> {
-  const alone =
-    !('$client' in db) || types.some((type, i) => isArrayType(type) && arrayLiteral(values[i]) === undefined);
-  if (alone) return namedQuery<Row>(db, statement, values);
-  return (await loaderOf(db, statement, types).load(values)) as Row[];
+  if (!('$client' in db)) return namedQuery<Row>(db, statement, values);
+  const sent = statement.types.map((type, i) => (isArrayType(type) ? arrayLiteral(values[i]) : values[i]));
+  if (sent.includes(undefined)) return namedQuery<Row>(db, statement, values);
+  return (await loaderOf(db, statement).load(sent)) as Row[];
 }

@@ -54,10 +54,6 @@ interface Judgement {
 const matchesEach = (table: ReadonlyMap<string, Standing>) => 2 * (table.size - 1);
 
 /**
- * What each side in its last matches can still reach or lose, from a season's table (a double
- * round-robin); empty for another format or a finished season.
- */
-/**
  * Whether a table can be judged: a double round-robin of enough sides, not finished (the next
  * match opens the next season; a season paused with matches still to play keeps its judgement),
  * with a side in its last matches.
@@ -71,6 +67,10 @@ function judgeable(table: ReadonlyMap<string, Standing>): boolean {
   return rows.some((row) => row.played < total) && rows.some((row) => total - row.played <= LAST_MATCHES);
 }
 
+/**
+ * What each side in its last matches can still reach or lose, from a season's table (a double
+ * round-robin); empty for another format or a finished season.
+ */
 function judge(table: ReadonlyMap<string, Standing>): Map<string, Judgement> {
   const judged = new Map<string, Judgement>();
   if (!judgeable(table)) return judged;

@@ -167,10 +167,14 @@ describe('slip checks asked together', () => {
 });
 
 describe('a gathered statement', () => {
-  const ratio = { name: 'batched_test_ratio', text: 'SELECT $1::int / $2::int AS ratio' };
+  const ratio = {
+    name: 'batched_test_ratio',
+    text: 'SELECT $1::int / $2::int AS ratio',
+    types: ['int4', 'int4'],
+  };
 
   it('reads each call’s parameters from its own row', () => {
-    const batched = batchedStatement(ratio, ['int4', 'int4']);
+    const batched = batchedStatement(ratio);
     expect(batched.name).toBe('batched_test_ratio_batched');
     expect(batched.text).toContain('unnest($1::int4[], $2::int4[]) WITH ORDINALITY AS q(p1, p2, ordinal)');
     expect(batched.text).toContain('SELECT q.p1::int / q.p2::int AS ratio');
@@ -181,7 +185,7 @@ describe('a gathered statement', () => {
       [6, 3],
       [1, 0],
       [9, 3],
-    ].map((values) => batchedQuery<{ ratio: number }>(t.app.db, ratio, ['int4', 'int4'], values));
+    ].map((values) => batchedQuery<{ ratio: number }>(t.app.db, ratio, values));
     const settled = await Promise.allSettled(calls);
     expect(settled[0]).toEqual({ status: 'fulfilled', value: [{ ratio: 2 }] });
     expect(settled[1]!.status).toBe('rejected');
@@ -193,8 +197,8 @@ describe('a gathered statement', () => {
     recorder.take();
     const rows = await t.app.db.transaction(async (tx) =>
       Promise.all([
-        batchedQuery<{ ratio: number }>(tx, ratio, ['int4', 'int4'], [8, 2]),
-        batchedQuery<{ ratio: number }>(tx, ratio, ['int4', 'int4'], [8, 4]),
+        batchedQuery<{ ratio: number }>(tx, ratio, [8, 2]),
+        batchedQuery<{ ratio: number }>(tx, ratio, [8, 4]),
       ]),
     );
     expect(rows).toEqual([[{ ratio: 4 }], [{ ratio: 2 }]]);

@@ -4,6 +4,7 @@
 // apart again (the list once ordered `DESC` = NULLS FIRST over a `DESC NULLS LAST` index).
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { batchedStatement } from '../../src/db/batched.js';
 import type { Executor } from '../../src/db/client.js';
 import { activeTokenStatement } from '../../src/modules/auth/token-repository.js';
 import {
@@ -207,6 +208,25 @@ describe('hot query plans on a seeded table', () => {
       expectIndexedAndUnsorted(await planOf(t.app.db, legs, mode), `slip legs (${mode})`);
       expectIndexedAndUnsorted(await planOf(t.app.db, matrices, mode), `slip matrices (${mode})`);
     }
+  });
+
+  it('gathered, the detail and a slip’s legs keep their key lookups, one per call (decision 0167)', async () => {
+    const gathered = [
+      { label: 'gathered details', sql: batchedStatement(detailStatement).text, params: ['{1234,1235,99}'] },
+      {
+        label: 'gathered slip legs',
+        sql: batchedStatement(legSourcesStatement).text,
+        params: [`{${userId},${userId}}`, '{"{1,2,3}","{4,5,6}"}'],
+      },
+      {
+        label: 'gathered matrices',
+        sql: batchedStatement(legMatricesStatement).text,
+        params: ['{"{3,6}","{9}"}'],
+      },
+    ];
+    for (const mode of ['force_custom_plan', 'force_generic_plan'] as const)
+      for (const { label, ...query } of gathered)
+        expectIndexedAndUnsorted(await planOf(t.app.db, query, mode), `${label} (${mode})`);
   });
 
   it('the back office’s user list reads users_created_idx in order; its search can use the trigram indexes', async () => {

@@ -3,7 +3,7 @@
 // (403) from "none" (404). The worker's claim bumps `attempts`, and every later write is fenced by
 // the attempt it claimed: a worker whose lease ran out (and whose row another took) writes nothing.
 import { and, asc, count, desc, eq, gte, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
-import { batchedQuery } from '../../db/batched.js';
+import { batchedQuery, type GatheredStatement } from '../../db/batched.js';
 import {
   type Database,
   type Executor,
@@ -320,8 +320,9 @@ export async function countPronosticsByStatus(
  * already in the API's format. Gathered with the other details asked in the same round of the
  * event loop (`batchedQuery`).
  */
-export const detailStatement: NamedStatement = {
+export const detailStatement: GatheredStatement = {
   name: 'pronostic_detail',
+  types: ['int4'],
   text: `SELECT p.id, p.type_id AS "typeId", p.status, p.credits_cost AS "creditsCost",
       p.teams_details::text AS "teamsDetails", p.result::text AS result, p.ai_model AS "aiModel",
       to_char(p.created_at AT TIME ZONE 'UTC', ${API_TIME}) AS "createdAt",
@@ -341,7 +342,7 @@ export async function findLivePronosticText(db: Executor, id: number) {
       typeSlug: PronosticTypeSlug;
       typeDifficulty: number;
     }
-  >(db, detailStatement, ['int4'], [id]);
+  >(db, detailStatement, [id]);
   if (!row) return undefined;
   const { userId, typeName, typeNameEn, typeSlug, typeDifficulty, ...pronostic } = row;
   return {
@@ -689,8 +690,9 @@ export async function analysisBacklog(db: Executor): Promise<{ count: number; ol
  * Gathered with the other checks of the same round of the event loop (`batchedQuery`), as the
  * matrices are.
  */
-export const legSourcesStatement: NamedStatement = {
+export const legSourcesStatement: GatheredStatement = {
   name: 'pronostic_leg_sources',
+  types: ['int4', 'int4[]'],
   text: `SELECT p.id, p.fixture_id AS "fixtureId", p.result, m.pronostic_id IS NOT NULL AS "hasMatrix"
     FROM pronostics p LEFT JOIN pronostic_matrices m ON m.pronostic_id = p.id
     WHERE p.user_id = $1 AND p.status = 'success' AND p.deleted_at IS NULL AND p.id = ANY($2::int[])`,
@@ -704,23 +706,19 @@ export async function legSources(db: Executor, userId: number, ids: readonly num
     fixtureId: number | null;
     result: (typeof pronostics.$inferSelect)['result'];
     hasMatrix: boolean;
-  }>(db, legSourcesStatement, ['int4', 'int4[]'], [userId, [...ids]]);
+  }>(db, legSourcesStatement, [userId, [...ids]]);
 }
 
-export const legMatricesStatement: NamedStatement = {
+export const legMatricesStatement: GatheredStatement = {
   name: 'pronostic_leg_matrices',
+  types: ['int4[]'],
   text: 'SELECT pronostic_id AS id, matrix FROM pronostic_matrices WHERE pronostic_id = ANY($1::int[])',
 };
 
 /** The stored score matrices of `ids` (a slip's matches with two legs or more), by pronostic. */
 export async function legMatrices(db: Executor, ids: readonly number[]): Promise<Map<number, string>> {
   if (ids.length === 0) return new Map();
-  const rows = await batchedQuery<{ id: number; matrix: string }>(
-    db,
-    legMatricesStatement,
-    ['int4[]'],
-    [[...ids]],
-  );
+  const rows = await batchedQuery<{ id: number; matrix: string }>(db, legMatricesStatement, [[...ids]]);
   return new Map(rows.map((row) => [row.id, row.matrix]));
 }
 

@@ -2,8 +2,8 @@
 // WHERE, newest first on the index (user_id, created_at, id)), and the whole-database checks of
 // `ledger:verify`. Rows are written only by ledger.ts.
 import { and, count, desc, eq, gt, gte, isNull, lt, lte, sql } from 'drizzle-orm';
-import { batchedQuery } from '../../db/batched.js';
-import { type Executor, type NamedStatement, preparedOnce } from '../../db/client.js';
+import { batchedQuery, type GatheredStatement } from '../../db/batched.js';
+import { type Executor, preparedOnce } from '../../db/client.js';
 import { walletOperations } from '../../db/schema/money.js';
 import { users } from '../../db/schema/users.js';
 import type { Currency, OperationType } from '../../lib/allowed-values.js';
@@ -73,7 +73,7 @@ const HISTORY_FILTERS = [
   ['before', 'created_at <', 'timestamptz'],
 ] as const;
 
-const countedPageStatements = new Map<string, NamedStatement>();
+const countedPageStatements = new Map<string, GatheredStatement>();
 
 /**
  * A page of the filter's rows and how many rows match it, in one statement: the count is a
@@ -82,18 +82,22 @@ const countedPageStatements = new Map<string, NamedStatement>();
  * Drizzle prepared query is six protocol calls read by PGlite's copying parser, a quarter of a
  * history request's CPU in a profile (issue 57). Timestamps as text, as Drizzle reads them.
  */
-export function countedPageStatement(filter: OperationFilter): NamedStatement {
+export function countedPageStatement(filter: OperationFilter): GatheredStatement {
   const shape = filterShape(filter);
   let statement = countedPageStatements.get(shape);
   if (!statement) {
     const conditions = ['user_id = $1'];
-    for (const [key, condition] of HISTORY_FILTERS) {
-      if (filter[key] !== undefined) conditions.push(`${condition} $${conditions.length + 1}`);
+    const types = ['int4'];
+    for (const [key, condition, type] of HISTORY_FILTERS) {
+      if (filter[key] === undefined) continue;
+      conditions.push(`${condition} $${conditions.length + 1}`);
+      types.push(type);
     }
     const where = conditions.join(' AND ');
     const n = conditions.length;
     statement = {
       name: `wallet_history_page${shape}`,
+      types: [...types, 'int8', 'int8'],
       text: `SELECT id, user_id AS "userId", type, currency, amount, balance_after AS "balanceAfter",
           reference, description, created_at::text AS "createdAt",
           (SELECT count(*)::int FROM wallet_operations WHERE ${where}) AS total
@@ -116,12 +120,6 @@ export function countedPageValues(
   return [filter.userId, ...present, page.limit, page.offset];
 }
 
-/** The counted page's placeholders' types, in their order (`batchedQuery` unnests arrays of them). */
-function countedPageTypes(filter: OperationFilter): string[] {
-  const present = HISTORY_FILTERS.flatMap(([key, , type]) => (filter[key] === undefined ? [] : [type]));
-  return ['int4', ...present, 'int8', 'int8'];
-}
-
 /**
  * A page with its count (`countedPageStatement`), gathered with the other pages of its filter's
  * shape asked in the same round of the event loop (`batchedQuery`); a page past the end has no row
@@ -135,7 +133,6 @@ export async function listOperationsCounted(
   const rows = await batchedQuery<OperationRow & { total: number }>(
     db,
     countedPageStatement(filter),
-    countedPageTypes(filter),
     countedPageValues(filter, page),
   );
   const first = rows[0];
