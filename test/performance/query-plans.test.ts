@@ -13,6 +13,7 @@ import {
   filterValues,
   type ListFilter,
   legMatricesStatement,
+  legResultsStatement,
   legSourcesStatement,
   listPageStatement,
   liveCount,
@@ -204,8 +205,10 @@ describe('hot query plans on a seeded table', () => {
     await t.app.db.execute(sql`ANALYZE pronostic_matrices`);
     const legs = { sql: legSourcesStatement.text, params: [userId, '{1,2,3,4,5,6,7,8,9,10}'] };
     const matrices = { sql: legMatricesStatement.text, params: ['{3,6,9}'] };
+    const results = { sql: legResultsStatement.text, params: ['{1,2,3}'] };
     for (const mode of ['force_custom_plan', 'force_generic_plan'] as const) {
       expectIndexedAndUnsorted(await planOf(t.app.db, legs, mode), `slip legs (${mode})`);
+      expectIndexedAndUnsorted(await planOf(t.app.db, results, mode), `slip results (${mode})`);
       expectIndexedAndUnsorted(await planOf(t.app.db, matrices, mode), `slip matrices (${mode})`);
     }
   });
@@ -217,6 +220,11 @@ describe('hot query plans on a seeded table', () => {
         label: 'gathered slip legs',
         sql: batchedStatement(legSourcesStatement).text,
         params: [`{${userId},${userId}}`, '{"{1,2,3}","{4,5,6}"}'],
+      },
+      {
+        label: 'gathered results',
+        sql: batchedStatement(legResultsStatement).text,
+        params: ['{"{1,2}","{3}"}'],
       },
       {
         label: 'gathered matrices',

@@ -68,7 +68,7 @@ describe('the count of slip checks', () => {
     expect(queries() - before).toBe(1);
   });
 
-  it('reads a score matrix only for a match with two legs: one more statement then', async () => {
+  it('reads a result once, and a score matrix only for a match with two legs: one more statement then', async () => {
     const full = await t.app.inject({
       method: 'POST',
       url: '/api/user/pronostic/create',
@@ -90,6 +90,8 @@ describe('the count of slip checks', () => {
       return queries() - before;
     };
     const leg = (market: string, pick: string) => ({ pronostic_id: id, market, pick, odds: 2 });
+    // A new analysis's result is read once (what a leg may pick of it is then kept), then only the legs.
+    expect(await checkLegs([...legs, leg('1x2', 'home')])).toBe(2);
     expect(await checkLegs([...legs, leg('1x2', 'home')])).toBe(1);
     expect(await checkLegs([...legs, leg('1x2', 'home'), leg('btts', 'yes')])).toBe(2);
   });

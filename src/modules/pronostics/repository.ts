@@ -685,15 +685,16 @@ export async function analysisBacklog(db: Executor): Promise<{ count: number; ol
  * `legSources` in one named statement, the ids as one array: a slip check ran it through Drizzle,
  * whose building of the join and the IN list was a fifth of the check's CPU (issue 57). Whether a
  * score matrix is stored, not the matrix: it is read only for a match with two legs or more
- * (`legMatrices`). Cutting the result down to what a leg reads (`json_build_object` of three keys)
- * was tried: PostgreSQL parses a `json` value again for each `->`, and the check got no cheaper.
+ * (`legMatrices`). Not the result either: what a leg reads of it is kept per process once read
+ * (`legResults`, decision 0168); the finish time tells a kept one is still this analysis's.
  * Gathered with the other checks of the same round of the event loop (`batchedQuery`), as the
- * matrices are.
+ * matrices and results are.
  */
 export const legSourcesStatement: GatheredStatement = {
   name: 'pronostic_leg_sources',
   types: ['int4', 'int4[]'],
-  text: `SELECT p.id, p.fixture_id AS "fixtureId", p.result, m.pronostic_id IS NOT NULL AS "hasMatrix"
+  text: `SELECT p.id, p.fixture_id AS "fixtureId", (extract(epoch FROM p.finished_at) * 1000)::float8 AS "finishedMs",
+           m.pronostic_id IS NOT NULL AS "hasMatrix"
     FROM pronostics p LEFT JOIN pronostic_matrices m ON m.pronostic_id = p.id
     WHERE p.user_id = $1 AND p.status = 'success' AND p.deleted_at IS NULL AND p.id = ANY($2::int[])`,
 };
@@ -704,9 +705,26 @@ export async function legSources(db: Executor, userId: number, ids: readonly num
   return batchedQuery<{
     id: number;
     fixtureId: number | null;
-    result: (typeof pronostics.$inferSelect)['result'];
+    finishedMs: number | null;
     hasMatrix: boolean;
   }>(db, legSourcesStatement, [userId, [...ids]]);
+}
+
+export const legResultsStatement: GatheredStatement = {
+  name: 'pronostic_leg_results',
+  types: ['int4[]'],
+  text: `SELECT id, result, (extract(epoch FROM finished_at) * 1000)::float8 AS "finishedMs"
+    FROM pronostics WHERE id = ANY($1::int[]) AND status = 'success'`,
+};
+
+/** The stored results of the successes among `ids`, with their finish time (`legSources`' key). */
+export async function legResults(db: Executor, ids: readonly number[]) {
+  if (ids.length === 0) return [];
+  return batchedQuery<{
+    id: number;
+    result: (typeof pronostics.$inferSelect)['result'];
+    finishedMs: number | null;
+  }>(db, legResultsStatement, [[...ids]]);
 }
 
 export const legMatricesStatement: GatheredStatement = {

@@ -35,6 +35,7 @@ import {
   insertTypeIfAbsent,
   type ListedText,
   legMatrices,
+  legResults,
   legSources,
   listActiveTypes,
   listAllPronosticsOf,
@@ -261,9 +262,14 @@ function createAccountNeeds(db: Database, clock: Clock) {
 /** What the slips module needs of the pronostics (issue 53): its legs' sources and settlement states. */
 function createSlipNeeds(db: Database) {
   return {
-    /** The caller's live successes among `ids`, each with its stored score matrix (or null). */
+    /** The caller's live successes among `ids`: fixture, finish time, whether a matrix is stored. */
     legSources(userId: number, ids: readonly number[]) {
       return legSources(db, userId, ids);
+    },
+
+    /** The stored results of the successes among `ids`, with their finish time. */
+    legResults(ids: readonly number[]) {
+      return legResults(db, ids);
     },
 
     /** The stored score matrices of `ids`, by pronostic (a slip's matches with two legs or more). */

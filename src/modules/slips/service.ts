@@ -8,7 +8,7 @@ import type { Static } from 'typebox';
 import type { Transaction } from '../../db/client.js';
 import type { SlipRow } from '../../db/schema/slips.js';
 import { decodeMatrix } from '../../engine/score-matrix.js';
-import { canAllWin, jointProbability, type LegPick, MARKET_PICKS, slipFigures } from '../../engine/slip.js';
+import { canAllWin, jointProbability, type LegPick, slipFigures } from '../../engine/slip.js';
 import { NotFound, NotOwner, ValidationFailed } from '../../lib/errors.js';
 import { slipTexts } from '../../lib/messages.js';
 import { offsetOf, pageMeta, pageRequest } from '../../lib/pagination.js';
@@ -16,6 +16,7 @@ import { isoTimestamp } from '../../lib/time.js';
 import { writeBehind } from '../../lib/write-behind.js';
 import type { AuthUser } from '../../types/auth.js';
 import type { PronosticService } from '../pronostics/service.js';
+import { type LegOffers, LegOffersCache, legOffersOf } from './offers.js';
 import {
   addChecks,
   checksByDay,
@@ -37,34 +38,12 @@ import { figuresView, legView, slipView } from './views.js';
 export type SlipInput = Static<typeof SlipBody>;
 type Checked = Static<typeof CheckedSlip>;
 type Saved = Static<typeof SavedSlip>;
-type LegSource = Awaited<ReturnType<PronosticService['legSources']>>[number];
+/** A leg's analysis as the check reads it: the caller's live success, and what its result offers. */
+type LegSource = Awaited<ReturnType<PronosticService['legSources']>>[number] & { offers: LegOffers };
 
 /** Odds as typed on a coupon: at most two decimals. */
 function twoDecimals(odds: number): boolean {
   return Math.abs(odds * 100 - Math.round(odds * 100)) < 1e-7;
-}
-
-/** The probabilities `result` shows for `market`, or undefined when it does not offer it. */
-function offered(
-  result: Record<string, unknown> | null,
-  market: string,
-): Record<string, unknown> | undefined {
-  if (!result || typeof result.probabilities !== 'object' || result.probabilities === null) return undefined;
-  const probabilities = result.probabilities as Record<string, unknown>;
-  if (result.market === market) return probabilities;
-  if (result.market !== 'full_analysis') return undefined;
-  if (market === '1x2') return probabilities;
-  const markets = probabilities.markets as
-    | Record<string, { probabilities?: Record<string, unknown> }>
-    | undefined;
-  return markets?.[market]?.probabilities;
-}
-
-/** The picks `market` offers on `result`: an exact score's are its five listed scores. */
-function picksOf(result: Record<string, unknown>, market: string): readonly string[] {
-  if (market !== 'exact_score') return MARKET_PICKS[market as keyof typeof MARKET_PICKS] ?? [];
-  const scores = Array.isArray(result.scores) ? (result.scores as Array<{ score?: unknown }>) : [];
-  return scores.map((entry) => entry.score).filter((score): score is string => typeof score === 'string');
 }
 
 interface Leg extends LegPick {
@@ -86,13 +65,11 @@ type Refusal = [field: 'odds' | 'pronostic_id' | 'market' | 'pick', message: str
 /** One leg alone: its own pronostic, market, pick and odds; the leg judged, or its refusal. */
 function judgeLeg(leg: SlipInput['legs'][number], source: LegSource | undefined): Leg | Refusal {
   if (!twoDecimals(leg.odds)) return ['odds', slipTexts.badOdds];
-  if (!source?.result) return ['pronostic_id', slipTexts.notYours];
-  const probabilities = offered(source.result, leg.market);
-  if (!probabilities) return ['market', slipTexts.marketNotOffered];
-  const shown = probabilities[leg.pick];
-  if (!picksOf(source.result, leg.market).includes(leg.pick) || typeof shown !== 'number') {
-    return ['pick', slipTexts.unknownPick];
-  }
+  if (!source?.offers) return ['pronostic_id', slipTexts.notYours];
+  const picks = source.offers.get(leg.market);
+  if (!picks) return ['market', slipTexts.marketNotOffered];
+  const shown = picks.get(leg.pick);
+  if (shown === undefined) return ['pick', slipTexts.unknownPick];
   return { pronosticId: source.id, market: leg.market, pick: leg.pick, odds: leg.odds, probability: shown };
 }
 
@@ -149,9 +126,15 @@ function matchProbability(group: MatchGroup): number {
  */
 export const CHECK_COUNT_WRITE_MS = 5_000;
 
+/**
+ * How many analyses' offers a process keeps (decision 0168): a few hundred bytes each, so about
+ * 10 MB at most; the bettors composing slips at one time, each with a few dozen analyses.
+ */
+export const LEG_OFFERS_KEPT = 20_000;
+
 export interface SlipServiceDeps extends SlipSettlementDeps {
   /** The legs' analyses: the caller's successes, their stored score matrices; their settlement. */
-  pronostics: Pick<PronosticService, 'legSources' | 'legMatrices' | 'settlementStates'>;
+  pronostics: Pick<PronosticService, 'legSources' | 'legResults' | 'legMatrices' | 'settlementStates'>;
   /** Responsible play: 403 `self_excluded` while the account's pause lasts (no slip saved). */
   accounts: { refuseIfSelfExcluded(tx: Transaction, userId: number): Promise<void> };
   /** Says a count of checks that could not be written (it is kept and tried again). */
@@ -178,10 +161,34 @@ export function createSlipService(deps: SlipServiceDeps) {
     },
   });
 
+  const offersKept = new LegOffersCache(LEG_OFFERS_KEPT);
+
+  /**
+   * The caller's live successes among `ids` with their offers: kept ones as kept, the others read
+   * and kept. Taken as found: another check may drop a kept entry while this one waits.
+   */
+  async function sourcesOf(userId: number, ids: readonly number[]): Promise<Map<number, LegSource>> {
+    const sources = new Map<number, LegSource>();
+    const unread: number[] = [];
+    for (const row of await pronostics.legSources(userId, ids)) {
+      const offers = offersKept.get(row.id, row.finishedMs);
+      sources.set(row.id, { ...row, offers: offers ?? null });
+      if (offers === undefined) unread.push(row.id);
+    }
+    for (const row of await pronostics.legResults(unread)) {
+      const source = sources.get(row.id);
+      // Another analysis under this id since the first read (a restore): unread, so not yours.
+      if (!source || source.finishedMs !== row.finishedMs) continue;
+      source.offers = legOffersOf(row.result);
+      offersKept.set(row.id, row.finishedMs, source.offers);
+    }
+    return sources;
+  }
+
   /** The slip's legs judged and its figures computed, or a 422 on the first wrong field of each leg. */
   async function evaluate(user: AuthUser, input: SlipInput) {
     const ids = [...new Set(input.legs.map((leg) => leg.pronostic_id))];
-    const sources = new Map((await pronostics.legSources(user.id, ids)).map((row) => [row.id, row]));
+    const sources = await sourcesOf(user.id, ids);
     const groups = judgeLegs(input, sources);
     // Only a match with two legs or more is summed over its score matrix: only those are read.
     const shared = groups.filter((group) => group.legs.length > 1);
