@@ -4,8 +4,9 @@
 // kept entry answers only for the same finish time. Counted, not timed.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { slipMarkets } from '../../src/lib/allowed-values.js';
 import { fr } from '../../src/lib/catalogues/fr.js';
-import { LegOffersCache, legOffersOf } from '../../src/modules/slips/offers.js';
+import { LegOffers, LegOffersCache } from '../../src/modules/slips/offers.js';
 import { createTestApp, type SignedIn, signIn, type TestApp } from '../helpers.js';
 import { recordStatements, type StatementRecorder } from '../performance/statements.js';
 import { matrixAnalyst } from './analyst.js';
@@ -110,10 +111,10 @@ describe('an analysis kept for its legs', () => {
   });
 });
 
-describe('legOffersOf', () => {
+describe('LegOffers', () => {
   const probabilities = { home: 0.5, draw: 0.3, away: 0.2 };
   it('reads every market of a full analysis, an exact score picking its listed scores', () => {
-    const offers = legOffersOf({
+    const offers = LegOffers.of({
       market: 'full_analysis',
       probabilities: {
         ...probabilities,
@@ -122,27 +123,37 @@ describe('legOffersOf', () => {
           exact_score: { probabilities: { '1-0': 0.12, '1-1': 0.11, other: 0.77 } },
         },
       },
-      scores: [{ score: '1-0' }, { score: '1-1' }],
-    });
-    expect([...offers!.keys()]).toEqual(['1x2', 'btts', 'exact_score']);
-    expect([...offers!.get('1x2')!]).toEqual(Object.entries(probabilities));
-    expect([...offers!.get('exact_score')!]).toEqual([
-      ['1-0', 0.12],
-      ['1-1', 0.11],
+      scores: [{ score: '1-0' }, { score: '1-1' }, { score: '2-2' }],
+    })!;
+    expect(slipMarkets.filter((market) => offers.offers(market))).toEqual(['1x2', 'btts', 'exact_score']);
+    expect(['home', 'draw', 'away', 'yes'].map((pick) => offers.probability('1x2', pick))).toEqual([
+      0.5,
+      0.3,
+      0.2,
+      undefined,
     ]);
+    expect(offers.probability('btts', 'no')).toBe(0.45);
+    expect(offers.probability('exact_score', '1-1')).toBe(0.11);
+    // Listed without a number, or a number not listed: no pick either way.
+    expect(offers.probability('exact_score', '2-2')).toBeUndefined();
+    expect(offers.probability('exact_score', 'other')).toBeUndefined();
+    expect(offers.probability('double_chance', 'home_draw')).toBeUndefined();
   });
 
   it('reads only its own market from a one-market result; nothing from no result', () => {
-    const offers = legOffersOf({ market: 'btts', probabilities: { yes: 0.6, no: 0.4, maybe: 'x' } });
-    expect([...offers!.keys()]).toEqual(['btts']);
-    expect([...offers!.get('btts')!.keys()]).toEqual(['yes', 'no']);
-    expect(legOffersOf(null)).toBeNull();
-    expect(legOffersOf({ market: '1x2' })!.size).toBe(0);
+    const offers = LegOffers.of({ market: 'btts', probabilities: { yes: 0.6, no: 'x', maybe: 0.1 } })!;
+    expect(slipMarkets.filter((market) => offers.offers(market))).toEqual(['btts']);
+    expect(offers.probability('btts', 'yes')).toBe(0.6);
+    expect(offers.probability('btts', 'no')).toBeUndefined();
+    expect(offers.probability('btts', 'maybe')).toBeUndefined();
+    expect(offers.probability('1x2', 'home')).toBeUndefined();
+    expect(LegOffers.of(null)).toBeNull();
+    expect(slipMarkets.some((market) => LegOffers.of({ market: '1x2' })!.offers(market))).toBe(false);
   });
 });
 
 describe('LegOffersCache', () => {
-  const offers = legOffersOf({ market: '1x2', probabilities: { home: 1, draw: 0, away: 0 } });
+  const offers = LegOffers.of({ market: '1x2', probabilities: { home: 1, draw: 0, away: 0 } });
   it('drops the entry used longest ago beyond its size, and answers only for the same finish time', () => {
     const cache = new LegOffersCache(2);
     cache.set(1, 10, offers);

@@ -16,7 +16,7 @@ import { isoTimestamp } from '../../lib/time.js';
 import { writeBehind } from '../../lib/write-behind.js';
 import type { AuthUser } from '../../types/auth.js';
 import type { PronosticService } from '../pronostics/service.js';
-import { type LegOffers, LegOffersCache, legOffersOf } from './offers.js';
+import { LegOffers, LegOffersCache } from './offers.js';
 import {
   addChecks,
   checksByDay,
@@ -39,7 +39,7 @@ export type SlipInput = Static<typeof SlipBody>;
 type Checked = Static<typeof CheckedSlip>;
 type Saved = Static<typeof SavedSlip>;
 /** A leg's analysis as the check reads it: the caller's live success, and what its result offers. */
-type LegSource = Awaited<ReturnType<PronosticService['legSources']>>[number] & { offers: LegOffers };
+type LegSource = Awaited<ReturnType<PronosticService['legSources']>>[number] & { offers: LegOffers | null };
 
 /** Odds as typed on a coupon: at most two decimals. */
 function twoDecimals(odds: number): boolean {
@@ -66,9 +66,8 @@ type Refusal = [field: 'odds' | 'pronostic_id' | 'market' | 'pick', message: str
 function judgeLeg(leg: SlipInput['legs'][number], source: LegSource | undefined): Leg | Refusal {
   if (!twoDecimals(leg.odds)) return ['odds', slipTexts.badOdds];
   if (!source?.offers) return ['pronostic_id', slipTexts.notYours];
-  const picks = source.offers.get(leg.market);
-  if (!picks) return ['market', slipTexts.marketNotOffered];
-  const shown = picks.get(leg.pick);
+  if (!source.offers.offers(leg.market)) return ['market', slipTexts.marketNotOffered];
+  const shown = source.offers.probability(leg.market, leg.pick);
   if (shown === undefined) return ['pick', slipTexts.unknownPick];
   return { pronosticId: source.id, market: leg.market, pick: leg.pick, odds: leg.odds, probability: shown };
 }
@@ -179,7 +178,7 @@ export function createSlipService(deps: SlipServiceDeps) {
       const source = sources.get(row.id);
       // Another analysis under this id since the first read (a restore): unread, so not yours.
       if (!source || source.finishedMs !== row.finishedMs) continue;
-      source.offers = legOffersOf(row.result);
+      source.offers = LegOffers.of(row.result);
       offersKept.set(row.id, row.finishedMs, source.offers);
     }
     return sources;
