@@ -165,6 +165,8 @@ describe.runIf(runBrowserTests)('the competition picker in a browser', { timeout
       // Back on the screen: SP1 is first, under "recent", and no longer in its country's group.
       await page.getByRole('link', { name: L.navNew }).click();
       await summary.click();
+      // The groups come with the competitions' answer: read them once it has drawn them.
+      await page.locator('.competition-picker legend', { hasText: L.recentCompetitions }).waitFor();
       expect((await legends(page))[0]).toBe(L.recentCompetitions);
       const recent = page.locator('.competition-group', { hasText: L.recentCompetitions });
       expect(await recent.locator('input').count()).toBe(1);
