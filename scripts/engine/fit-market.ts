@@ -28,8 +28,9 @@
 // shipped settings, as before issue 56), RESULTS
 // (JSON over the results-only fit's settings: recorded again, cached apart), HISTORY=window
 // (production's four-year window instead of every season from 2005-06), TARGET=closing, ROUNDS
-// (passes over the filters, 2), SEASON_START=1, STAKES=1 (with STAKES_RAMP=1 and STAKES_AWAY=1:
-// the term's growth toward the end, an away side's factor; with START='{"stakesDecided":0.05}' the
+// (passes over the filters, 2), SEASON_START=1, STAKES=1 (with STAKES_RAMP=1, STAKES_AWAY=1 and
+// STAKES_IMPORTANCE=1: the term's growth toward the end, an away side's factor, a term for how much
+// a side still needs points, the rest of the season simulated; with START='{"stakesDecided":0.05}' the
 // classes judged in practice, the rest of the season simulated) and CONTEXT=1 (the context-aware
 // pool's terms): fit those terms, off until the paired run says they help; LINKS=0 (no linked
 // divisions: every promoted side a newcomer; on by default, fitted on every division of
@@ -130,6 +131,7 @@ const OPTIONS: ProtocolOptions = {
   context: process.env.CONTEXT === '1',
   stakesRamp: process.env.STAKES_RAMP === '1',
   stakesAway: process.env.STAKES_AWAY === '1',
+  stakesImportance: process.env.STAKES_IMPORTANCE === '1',
 };
 
 /** Every season of `league` (season, results-only or country file) from the first priced season to LAST, in date order. */
@@ -324,6 +326,9 @@ if (mode === 'validate') {
     ...(OPTIONS.seasonStart ? ['// With the season-start term (SEASON_START=1).'] : []),
     ...(OPTIONS.stakes && OPTIONS.stakesRamp ? ["// With the stake term's ramp (STAKES_RAMP=1)."] : []),
     ...(OPTIONS.stakes && OPTIONS.stakesAway ? ["// With an away side's stake factor (STAKES_AWAY=1)."] : []),
+    ...(OPTIONS.stakes && OPTIONS.stakesImportance
+      ? ["// With a side's need for points (STAKES_IMPORTANCE=1)."]
+      : []),
     ...(OPTIONS.stakes && START.stakesDecided
       ? [`// The stake classes judged in practice (START's stakesDecided ${START.stakesDecided}).`]
       : []),

@@ -71,6 +71,8 @@ export interface ProtocolOptions {
   stakesRamp?: boolean;
   /** With `stakes`, fit the away side's factor (`MarketSettings.stakesAway`). */
   stakesAway?: boolean;
+  /** With `stakes`, fit the importance's term (`MarketSettings.stakesImportance`). */
+  stakesImportance?: boolean;
 }
 
 export const fitKey = (league: string, day: number, home: string, away: string) =>
@@ -263,7 +265,14 @@ export function fitFilters(
   before: number,
   options: Pick<
     ProtocolOptions,
-    'rounds' | 'iterations' | 'seasonStart' | 'stakes' | 'stakesRamp' | 'stakesAway' | 'links'
+    | 'rounds'
+    | 'iterations'
+    | 'seasonStart'
+    | 'stakes'
+    | 'stakesRamp'
+    | 'stakesAway'
+    | 'stakesImportance'
+    | 'links'
   > = {},
 ): MarketSettings {
   let settings = searchFilters(data, start, before, options);
@@ -272,6 +281,7 @@ export function fitFilters(
     settings = fitStakes(data, settings, before, options.iterations, {
       ramp: options.stakesRamp,
       away: options.stakesAway,
+      importance: options.stakesImportance,
     });
   if (options.links) settings = fitDivisionLinks(data, settings, before, options.iterations);
   return settings;
@@ -352,10 +362,18 @@ export function fitStakes(
   settings: MarketSettings,
   before: number,
   iterations = 300,
-  { ramp = false, away = false }: { ramp?: boolean; away?: boolean } = {},
+  {
+    ramp = false,
+    away = false,
+    importance = false,
+  }: { ramp?: boolean; away?: boolean; importance?: boolean } = {},
 ): MarketSettings {
-  // The classes' terms, then the ramp's and the away factor's when asked.
-  const extra = [...(ramp ? (['stakesRamp'] as const) : []), ...(away ? (['stakesAway'] as const) : [])];
+  // The classes' terms, then the ramp's, the away factor's and the importance's when asked.
+  const extra = [
+    ...(ramp ? (['stakesRamp'] as const) : []),
+    ...(away ? (['stakesAway'] as const) : []),
+    ...(importance ? (['stakesImportance'] as const) : []),
+  ];
   const candidateOf = (x: readonly number[]): MarketSettings => ({
     ...settings,
     stakes: Object.fromEntries(STAKE_CLASSES.map((name, i) => [name, x[i]!])),

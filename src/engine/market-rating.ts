@@ -10,7 +10,14 @@ import { type LinkedHistory, linkKey } from './divisions.js';
 import { solveLinear } from './linear.js';
 import { marginFree } from './margin.js';
 import { DAY_MS, seasonOf } from './season.js';
-import { addToTable, type StakeClass, type Standing, stakeClasses, stakeShare } from './stakes.js';
+import {
+  addToTable,
+  type StakeClass,
+  type Standing,
+  stakeClasses,
+  stakeImportances,
+  stakeShare,
+} from './stakes.js';
 import type {
   ArrivingSide,
   FilterSettings,
@@ -412,6 +419,8 @@ interface FilterState {
   /** The current season's table, and each side's stake class as of the day being read (`stakes` only). */
   table: Map<string, Standing>;
   classes: Map<string, StakeClass>;
+  /** Each side's importance as of the day being read (`stakesImportance` only). */
+  importance: Map<string, number>;
 }
 
 /**
@@ -447,6 +456,7 @@ export function marketFilter(settings: MarketSettings, score?: FilterScore, link
     decayPerDay: Math.LN2 / settings.drawHalfLifeDays,
     table: new Map(),
     classes: new Map(),
+    importance: new Map(),
     score: score ?? {
       strength: { logDensity: 0, count: 0 },
       goals: { logDensity: 0, count: 0 },
@@ -463,6 +473,8 @@ export function marketFilter(settings: MarketSettings, score?: FilterScore, link
       // The draw curve of the days before: a day's matches are read against it.
       const curve = drawCurveOf(state.xtx, state.xty);
       if (state.settings.stakes) state.classes = stakeClasses(state.table, state.settings.stakesDecided);
+      if (state.settings.stakes && state.settings.stakesImportance)
+        state.importance = stakeImportances(state.table, state.settings.stakesDecided ?? IMPORTANCE_DECIDED);
       for (const match of matches) readMatch(state, match, day, curve);
       if (state.settings.stakes)
         for (const match of matches)
@@ -671,6 +683,7 @@ function startSeason(state: FilterState, label: string): void {
   state.season = label;
   state.table = new Map();
   state.classes = new Map();
+  state.importance = new Map();
 }
 
 /** The league's terms drift from the last day read to `day`, and the draw curve's weights decay. */
@@ -812,12 +825,22 @@ function readMatch(
   }
 }
 
+/** How the rest of the season is simulated for the importance when the classes are arithmetic's. */
+const IMPORTANCE_DECIDED = 0.05;
+
 /** Each side's stake term as of the last day read (its class's κ, from the season's table). */
 function stakeTerms(state: FilterState): Map<string, number> {
   const terms = new Map<string, number>();
   const ramp = state.settings.stakesRamp ?? 0;
+  const importance = state.settings.stakesImportance
+    ? stakeImportances(state.table, state.settings.stakesDecided ?? IMPORTANCE_DECIDED)
+    : new Map<string, number>();
   for (const [team, stake] of stakeClasses(state.table, state.settings.stakesDecided))
-    terms.set(team, (state.settings.stakes?.[stake] ?? 0) * stakeShare(state.table, team, ramp));
+    terms.set(
+      team,
+      (state.settings.stakes?.[stake] ?? 0) * stakeShare(state.table, team, ramp) +
+        (state.settings.stakesImportance ?? 0) * (importance.get(team) ?? 0),
+    );
   return terms;
 }
 
@@ -828,7 +851,8 @@ function stakeTerm(state: FilterState, home: string, away: string): number {
   const ramp = state.settings.stakesRamp ?? 0;
   const of = (team: string) => {
     const stake = state.classes.get(team);
-    return stake ? (terms[stake] ?? 0) * stakeShare(state.table, team, ramp) : 0;
+    const needed = (state.settings.stakesImportance ?? 0) * (state.importance.get(team) ?? 0);
+    return stake ? (terms[stake] ?? 0) * stakeShare(state.table, team, ramp) + needed : 0;
   };
   return of(home) - of(away) * (1 + (state.settings.stakesAway ?? 0));
 }

@@ -48,6 +48,11 @@ interface Judgement {
   champion: boolean;
   /** Down already: it cannot reach the last safe place's points. */
   down: boolean;
+  /**
+   * How much three more points would change where it ends (in practice only): the chances of the
+   * title, a top-four place, a top-six place and safety with them, minus without, summed.
+   */
+  importance?: number;
 }
 
 /** Each side's matches in a double round-robin season of the table's sides. */
@@ -163,7 +168,8 @@ function judgeInPractice(table: ReadonlyMap<string, Standing>, decided: number):
 
   const random = seededRandom(seedOf(key));
   const safeRank = teams.length - RELEGATION_PLACES;
-  const counts = teams.map(() => ({ first: 0, champions: 0, europe: 0, down: 0 }));
+  const counts = teams.map(() => ({ first: 0, champions: 0, europe: 0, down: 0, importance: 0 }));
+  const lines = [1, CHAMPIONS_PLACES, EUROPEAN_PLACES, safeRank];
   const points = new Float64Array(teams.length);
   const order = teams.map((_, i) => i);
   for (let run = 0; run < SIMULATIONS; run++) {
@@ -184,6 +190,11 @@ function judgeInPractice(table: ReadonlyMap<string, Standing>, decided: number):
       if (rank < CHAMPIONS_PLACES) count.champions++;
       if (rank < EUROPEAN_PLACES) count.europe++;
       if (rank >= safeRank) count.down++;
+      if (left[i]! > LAST_MATCHES) continue;
+      // Its rank with three points more: sides strictly above it then.
+      let above = 0;
+      for (const j of order) if (j !== i && points[j]! > points[i]! + 3) above++;
+      for (const line of lines) if (above < line && rank >= line) count.importance++;
     }
   }
   const open = (count: number) => count > decided * SIMULATIONS && count < (1 - decided) * SIMULATIONS;
@@ -199,6 +210,7 @@ function judgeInPractice(table: ReadonlyMap<string, Standing>, decided: number):
       relegation: open(count.down),
       champion: sure(count.first),
       down: sure(count.down),
+      importance: count.importance / SIMULATIONS,
     });
   }
   if (practicalJudgements.size >= KEPT_JUDGEMENTS) practicalJudgements.clear();
@@ -231,6 +243,18 @@ export function stakeClasses(
                 : 'safe',
     );
   return classes;
+}
+
+/**
+ * How much each side in its last matches still needs points (`Judgement.importance`), from the
+ * rest of the season simulated as `stakeClasses` judges it in practice; empty when the table
+ * cannot be simulated (another format, no pairings).
+ */
+export function stakeImportances(table: ReadonlyMap<string, Standing>, decided: number): Map<string, number> {
+  const importances = new Map<string, number>();
+  for (const [team, j] of judgeInPractice(table, decided))
+    if (j.importance !== undefined) importances.set(team, j.importance);
+  return importances;
 }
 
 /** A season's table, kept match by match (the market rating's, when it prices stakes). */

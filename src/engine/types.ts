@@ -273,6 +273,13 @@ export interface MarketSettings {
    */
   stakesDecided?: number;
   /**
+   * A side's stake term plus this times its importance (`stakeImportances`: how much three more
+   * points would change where it ends, the rest of the season simulated): a continuous need for
+   * points beside the classes. Absent: the classes alone (fitted with `STAKES=1
+   * STAKES_IMPORTANCE=1`, judged in practice at `stakesDecided` or 0.05).
+   */
+  stakesImportance?: number;
+  /**
    * Linked divisions (divisions.ts): a side new to the league that was rated in a neighbouring
    * division within the last year starts from that rating, relative to its old division's mean,
    * moved by `offsets[from>to]` (ln(pH/pA) units; `E1>E0` is promotion from E1), its strength's

@@ -17,6 +17,7 @@ import {
   type StakeClass,
   type Standing,
   stakeClasses,
+  stakeImportances,
   stakeShare,
 } from '../../src/engine/stakes.js';
 import type { MarketSettings } from '../../src/engine/types.js';
@@ -49,7 +50,8 @@ function rounds(
  * Seasons priced exactly: ln(pH/pA) = 0.3 + s_home − s_away + κ(home's class) − κ(away's class),
  * the classes read from the table as of each round (the stronger side always wins 1-0); with
  * `ramp` each κ carries its `stakeShare`, with `awayFactor` the away side's is times (1 + it), with
- * `decided` the classes are judged in practice (`MarketSettings.stakesDecided`).
+ * `decided` the classes are judged in practice (`MarketSettings.stakesDecided`), with `importance`
+ * each side's term adds that times its need for points (`stakeImportances`, judged at 0.05).
  */
 function league(
   seasons: readonly { label: string; start: number; strength: (team: string) => number }[],
@@ -58,13 +60,19 @@ function league(
   ramp = 0,
   awayFactor = 0,
   decided?: number,
+  importance = 0,
 ): EvaluationMatch[] {
   const matches: EvaluationMatch[] = [];
   for (const { label, start, strength } of seasons) {
     const table = new Map<string, Standing>();
     for (const round of rounds(label, start)) {
       const classes = stakeClasses(table, decided);
-      const k = (team: string) => (kappa[classes.get(team)!] ?? 0) * stakeShare(table, team, ramp);
+      const needs = importance ? stakeImportances(table, decided ?? 0.05) : new Map<string, number>();
+      const k = (team: string) =>
+        classes.has(team)
+          ? (kappa[classes.get(team)!] ?? 0) * stakeShare(table, team, ramp) +
+            importance * (needs.get(team) ?? 0)
+          : 0;
       const played: EvaluationMatch[] = round.pairs.map(([home, away]) => {
         const y =
           homeAdvantage(round.date) + strength(home) - strength(away) + k(home) - k(away) * (1 + awayFactor);
@@ -234,6 +242,34 @@ describe('stake classes judged in practice, priced', () => {
     const safe = (rating: typeof byPractice) =>
       TEAMS.filter((team) => rating.stakes?.get(team) === -0.6).length;
     expect(safe(byPractice)).toBeGreaterThan(safe(byArithmetic));
+  });
+});
+
+describe("a side's need for points, priced", () => {
+  it('the fitting stage recovers the importance term, and a fixture is priced with it', () => {
+    // Sides priced up by 0.8 times their need for points (three more points: what it changes).
+    const matches = league(
+      [{ label: '2016-17', start: START, strength: (t) => TRUE.get(t)! }],
+      {},
+      undefined,
+      0,
+      0,
+      undefined,
+      0.8,
+    );
+    const data: ProtocolData = { leagues: new Map([['XX', matches]]), recorded: new Map() };
+    const end = START + 23 * 7 * DAY;
+    const fitted = fitStakes(data, SETTINGS, end + DAY, 300, { importance: true });
+    expect(fitted.stakesImportance!).toBeGreaterThan(0.6);
+    expect(fitted.stakesImportance!).toBeLessThan(1);
+    const density = (settings: MarketSettings) => filterScore(data, settings, end + DAY).strength.logDensity;
+    expect(density(fitted)).toBeGreaterThan(density({ ...fitted, stakesImportance: 0 }));
+    // A fixture late in the season carries each side's need in its stake term.
+    const late = START + 20 * 7 * DAY;
+    const needy = fitMarketRating(matches, late, { ...SETTINGS, stakes: {}, stakesImportance: 0.8 })!;
+    const plain = fitMarketRating(matches, late, { ...SETTINGS, stakes: {} })!;
+    expect([...needy.stakes!.values()].some((term) => term > 0.1)).toBe(true);
+    expect([...plain.stakes!.values()].every((term) => term === 0)).toBe(true);
   });
 });
 
