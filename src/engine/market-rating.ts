@@ -474,7 +474,7 @@ export function marketFilter(settings: MarketSettings, score?: FilterScore, link
       const curve = drawCurveOf(state.xtx, state.xty);
       if (state.settings.stakes) state.classes = stakeClasses(state.table, state.settings.stakesDecided);
       if (state.settings.stakes && state.settings.stakesImportance)
-        state.importance = stakeImportances(state.table, state.settings.stakesDecided ?? IMPORTANCE_DECIDED);
+        state.importance = stakeImportances(state.table, state.settings.stakesDecided);
       for (const match of matches) readMatch(state, match, day, curve);
       if (state.settings.stakes)
         for (const match of matches)
@@ -825,34 +825,31 @@ function readMatch(
   }
 }
 
-/** How the rest of the season is simulated for the importance when the classes are arithmetic's. */
-const IMPORTANCE_DECIDED = 0.05;
+/** A side's stake term: its class's κ (its share of it), plus λ times its need for points. */
+function sideStakeTerm(state: FilterState, team: string, stake: StakeClass, need: number): number {
+  const { settings, table } = state;
+  return (
+    (settings.stakes?.[stake] ?? 0) * stakeShare(table, team, settings.stakesRamp ?? 0) +
+    (settings.stakesImportance ?? 0) * need
+  );
+}
 
-/** Each side's stake term as of the last day read (its class's κ, from the season's table). */
+/** Each side's stake term as of the last day read (from the season's table). */
 function stakeTerms(state: FilterState): Map<string, number> {
   const terms = new Map<string, number>();
-  const ramp = state.settings.stakesRamp ?? 0;
-  const importance = state.settings.stakesImportance
-    ? stakeImportances(state.table, state.settings.stakesDecided ?? IMPORTANCE_DECIDED)
-    : new Map<string, number>();
-  for (const [team, stake] of stakeClasses(state.table, state.settings.stakesDecided))
-    terms.set(
-      team,
-      (state.settings.stakes?.[stake] ?? 0) * stakeShare(state.table, team, ramp) +
-        (state.settings.stakesImportance ?? 0) * (importance.get(team) ?? 0),
-    );
+  const { stakesDecided, stakesImportance } = state.settings;
+  const needs = stakesImportance ? stakeImportances(state.table, stakesDecided) : new Map<string, number>();
+  for (const [team, stake] of stakeClasses(state.table, stakesDecided))
+    terms.set(team, sideStakeTerm(state, team, stake, needs.get(team) ?? 0));
   return terms;
 }
 
-/** κ(home's class) − κ(away's class) on ln(pH/pA): 0 without `stakes` or outside the last matches. */
+/** The home side's stake term minus the away side's on ln(pH/pA): 0 without `stakes` or outside the last matches. */
 function stakeTerm(state: FilterState, home: string, away: string): number {
-  const terms = state.settings.stakes;
-  if (!terms) return 0;
-  const ramp = state.settings.stakesRamp ?? 0;
+  if (!state.settings.stakes) return 0;
   const of = (team: string) => {
     const stake = state.classes.get(team);
-    const needed = (state.settings.stakesImportance ?? 0) * (state.importance.get(team) ?? 0);
-    return stake ? (terms[stake] ?? 0) * stakeShare(state.table, team, ramp) + needed : 0;
+    return stake ? sideStakeTerm(state, team, stake, state.importance.get(team) ?? 0) : 0;
   };
   return of(home) - of(away) * (1 + (state.settings.stakesAway ?? 0));
 }

@@ -191,9 +191,9 @@ function judgeInPractice(table: ReadonlyMap<string, Standing>, decided: number):
       if (rank < EUROPEAN_PLACES) count.europe++;
       if (rank >= safeRank) count.down++;
       if (left[i]! > LAST_MATCHES) continue;
-      // Its rank with three points more: sides strictly above it then.
+      // Its rank with three points more: the sides above it then, a prefix of the order.
       let above = 0;
-      for (const j of order) if (j !== i && points[j]! > points[i]! + 3) above++;
+      while (points[order[above]!]! > points[i]! + 3) above++;
       for (const line of lines) if (above < line && rank >= line) count.importance++;
     }
   }
@@ -247,10 +247,11 @@ export function stakeClasses(
 
 /**
  * How much each side in its last matches still needs points (`Judgement.importance`), from the
- * rest of the season simulated as `stakeClasses` judges it in practice; empty when the table
- * cannot be simulated (another format, no pairings).
+ * rest of the season simulated as `stakeClasses` judges it in practice (the same simulation when
+ * `decided` is the classes'; the need does not depend on it); empty when the table cannot be
+ * simulated (another format, no pairings).
  */
-export function stakeImportances(table: ReadonlyMap<string, Standing>, decided: number): Map<string, number> {
+export function stakeImportances(table: ReadonlyMap<string, Standing>, decided = 0.05): Map<string, number> {
   const importances = new Map<string, number>();
   for (const [team, j] of judgeInPractice(table, decided))
     if (j.importance !== undefined) importances.set(team, j.importance);

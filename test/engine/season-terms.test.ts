@@ -67,7 +67,7 @@ function league(
     const table = new Map<string, Standing>();
     for (const round of rounds(label, start)) {
       const classes = stakeClasses(table, decided);
-      const needs = importance ? stakeImportances(table, decided ?? 0.05) : new Map<string, number>();
+      const needs = importance ? stakeImportances(table, decided) : new Map<string, number>();
       const k = (team: string) =>
         classes.has(team)
           ? (kappa[classes.get(team)!] ?? 0) * stakeShare(table, team, ramp) +
