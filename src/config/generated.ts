@@ -1,6 +1,6 @@
 // The secrets a development start generates once into DATA_DIR when they are not given (APP_SECRET,
 // the VAPID key pair), read back from there after.
-import { createECDH, randomBytes } from 'node:crypto';
+import { createECDH, type ECDH, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePrivateDir } from '../lib/private-files.js';
@@ -33,11 +33,20 @@ export function generatedVapidKeys(dataDir: string): { publicKey: string; privat
   ensurePrivateDir(dataDir);
   const ecdh = createECDH('prime256v1');
   ecdh.generateKeys();
-  const keys = {
-    publicKey: ecdh.getPublicKey().toString('base64url'),
-    privateKey: ecdh.getPrivateKey().toString('base64url').padStart(43, 'A'),
-  };
+  const keys = vapidKeyPair(ecdh);
   writeFileSync(file, `${JSON.stringify(keys)}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
   return keys;
+}
+
+/**
+ * The VAPID pair in base64url. The private key is always 32 bytes: OpenSSL drops a leading zero
+ * byte (one key in 256), and padding the text instead would shift every bit after it.
+ */
+export function vapidKeyPair(ecdh: ECDH): { publicKey: string; privateKey: string } {
+  const scalar = ecdh.getPrivateKey();
+  return {
+    publicKey: ecdh.getPublicKey().toString('base64url'),
+    privateKey: Buffer.concat([Buffer.alloc(32 - scalar.length), scalar]).toString('base64url'),
+  };
 }

@@ -1,8 +1,10 @@
 import { spawnSync } from 'node:child_process';
+import { createECDH } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { vapidKeyPair } from '../../src/config/generated.js';
 import { ConfigError, configWarnings, loadConfig } from '../../src/config.js';
 
 const secret = 'x'.repeat(40);
@@ -168,6 +170,25 @@ describe('configuration', () => {
     expect(first.appSecret).toMatch(/^[0-9a-f]{64}$/);
     expect(second.appSecret).toBe(first.appSecret);
     expect(readFileSync(join(dataDir, 'app-secret'), 'utf8').trim()).toBe(first.appSecret);
+  });
+
+  it('writes a VAPID private key with a leading zero byte as all 32 bytes (one key in 256)', () => {
+    const ecdh = createECDH('prime256v1');
+    const scalar = Buffer.alloc(32, 7);
+    scalar[0] = 0;
+    ecdh.setPrivateKey(scalar);
+    const pair = vapidKeyPair(ecdh);
+    expect(Buffer.from(pair.privateKey, 'base64url')).toEqual(scalar);
+    expect(() =>
+      loadConfig(
+        {
+          DATA_DIR: mkdtempSync(join(tmpdir(), 'cfg-vapid-zero-')),
+          WEBPUSH_VAPID_PUBLIC_KEY: pair.publicKey,
+          WEBPUSH_VAPID_PRIVATE_KEY: pair.privateKey,
+        },
+        '/srv',
+      ),
+    ).not.toThrow();
   });
 
   it('generates a VAPID pair once into DATA_DIR in development, only when the start asks', () => {
