@@ -100,9 +100,9 @@ function league(
 
 const TRUE = new Map(TEAMS.map((team, i) => [team, 0.8 - (1.6 * i) / 11]));
 const START = Date.UTC(2016, 7, 6);
-// The shipped settings without their own stake classes (fitted since issue 56), so that "without
-// the term" here is without it.
-const { stakes: _shippedStakes, ...WITHOUT_STAKES } = MARKET_SETTINGS;
+// The shipped settings without their own stake classes and need for points (fitted since issue
+// 56), so that "without the term" here is without it.
+const { stakes: _shippedStakes, stakesImportance: _shippedNeed, ...WITHOUT_STAKES } = MARKET_SETTINGS;
 const SETTINGS: MarketSettings = { ...WITHOUT_STAKES, shiftWatch: { matches: 60, limit: 1e9 } };
 
 describe('the stake classes priced by the market', () => {
