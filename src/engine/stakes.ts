@@ -188,7 +188,7 @@ function simulateRest(
         points[aways[f]!]! += 1;
       } else points[aways[f]!]! += 3;
     }
-    // Best first, by insertion (twenty sides; the tie-breaks make every total distinct).
+    // Best first, by insertion (a league's twenty-odd sides; the tie-breaks make every total distinct).
     for (let i = 0; i < size; i++) {
       let at = i;
       while (at > 0 && points[order[at - 1]!]! < points[i]!) {
