@@ -14,6 +14,7 @@ import {
   addToTable,
   type StakeClass,
   type Standing,
+  seasonMeetings,
   stakeClasses,
   stakeImportances,
   stakeShare,
@@ -421,6 +422,8 @@ interface FilterState {
   classes: Map<string, StakeClass>;
   /** Each side's importance as of the day being read (`stakesImportance` only). */
   importance: Map<string, number>;
+  /** How often each pair meets in this league's season, from the last season's table (`seasonMeetings`). */
+  meetings: number | null;
 }
 
 /**
@@ -457,6 +460,7 @@ export function marketFilter(settings: MarketSettings, score?: FilterScore, link
     table: new Map(),
     classes: new Map(),
     importance: new Map(),
+    meetings: 2,
     score: score ?? {
       strength: { logDensity: 0, count: 0 },
       goals: { logDensity: 0, count: 0 },
@@ -472,9 +476,10 @@ export function marketFilter(settings: MarketSettings, score?: FilterScore, link
       ageLeague(state, day);
       // The draw curve of the days before: a day's matches are read against it.
       const curve = drawCurveOf(state.xtx, state.xty);
-      if (state.settings.stakes) state.classes = stakeClasses(state.table, state.settings.stakesDecided);
-      if (state.settings.stakes && state.settings.stakesImportance)
-        state.importance = stakeImportances(state.table, state.settings.stakesDecided);
+      const { stakes, stakesDecided, stakesImportance } = state.settings;
+      if (stakes) state.classes = stakeClasses(state.table, stakesDecided, state.meetings);
+      if (stakes && stakesImportance)
+        state.importance = stakeImportances(state.table, stakesDecided, state.meetings);
       for (const match of matches) readMatch(state, match, day, curve);
       if (state.settings.stakes)
         for (const match of matches)
@@ -681,6 +686,7 @@ function startSeason(state: FilterState, label: string): void {
     state.currentSeason = new Set();
   }
   state.season = label;
+  if (state.table.size > 0) state.meetings = seasonMeetings(state.table);
   state.table = new Map();
   state.classes = new Map();
   state.importance = new Map();
@@ -829,7 +835,7 @@ function readMatch(
 function sideStakeTerm(state: FilterState, team: string, stake: StakeClass, need: number): number {
   const { settings, table } = state;
   return (
-    (settings.stakes?.[stake] ?? 0) * stakeShare(table, team, settings.stakesRamp ?? 0) +
+    (settings.stakes?.[stake] ?? 0) * stakeShare(table, team, settings.stakesRamp ?? 0, state.meetings) +
     (settings.stakesImportance ?? 0) * need
   );
 }
@@ -838,8 +844,10 @@ function sideStakeTerm(state: FilterState, team: string, stake: StakeClass, need
 function stakeTerms(state: FilterState): Map<string, number> {
   const terms = new Map<string, number>();
   const { stakesDecided, stakesImportance } = state.settings;
-  const needs = stakesImportance ? stakeImportances(state.table, stakesDecided) : new Map<string, number>();
-  for (const [team, stake] of stakeClasses(state.table, stakesDecided))
+  const needs = stakesImportance
+    ? stakeImportances(state.table, stakesDecided, state.meetings)
+    : new Map<string, number>();
+  for (const [team, stake] of stakeClasses(state.table, stakesDecided, state.meetings))
     terms.set(team, sideStakeTerm(state, team, stake, needs.get(team) ?? 0));
   return terms;
 }

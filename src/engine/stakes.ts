@@ -2,8 +2,10 @@
 // date: a side that can no longer win the title, reach or lose a Champions League (top-four) or
 // European (top-six) place, or go down has "nothing to play for", and such sides do worse than
 // their ratings against sides that still need points (docs/engine/results-fit.md). Only the last
-// matches of a double round-robin season are judged. A season is told by its label, so one interrupted by a
-// long pause (spring 2020) is still one season.
+// matches of a round-robin season are judged: a double one, or the triple and quadruple ones of
+// small leagues (Scotland below its top division, Switzerland, Ireland), told by the season before
+// (`seasonMeetings`). A season is told by its label, so one interrupted by a long pause (spring
+// 2020) is still one season.
 import { seededRandom } from './random.js';
 import { seasonOf } from './season.js';
 import type { PlayedMatch } from './types.js';
@@ -20,8 +22,8 @@ const RELEGATION_PLACES = 3;
 export interface Standing {
   points: number;
   played: number;
-  /** The sides it has hosted this season (what is left of a double round-robin is the rest). */
-  hosted?: Set<string>;
+  /** How often it has hosted each side this season (what is left of the round-robin is the rest). */
+  hosted?: Map<string, number>;
 }
 
 /** Points and matches played of each side over a run of matches. */
@@ -55,32 +57,54 @@ interface Judgement {
   importance?: number;
 }
 
-/** Each side's matches in a double round-robin season of the table's sides. */
-const matchesEach = (table: ReadonlyMap<string, Standing>) => 2 * (table.size - 1);
+/**
+ * How many times each pair of sides meets in a league's season, from its last season's table: 2
+ * (a double round-robin, one cut short, or one followed by play-offs among a few sides), 3 or 4 (a
+ * small league's triple or quadruple round-robin: most sides played that multiple of the others),
+ * or null for another format (a league split in two after its round-robin), whose end is not
+ * judged: the split's pairings are not known before it. The sides of a promotion play-off, a
+ * match or two, are not the league's.
+ */
+export function seasonMeetings(finished: ReadonlyMap<string, Standing>): number | null {
+  const played = [...finished.values()].map((row) => row.played);
+  const most = Math.max(0, ...played);
+  const league = played.filter((n) => n >= most / 2);
+  const others = league.length - 1;
+  if (others < 1 || most <= 2 * others) return 2;
+  // The usual number of matches (a relegation play-off's extra two are not the format's).
+  const counts = new Map<number, number>();
+  for (const n of league) counts.set(n, (counts.get(n) ?? 0) + 1);
+  const usual = [...counts].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]![0];
+  return usual % others === 0 && usual >= 2 * others ? usual / others : null;
+}
+
+/** Each side's matches in a season of the table's sides meeting `meetings` times. */
+const matchesEach = (table: ReadonlyMap<string, Standing>, meetings: number) => meetings * (table.size - 1);
 
 /**
- * Whether a table can be judged: a double round-robin of enough sides, not finished (the next
- * match opens the next season; a season paused with matches still to play keeps its judgement),
- * with a side in its last matches.
+ * Whether a table can be judged: a round-robin (`meetings`, null for another format) of enough
+ * sides, not finished (the next match opens the next season; a season paused with matches still
+ * to play keeps its judgement), with a side in its last matches.
  */
-function judgeable(table: ReadonlyMap<string, Standing>): boolean {
-  const total = matchesEach(table);
+function judgeable(table: ReadonlyMap<string, Standing>, meetings: number | null): meetings is number {
+  if (meetings === null) return false;
+  const total = matchesEach(table, meetings);
   const rows = [...table.values()];
-  // Another format (a split league, play-offs) is not a double round-robin: no judgement.
+  // A season played past its round-robin (a split, play-offs) is another format: no judgement.
   if (table.size < EUROPEAN_PLACES + RELEGATION_PLACES + 2 || rows.some((row) => row.played > total))
     return false;
   return rows.some((row) => row.played < total) && rows.some((row) => total - row.played <= LAST_MATCHES);
 }
 
 /**
- * What each side in its last matches can still reach or lose, from a season's table (a double
- * round-robin); empty for another format or a finished season.
+ * What each side in its last matches can still reach or lose, from a season's table (a
+ * round-robin of `meetings`); empty for another format or a finished season.
  */
-function judge(table: ReadonlyMap<string, Standing>): Map<string, Judgement> {
+function judge(table: ReadonlyMap<string, Standing>, meetings: number | null): Map<string, Judgement> {
   const judged = new Map<string, Judgement>();
-  if (!judgeable(table)) return judged;
+  if (!judgeable(table, meetings)) return judged;
   const teams = table.size;
-  const total = matchesEach(table);
+  const total = matchesEach(table, meetings);
   const rows = [...table.values()];
   const byPoints = [...rows].sort((a, b) => b.points - a.points);
   const pointsAt = (rank: number) => byPoints[rank - 1]!.points;
@@ -113,10 +137,15 @@ function judge(table: ReadonlyMap<string, Standing>): Map<string, Judgement> {
  * The share of its class's term a side's stake carries (`MarketSettings.stakesRamp`): all of it in
  * its last match, e^−ramp less for each match more it has to play; 1 without a ramp.
  */
-export function stakeShare(table: ReadonlyMap<string, Standing>, team: string, ramp: number): number {
+export function stakeShare(
+  table: ReadonlyMap<string, Standing>,
+  team: string,
+  ramp: number,
+  meetings: number | null = 2,
+): number {
   if (ramp === 0) return 1;
   const row = table.get(team);
-  const left = row ? matchesEach(table) - row.played : LAST_MATCHES;
+  const left = row && meetings ? matchesEach(table, meetings) - row.played : LAST_MATCHES;
   return Math.exp(-ramp * Math.max(left - 1, 0));
 }
 
@@ -218,34 +247,69 @@ function simulateRest(
 }
 
 /**
- * What each side in its last matches can still reach or lose in practice: the rest of the season
- * (each pair not yet met at a ground, `Standing.hosted`) simulated with its sides alike, a race
- * open for a side while its chance of ending on either side of the line is over `decided`, decided
- * for it beyond 1 − `decided`. Arithmetic (`judge`) calls a race open while any run of results
- * leaves it so: 8 points clear of the drop with four matches left is "in the fight" there, safe
- * here, as a bettor sees it. A table without its pairings (or whose pairings do not add up to what
- * is left to play) is judged by arithmetic.
+ * The matches left between the table's sides (`homes[f]` hosts `aways[f]`, host by host), each pair
+ * meeting `meetings` times: a pair's remaining meetings go, one by one, to the side that has hosted
+ * the other less (the one listed first on a tie; a triple round-robin's odd meeting is not known
+ * in advance, and the need hardly depends on where it is played).
  */
-function judgeInPractice(table: ReadonlyMap<string, Standing>, decided: number): Map<string, Judgement> {
-  if (!judgeable(table)) return new Map();
+function fixturesLeft(
+  teams: readonly string[],
+  rows: readonly Standing[],
+  meetings: number,
+): [number, number][] {
+  const size = teams.length;
+  const hosts = new Int32Array(size * size);
+  for (let i = 0; i < size; i++)
+    for (let j = i + 1; j < size; j++) {
+      let hi = rows[i]!.hosted!.get(teams[j]!) ?? 0;
+      let hj = rows[j]!.hosted!.get(teams[i]!) ?? 0;
+      for (let left = meetings - hi - hj; left > 0; left--)
+        if (hi <= hj) {
+          hi++;
+          hosts[i * size + j]!++;
+        } else {
+          hj++;
+          hosts[j * size + i]!++;
+        }
+    }
+  const fixtures: [number, number][] = [];
+  for (let h = 0; h < size; h++)
+    for (let a = 0; a < size; a++) for (let n = hosts[h * size + a]!; n > 0; n--) fixtures.push([h, a]);
+  return fixtures;
+}
+
+/**
+ * What each side in its last matches can still reach or lose in practice: the rest of the season
+ * (`fixturesLeft`) simulated with its sides alike, a race open for a side while its chance of
+ * ending on either side of the line is over `decided`, decided for it beyond 1 − `decided`.
+ * Arithmetic (`judge`) calls a race open while any run of results leaves it so: 8 points clear of
+ * the drop with four matches left is "in the fight" there, safe here, as a bettor sees it. A table
+ * without its pairings (or whose pairings do not add up to what is left to play) is judged by
+ * arithmetic.
+ */
+function judgeInPractice(
+  table: ReadonlyMap<string, Standing>,
+  decided: number,
+  meetings: number | null,
+): Map<string, Judgement> {
+  if (!judgeable(table, meetings)) return new Map();
   const teams = [...table.keys()];
   const rows = teams.map((team) => table.get(team)!);
-  if (rows.some((row) => !row.hosted)) return judge(table);
-  // Looked up before the pairings are listed: a fit reads each table many times.
-  const key = `${decided}|${teams.map((team, i) => `${team}:${rows[i]!.points}:${rows[i]!.played}`).join('|')}`;
+  if (rows.some((row) => !row.hosted)) return judge(table, meetings);
+  // Looked up before the pairings are listed: a fit reads each table many times. A double
+  // round-robin's key (its simulation's seed) is as it was before other formats were judged.
+  const format = meetings === 2 ? '' : `${meetings}x|`;
+  const key = `${format}${decided}|${teams.map((team, i) => `${team}:${rows[i]!.points}:${rows[i]!.played}`).join('|')}`;
   const kept = practicalJudgements.get(key);
   if (kept) return kept;
-  const total = matchesEach(table);
-  const fixtures: [number, number][] = [];
+  const total = matchesEach(table, meetings);
+  const fixtures = fixturesLeft(teams, rows, meetings);
   const left = rows.map(() => 0);
-  for (const [h, row] of rows.entries())
-    for (const [a, team] of teams.entries())
-      if (a !== h && !row.hosted!.has(team)) {
-        fixtures.push([h, a]);
-        left[h]!++;
-        left[a]!++;
-      }
-  if (rows.some((row, i) => total - row.played !== left[i])) return judge(table);
+  for (const [h, a] of fixtures) {
+    left[h]!++;
+    left[a]!++;
+  }
+  if (rows.some((row, i) => total - row.played !== left[i])) return judge(table, meetings);
 
   const { first, champions, europe, down, importance } = simulateRest(
     Float64Array.from(rows, (row) => row.points),
@@ -276,14 +340,16 @@ function judgeInPractice(table: ReadonlyMap<string, Standing>, decided: number):
 
 /**
  * Each side's class as of the table (sides not yet in their last matches are absent): by
- * arithmetic, or in practice when `decided` is set (`MarketSettings.stakesDecided`).
+ * arithmetic, or in practice when `decided` is set (`MarketSettings.stakesDecided`); none in a
+ * season of another format (`meetings` null, `seasonMeetings`).
  */
 export function stakeClasses(
   table: ReadonlyMap<string, Standing>,
   decided?: number,
+  meetings: number | null = 2,
 ): Map<string, StakeClass> {
   const classes = new Map<string, StakeClass>();
-  for (const [team, j] of decided ? judgeInPractice(table, decided) : judge(table))
+  for (const [team, j] of decided ? judgeInPractice(table, decided, meetings) : judge(table, meetings))
     classes.set(
       team,
       j.down
@@ -307,9 +373,13 @@ export function stakeClasses(
  * `decided` is the classes'; the need does not depend on it); empty when the table cannot be
  * simulated (another format, no pairings).
  */
-export function stakeImportances(table: ReadonlyMap<string, Standing>, decided = 0.05): Map<string, number> {
+export function stakeImportances(
+  table: ReadonlyMap<string, Standing>,
+  decided = 0.05,
+  meetings: number | null = 2,
+): Map<string, number> {
   const importances = new Map<string, number>();
-  for (const [team, j] of judgeInPractice(table, decided))
+  for (const [team, j] of judgeInPractice(table, decided, meetings))
     if (j.importance !== undefined) importances.set(team, j.importance);
   return importances;
 }
@@ -320,23 +390,34 @@ export function addToTable(table: Map<string, Standing>, match: PlayedMatch): vo
     [match.home, match.homeGoals, match.awayGoals],
     [match.away, match.awayGoals, match.homeGoals],
   ] as const) {
-    const row = table.get(team) ?? { points: 0, played: 0, hosted: new Set<string>() };
+    const row = table.get(team) ?? { points: 0, played: 0, hosted: new Map<string, number>() };
     row.played++;
     row.points += scored > conceded ? 3 : scored === conceded ? 1 : 0;
     table.set(team, row);
   }
-  table.get(match.home)!.hosted?.add(match.away);
+  const hosted = table.get(match.home)!.hosted;
+  hosted?.set(match.away, (hosted.get(match.away) ?? 0) + 1);
 }
 
-/** Each side's stake as of `asOf`; sides (or seasons) not yet in their last matches are absent. */
+/**
+ * Each side's stake as of `asOf`; sides (or seasons) not yet in their last matches are absent. The
+ * season's format is read from the one before it among `matches` (a double round-robin without).
+ */
 export function seasonStakes(matches: readonly PlayedMatch[], asOf: number): Map<string, Stake> {
   const stakes = new Map<string, Stake>();
   const played = matches.filter((match) => match.date < asOf).sort((a, b) => a.date - b.date);
   const last = played.at(-1);
   if (!last) return stakes;
   const season = seasonOf(last);
-  const table = tableOf(played.filter((match) => seasonOf(match) === season));
-  for (const [team, j] of judge(table))
+  const labels = played.map((match) => seasonOf(match));
+  const before = labels
+    .filter((label) => label < season)
+    .sort()
+    .at(-1);
+  const meetings =
+    before === undefined ? 2 : seasonMeetings(tableOf(played.filter((_, i) => labels[i] === before)));
+  const table = tableOf(played.filter((_, i) => labels[i] === season));
+  for (const [team, j] of judge(table, meetings))
     stakes.set(team, j.title || j.champions || j.europe || j.relegation ? 'live' : 'dead');
   return stakes;
 }

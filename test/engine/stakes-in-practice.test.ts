@@ -25,12 +25,12 @@ function schedule(): [number, number][][] {
 
 /** A table after `rounds` of the 38 rounds, with each side's points as given (by rank). */
 function table(rounds: number, points: readonly number[]): Map<string, Standing> {
-  const rows = TEAMS.map((_, i) => ({ points: points[i]!, played: 0, hosted: new Set<string>() }));
+  const rows = TEAMS.map((_, i) => ({ points: points[i]!, played: 0, hosted: new Map<string, number>() }));
   for (const pairs of schedule().slice(0, rounds))
     for (const [home, away] of pairs) {
       rows[home]!.played++;
       rows[away]!.played++;
-      rows[home]!.hosted.add(TEAMS[away]!);
+      rows[home]!.hosted.set(TEAMS[away]!, (rows[home]!.hosted.get(TEAMS[away]!) ?? 0) + 1);
     }
   return new Map(TEAMS.map((team, i) => [team, rows[i]!]));
 }
