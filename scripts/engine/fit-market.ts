@@ -30,7 +30,8 @@
 // (production's four-year window instead of every season from 2005-06), TARGET=closing, ROUNDS
 // (passes over the filters, 2), SEASON_START=1, STAKES=1 (with STAKES_RAMP=1, STAKES_AWAY=1 and
 // STAKES_IMPORTANCE=1: the term's growth toward the end, an away side's factor, a term for how much
-// a side still needs points, the rest of the season simulated; with START='{"stakesDecided":0.05}' the
+// a side still needs points, the rest of the season simulated, with STAKES_LINES=1 its title, top-four
+// and top-six lines weighed apart; with START='{"stakesDecided":0.05}' the
 // classes judged in practice, the rest of the season simulated) and CONTEXT=1 (the context-aware
 // pool's terms): fit those terms, off until the paired run says they help; LINKS=0 (no linked
 // divisions: every promoted side a newcomer; on by default, fitted on every division of
@@ -132,6 +133,7 @@ const OPTIONS: ProtocolOptions = {
   stakesRamp: process.env.STAKES_RAMP === '1',
   stakesAway: process.env.STAKES_AWAY === '1',
   stakesImportance: process.env.STAKES_IMPORTANCE === '1',
+  stakesLines: process.env.STAKES_LINES === '1',
 };
 
 /** Every season of `league` (season, results-only or country file) from the first priced season to LAST, in date order. */
@@ -328,6 +330,9 @@ if (mode === 'validate') {
     ...(OPTIONS.stakes && OPTIONS.stakesAway ? ["// With an away side's stake factor (STAKES_AWAY=1)."] : []),
     ...(OPTIONS.stakes && OPTIONS.stakesImportance
       ? ["// With a side's need for points (STAKES_IMPORTANCE=1)."]
+      : []),
+    ...(OPTIONS.stakes && OPTIONS.stakesImportance && OPTIONS.stakesLines
+      ? ["// With its lines' needs weighed apart (STAKES_LINES=1)."]
       : []),
     ...(OPTIONS.stakes && START.stakesDecided
       ? [`// The stake classes judged in practice (START's stakesDecided ${START.stakesDecided}).`]

@@ -73,6 +73,8 @@ export interface ProtocolOptions {
   stakesAway?: boolean;
   /** With `stakes`, fit the importance's term (`MarketSettings.stakesImportance`). */
   stakesImportance?: boolean;
+  /** With `stakesImportance`, weigh the title's, top four's and top six's need apart (`stakesNeedTitle`…). */
+  stakesLines?: boolean;
 }
 
 export const fitKey = (league: string, day: number, home: string, away: string) =>
@@ -272,6 +274,7 @@ export function fitFilters(
     | 'stakesRamp'
     | 'stakesAway'
     | 'stakesImportance'
+    | 'stakesLines'
     | 'links'
   > = {},
 ): MarketSettings {
@@ -282,6 +285,7 @@ export function fitFilters(
       ramp: options.stakesRamp,
       away: options.stakesAway,
       importance: options.stakesImportance,
+      lines: options.stakesImportance && options.stakesLines,
     });
   if (options.links) settings = fitDivisionLinks(data, settings, before, options.iterations);
   return settings;
@@ -366,13 +370,15 @@ export function fitStakes(
     ramp = false,
     away = false,
     importance = false,
-  }: { ramp?: boolean; away?: boolean; importance?: boolean } = {},
+    lines = false,
+  }: { ramp?: boolean; away?: boolean; importance?: boolean; lines?: boolean } = {},
 ): MarketSettings {
-  // The classes' terms, then the ramp's, the away factor's and the importance's when asked.
+  // The classes' terms, then the ramp's, the away factor's, the importance's and its lines' when asked.
   const extra = [
     ...(ramp ? (['stakesRamp'] as const) : []),
     ...(away ? (['stakesAway'] as const) : []),
     ...(importance ? (['stakesImportance'] as const) : []),
+    ...(importance && lines ? (['stakesNeedTitle', 'stakesNeedChampions', 'stakesNeedEurope'] as const) : []),
   ];
   const candidateOf = (x: readonly number[]): MarketSettings => ({
     ...settings,

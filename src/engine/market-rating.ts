@@ -12,11 +12,12 @@ import { marginFree } from './margin.js';
 import { DAY_MS, seasonOf } from './season.js';
 import {
   addToTable,
+  type SideNeed,
   type StakeClass,
   type Standing,
   seasonMeetings,
   stakeClasses,
-  stakeImportances,
+  stakeNeeds,
   stakeShare,
 } from './stakes.js';
 import type {
@@ -420,8 +421,8 @@ interface FilterState {
   /** The current season's table, and each side's stake class as of the day being read (`stakes` only). */
   table: Map<string, Standing>;
   classes: Map<string, StakeClass>;
-  /** Each side's importance as of the day being read (`stakesImportance` only). */
-  importance: Map<string, number>;
+  /** Each side's need for points as of the day being read (`stakesImportance` only). */
+  importance: Map<string, SideNeed>;
   /** How often each pair meets in this league's season, from the last season's table (`seasonMeetings`). */
   meetings: number | null;
 }
@@ -479,7 +480,7 @@ export function marketFilter(settings: MarketSettings, score?: FilterScore, link
       const { stakes, stakesDecided, stakesImportance } = state.settings;
       if (stakes) state.classes = stakeClasses(state.table, stakesDecided, state.meetings);
       if (stakes && stakesImportance)
-        state.importance = stakeImportances(state.table, stakesDecided, state.meetings);
+        state.importance = stakeNeeds(state.table, stakesDecided, state.meetings);
       for (const match of matches) readMatch(state, match, day, curve);
       if (state.settings.stakes)
         for (const match of matches)
@@ -831,12 +832,27 @@ function readMatch(
   }
 }
 
-/** A side's stake term: its class's κ (its share of it), plus λ times its need for points. */
-function sideStakeTerm(state: FilterState, team: string, stake: StakeClass, need: number): number {
+/**
+ * A side's stake term: its class's κ (its share of it), plus λ times its need for points, each
+ * line's share of the need weighed apart when set (`stakesNeedTitle` and the others).
+ */
+function sideStakeTerm(
+  state: FilterState,
+  team: string,
+  stake: StakeClass,
+  need: SideNeed | undefined,
+): number {
   const { settings, table } = state;
+  const kappa =
+    (settings.stakes?.[stake] ?? 0) * stakeShare(table, team, settings.stakesRamp ?? 0, state.meetings);
+  if (!need) return kappa;
+  const [title, champions, europe] = need.lines;
   return (
-    (settings.stakes?.[stake] ?? 0) * stakeShare(table, team, settings.stakesRamp ?? 0, state.meetings) +
-    (settings.stakesImportance ?? 0) * need
+    kappa +
+    (settings.stakesImportance ?? 0) * need.total +
+    (settings.stakesNeedTitle ?? 0) * title +
+    (settings.stakesNeedChampions ?? 0) * champions +
+    (settings.stakesNeedEurope ?? 0) * europe
   );
 }
 
@@ -845,10 +861,10 @@ function stakeTerms(state: FilterState): Map<string, number> {
   const terms = new Map<string, number>();
   const { stakesDecided, stakesImportance } = state.settings;
   const needs = stakesImportance
-    ? stakeImportances(state.table, stakesDecided, state.meetings)
-    : new Map<string, number>();
+    ? stakeNeeds(state.table, stakesDecided, state.meetings)
+    : new Map<string, SideNeed>();
   for (const [team, stake] of stakeClasses(state.table, stakesDecided, state.meetings))
-    terms.set(team, sideStakeTerm(state, team, stake, needs.get(team) ?? 0));
+    terms.set(team, sideStakeTerm(state, team, stake, needs.get(team)));
   return terms;
 }
 
@@ -857,7 +873,7 @@ function stakeTerm(state: FilterState, home: string, away: string): number {
   if (!state.settings.stakes) return 0;
   const of = (team: string) => {
     const stake = state.classes.get(team);
-    return stake ? sideStakeTerm(state, team, stake, state.importance.get(team) ?? 0) : 0;
+    return stake ? sideStakeTerm(state, team, stake, state.importance.get(team)) : 0;
   };
   return of(home) - of(away) * (1 + (state.settings.stakesAway ?? 0));
 }

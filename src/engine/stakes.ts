@@ -50,12 +50,21 @@ interface Judgement {
   champion: boolean;
   /** Down already: it cannot reach the last safe place's points. */
   down: boolean;
-  /**
-   * How much three more points would change where it ends (in practice only): the chances of the
-   * title, a top-four place, a top-six place and safety with them, minus without, summed.
-   */
-  importance?: number;
+  /** What three more points would change where it ends (in practice only): `SideNeed`. */
+  need?: SideNeed;
 }
+
+/**
+ * A side's need for points: the chances of the title, a top-four place, a top-six place and safety
+ * with three more points, minus without (`lines`, in `NEED_LINES`' order), and their sum (`total`).
+ */
+export interface SideNeed {
+  total: number;
+  lines: readonly [number, number, number, number];
+}
+
+/** The lines of a side's need, in `SideNeed.lines`' order. */
+export const NEED_LINES = ['title', 'champions', 'europe', 'safety'] as const;
 
 /**
  * How many times each pair of sides meets in a league's season, from its last season's table: 2
@@ -175,8 +184,8 @@ interface SimulatedRest {
   champions: Int32Array;
   europe: Int32Array;
   down: Int32Array;
-  /** Lines (title, top four, top six, safety) three more points would carry it over, summed. */
-  importance: Int32Array;
+  /** How often three more points would carry side i over line l (`NEED_LINES`): at `4i + l`. */
+  needs: Int32Array;
 }
 
 /**
@@ -201,9 +210,9 @@ function simulateRest(
     champions: new Int32Array(size),
     europe: new Int32Array(size),
     down: new Int32Array(size),
-    importance: new Int32Array(size),
+    needs: new Int32Array(4 * size),
   };
-  const { first, champions, europe, down, importance } = counts;
+  const { first, champions, europe, down, needs } = counts;
   const points = new Float64Array(size);
   const order = new Int32Array(size);
   for (let run = 0; run < SIMULATIONS; run++) {
@@ -237,10 +246,10 @@ function simulateRest(
       if (rank < EUROPEAN_PLACES) europe[i]!++;
       if (rank >= safeRank) down[i]!++;
       if (judged[i] === 0) continue;
-      if (above < 1 && rank >= 1) importance[i]!++;
-      if (above < CHAMPIONS_PLACES && rank >= CHAMPIONS_PLACES) importance[i]!++;
-      if (above < EUROPEAN_PLACES && rank >= EUROPEAN_PLACES) importance[i]!++;
-      if (above < safeRank && rank >= safeRank) importance[i]!++;
+      if (above < 1 && rank >= 1) needs[4 * i]!++;
+      if (above < CHAMPIONS_PLACES && rank >= CHAMPIONS_PLACES) needs[4 * i + 1]!++;
+      if (above < EUROPEAN_PLACES && rank >= EUROPEAN_PLACES) needs[4 * i + 2]!++;
+      if (above < safeRank && rank >= safeRank) needs[4 * i + 3]!++;
     }
   }
   return counts;
@@ -311,7 +320,7 @@ function judgeInPractice(
   }
   if (rows.some((row, i) => total - row.played !== left[i])) return judge(table, meetings);
 
-  const { first, champions, europe, down, importance } = simulateRest(
+  const { first, champions, europe, down, needs } = simulateRest(
     Float64Array.from(rows, (row) => row.points),
     Int32Array.from(fixtures, ([h]) => h),
     Int32Array.from(fixtures, ([, a]) => a),
@@ -319,6 +328,13 @@ function judgeInPractice(
     seedOf(key),
   );
   const open = (count: number) => count > decided * SIMULATIONS && count < (1 - decided) * SIMULATIONS;
+  const needOf = (counts: Int32Array, i: number): SideNeed => {
+    const [t, c, e, s] = [counts[4 * i]!, counts[4 * i + 1]!, counts[4 * i + 2]!, counts[4 * i + 3]!];
+    return {
+      total: (t + c + e + s) / SIMULATIONS,
+      lines: [t / SIMULATIONS, c / SIMULATIONS, e / SIMULATIONS, s / SIMULATIONS],
+    };
+  };
   const sure = (count: number) => count >= (1 - decided) * SIMULATIONS;
   const judged = new Map<string, Judgement>();
   for (const [i, team] of teams.entries()) {
@@ -330,7 +346,7 @@ function judgeInPractice(
       relegation: open(down[i]!),
       champion: sure(first[i]!),
       down: sure(down[i]!),
-      importance: importance[i]! / SIMULATIONS,
+      need: needOf(needs, i),
     });
   }
   if (practicalJudgements.size >= KEPT_JUDGEMENTS) practicalJudgements.clear();
@@ -368,20 +384,28 @@ export function stakeClasses(
 }
 
 /**
- * How much each side in its last matches still needs points (`Judgement.importance`), from the
- * rest of the season simulated as `stakeClasses` judges it in practice (the same simulation when
- * `decided` is the classes'; the need does not depend on it); empty when the table cannot be
- * simulated (another format, no pairings).
+ * How much each side in its last matches still needs points (`SideNeed`), from the rest of the
+ * season simulated as `stakeClasses` judges it in practice (the same simulation when `decided` is
+ * the classes'; the need does not depend on it); empty when the table cannot be simulated
+ * (another format, no pairings).
  */
+export function stakeNeeds(
+  table: ReadonlyMap<string, Standing>,
+  decided = 0.05,
+  meetings: number | null = 2,
+): Map<string, SideNeed> {
+  const needs = new Map<string, SideNeed>();
+  for (const [team, j] of judgeInPractice(table, decided, meetings)) if (j.need) needs.set(team, j.need);
+  return needs;
+}
+
+/** Each side's need for points summed over its lines (`SideNeed.total`, `stakeNeeds`). */
 export function stakeImportances(
   table: ReadonlyMap<string, Standing>,
   decided = 0.05,
   meetings: number | null = 2,
 ): Map<string, number> {
-  const importances = new Map<string, number>();
-  for (const [team, j] of judgeInPractice(table, decided, meetings))
-    if (j.importance !== undefined) importances.set(team, j.importance);
-  return importances;
+  return new Map([...stakeNeeds(table, decided, meetings)].map(([team, need]) => [team, need.total]));
 }
 
 /** A season's table, kept match by match (the market rating's, when it prices stakes). */

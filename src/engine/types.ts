@@ -280,6 +280,15 @@ export interface MarketSettings {
    */
   stakesImportance?: number;
   /**
+   * A line's need weighed apart: λ plus this for the title's (`stakesNeedTitle`), the top four's
+   * (`stakesNeedChampions`) and the top six's (`stakesNeedEurope`) share of a side's need, the
+   * safety line's at λ alone (`SideNeed.lines`). Absent: every line at λ (fitted with `STAKES=1
+   * STAKES_IMPORTANCE=1 STAKES_LINES=1`).
+   */
+  stakesNeedTitle?: number;
+  stakesNeedChampions?: number;
+  stakesNeedEurope?: number;
+  /**
    * Linked divisions (divisions.ts): a side new to the league that was rated in a neighbouring
    * division within the last year starts from that rating, relative to its old division's mean,
    * moved by `offsets[from>to]` (ln(pH/pA) units; `E1>E0` is promotion from E1), its strength's

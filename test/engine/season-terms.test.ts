@@ -14,10 +14,11 @@ import { fitMarketRating, marketForecast } from '../../src/engine/market-rating.
 import { MARKET_SETTINGS } from '../../src/engine/model.js';
 import {
   addToTable,
+  type SideNeed,
   type StakeClass,
   type Standing,
   stakeClasses,
-  stakeImportances,
+  stakeNeeds,
   stakeShare,
 } from '../../src/engine/stakes.js';
 import type { MarketSettings } from '../../src/engine/types.js';
@@ -51,7 +52,8 @@ function rounds(
  * the classes read from the table as of each round (the stronger side always wins 1-0); with
  * `ramp` each κ carries its `stakeShare`, with `awayFactor` the away side's is times (1 + it), with
  * `decided` the classes are judged in practice (`MarketSettings.stakesDecided`), with `importance`
- * each side's term adds that times its need for points (`stakeImportances`, judged at 0.05).
+ * each side's term adds that times its need for points (`stakeNeeds`, judged at 0.05), with
+ * `lines` its title, top-four and top-six needs that much more.
  */
 function league(
   seasons: readonly { label: string; start: number; strength: (team: string) => number }[],
@@ -61,17 +63,21 @@ function league(
   awayFactor = 0,
   decided?: number,
   importance = 0,
+  lines: readonly [number, number, number] = [0, 0, 0],
 ): EvaluationMatch[] {
   const matches: EvaluationMatch[] = [];
   for (const { label, start, strength } of seasons) {
     const table = new Map<string, Standing>();
     for (const round of rounds(label, start)) {
       const classes = stakeClasses(table, decided);
-      const needs = importance ? stakeImportances(table, decided) : new Map<string, number>();
+      const needs = importance ? stakeNeeds(table, decided) : new Map<string, SideNeed>();
+      const needTerm = (need: SideNeed | undefined) =>
+        need
+          ? importance * need.total + lines.reduce((sum, weight, l) => sum + weight * need.lines[l]!, 0)
+          : 0;
       const k = (team: string) =>
         classes.has(team)
-          ? (kappa[classes.get(team)!] ?? 0) * stakeShare(table, team, ramp) +
-            importance * (needs.get(team) ?? 0)
+          ? (kappa[classes.get(team)!] ?? 0) * stakeShare(table, team, ramp) + needTerm(needs.get(team))
           : 0;
       const played: EvaluationMatch[] = round.pairs.map(([home, away]) => {
         const y =
@@ -270,6 +276,38 @@ describe("a side's need for points, priced", () => {
     const plain = fitMarketRating(matches, late, { ...SETTINGS, stakes: {} })!;
     expect([...needy.stakes!.values()].some((term) => term > 0.1)).toBe(true);
     expect([...plain.stakes!.values()].every((term) => term === 0)).toBe(true);
+  });
+
+  it("weighs a line's need apart when the prices do, and its weights at zero change nothing", () => {
+    // Sides priced up by 0.3 times their need, and 1.2 more times their need for the title.
+    const matches = league(
+      [{ label: '2016-17', start: START, strength: (t) => TRUE.get(t)! }],
+      {},
+      undefined,
+      0,
+      0,
+      undefined,
+      0.3,
+      [1.2, 0, 0],
+    );
+    const data: ProtocolData = { leagues: new Map([['XX', matches]]), recorded: new Map() };
+    const end = START + 23 * 7 * DAY;
+    const fitted = fitStakes(data, SETTINGS, end + DAY, 400, { importance: true, lines: true });
+    expect(fitted.stakesNeedTitle!).toBeGreaterThan(0.6);
+    const density = (settings: MarketSettings) => filterScore(data, settings, end + DAY).strength.logDensity;
+    expect(density(fitted)).toBeGreaterThan(density({ ...fitted, stakesNeedTitle: 0 }));
+    const late = START + 20 * 7 * DAY;
+    const plain = { ...SETTINGS, stakes: {}, stakesImportance: 0.3 };
+    const zero = { ...plain, stakesNeedTitle: 0, stakesNeedChampions: 0, stakesNeedEurope: 0 };
+    expect(fitMarketRating(matches, late, zero)!.stakes).toEqual(
+      fitMarketRating(matches, late, plain)!.stakes,
+    );
+    // Each side's lines add up to its need.
+    const table = new Map<string, Standing>();
+    for (const match of matches.filter((m) => m.date < late))
+      addToTable(table, match as Required<EvaluationMatch>);
+    for (const need of stakeNeeds(table).values())
+      expect(need.lines.reduce((sum, line) => sum + line, 0)).toBeCloseTo(need.total, 12);
   });
 });
 
