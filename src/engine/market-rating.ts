@@ -422,7 +422,7 @@ interface FilterState {
   table: Map<string, Standing>;
   classes: Map<string, StakeClass>;
   /** Each side's need for points as of the day being read (`stakesImportance` only). */
-  importance: Map<string, SideNeed>;
+  needs: Map<string, SideNeed>;
   /** How often each pair meets in this league's season, from the last season's table (`seasonMeetings`). */
   meetings: number | null;
 }
@@ -460,7 +460,7 @@ export function marketFilter(settings: MarketSettings, score?: FilterScore, link
     decayPerDay: Math.LN2 / settings.drawHalfLifeDays,
     table: new Map(),
     classes: new Map(),
-    importance: new Map(),
+    needs: new Map(),
     meetings: 2,
     score: score ?? {
       strength: { logDensity: 0, count: 0 },
@@ -479,8 +479,7 @@ export function marketFilter(settings: MarketSettings, score?: FilterScore, link
       const curve = drawCurveOf(state.xtx, state.xty);
       const { stakes, stakesDecided, stakesImportance } = state.settings;
       if (stakes) state.classes = stakeClasses(state.table, stakesDecided, state.meetings);
-      if (stakes && stakesImportance)
-        state.importance = stakeNeeds(state.table, stakesDecided, state.meetings);
+      if (stakes && stakesImportance) state.needs = stakeNeeds(state.table, stakesDecided, state.meetings);
       for (const match of matches) readMatch(state, match, day, curve);
       if (state.settings.stakes)
         for (const match of matches)
@@ -690,7 +689,7 @@ function startSeason(state: FilterState, label: string): void {
   if (state.table.size > 0) state.meetings = seasonMeetings(state.table);
   state.table = new Map();
   state.classes = new Map();
-  state.importance = new Map();
+  state.needs = new Map();
 }
 
 /** The league's terms drift from the last day read to `day`, and the draw curve's weights decay. */
@@ -873,7 +872,7 @@ function stakeTerm(state: FilterState, home: string, away: string): number {
   if (!state.settings.stakes) return 0;
   const of = (team: string) => {
     const stake = state.classes.get(team);
-    return stake ? sideStakeTerm(state, team, stake, state.importance.get(team)) : 0;
+    return stake ? sideStakeTerm(state, team, stake, state.needs.get(team)) : 0;
   };
   return of(home) - of(away) * (1 + (state.settings.stakesAway ?? 0));
 }

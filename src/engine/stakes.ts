@@ -56,15 +56,12 @@ interface Judgement {
 
 /**
  * A side's need for points: the chances of the title, a top-four place, a top-six place and safety
- * with three more points, minus without (`lines`, in `NEED_LINES`' order), and their sum (`total`).
+ * with three more points, minus without (`lines`, in that order), and their sum (`total`).
  */
 export interface SideNeed {
   total: number;
   lines: readonly [number, number, number, number];
 }
-
-/** The lines of a side's need, in `SideNeed.lines`' order. */
-export const NEED_LINES = ['title', 'champions', 'europe', 'safety'] as const;
 
 /**
  * How many times each pair of sides meets in a league's season, from its last season's table: 2
@@ -184,7 +181,7 @@ interface SimulatedRest {
   champions: Int32Array;
   europe: Int32Array;
   down: Int32Array;
-  /** How often three more points would carry side i over line l (`NEED_LINES`): at `4i + l`. */
+  /** How often three more points would carry side i over line l (`SideNeed.lines`' order): at `4i + l`. */
   needs: Int32Array;
 }
 
@@ -328,14 +325,14 @@ function judgeInPractice(
     seedOf(key),
   );
   const open = (count: number) => count > decided * SIMULATIONS && count < (1 - decided) * SIMULATIONS;
-  const needOf = (counts: Int32Array, i: number): SideNeed => {
-    const [t, c, e, s] = [counts[4 * i]!, counts[4 * i + 1]!, counts[4 * i + 2]!, counts[4 * i + 3]!];
+  const sure = (count: number) => count >= (1 - decided) * SIMULATIONS;
+  const needOf = (i: number): SideNeed => {
+    const [t, c, e, s] = [needs[4 * i]!, needs[4 * i + 1]!, needs[4 * i + 2]!, needs[4 * i + 3]!];
     return {
       total: (t + c + e + s) / SIMULATIONS,
       lines: [t / SIMULATIONS, c / SIMULATIONS, e / SIMULATIONS, s / SIMULATIONS],
     };
   };
-  const sure = (count: number) => count >= (1 - decided) * SIMULATIONS;
   const judged = new Map<string, Judgement>();
   for (const [i, team] of teams.entries()) {
     if (left[i]! > LAST_MATCHES) continue;
@@ -346,7 +343,7 @@ function judgeInPractice(
       relegation: open(down[i]!),
       champion: sure(first[i]!),
       down: sure(down[i]!),
-      need: needOf(needs, i),
+      need: needOf(i),
     });
   }
   if (practicalJudgements.size >= KEPT_JUDGEMENTS) practicalJudgements.clear();
@@ -399,15 +396,6 @@ export function stakeNeeds(
   return needs;
 }
 
-/** Each side's need for points summed over its lines (`SideNeed.total`, `stakeNeeds`). */
-export function stakeImportances(
-  table: ReadonlyMap<string, Standing>,
-  decided = 0.05,
-  meetings: number | null = 2,
-): Map<string, number> {
-  return new Map([...stakeNeeds(table, decided, meetings)].map(([team, need]) => [team, need.total]));
-}
-
 /** A season's table, kept match by match (the market rating's, when it prices stakes). */
 export function addToTable(table: Map<string, Standing>, match: PlayedMatch): void {
   for (const [team, scored, conceded] of [
@@ -434,10 +422,11 @@ export function seasonStakes(matches: readonly PlayedMatch[], asOf: number): Map
   if (!last) return stakes;
   const season = seasonOf(last);
   const labels = played.map((match) => seasonOf(match));
-  const before = labels
-    .filter((label) => label < season)
-    .sort()
-    .at(-1);
+  // The latest season before this one (a league's labels sort as its seasons run).
+  const before = labels.reduce<string | undefined>(
+    (latest, label) => (label < season && (latest === undefined || label > latest) ? label : latest),
+    undefined,
+  );
   const meetings =
     before === undefined ? 2 : seasonMeetings(tableOf(played.filter((_, i) => labels[i] === before)));
   const table = tableOf(played.filter((_, i) => labels[i] === season));

@@ -273,7 +273,7 @@ export interface MarketSettings {
    */
   stakesDecided?: number;
   /**
-   * A side's stake term plus this times its importance (`stakeImportances`: how much three more
+   * A side's stake term plus this times its importance (`stakeNeeds`' total: how much three more
    * points would change where it ends, the rest of the season simulated): a continuous need for
    * points beside the classes. Absent: the classes alone (fitted with `STAKES=1
    * STAKES_IMPORTANCE=1`, judged in practice at `stakesDecided` or 0.05).

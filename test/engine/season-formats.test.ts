@@ -12,7 +12,7 @@ import {
   seasonMeetings,
   seasonStakes,
   stakeClasses,
-  stakeImportances,
+  stakeNeeds,
 } from '../../src/engine/stakes.js';
 import type { MarketSettings } from '../../src/engine/types.js';
 
@@ -133,18 +133,18 @@ describe('the end of a season of another format', () => {
     // Read as a double round-robin (22 rounds) it would be eight from its end: judged.
     expect(stakeClasses(early).size).toBe(12);
     expect(stakeClasses(early, undefined, 3).size).toBe(0);
-    expect(stakeImportances(early, 0.05, 3).size).toBe(0);
+    expect(stakeNeeds(early, 0.05, 3).size).toBe(0);
     // Six rounds left of 33: judged in practice, each pair's last meeting listed (without the
     // pairings adding up there would be no need, only arithmetic).
     const late = tableOf(triple.slice(0, 27));
     expect(stakeClasses(late, undefined, 3).size).toBe(12);
-    const needs = stakeImportances(late, 0.05, 3);
+    const needs = stakeNeeds(late, 0.05, 3);
     expect(needs.size).toBe(12);
-    expect([...needs.values()].some((need) => need > 0.1)).toBe(true);
+    expect([...needs.values()].some((need) => need.total > 0.1)).toBe(true);
     // A quadruple round-robin's last matches too: each pair still to meet twice at each ground.
     const quadruple = tableOf(roundRobin(12, 4, '2017-18', START).slice(0, 38));
-    expect(stakeImportances(quadruple, 0.05, 4).size).toBe(12);
-    expect(stakeImportances(quadruple, 0.05).size).toBe(0);
+    expect(stakeNeeds(quadruple, 0.05, 4).size).toBe(12);
+    expect(stakeNeeds(quadruple, 0.05).size).toBe(0);
     // Another format (a split to come): never judged, even with a round left.
     expect(stakeClasses(tableOf(triple.slice(0, 32)), 0.05, null).size).toBe(0);
     expect(stakeClasses(tableOf(triple.slice(0, 32)), 0.05, 3).size).toBe(12);

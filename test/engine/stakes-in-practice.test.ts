@@ -2,7 +2,7 @@
 // season simulated from the pairs still to meet, a race decided for a side once it is 95 % sure,
 // where arithmetic keeps it open while any run of results does.
 import { describe, expect, it } from 'vitest';
-import { type Standing, stakeClasses, stakeImportances } from '../../src/engine/stakes.js';
+import { type Standing, stakeClasses, stakeNeeds } from '../../src/engine/stakes.js';
 
 const TEAMS = Array.from({ length: 20 }, (_, i) => `Club ${String(i).padStart(2, '0')}`);
 
@@ -93,7 +93,9 @@ describe('stake classes judged in practice', () => {
 
 describe("a side's need for points (MarketSettings.stakesImportance)", () => {
   it('is high in a close race, low for a side whose place is settled', () => {
-    const importance = stakeImportances(table(34, POINTS), 0.05);
+    const importance = new Map(
+      [...stakeNeeds(table(34, POINTS), 0.05)].map(([side, need]) => [side, need.total]),
+    );
     // Fourth to sixth, within seven points of each other around the top-four and top-six lines.
     for (const side of ['Club 04', 'Club 05', 'Club 06']) expect(importance.get(side)!).toBeGreaterThan(0.3);
     // The leader ten clear, a side eight clear of the drop and far from sixth, one already down.
@@ -102,6 +104,6 @@ describe("a side's need for points (MarketSettings.stakesImportance)", () => {
     expect(importance.size).toBe(20);
     for (const value of importance.values()) expect(value).toBeGreaterThanOrEqual(0);
     // A table before the last ten matches has none.
-    expect(stakeImportances(table(20, POINTS), 0.05).size).toBe(0);
+    expect(stakeNeeds(table(20, POINTS), 0.05).size).toBe(0);
   });
 });
