@@ -98,6 +98,26 @@ describe('query strings and path parameters', () => {
     expect422(response, { search: [valueMessage('search')] });
   });
 
+  it('a query field named __proto__ is a field like any other: reported, never the 500 of a broken report', async () => {
+    const alone = await t.app.inject({
+      method: 'GET',
+      url: '/api/user/pronostics?__proto__=%00',
+      headers: user.headers,
+    });
+    // A computed key: `{ __proto__: … }` would set the literal's prototype, not a field.
+    expect422(alone, { ['__proto__']: [valueMessage('__proto__')] });
+    const withBody = await t.app.inject({
+      method: 'POST',
+      url: '/api/user/pronostic/create?__proto__=%00',
+      headers: { ...user.headers, 'content-type': 'application/json' },
+      payload: '{"type_id":1,"teams_details":{"home":"A\\udfff","away":"B"}}',
+    });
+    expect422(withBody, {
+      'teams_details.home': [valueMessage('teams_details.home')],
+      ['__proto__']: [valueMessage('__proto__')],
+    });
+  });
+
   it('a path id holding a NUL is still the 404 of an id that is not a number', async () => {
     const response = await t.app.inject({
       method: 'GET',

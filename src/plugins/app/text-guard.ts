@@ -80,7 +80,9 @@ function findUnstorable(value: unknown, root: string[], whole: string, found: Fi
 }
 
 export function unstorableFields(request: FastifyRequest): FieldErrors {
-  const found: FieldErrors = {};
+  // Without a prototype, a field named `__proto__` (`?__proto__=%00`) is a field like any other,
+  // not the object's prototype: assigned on `{}` it vanished from the report, or broke its shape.
+  const found: FieldErrors = Object.create(null);
   findUnstorable(request.body, [], 'body', found);
   findUnstorable(request.query, [], 'query', found);
   findUnstorable(request.params, [], 'params', found);
