@@ -16,6 +16,9 @@
 //     npx tsx scripts/engine/fit-market.ts compare a.none.json b.none.json
 //   Runs split by folds (FIRST_FOLD, LAST_FOLD) or leagues read as one, pooled, by group and league:
 //     npx tsx scripts/engine/fit-market.ts pool a.none.json b.none.json …
+//   A run's forecasts (files FORECASTS_OUT wrote) by days to their league's last match day: each
+//   forecaster's RPS ratio and the spread of ln(pH/pA) between the closing, pre-match and engine:
+//     npx tsx scripts/engine/fit-market.ts season-end a.none.json
 //   Record LEAGUES' results-only fits into a file (shares recorded side by side, then one
 //   `validate <dir> a.json,b.json` reads them all):
 //     LEAGUES=E1,E2 nice -n 10 npx tsx scripts/engine/fit-market.ts record ../shared/data/football a.json
@@ -28,16 +31,18 @@
 // shipped settings, as before issue 56), RESULTS
 // (JSON over the results-only fit's settings: recorded again, cached apart), HISTORY=window
 // (production's four-year window instead of every season from 2005-06), TARGET=closing, ROUNDS
-// (passes over the filters, 2), SEASON_START=1, STAKES=1 (with STAKES_RAMP=1, STAKES_AWAY=1 and
+// (passes over the filters, 2), SEASON_START=1, SEASON_END=1 (with STAKES=1: the last five
+// matches' prices believed apart), STAKES=1 (with STAKES_RAMP=1, STAKES_AWAY=1 and
 // STAKES_IMPORTANCE=1: the term's growth toward the end, an away side's factor, a term for how much
 // a side still needs points, the rest of the season simulated, with STAKES_LINES=1 its title, top-four
-// and top-six lines weighed apart; with START='{"stakesDecided":0.05}' the
+// and top-six lines weighed apart; with START='{"carryBeforeEnd":5}' a side's strength before its
+// last five matches carried over the summer; with START='{"stakesDecided":0.05}' the
 // classes judged in practice, the rest of the season simulated) and CONTEXT=1 (the context-aware
 // pool's terms): fit those terms, off until the paired run says they help; LINKS=0 (no linked
 // divisions: every promoted side a newcomer; on by default, fitted on every division of
 // DIVISION_CHAINS found in the data dir; DIVISIONS=E0,E1 a slice of them), LEAGUES (`all`, or a
-// list: E1,SC1,BRA), FIRST_FOLD and LAST_FOLD (a share of the folds), SCORES_OUT, JSON_OUT, PLOT
-// (files).
+// list: E1,SC1,BRA), FIRST_FOLD and LAST_FOLD (a share of the folds), SCORES_OUT, FORECASTS_OUT,
+// JSON_OUT, PLOT (files).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -70,6 +75,7 @@ import {
   rowsFor,
   seasonStart,
 } from './rolling-origin.js';
+import { type ForecastLine, forecastLine, seasonEndReport } from './season-end.js';
 import { ALL_LEAGUES, leagueMatches, seasonsBetween } from './seasons.js';
 
 const [mode, dir, fitFile] = process.argv.slice(2);
@@ -78,6 +84,13 @@ if (mode === 'compare') {
   console.log(compareRuns(dir, fitFile).join('\n'));
   process.exit(0);
 }
+if (mode === 'season-end') {
+  if (!dir) throw new Error('usage: fit-market.ts season-end <forecasts.json>');
+  const lines = JSON.parse(readFileSync(dir, 'utf8')) as ForecastLine[];
+  console.log(seasonEndReport(lines).join('\n'));
+  process.exit(0);
+}
+
 if (mode === 'pool') {
   const files = process.argv.slice(3);
   if (files.length === 0) throw new Error('usage: fit-market.ts pool <scores.json>…');
@@ -127,6 +140,7 @@ const OPTIONS: ProtocolOptions = {
   target: process.env.TARGET === 'closing' ? 'closing' : 'outcome',
   ...(process.env.HISTORY === 'window' ? { windowDays: DEFAULT_SETTINGS.windowDays } : {}),
   seasonStart: process.env.SEASON_START === '1',
+  seasonEnd: process.env.SEASON_END === '1',
   stakes: process.env.STAKES === '1',
   links: process.env.LINKS !== '0',
   context: process.env.CONTEXT === '1',
@@ -293,6 +307,9 @@ if (mode === 'validate') {
     console.log(marketsReport(all[m].map(checkMarkets).filter((c) => c !== null)).join('\n'));
     if (process.env.JSON_OUT) writeFileSync(`${process.env.JSON_OUT}.${m}.json`, JSON.stringify(report));
     if (process.env.SCORES_OUT) writeFileSync(`${process.env.SCORES_OUT}.${m}.json`, JSON.stringify(losses));
+    // FORECASTS_OUT=file: each match's probabilities beside the prices and the result (for readings).
+    if (process.env.FORECASTS_OUT)
+      writeFileSync(`${process.env.FORECASTS_OUT}.${m}.json`, JSON.stringify(all[m].map(forecastLine)));
     // PLOT=file.svg: the reliability diagrams of the rolling origin (file-none.svg, file-prematch.svg).
     if (process.env.PLOT)
       writeFileSync(process.env.PLOT.replace(/\.svg$/, `-${m}.svg`), evaluationPlot(matches));
@@ -326,6 +343,7 @@ if (mode === 'validate') {
       ? ["// With the stake classes' term (STAKES=1: its paired run, docs/engine/figures.md)."]
       : []),
     ...(OPTIONS.seasonStart ? ['// With the season-start term (SEASON_START=1).'] : []),
+    ...(OPTIONS.stakes && OPTIONS.seasonEnd ? ["// With the season's end (SEASON_END=1)."] : []),
     ...(OPTIONS.stakes && OPTIONS.stakesRamp ? ["// With the stake term's ramp (STAKES_RAMP=1)."] : []),
     ...(OPTIONS.stakes && OPTIONS.stakesAway ? ["// With an away side's stake factor (STAKES_AWAY=1)."] : []),
     ...(OPTIONS.stakes && OPTIONS.stakesImportance

@@ -59,6 +59,8 @@ export interface ProtocolOptions {
   windowDays?: number;
   /** Fit the season's start on August–September (`MarketSettings.seasonStart`, with the carry-over). */
   seasonStart?: boolean;
+  /** Fit the season's end (`MarketSettings.seasonEnd`) on the closing prices, after the stakes. */
+  seasonEnd?: boolean;
   /** Fit the stake classes' terms on the closing prices (`MarketSettings.stakes`). */
   stakes?: boolean;
   /** The over/under pool's target: the results, or the closing view of the goals. */
@@ -270,6 +272,7 @@ export function fitFilters(
     | 'rounds'
     | 'iterations'
     | 'seasonStart'
+    | 'seasonEnd'
     | 'stakes'
     | 'stakesRamp'
     | 'stakesAway'
@@ -287,6 +290,8 @@ export function fitFilters(
       importance: options.stakesImportance,
       lines: options.stakesImportance && options.stakesLines,
     });
+  if (options.stakes && options.seasonEnd)
+    settings = fitSeasonEnd(data, settings, before, options.iterations);
   if (options.links) settings = fitDivisionLinks(data, settings, before, options.iterations);
   return settings;
 }
@@ -349,6 +354,35 @@ export function fitSeasonStart(
       Math.log(settings.strength.seasonVariance),
       logit((start.noise - NOISE_LOW) / NOISE_SPAN),
     ],
+    0.5,
+    iterations,
+    1e-7,
+  );
+  return candidateOf(best.x);
+}
+
+/** A side's last five matches are the season's end (fixed before any run, not searched). */
+const SEASON_END_MATCHES = 5;
+
+/**
+ * The season's end, on the market's strength figures before `before`: how much a price is
+ * believed when either side has five matches or fewer left (its noise's factor), and how much the
+ * sides' strengths open before it is read (a late price's news lasting). Needs the stakes' table.
+ */
+export function fitSeasonEnd(
+  data: ProtocolData,
+  settings: MarketSettings,
+  before: number,
+  iterations = 160,
+): MarketSettings {
+  const end = settings.seasonEnd ?? { matches: SEASON_END_MATCHES, noise: 1, drift: 0.005 };
+  const candidateOf = (x: readonly number[]): MarketSettings => ({
+    ...settings,
+    seasonEnd: { matches: end.matches, noise: Math.exp(x[0]!), drift: Math.exp(x[1]!) },
+  });
+  const best = nelderMead(
+    (x) => -filterScore(data, candidateOf(x), before).strength.logDensity,
+    [Math.log(end.noise), Math.log(end.drift)],
     0.5,
     iterations,
     1e-7,

@@ -12,6 +12,7 @@ import { marginFree } from './margin.js';
 import { DAY_MS, seasonOf } from './season.js';
 import {
   addToTable,
+  matchesLeft,
   type SideNeed,
   type StakeClass,
   type Standing,
@@ -308,6 +309,8 @@ interface TeamState {
   matches: number;
   /** Its matches read in the current season (the season's start: `MarketSettings.seasonStart`). */
   seasonMatches: number;
+  /** Its strength before its season's last matches (`MarketSettings.carryBeforeEnd`): what is carried on. */
+  beforeEnd?: number;
 }
 
 /** The league's means over one season's sides, and the level a promoted side starts at. */
@@ -358,9 +361,11 @@ function intoSeason(
   settings: MarketSettings,
   season: string,
 ): TeamState {
+  const { beforeEnd, ...rest } = team;
+  const strength = beforeEnd === undefined ? team.strength : { ...team.strength, mean: beforeEnd };
   return {
-    ...team,
-    strength: carryOver(team.strength, summary.mean.strength, carryOf(settings.strength)),
+    ...rest,
+    strength: carryOver(strength, summary.mean.strength, carryOf(settings.strength)),
     goals: carryOver(team.goals, summary.mean.goals, carryOf(settings.goals)),
     draw: carryOver(team.draw, summary.mean.draw, carryOf(settings.draw)),
     season,
@@ -751,6 +756,21 @@ function readMatch(
     settings.seasonStart && Math.min(h.seasonMatches, a.seasonMatches) < settings.seasonStart.matches
       ? settings.seasonStart.noise
       : 1;
+  const carried = settings.carryBeforeEnd;
+  if (carried !== undefined)
+    for (const [name, side] of [
+      [match.home, h],
+      [match.away, a],
+    ] as const) {
+      const left = side.beforeEnd === undefined ? matchesLeft(state.table, name, state.meetings) : null;
+      if (left !== null && left <= carried) side.beforeEnd = side.strength.mean;
+    }
+  const late = seasonEnd(state, match.home, match.away);
+  if (late) {
+    h.strength.variance += late.drift;
+    a.strength.variance += late.drift;
+  }
+  const noise = settings.strength.noise * early * (late?.noise ?? 1);
   h.matches++;
   a.matches++;
   h.seasonMatches++;
@@ -767,16 +787,10 @@ function readMatch(
     state.homeWatch,
     home,
     y - (home.mean + h.strength.mean - a.strength.mean + steam),
-    home.variance + h.strength.variance + a.strength.variance + settings.strength.noise * early,
+    home.variance + h.strength.variance + a.strength.variance + noise,
     settings.shiftWatch ?? DEFAULT_SHIFT_WATCH,
   );
-  const density = observe(
-    [home, h.strength, a.strength],
-    [1, 1, -1],
-    y,
-    settings.strength.noise * early,
-    steam,
-  );
+  const density = observe([home, h.strength, a.strength], [1, 1, -1], y, noise, steam);
   score.strength.logDensity += density;
   score.strength.count++;
   if (score.seasonStart && isSeasonStart(day)) {
@@ -867,6 +881,17 @@ function stakeTerms(state: FilterState): Map<string, number> {
   return terms;
 }
 
+/** `MarketSettings.seasonEnd` when either side is in its season's last matches, else null. */
+function seasonEnd(state: FilterState, home: string, away: string): MarketSettings['seasonEnd'] | null {
+  const end = state.settings.seasonEnd;
+  if (!end) return null;
+  const near = (team: string) => {
+    const left = matchesLeft(state.table, team, state.meetings);
+    return left !== null && left <= end.matches;
+  };
+  return near(home) || near(away) ? end : null;
+}
+
 /** The home side's stake term minus the away side's on ln(pH/pA): 0 without `stakes` or outside the last matches. */
 function stakeTerm(state: FilterState, home: string, away: string): number {
   if (!state.settings.stakes) return 0;
@@ -895,6 +920,7 @@ function ratingOf(state: FilterState, asOf: number): MarketRating | null {
       steam: team.steam,
       season: team.season,
       matches: team.matches,
+      ...(team.beforeEnd === undefined ? {} : { beforeEnd: team.beforeEnd }),
     });
   }
   const summary = summarise(
@@ -1033,7 +1059,7 @@ function sideFor(rating: MarketRating, name: string, season: string): MarketTeam
   if (season <= rating.season) return team.season === rating.season || !arrived ? team : arrived;
   if (team.season !== rating.season) return arrived ?? fresh;
   const strength = carryOver(
-    { mean: team.strength, variance: team.strengthVariance },
+    { mean: team.beforeEnd ?? team.strength, variance: team.strengthVariance },
     rating.seasonMean.strength,
     rating.carry.strength,
   );

@@ -103,6 +103,20 @@ function judgeable(table: ReadonlyMap<string, Standing>, meetings: number | null
 }
 
 /**
+ * The matches `team` has left in its season's round-robin (`meetings`), or null where the season
+ * is not judged (another format, a table too small or played past its round-robin).
+ */
+export function matchesLeft(
+  table: ReadonlyMap<string, Standing>,
+  team: string,
+  meetings: number | null,
+): number | null {
+  const row = table.get(team);
+  if (!row || !judgeable(table, meetings)) return null;
+  return matchesEach(table, meetings) - row.played;
+}
+
+/**
  * What each side in its last matches can still reach or lose, from a season's table (a
  * round-robin of `meetings`); empty for another format or a finished season.
  */

@@ -248,6 +248,19 @@ export interface MarketSettings {
    */
   seasonStart?: { matches: number; noise: number };
   /**
+   * The season's end: while either side has `matches` or fewer left in a judged round-robin, the
+   * price's noise is multiplied by `noise` and both sides' strength variances open by `drift`
+   * before it is read (a late price's news passing, or lasting). Absent: off (fitted on closing
+   * prices with `STAKES=1 SEASON_END=1`).
+   */
+  seasonEnd?: { matches: number; noise: number; drift: number };
+  /**
+   * The strength carried into the next season is the side's before its last `carryBeforeEnd`
+   * matches of a judged round-robin (the end's prices read for the season's own forecasts, not
+   * carried over the summer). Absent: its latest (`START='{"carryBeforeEnd":5}'` with `STAKES=1`).
+   */
+  carryBeforeEnd?: number;
+  /**
    * Stakes priced by the market: a term κ per stake class (`STAKE_CLASSES` in stakes.ts: champion,
    * title, europe, safe, relegation, relegated) on ln(pH/pA), home's minus away's, for sides in
    * their last ten matches. The strengths are filtered net of it, so a dead rubber's prices do not
@@ -324,6 +337,8 @@ export interface MarketTeam {
   /** The latest season it played in. */
   season: string;
   matches: number;
+  /** Its strength before its season's last matches, carried into the next (`carryBeforeEnd`). */
+  beforeEnd?: number;
 }
 
 export interface MarketRating {

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   filterScore,
+  fitSeasonEnd,
   fitSeasonStart,
   fitShiftWatch,
   fitStakes,
@@ -336,6 +337,82 @@ describe("the season's start", () => {
     const fitted = fitSeasonStart(data, SETTINGS, START + 250 * DAY + 9 * 7 * DAY, 80);
     expect(fitted.seasonStart!.noise).toBeLessThan(0.5);
     expect(fitted.seasonStart!.noise).toBeGreaterThanOrEqual(0.05);
+  });
+});
+
+describe("the season's end", () => {
+  const season = [{ label: '2016-17', start: START, strength: (t: string) => TRUE.get(t)! }];
+  // The stakes' table is kept when `stakes` is set: a 12-side double round-robin, 22 rounds a week
+  // apart; a side has five matches or fewer left from the 18th round (index 17).
+  const WITH_TABLE: MarketSettings = { ...SETTINGS, stakes: {} };
+  const LATE_ROUND = 17;
+  const end = START + 22 * 7 * DAY;
+  const strengths = (matches: readonly EvaluationMatch[], asOf: number, settings: MarketSettings) =>
+    TEAMS.map((team) => fitMarketRating(matches, asOf, settings)!.teams.get(team)!.strength);
+
+  // A late shock: from the 18th round on, Club 00 priced 1.5 weaker than it is.
+  const shocked = league(season, {}).map((match) => {
+    if (match.date < START + LATE_ROUND * 7 * DAY) return match;
+    const shift = (match.home === TEAMS[0] ? -1.5 : 0) + (match.away === TEAMS[0] ? 1.5 : 0);
+    const [pH, , pA] = match.bookmaker!;
+    const y = Math.log(pH / pA) + shift;
+    const book: [number, number, number] = [0.74 * sigmoid(y), 0.26, 0.74 * (1 - sigmoid(y))];
+    return { ...match, bookmaker: book, market: { ...match.market!, oneXTwo: book } };
+  });
+
+  it('off at a factor of one and no drift; late prices ignored at a large noise factor', () => {
+    const matches = shocked;
+    expect(strengths(matches, end, { ...WITH_TABLE, seasonEnd: { matches: 5, noise: 1, drift: 0 } })).toEqual(
+      strengths(matches, end, WITH_TABLE),
+    );
+    const plain = strengths(matches, end, WITH_TABLE);
+    const deaf = strengths(matches, end, { ...WITH_TABLE, seasonEnd: { matches: 5, noise: 1e6, drift: 0 } });
+    const before = strengths(matches, START + LATE_ROUND * 7 * DAY, WITH_TABLE);
+    // Club 00 followed its late prices down without the term, and kept its strength of the 17th round with it.
+    expect(plain[0]! - before[0]!).toBeLessThan(-0.5);
+    for (const [i, strength] of deaf.entries()) expect(strength).toBeCloseTo(before[i]!, 3);
+    // A drift opened before each late price: Club 00 follows the shock further than without.
+    const quick = strengths(matches, end, { ...WITH_TABLE, seasonEnd: { matches: 5, noise: 1, drift: 0.2 } });
+    expect(quick[0]!).toBeLessThan(plain[0]! - 0.1);
+  });
+
+  it('carries into the next season the strength a side had before its last matches, when asked', () => {
+    const summer = end + 60 * DAY;
+    const next = (settings: MarketSettings) =>
+      marketForecast(fitMarketRating(shocked, summer, settings)!, TEAMS[0]!, TEAMS[1]!, '2017-18').oneXTwo[0];
+    const withCarry = { ...WITH_TABLE, carryBeforeEnd: 5 };
+    // The season's own last forecasts still read the shock: the same rating as of its last round.
+    expect(fitMarketRating(shocked, end, withCarry)!.teams.get(TEAMS[0]!)!.strength).toBe(
+      fitMarketRating(shocked, end, WITH_TABLE)!.teams.get(TEAMS[0]!)!.strength,
+    );
+    // The next season starts Club 00 from before the shock: favoured again against Club 01.
+    expect(next(withCarry)).toBeGreaterThan(next(WITH_TABLE) + 0.1);
+    // Read into the next season by the filter, the same carry.
+    const opening = league([{ label: '2017-18', start: summer, strength: (t) => TRUE.get(t)! }], {}).slice(
+      0,
+      6,
+    );
+    const opened = (settings: MarketSettings) =>
+      fitMarketRating([...shocked, ...opening], summer + DAY, settings)!.teams.get(TEAMS[0]!)!.strength;
+    expect(opened(withCarry)).toBeGreaterThan(opened(WITH_TABLE) + 0.3);
+  });
+
+  it("the fitting stage reads late prices' passing news as noise", () => {
+    // Every late price moved by news that passes: ±0.6 on ln(pH/pA), alternating by match.
+    let index = 0;
+    const matches = league(season, {}).map((match) => {
+      if (match.date < START + LATE_ROUND * 7 * DAY) return match;
+      const [pH, , pA] = match.bookmaker!;
+      const y = Math.log(pH / pA) + (index++ % 2 === 0 ? 0.6 : -0.6);
+      const book: [number, number, number] = [0.74 * sigmoid(y), 0.26, 0.74 * (1 - sigmoid(y))];
+      return { ...match, bookmaker: book, market: { ...match.market!, oneXTwo: book } };
+    });
+    const data: ProtocolData = { leagues: new Map([['XX', matches]]), recorded: new Map() };
+    const fitted = fitSeasonEnd(data, WITH_TABLE, end + DAY, 120);
+    expect(fitted.seasonEnd!.matches).toBe(5);
+    expect(fitted.seasonEnd!.noise).toBeGreaterThan(3);
+    const density = (settings: MarketSettings) => filterScore(data, settings, end + DAY).strength.logDensity;
+    expect(density(fitted)).toBeGreaterThan(density(WITH_TABLE));
   });
 });
 
