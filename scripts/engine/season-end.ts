@@ -87,14 +87,14 @@ export function seasonEndReport(lines: readonly ForecastLine[]): string[] {
   const report = [
     'days to the last match day  matches  RPS ratio: engine  rating  pre-match   spread of ln(pH/pA): closing-engine  closing-rating  closing-pre  pre-engine',
   ];
+  const figure = (value: number) => value.toFixed(4);
+  const pre = (line: ForecastLine) => line.pre!;
+  const market = (line: ForecastLine) => line.market!;
+  const book = (line: ForecastLine) => line.book;
+  const engine = (line: ForecastLine) => line.engine;
   BLOCKS.forEach((block, index) => {
     const inBlock = read.filter((line) => blockOf(line) === index);
     if (inBlock.length === 0) return;
-    const figure = (value: number) => value.toFixed(4);
-    const pre = (line: ForecastLine) => line.pre!;
-    const market = (line: ForecastLine) => line.market!;
-    const book = (line: ForecastLine) => line.book;
-    const engine = (line: ForecastLine) => line.engine;
     report.push(
       [
         block.name.padEnd(27),

@@ -428,6 +428,8 @@ interface FilterState {
   classes: Map<string, StakeClass>;
   /** Each side's need for points as of the day being read (`stakesImportance` only). */
   needs: Map<string, SideNeed>;
+  /** Each side's matches left as of the day being read (`seasonEnd` and `carryBeforeEnd` only). */
+  left: Map<string, number>;
   /** How often each pair meets in this league's season, from the last season's table (`seasonMeetings`). */
   meetings: number | null;
 }
@@ -466,6 +468,7 @@ export function marketFilter(settings: MarketSettings, score?: FilterScore, link
     table: new Map(),
     classes: new Map(),
     needs: new Map(),
+    left: new Map(),
     meetings: 2,
     score: score ?? {
       strength: { logDensity: 0, count: 0 },
@@ -485,6 +488,8 @@ export function marketFilter(settings: MarketSettings, score?: FilterScore, link
       const { stakes, stakesDecided, stakesImportance } = state.settings;
       if (stakes) state.classes = stakeClasses(state.table, stakesDecided, state.meetings);
       if (stakes && stakesImportance) state.needs = stakeNeeds(state.table, stakesDecided, state.meetings);
+      if (state.settings.seasonEnd || state.settings.carryBeforeEnd !== undefined)
+        state.left = matchesLeft(state.table, state.meetings);
       for (const match of matches) readMatch(state, match, day, curve);
       if (state.settings.stakes)
         for (const match of matches)
@@ -695,6 +700,7 @@ function startSeason(state: FilterState, label: string): void {
   state.table = new Map();
   state.classes = new Map();
   state.needs = new Map();
+  state.left = new Map();
 }
 
 /** The league's terms drift from the last day read to `day`, and the draw curve's weights decay. */
@@ -757,15 +763,16 @@ function readMatch(
       ? settings.seasonStart.noise
       : 1;
   const carried = settings.carryBeforeEnd;
-  if (carried !== undefined)
-    for (const [name, side] of [
-      [match.home, h],
-      [match.away, a],
-    ] as const) {
-      const left = side.beforeEnd === undefined ? matchesLeft(state.table, name, state.meetings) : null;
-      if (left !== null && left <= carried) side.beforeEnd = side.strength.mean;
-    }
-  const late = seasonEnd(state, match.home, match.away);
+  if (carried !== undefined) {
+    // Kept as each side enters its last `carried` matches: what the next season inherits.
+    if (h.beforeEnd === undefined && lastMatches(state, match.home, carried)) h.beforeEnd = h.strength.mean;
+    if (a.beforeEnd === undefined && lastMatches(state, match.away, carried)) a.beforeEnd = a.strength.mean;
+  }
+  const end = settings.seasonEnd;
+  const late =
+    end && (lastMatches(state, match.home, end.matches) || lastMatches(state, match.away, end.matches))
+      ? end
+      : null;
   if (late) {
     h.strength.variance += late.drift;
     a.strength.variance += late.drift;
@@ -881,15 +888,10 @@ function stakeTerms(state: FilterState): Map<string, number> {
   return terms;
 }
 
-/** `MarketSettings.seasonEnd` when either side is in its season's last matches, else null. */
-function seasonEnd(state: FilterState, home: string, away: string): MarketSettings['seasonEnd'] | null {
-  const end = state.settings.seasonEnd;
-  if (!end) return null;
-  const near = (team: string) => {
-    const left = matchesLeft(state.table, team, state.meetings);
-    return left !== null && left <= end.matches;
-  };
-  return near(home) || near(away) ? end : null;
+/** Whether `team` has `matches` or fewer left in a judged round-robin, as of the day being read. */
+function lastMatches(state: FilterState, team: string, matches: number): boolean {
+  const left = state.left.get(team);
+  return left !== undefined && left <= matches;
 }
 
 /** The home side's stake term minus the away side's on ln(pH/pA): 0 without `stakes` or outside the last matches. */

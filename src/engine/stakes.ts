@@ -103,17 +103,18 @@ function judgeable(table: ReadonlyMap<string, Standing>, meetings: number | null
 }
 
 /**
- * The matches `team` has left in its season's round-robin (`meetings`), or null where the season
+ * The matches each side has left in its season's round-robin (`meetings`); empty where the season
  * is not judged (another format, a table too small or played past its round-robin).
  */
 export function matchesLeft(
   table: ReadonlyMap<string, Standing>,
-  team: string,
   meetings: number | null,
-): number | null {
-  const row = table.get(team);
-  if (!row || !judgeable(table, meetings)) return null;
-  return matchesEach(table, meetings) - row.played;
+): Map<string, number> {
+  const left = new Map<string, number>();
+  if (!judgeable(table, meetings)) return left;
+  const total = matchesEach(table, meetings);
+  for (const [team, row] of table) left.set(team, total - row.played);
+  return left;
 }
 
 /**
