@@ -356,5 +356,8 @@ if (mode === 'validate') {
       ? [`// The stake classes judged in practice (START's stakesDecided ${START.stakesDecided}).`]
       : []),
     ...(OPTIONS.context ? ['// With the context-aware pool (CONTEXT=1).'] : []),
+    ...(START.carryBeforeEnd !== undefined
+      ? [`// A side's strength before its last ${START.carryBeforeEnd} matches carried over the summer.`]
+      : []),
   ]);
 }

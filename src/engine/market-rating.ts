@@ -340,7 +340,6 @@ function summarise(members: readonly TeamState[], settings: MarketSettings): Sea
   };
 }
 
-/** A side's beliefs carried into a new season: pulled toward the league's means, less sure. */
 /**
  * A belief carried into a new season: pulled toward the league's mean (keeping `shrink` of its
  * distance to it), less sure (its variance shrunk alike, then `added`). One rule for the filter
@@ -355,6 +354,7 @@ function carryOver(belief: Belief, leagueMean: number, [shrink, added]: readonly
 
 const carryOf = (filter: FilterSettings): [number, number] => [filter.seasonShrink, filter.seasonVariance];
 
+/** A side's beliefs carried into a new season: pulled toward the league's means, less sure. */
 function intoSeason(
   team: TeamState,
   summary: SeasonSummary,
@@ -613,7 +613,10 @@ function departingOf(state: FilterState, name: string, day: number, season: stri
     mean: belief.mean,
     variance: belief.variance + drift * since,
   });
-  const strength = drifted(team.strength, settings.strength.drift);
+  // What it carries: its strength before its season's last matches when the rule is on (once its
+  // division's next season started, `intoSeason` has carried that already).
+  const kept = team.beforeEnd === undefined ? team.strength : { ...team.strength, mean: team.beforeEnd };
+  const strength = drifted(kept, settings.strength.drift);
   const goals = drifted(team.goals, settings.goals.drift);
   const draw = drifted(team.draw, settings.draw.drift);
   const relative = (belief: Belief, mean: number) => ({

@@ -10,8 +10,8 @@ import {
   fitStakes,
   type ProtocolData,
 } from '../../scripts/engine/rolling-origin.js';
-import type { EvaluationMatch } from '../../src/engine/evaluation.js';
-import { fitMarketRating, marketForecast } from '../../src/engine/market-rating.js';
+import type { EvaluationMatch, PricedMatch } from '../../src/engine/evaluation.js';
+import { fitMarketRating, linkSource, marketForecast } from '../../src/engine/market-rating.js';
 import { MARKET_SETTINGS } from '../../src/engine/model.js';
 import {
   addToTable,
@@ -107,9 +107,14 @@ function league(
 
 const TRUE = new Map(TEAMS.map((team, i) => [team, 0.8 - (1.6 * i) / 11]));
 const START = Date.UTC(2016, 7, 6);
-// The shipped settings without their own stake classes and need for points (fitted since issue
-// 56), so that "without the term" here is without it.
-const { stakes: _shippedStakes, stakesImportance: _shippedNeed, ...WITHOUT_STAKES } = MARKET_SETTINGS;
+// The shipped settings without their own stake classes, need for points and carry from before the
+// season's end (fitted and shipped since issue 56), so that "without the term" here is without it.
+const {
+  stakes: _shippedStakes,
+  stakesImportance: _shippedNeed,
+  carryBeforeEnd: _shippedCarry,
+  ...WITHOUT_STAKES
+} = MARKET_SETTINGS;
 const SETTINGS: MarketSettings = { ...WITHOUT_STAKES, shiftWatch: { matches: 60, limit: 1e9 } };
 
 describe('the stake classes priced by the market', () => {
@@ -395,6 +400,11 @@ describe("the season's end", () => {
     const opened = (settings: MarketSettings) =>
       fitMarketRating([...shocked, ...opening], summer + DAY, settings)!.teams.get(TEAMS[0]!)!.strength;
     expect(opened(withCarry)).toBeGreaterThan(opened(WITH_TABLE) + 0.3);
+    // Leaving for another division before this one's next season starts: the same carry.
+    const leaving = (settings: MarketSettings) =>
+      linkSource('XX', shocked as PricedMatch[], settings, summer).departing(TEAMS[0]!, summer, '2017-18')!
+        .strength.mean;
+    expect(leaving(withCarry)).toBeGreaterThan(leaving(WITH_TABLE) + 0.3);
   });
 
   it("the fitting stage reads late prices' passing news as noise", () => {
