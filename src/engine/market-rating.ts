@@ -613,10 +613,10 @@ function departingOf(state: FilterState, name: string, day: number, season: stri
     mean: belief.mean,
     variance: belief.variance + drift * since,
   });
-  // What it carries: its strength before its season's last matches when the rule is on (once its
-  // division's next season started, `intoSeason` has carried that already).
-  const kept = team.beforeEnd === undefined ? team.strength : { ...team.strength, mean: team.beforeEnd };
-  const strength = drifted(kept, settings.strength.drift);
+  // Before its division's next season starts, its latest strength, not the one kept from before
+  // its last matches (`carryBeforeEnd`): measured both ways, the latest read promoted sides better
+  // (decision 0171); once that season started, `intoSeason` has carried the kept one.
+  const strength = drifted(team.strength, settings.strength.drift);
   const goals = drifted(team.goals, settings.goals.drift);
   const draw = drifted(team.draw, settings.draw.drift);
   const relative = (belief: Belief, mean: number) => ({
