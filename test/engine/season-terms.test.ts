@@ -10,7 +10,7 @@ import {
   fitStakes,
   type ProtocolData,
 } from '../../scripts/engine/rolling-origin.js';
-import type { EvaluationMatch, PricedMatch } from '../../src/engine/evaluation.js';
+import type { EvaluationMatch } from '../../src/engine/evaluation.js';
 import { fitMarketRating, linkSource, marketForecast } from '../../src/engine/market-rating.js';
 import { MARKET_SETTINGS } from '../../src/engine/model.js';
 import {
@@ -403,8 +403,7 @@ describe("the season's end", () => {
     // Leaving for another division before this one's next season starts: its latest strength
     // (measured both ways, decision 0171), as without the rule.
     const leaving = (settings: MarketSettings) =>
-      linkSource('XX', shocked as PricedMatch[], settings, summer).departing(TEAMS[0]!, summer, '2017-18')!
-        .strength.mean;
+      linkSource('XX', shocked, settings, summer).departing(TEAMS[0]!, summer, '2017-18')!.strength.mean;
     expect(leaving(withCarry)).toBe(leaving(WITH_TABLE));
   });
 
