@@ -485,13 +485,14 @@ export function marketFilter(settings: MarketSettings, score?: FilterScore, link
       ageLeague(state, day);
       // The draw curve of the days before: a day's matches are read against it.
       const curve = drawCurveOf(state.xtx, state.xty);
-      const { stakes, stakesDecided, stakesImportance } = state.settings;
+      const { stakes, stakesDecided, stakesImportance, seasonEnd, carryBeforeEnd } = state.settings;
+      // The season's table, kept for whatever reads a side's place or matches left in it.
+      const endRead = Boolean(seasonEnd) || carryBeforeEnd !== undefined;
       if (stakes) state.classes = stakeClasses(state.table, stakesDecided, state.meetings);
       if (stakes && stakesImportance) state.needs = stakeNeeds(state.table, stakesDecided, state.meetings);
-      if (state.settings.seasonEnd || state.settings.carryBeforeEnd !== undefined)
-        state.left = matchesLeft(state.table, state.meetings);
+      if (endRead) state.left = matchesLeft(state.table, state.meetings);
       for (const match of matches) readMatch(state, match, day, curve);
-      if (state.settings.stakes)
+      if (stakes || endRead)
         for (const match of matches)
           if (match.homeGoals !== undefined && match.awayGoals !== undefined)
             addToTable(state.table, match as PricedMatch & { homeGoals: number; awayGoals: number });

@@ -390,8 +390,10 @@ describe("the season's end", () => {
     expect(fitMarketRating(shocked, end, withCarry)!.teams.get(TEAMS[0]!)!.strength).toBe(
       fitMarketRating(shocked, end, WITH_TABLE)!.teams.get(TEAMS[0]!)!.strength,
     );
-    // The next season starts Club 00 from before the shock: favoured again against Club 01.
+    // The next season starts Club 00 from before the shock: favoured again against Club 01; the
+    // rule keeps its own table, with or without the stakes.
     expect(next(withCarry)).toBeGreaterThan(next(WITH_TABLE) + 0.1);
+    expect(next({ ...SETTINGS, carryBeforeEnd: 5 })).toBeGreaterThan(next(SETTINGS) + 0.1);
     // Read into the next season by the filter, the same carry.
     const opening = league([{ label: '2017-18', start: summer, strength: (t) => TRUE.get(t)! }], {}).slice(
       0,
